@@ -1,0 +1,353 @@
+import type { Readable } from "node:stream";
+import { Agent, type Dispatcher, request } from "undici";
+import { ApiError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
+
+export type ApiName = "assess" | "skills";
+
+export interface ClientOptions {
+  baseUrl: string;
+  skillsBaseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  retries: number;
+  userAgent: string;
+  /** One line per request and answer (`--debug`); the key never reaches it. */
+  debug?: (line: string) => void;
+  /** Retry waits, always shown (CLI.md: "logs each wait on stderr"). */
+  warn: (line: string) => void;
+  /** With `--dry-run`: receives each write that would be sent; the request is not sent. */
+  dryRun?: (request: DryRunRequest) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface DryRunRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface RequestOptions {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** Path with a leading slash, parameters already substituted. */
+  path: string;
+  api?: ApiName;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body. */
+  body?: unknown;
+  /** A body that is not JSON (multipart upload); `data` is called again for each attempt. */
+  raw?: { contentType: string; data: () => Buffer | Readable; describe: unknown };
+  /** Read the answer as bytes (PDF) instead of JSON/text. */
+  binary?: boolean;
+  /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
+  safe?: boolean;
+  /** Bulk runs want uncertain answers as an error they can recognise, single commands too. */
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+}
+
+const MAX_REDIRECTS = 3;
+const KEY_HEADER = "x-api-key";
+
+/**
+ * The one HTTP client for both base URLs: joins paths onto base URLs that may carry a path prefix,
+ * sends the key, applies timeouts and the retry policy, and turns every failure into a typed error.
+ */
+export class ApiClient {
+  readonly options: ClientOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** Shared across concurrent requests: a 429 slows every worker down, not only the one that got it. */
+  private pauseUntil = 0;
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  url(api: ApiName, path: string, query?: RequestOptions["query"]): string {
+    return joinUrl(api === "skills" ? this.options.skillsBaseUrl : this.options.baseUrl, path, query);
+  }
+
+  async request<T = unknown>(opts: RequestOptions): Promise<ApiResponse<T>> {
+    const url = this.url(opts.api ?? "assess", opts.path, opts.query);
+    const headers: Record<string, string> = {
+      [KEY_HEADER]: this.options.apiKey,
+      accept: opts.binary ? "application/pdf, */*" : "application/json, text/plain, */*",
+      "user-agent": this.options.userAgent,
+    };
+    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    if (opts.raw) headers["content-type"] = opts.raw.contentType;
+
+    const idempotent = opts.safe === true || isIdempotent(opts.method);
+    if (this.options.dryRun && !idempotent) {
+      this.options.dryRun({
+        method: opts.method,
+        url,
+        headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
+        body: opts.raw ? opts.raw.describe : opts.body,
+      });
+      throw new DryRunStop();
+    }
+
+    const payload = opts.body !== undefined ? JSON.stringify(opts.body) : undefined;
+    for (let attempt = 0; ; attempt++) {
+      await this.waitForPause();
+      const outcome = await this.once(opts, url, headers, payload);
+      if (outcome.kind === "ok") return outcome.response as ApiResponse<T>;
+
+      const last = attempt >= this.options.retries;
+      if (outcome.kind === "status") {
+        const { response } = outcome;
+        const retry = !last && retryableStatus(idempotent ? "GET" : opts.method, response.status);
+        if (!retry) {
+          if (!idempotent && [500, 502, 504].includes(response.status)) {
+            throw new UncertainError(opts.method, url, `the service answered HTTP ${response.status}`);
+          }
+          throw toApiError(response, opts.method, url);
+        }
+        const hinted = retryAfterMs(response.headers["retry-after"]);
+        const wait = hinted ?? backoffMs(attempt);
+        if (response.status === 429) this.pauseUntil = Math.max(this.pauseUntil, Date.now() + wait);
+        this.options.warn(
+          `HTTP ${response.status} from ${opts.method} ${url}; retrying in ${formatWait(wait)}` +
+            ` (attempt ${attempt + 2} of ${this.options.retries + 1})`,
+        );
+        await this.sleep(wait);
+        continue;
+      }
+
+      const { error } = outcome;
+      const code = errorCode(error);
+      const reason = describeNetworkError(error, this.options.timeoutMs);
+      const sendable = idempotent || neverSent(code);
+      if (!sendable) throw new UncertainError(opts.method, url, reason, error);
+      if (last) {
+        throw new NetworkError(
+          `${opts.method} ${url}: ${reason}`,
+          `Check that ${new URL(url).origin} is reachable and the base URL is right (\`assess config get base-url\`); --timeout and --retries adjust patience.`,
+          error,
+        );
+      }
+      const wait = backoffMs(attempt);
+      this.options.warn(
+        `${reason} on ${opts.method} ${url}; retrying in ${formatWait(wait)} (attempt ${attempt + 2} of ${this.options.retries + 1})`,
+      );
+      await this.sleep(wait);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async waitForPause(): Promise<void> {
+    const wait = this.pauseUntil - Date.now();
+    if (wait > 0) await this.sleep(wait);
+  }
+
+  private async once(
+    opts: RequestOptions,
+    startUrl: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+  ): Promise<
+    | { kind: "ok"; response: ApiResponse }
+    | { kind: "status"; response: ApiResponse }
+    | { kind: "error"; error: unknown }
+  > {
+    let url = startUrl;
+    let method: string = opts.method;
+    let body: string | Buffer | Readable | undefined = opts.raw ? opts.raw.data() : payload;
+    const started = Date.now();
+    try {
+      for (let hop = 0; ; hop++) {
+        this.options.debug?.(
+          `→ ${method} ${url}${body !== undefined ? ` (${headers["content-type"]})` : ""}`,
+        );
+        const res = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher: this.dispatcher,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+          signal: opts.signal,
+        });
+        const resHeaders = flattenHeaders(res.headers);
+        if (res.statusCode >= 300 && res.statusCode < 400 && resHeaders.location) {
+          await res.body.dump();
+          const next = new URL(resHeaders.location, url);
+          // The key is a bearer secret: never hand it to another origin, whatever the redirect says.
+          if (next.origin !== new URL(url).origin) {
+            throw new ApiError(
+              res.statusCode,
+              [
+                `The service redirected to another origin (${next.origin}); not following it with your API key`,
+              ],
+              {
+                suggestion:
+                  "Check --base-url / --skills-base-url: it should name the service's API host directly.",
+                method,
+                url,
+              },
+            );
+          }
+          if (hop >= MAX_REDIRECTS)
+            throw new ApiError(res.statusCode, ["Too many redirects"], { method, url });
+          if (
+            res.statusCode === 303 ||
+            ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
+          ) {
+            method = "GET";
+            body = undefined;
+          } else if (opts.raw) {
+            body = opts.raw.data();
+          }
+          url = next.toString();
+          continue;
+        }
+        const data =
+          opts.binary && res.statusCode < 300
+            ? Buffer.from(await res.body.arrayBuffer())
+            : parseBody(await res.body.text());
+        this.options.debug?.(`← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms`);
+        const response = { status: res.statusCode, headers: resHeaders, data };
+        return res.statusCode >= 200 && res.statusCode < 300
+          ? { kind: "ok", response }
+          : { kind: "status", response };
+      }
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      this.options.debug?.(
+        `✗ ${method} ${url}: ${describeNetworkError(error, this.options.timeoutMs)} after ${Date.now() - started} ms`,
+      );
+      return { kind: "error", error };
+    }
+  }
+}
+
+/** `https://h/api` + `/v3/tests` → `https://h/api/v3/tests`: the base URL's own path is kept as a prefix. */
+export function joinUrl(base: string, path: string, query?: RequestOptions["query"]): string {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
+/** Bodies are JSON whatever the content type says (upsert answers JSON as text/plain, bulk invite a bare `true`). */
+function parseBody(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}
+
+/** Reads the three documented error shapes (and anything else) into messages and offending ids. */
+export function toApiError(response: ApiResponse, method: string, url: string): ApiError {
+  const { messages, ids } = readErrorBody(response.status, response.data);
+  return new ApiError(response.status, messages, {
+    ids,
+    body: response.data,
+    method,
+    url: new URL(url).pathname,
+  });
+}
+
+export function readErrorBody(status: number, data: unknown): { messages: string[]; ids: number[] } {
+  const messages: string[] = [];
+  const ids: number[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === "number") ids.push(value);
+    else if (typeof value === "string") {
+      if (/^\d+$/.test(value.trim()) && messages.length > 0) ids.push(Number(value));
+      else if (value.trim()) messages.push(value.trim());
+    } else if (Array.isArray(value)) value.forEach(collect);
+    else if (value && typeof value === "object") {
+      const record = value as Record<string, unknown>;
+      if (typeof record.message === "string") collect(record.message);
+      else Object.values(record).forEach(collect);
+    }
+  };
+  if (data && typeof data === "object" && !Array.isArray(data)) {
+    const body = data as Record<string, unknown>;
+    if (body.errors !== undefined && body.errors !== null) collect(body.errors);
+    else if (typeof body.message === "string") collect(body.message);
+    else if (typeof body.error === "string") collect(body.error);
+    else if (typeof body.title === "string") collect(body.detail ?? body.title);
+  } else if (typeof data === "string" && data.trim()) {
+    messages.push(`The service answered HTTP ${status} with a non-JSON body: ${summarizeText(data)}`);
+  }
+  if (messages.length === 0) messages.push(`The service answered HTTP ${status}`);
+  return { messages, ids };
+}
+
+/** An HTML error page from a proxy becomes its title (or first words), not a wall of markup. */
+function summarizeText(text: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  const plain = (title ?? text.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  return JSON.stringify(plain.length > 120 ? `${plain.slice(0, 117)}...` : plain);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const code = errorCode(error);
+  switch (code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return "connection reset before an answer came";
+    case "UND_ERR_HEADERS_TIMEOUT":
+    case "UND_ERR_BODY_TIMEOUT":
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return `no answer within ${timeoutMs} ms`;
+    case "UND_ERR_ABORTED":
+    case "ABORT_ERR":
+      return "request aborted";
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function formatWait(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}
+
+/** `****` and the last four characters: enough to tell keys apart, never enough to use one. */
+export function redactKey(key: string | undefined): string {
+  if (!key) return "(none)";
+  return key.length > 8 ? `****${key.slice(-4)}` : "****";
+}

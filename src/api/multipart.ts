@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import type { RequestOptions } from "./client.js";
+
+export interface FilePart {
+  /** The form field name (`file` for resume uploads). */
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) holding one file. Built as one Buffer so the request carries a
+ * Content-Length (some gateways refuse chunked uploads) and every retry resends identical bytes.
+ */
+export function multipartFile(part: FilePart): NonNullable<RequestOptions["raw"]> {
+  const boundary = freshBoundary(part.data);
+  const head =
+    `--${boundary}\r\n` +
+    `Content-Disposition: form-data; name="${quoted(part.field)}"; filename="${quoted(part.filename)}"\r\n` +
+    `Content-Type: ${part.contentType}\r\n\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(head, "utf8"),
+    part.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`, "utf8"),
+  ]);
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    data: () => body,
+    describe: {
+      multipart: {
+        [part.field]: { filename: part.filename, contentType: part.contentType, bytes: part.data.length },
+      },
+    },
+  };
+}
+
+/** A boundary that cannot occur in the file: random, and checked anyway. */
+function freshBoundary(data: Buffer): string {
+  for (;;) {
+    const boundary = `assess-${randomBytes(16).toString("hex")}`;
+    if (!data.includes(boundary)) return boundary;
+  }
+}
+
+/**
+ * As browsers do (WHATWG): quotes and line breaks percent-encoded, other UTF-8 sent as is. Backslashes are
+ * encoded too, since some parsers read them as escapes inside a quoted string and others do not.
+ */
+function quoted(value: string): string {
+  return value.replace(/"/g, "%22").replace(/\\/g, "%5C").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}

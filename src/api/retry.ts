@@ -1,0 +1,39 @@
+/** The retry policy of CLI.md ("Retries"), kept apart from the transport so it reads as the rules. */
+
+/** Statuses after which a GET is retried. */
+const RETRY_GET = new Set([429, 500, 502, 503, 504]);
+/** Statuses after which a POST/PATCH is retried: the service cannot have processed it. */
+const RETRY_WRITE = new Set([429, 503]);
+/** Network errors that happen before a request reaches the service. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+export const isIdempotent = (method: string) => method === "GET" || method === "HEAD";
+
+export function retryableStatus(method: string, status: number): boolean {
+  return (isIdempotent(method) ? RETRY_GET : RETRY_WRITE).has(status);
+}
+
+/** Was the request certainly never delivered? Then even a POST may be sent again. */
+export function neverSent(code: string | undefined): boolean {
+  return code !== undefined && NEVER_SENT.has(code);
+}
+
+const BASE_MS = 500;
+const CAP_MS = 30_000;
+/** A Retry-After beyond this is not worth waiting for in a CLI; we wait this long instead. */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/** Exponential backoff with full jitter; `attempt` starts at 0. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(CAP_MS, BASE_MS * 2 ** attempt));
+}
+
+/** Retry-After as seconds or an HTTP date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(RETRY_AFTER_CAP_MS, Math.round(Number(value) * 1000));
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now));
+}

@@ -1,0 +1,269 @@
+/**
+ * Streaming CSV input for bulk runs: UTF-8 with or without BOM, `,` `;` or tab detected from the header row,
+ * CRLF, quoted fields with delimiters and line breaks, and the physical 1-based line where each record starts
+ * (so every message can say `file.csv:12`). The file is read in 64 KiB pieces with backpressure; only the
+ * records of the batch being handled are in memory.
+ */
+import { isUtf8 } from "node:buffer";
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { UsageError } from "../errors.js";
+import { type CsvRecord, CsvSyntaxError, CsvTokenizer } from "./csv-tokenizer.js";
+
+export type { CsvRecord };
+
+export interface CsvInput {
+  path: string;
+  /** How messages name the file. */
+  name: string;
+  delimiter: string;
+  /** Header cells as written (trimmed). */
+  header: string[];
+  headerLine: number;
+  /** The data records (header and blank lines left out), in batches, from the start of the file each call. */
+  batches(): AsyncGenerator<CsvRecord[]>;
+}
+
+/** A record longer than this is refused (a missing closing quote would otherwise swallow the file). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+const DELIMITERS = [",", ";", "\t"];
+
+/** `--delimiter`: one character, or the words `tab`, `comma`, `semicolon`. */
+export function parseDelimiter(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  const named: Record<string, string> = { tab: "\t", "\\t": "\t", comma: ",", semicolon: ";", pipe: "|" };
+  const delimiter = named[text.toLowerCase()] ?? text;
+  if (delimiter.length !== 1 || /["\r\n]/.test(delimiter)) {
+    throw new UsageError(`--delimiter must be one character (or tab), got "${text}"`);
+  }
+  return delimiter;
+}
+
+export async function openCsv(path: string, options: { delimiter?: string } = {}): Promise<CsvInput> {
+  const name = displayName(path);
+  const head = await sniff(path, name);
+  const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
+  const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
+  const input: CsvInput = {
+    path,
+    name,
+    delimiter,
+    header: [],
+    headerLine: 1,
+    batches: () => readRecords(path, name, delimiter, true),
+  };
+  for await (const batch of readRecords(path, name, delimiter, false)) {
+    const first = batch[0];
+    if (first) {
+      input.header = first.fields.map((cell) => cell.trim());
+      input.headerLine = first.line;
+      break;
+    }
+  }
+  if (input.header.length === 0) throw emptyFile(name);
+  return input;
+}
+
+function displayName(path: string): string {
+  return path.length > 60 ? basename(path) : path;
+}
+
+/** The first 64 KiB: refuses missing, empty, binary and non-UTF-8 files before any parsing. */
+async function sniff(path: string, name: string): Promise<string> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UsageError(`${name} is a directory, not a CSV file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (size === 0) throw emptyFile(name);
+  const handle = await open(path, "r");
+  const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
+  try {
+    await handle.read(buffer, 0, buffer.length, 0);
+  } finally {
+    await handle.close();
+  }
+  if ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff)) {
+    throw new UsageError(
+      `${name}:1: UTF-16 text; CSV input must be UTF-8`,
+      'Save the file as "CSV UTF-8" (Excel) or convert it, e.g. `iconv -f utf-16 -t utf-8 in.csv > out.csv`.',
+    );
+  }
+  const nul = buffer.indexOf(0);
+  if (nul !== -1) {
+    throw new UsageError(
+      `${name}:${lineAt(buffer, nul)}: binary data (a NUL byte): this is not a CSV text file`,
+      "Export the sheet as CSV (UTF-8) and try again.",
+    );
+  }
+  const complete = buffer.length < size ? completeUtf8(buffer) : buffer.length;
+  if (!isUtf8(buffer.subarray(0, complete))) {
+    throw notUtf8(name, lineAt(buffer, firstInvalidUtf8(buffer.subarray(0, complete))));
+  }
+  const text = buffer.toString("utf8", 0, complete).replace(/^\uFEFF/, "");
+  if (size > SNIFF_BYTES && firstLineEnd(text) === -1) {
+    throw new UsageError(
+      `${name}:1: the first line is longer than ${SNIFF_BYTES / 1024} KiB: not a CSV file with a header row`,
+      "The first row must name the columns (for example: email,name).",
+    );
+  }
+  return text;
+}
+
+/** The message for a file with a header and no data rows (CLI.md: a usage error, exit 2). */
+export function noRowsMessage(input: CsvInput): string {
+  return `${input.name}:${input.headerLine}: a header row and no data rows after it: nothing to send`;
+}
+
+function emptyFile(name: string): UsageError {
+  return new UsageError(
+    `${name}:1: the file is empty: nothing to send`,
+    "The first row names the columns (for example: email,name); each following row is one item.",
+  );
+}
+
+function notUtf8(name: string, line: number): UsageError {
+  return new UsageError(
+    `${name}:${line}: not UTF-8 text`,
+    'Save the file as "CSV UTF-8" (Excel) or convert it, e.g. `iconv -f latin1 -t utf-8 in.csv > out.csv`.',
+  );
+}
+
+/** The header row decides: the candidate delimiter seen most often outside quotes (comma when none is). */
+export function detectDelimiter(text: string): string {
+  const end = firstLineEnd(text);
+  const header = end === -1 ? text : text.slice(0, end);
+  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  }
+  let best = ",";
+  for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
+  return best;
+}
+
+/** Index of the first line break outside quotes, or -1. */
+function firstLineEnd(text: string): number {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) return i;
+  }
+  return -1;
+}
+
+async function* readRecords(
+  path: string,
+  name: string,
+  delimiter: string,
+  skipHeader: boolean,
+): AsyncGenerator<CsvRecord[]> {
+  const tokenizer = new CsvTokenizer(delimiter, MAX_RECORD_BYTES);
+  const file = createReadStream(path, { highWaterMark: SNIFF_BYTES });
+  let headerSeen = !skipHeader;
+  let carry: Buffer | undefined;
+  let offset = 0;
+  const keep = (records: CsvRecord[]): CsvRecord[] => {
+    const out: CsvRecord[] = [];
+    for (const record of records) {
+      const { line, fields } = record;
+      if (fields.length === 1 && fields[0]!.trim() === "") continue;
+      // Excel's "sep=;" first line names the delimiter; it is not the header.
+      if (line === 1 && fields.length <= 2 && /^sep=.?$/i.test(fields.join(delimiter))) continue;
+      if (!headerSeen) {
+        headerSeen = true;
+        continue;
+      }
+      out.push(record);
+    }
+    return out;
+  };
+  try {
+    for await (const piece of file) {
+      let data = piece as Buffer;
+      if (carry) data = Buffer.concat([carry, data]);
+      // A file that is not UTF-8 anywhere (not only in its first 64 KiB) is refused: names would arrive mangled.
+      // A character split between two reads waits for the next one.
+      const complete = completeUtf8(data);
+      if (!isUtf8(data.subarray(0, complete))) {
+        throw notUtf8(name, await lineOfOffset(path, offset + firstInvalidUtf8(data.subarray(0, complete))));
+      }
+      carry = complete < data.length ? Buffer.from(data.subarray(complete)) : undefined;
+      offset += complete;
+      const records: CsvRecord[] = [];
+      tokenizer.push(data.toString("utf8", 0, complete), records);
+      const out = keep(records);
+      if (out.length > 0) yield out;
+    }
+    if (carry) throw notUtf8(name, await lineOfOffset(path, offset));
+    const records: CsvRecord[] = [];
+    tokenizer.push("", records, true);
+    const out = keep(records);
+    if (out.length > 0) yield out;
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) {
+      const hint =
+        error.kind === "too-long"
+          ? "Check the quoting around this line."
+          : 'Close the quote, or write a quote inside a quoted value as two quotes ("").';
+      throw new UsageError(`${name}:${error.line}: ${error.message}`, hint);
+    }
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
+  } finally {
+    file.destroy();
+  }
+}
+
+/** Length of the prefix that ends on a whole UTF-8 sequence (a split multi-byte character is left out). */
+function completeUtf8(data: Buffer): number {
+  const n = data.length;
+  for (let back = 1; back <= Math.min(3, n); back++) {
+    const byte = data[n - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? n - back : n;
+  }
+  return n;
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence (only called when there is one). */
+function firstInvalidUtf8(data: Buffer): number {
+  let i = 0;
+  while (i < data.length) {
+    const b = data[i]!;
+    const need =
+      b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (need === 0) return i;
+    if (need > 1 && !isUtf8(data.subarray(i, i + need))) return i;
+    i += need;
+  }
+  return data.length;
+}
+
+function lineAt(buffer: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = buffer.indexOf(10); i !== -1 && i < offset; i = buffer.indexOf(10, i + 1)) line++;
+  return line;
+}
+
+/** The line of a byte offset, counted again from the start of the file (only on the error path). */
+async function lineOfOffset(path: string, offset: number): Promise<number> {
+  if (offset === 0) return 1;
+  let line = 1;
+  for await (const piece of createReadStream(path, { end: offset - 1 })) {
+    const buffer = piece as Buffer;
+    line += lineAt(buffer, buffer.length) - 1;
+  }
+  return line;
+}

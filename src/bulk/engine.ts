@@ -1,0 +1,150 @@
+/**
+ * The bulk engine: the one loop behind `invite bulk`, `employees upsert` and `callbacks resend`.
+ *
+ * A command hands it rows and a `send` for one chunk; the engine does the rest the same way for all:
+ *
+ *   read (validate-first pass unless skipInvalid) → dedupe per group → skip what the ledger confirmed
+ *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
+ *   → ledger record made durable before each request and after its answer
+ *   → failed / uncertain / per-item failures → rejects file → a summary (counts of CLI.md + per-row lists).
+ *
+ * Stable interface (other commands code against it):
+ *
+ * ```ts
+ * const result = await runBulk<number>({
+ *   kind: "callbacks",                                  // names the ledger; "invite" | "upsert" | "callbacks"
+ *   read: () => entriesOf(ids),                         // re-readable; batches of BulkEntry (rows or invalid rows)
+ *   target: () => ({ baseUrl, key: keyFingerprint(apiKey) }),   // ledger identity of a group
+ *   ledgerDir: ledgerDir(ctx.io.env),
+ *   chunkSize: 100, maxChunk: 100, concurrency: 2,
+ *   skipInvalid: false, restart: o.restart, retryUncertain: o.retryUncertain, dryRun: ctx.dryRun,
+ *   signal: ctx.signal,
+ *   send: async (_group, ids) => {                      // throw for a failed request; the engine classifies it
+ *     const r = await api.processCallbacks(ids);
+ *     return { failed: r.invalid.map((id) => ({ index: ids.indexOf(id), error: "not in this account" })) };
+ *   },
+ * });
+ * printBulkResult(ctx, result, { noun: "ids" });            // src/bulk/report.ts
+ * return bulkExitCode(result);                          // 0, 3 (partial) or 130 (interrupted)
+ * ```
+ *
+ * Errors thrown by `send` are classified, so a command never decides "uncertain" itself:
+ * `UncertainError` → chunk uncertain (not resent unless retryUncertain); `AuthError`/`ApiError` 401/403 and
+ * `NetworkError` (service unreachable after retries) → the run stops, in-flight chunks finish, then `runBulk`
+ * throws that error (with `error.bulk` holding the result so far); any other `ApiError` → chunk failed (its rows
+ * are reported, written to the rejects file and resent by a rerun); `DryRunStop` → the chunk was printed, not sent.
+ * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
+ * is sent.
+ */
+import { randomBytes } from "node:crypto";
+import type { SummaryLimits } from "./summary.js";
+
+/** One row to send. */
+export interface BulkRow<T> {
+  /** Physical 1-based line of the row in the input file (start line of a multi-line record); or 1-based position. */
+  line: number;
+  /** Chunks never mix groups; each group has its own ledger (the test id for invites, "" otherwise). */
+  group: string;
+  /** Ledger identity: a confirmed key is never sent again (lower-cased e-mail, content hash, id). */
+  key: string;
+  /** Repeats of this key in one group are sent once and reported as duplicates; defaults to `key`. */
+  dedupeKey?: string;
+  /** What reports show for the row: the e-mail, the id. */
+  label: string;
+  /** What goes into the request. */
+  payload: T;
+  /** The row as it was read (CSV fields or the JSON item), for the rejects file. */
+  source?: unknown;
+}
+
+/** A row that failed validation. */
+export interface InvalidRow {
+  line: number;
+  error: string;
+  label?: string;
+  source?: unknown;
+}
+
+export type BulkEntry<T> =
+  | { row: BulkRow<T>; invalid?: undefined }
+  | { invalid: InvalidRow; row?: undefined };
+
+/** What `send` learned from an answered request. */
+export interface ChunkAnswer {
+  /** The whole chunk was refused (bulk invite answered `false`): no row of it is confirmed. */
+  refused?: string;
+  /** Items the service refused, by index into the chunk's payloads; every other item is confirmed. */
+  failed?: Array<{ index: number; error: string }>;
+  /** Failures the service reported that match no item of the chunk: shown and counted, not in the rejects file. */
+  unmatched?: string[];
+}
+
+/** Ledger identity of one group: where the rows go. Never holds the key itself, only its fingerprint. */
+export interface LedgerTarget {
+  baseUrl: string;
+  /** `keyFingerprint(apiKey)` from ledger.ts. */
+  key: string;
+  testId?: number | string;
+}
+
+/** Where rejected rows go; created on the first rejected row, so a clean run leaves no file. */
+export interface RejectsSink {
+  readonly path: string;
+  write(source: unknown, line: number, error: string): void;
+  close(): Promise<void>;
+}
+
+export interface BulkProgress {
+  /** Rows read so far (valid or not). */
+  rows: number;
+  /** Rows whose fate is settled: sent and answered, skipped, invalid, duplicate. */
+  done: number;
+  /** Rows to expect, when a validate-first pass counted them. */
+  total?: number;
+}
+
+export interface BulkJob<T> {
+  /** Names the ledger file and the summary's wording. */
+  kind: "invite" | "upsert" | "callbacks" | (string & {});
+  /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
+  inputName?: string;
+  /** The usage error for an input without rows (default: "<inputName> has no data rows: nothing to send"). */
+  noRowsMessage?: string;
+  /**
+   * Reads the input from its start, in batches (one await per batch, not per row). Called twice when
+   * `skipInvalid` is false: once to check every row, once to send. Throw a UsageError for input that cannot be
+   * read at all (bad header, broken quoting): nothing will have been sent when the first pass throws.
+   */
+  read(): AsyncIterable<BulkEntry<T>[]>;
+  /** Ledger identity of a group (called once per group). */
+  target(group: string): LedgerTarget;
+  /** Folder for ledgers: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
+  ledgerDir: string;
+  /** Rows per request, already capped by `maxChunk`. */
+  chunkSize: number;
+  /** The service's limit per request; chunkSize above it is an error. */
+  maxChunk: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  skipInvalid: boolean;
+  restart?: boolean;
+  retryUncertain?: boolean;
+  /** Print what would be sent (send() is still called: the API client prints and throws DryRunStop); no ledger writes. */
+  dryRun?: boolean;
+  /** Ctrl-C: stop reading, let in-flight requests finish and be recorded, return with `interrupted`. */
+  signal?: AbortSignal;
+  /** Sends one chunk (payloads in input order). */
+  send(group: string, payloads: T[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
+  /** Opens the rejects file on first use; without it rejected rows are only reported. */
+  rejects?: () => Promise<RejectsSink>;
+  onProgress?(progress: BulkProgress): void;
+  limits?: Partial<SummaryLimits>;
+}
+
+export { runBulk } from "./run.js";
+export type { BulkResult, RowReport } from "./summary.js";
+
+/** A short random id that tells one run's chunks from another's in the ledger. */
+export function newRunId(): string {
+  return randomBytes(4).toString("hex");
+}

@@ -1,0 +1,137 @@
+/** CSV rows → bulk-invite candidates (API.md §2.7), validated with zod, one ledger group per test. */
+import { z } from "zod";
+import { Email } from "../api/schemas.js";
+import { UsageError } from "../errors.js";
+import { findColumn, listHeader, looksHeaderless } from "./columns.js";
+import type { CsvInput } from "./csv.js";
+import type { BulkEntry } from "./engine.js";
+
+export const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemail"] as const;
+export const NAME_ALIASES = ["name", "fullname", "candidatename"] as const;
+export const TEST_ALIASES = ["testid", "test"] as const;
+
+export interface Candidate {
+  email: string;
+  name: string;
+}
+
+export interface InviteColumns {
+  email: number;
+  name?: number;
+  firstName?: number;
+  lastName?: number;
+  test?: number;
+}
+
+/** Locates the columns of an invite file, or explains (exit 2) what is missing. */
+export function inviteColumns(
+  input: CsvInput,
+  options: { emailColumn?: string; nameColumn?: string } = {},
+): InviteColumns {
+  const { header } = input;
+  const at = { file: input.name, line: input.headerLine };
+  const email = findColumn(
+    header,
+    EMAIL_ALIASES,
+    { ...at, role: "e-mail", option: "--email-column" },
+    options.emailColumn,
+  );
+  const name = findColumn(
+    header,
+    NAME_ALIASES,
+    { ...at, role: "name", option: "--name-column" },
+    options.nameColumn,
+  );
+  const firstName =
+    name === undefined ? findColumn(header, ["firstname"], { ...at, role: "first name" }) : undefined;
+  const lastName =
+    name === undefined ? findColumn(header, ["lastname"], { ...at, role: "last name" }) : undefined;
+  const test = findColumn(header, TEST_ALIASES, { ...at, role: "test id" });
+  const missing: string[] = [];
+  if (email === undefined) missing.push(`e-mail column (${EMAIL_ALIASES.join(", ")})`);
+  if (name === undefined && (firstName === undefined || lastName === undefined)) {
+    missing.push(`name column (${NAME_ALIASES.join(", ")}, or firstname and lastname)`);
+  }
+  if (missing.length > 0) {
+    const headerless = looksHeaderless(header);
+    throw new UsageError(
+      headerless
+        ? `${input.name}:${input.headerLine}: no header row: the first line holds data (${listHeader(header)})`
+        : `${input.name}:${input.headerLine}: the header has no ${missing.join(" and no ")}; it has: ${listHeader(header)}`,
+      headerless
+        ? "Add a first line naming the columns, for example: email,name"
+        : "Rename the columns, or name them with --email-column / --name-column.",
+    );
+  }
+  return { email: email!, name, firstName, lastName, test };
+}
+
+/** The parts of a row zod checks: the e-mail by the same schema as single invites, the name present. */
+const EmailSchema = Email;
+const NameSchema = z.string().min(1);
+
+/**
+ * Reads the file's rows as bulk entries: `group` is the row's test id (from the testid column, or `testId`).
+ * The key is the lower-cased e-mail, so the same person is invited once per test, however the file spells it.
+ */
+export function inviteEntries(
+  input: CsvInput,
+  columns: InviteColumns,
+  testId: number | undefined,
+): () => AsyncIterable<BulkEntry<Candidate>[]> {
+  const width = input.header.length;
+  const fixedGroup = testId === undefined ? undefined : String(testId);
+  return async function* entries() {
+    for await (const batch of input.batches()) {
+      const out: BulkEntry<Candidate>[] = new Array(batch.length);
+      for (let i = 0; i < batch.length; i++) {
+        const { line, fields } = batch[i]!;
+        out[i] = toEntry(line, fields, columns, width, fixedGroup);
+      }
+      yield out;
+    }
+  };
+}
+
+/** One row; checks field by field (not one object schema per row: a million rows make the difference). */
+function toEntry(
+  line: number,
+  fields: string[],
+  columns: InviteColumns,
+  width: number,
+  fixedGroup: string | undefined,
+): BulkEntry<Candidate> {
+  const email = (fields[columns.email] ?? "").trim();
+  const name =
+    columns.name !== undefined
+      ? (fields[columns.name] ?? "").trim()
+      : `${(fields[columns.firstName!] ?? "").trim()} ${(fields[columns.lastName!] ?? "").trim()}`.trim();
+  let problems: string[] | undefined;
+  const extra = fields.length > width ? extraFields(fields, width) : undefined;
+  if (extra) (problems ??= []).push(extra);
+  let group = fixedGroup;
+  if (columns.test !== undefined) {
+    const raw = (fields[columns.test] ?? "").trim();
+    group = /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? String(Number(raw)) : undefined;
+    if (group === undefined) (problems ??= []).push(raw === "" ? "the test id is empty" : `"${raw}" is not a test id`);
+  }
+  if (!EmailSchema.safeParse(email).success) {
+    (problems ??= []).push(email === "" ? "the e-mail is empty" : `"${email}" is not a valid e-mail address`);
+  }
+  if (!NameSchema.safeParse(name).success) (problems ??= []).push("the name is empty");
+  if (problems) return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
+  return {
+    row: { line, group: group!, key: email.toLowerCase(), label: email, payload: { email, name }, source: fields },
+  };
+}
+
+/** More non-empty fields than the header names: an unquoted delimiter inside a value, most likely. */
+export function extraFields(fields: string[], width: number): string | undefined {
+  if (fields.length <= width) return undefined;
+  for (let i = width; i < fields.length; i++) {
+    if (fields[i]!.trim() !== "") {
+      return `${fields.length} fields but the header has ${width} (quote values that contain the delimiter)`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,165 @@
+/**
+ * Streams the elements of a top-level JSON array from a file, each with the physical line it starts on,
+ * without holding the file in memory: a byte scanner finds where each element begins and ends (strings and
+ * escapes respected), and only that element's text is parsed.
+ */
+import { createReadStream } from "node:fs";
+import { UsageError } from "../errors.js";
+
+export interface JsonElement {
+  line: number;
+  /** The parsed element, or undefined when `error` says why it could not be parsed. */
+  value?: unknown;
+  error?: string;
+}
+
+/** An element larger than this is refused rather than buffered. */
+const MAX_ELEMENT_BYTES = 1024 * 1024;
+
+enum C {
+  Quote = 0x22,
+  Backslash = 0x5c,
+  OpenBracket = 0x5b,
+  CloseBracket = 0x5d,
+  OpenBrace = 0x7b,
+  CloseBrace = 0x7d,
+  Comma = 0x2c,
+  Newline = 0x0a,
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** Elements of the array in `path`, in batches. Structural errors (not an array, truncated) throw a UsageError. */
+export async function* jsonArrayBatches(path: string, name: string): AsyncGenerator<JsonElement[]> {
+  let line = 1;
+  let started = false; // saw the opening [
+  let finished = false; // saw the closing ]
+  let depth = 0; // nesting inside the current element
+  let inString = false;
+  let escaped = false;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let elementLine = 0;
+  let inElement = false;
+  let expectValue = true; // after [ or ,
+  let first = true;
+  let elementStart = -1;
+  let literal = false; // the current element is a bare number, true, false or null
+
+  const fail = (message: string, at = line) => new UsageError(`${name}:${at}: ${message}`);
+
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  try {
+    for await (const piece of stream) {
+      const buf = piece as Buffer;
+      const out: JsonElement[] = [];
+      let i = first && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      first = false;
+      elementStart = inElement ? 0 : -1;
+      const closeElement = (end: number) => {
+        parts.push(buf.subarray(elementStart, end));
+        const text = Buffer.concat(parts).toString("utf8");
+        parts = [];
+        partBytes = 0;
+        inElement = false;
+        literal = false;
+        elementStart = -1;
+        try {
+          out.push({ line: elementLine, value: JSON.parse(text) });
+        } catch (error) {
+          out.push({ line: elementLine, error: `not valid JSON: ${(error as Error).message}` });
+        }
+      };
+      for (; i < buf.length; i++) {
+        const b = buf[i]!;
+        if (inString) {
+          if (b === C.Newline) line++;
+          if (escaped) escaped = false;
+          else if (b === C.Backslash) escaped = true;
+          else if (b === C.Quote) {
+            inString = false;
+            if (depth === 0) closeElement(i + 1);
+          }
+          continue;
+        }
+        if (
+          literal &&
+          (isSpace(b) ||
+            b === C.Comma ||
+            b === C.CloseBracket ||
+            b === C.OpenBrace ||
+            b === C.OpenBracket ||
+            b === C.Quote)
+        ) {
+          // A bare literal ends at the first byte that cannot be part of it; that byte is looked at again below.
+          closeElement(i);
+        }
+        if (b === C.Newline) line++;
+        if (isSpace(b)) continue;
+        if (finished) throw fail("text after the end of the array");
+        if (!started) {
+          if (b !== C.OpenBracket)
+            throw fail("the file must hold a JSON array of employees: [ {...}, {...} ]");
+          started = true;
+          continue;
+        }
+        if (!inElement) {
+          if (b === C.CloseBracket) {
+            if (expectValue && !isEmptyArraySoFar(out, elementLine)) throw fail("a comma before ]");
+            finished = true;
+            continue;
+          }
+          if (b === C.Comma) {
+            if (expectValue) throw fail("a value is missing before this comma");
+            expectValue = true;
+            continue;
+          }
+          if (!expectValue) throw fail("a comma is missing between two elements");
+          inElement = true;
+          expectValue = false;
+          elementLine = line;
+          elementStart = i;
+          if (b === C.OpenBrace || b === C.OpenBracket) depth = 1;
+          else if (b === C.Quote) {
+            depth = 0;
+            inString = true;
+          } else {
+            depth = 0;
+            literal = true;
+          }
+          continue;
+        }
+        // inside an element, outside strings
+        if (literal) continue;
+        if (b === C.Quote) inString = true;
+        else if (b === C.OpenBrace || b === C.OpenBracket) depth++;
+        else if (b === C.CloseBrace || b === C.CloseBracket) {
+          depth--;
+          if (depth === 0) closeElement(i + 1);
+        }
+      }
+      if (inElement) {
+        const rest = buf.subarray(elementStart === -1 ? 0 : elementStart);
+        parts.push(rest);
+        partBytes += rest.length;
+        if (partBytes > MAX_ELEMENT_BYTES)
+          throw fail(`an element larger than 1 MiB starts here`, elementLine);
+      }
+      if (out.length > 0) yield out;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
+  } finally {
+    stream.destroy();
+  }
+  if (!started) throw fail("the file is empty: it must hold a JSON array of employees", 1);
+  if (inElement || !finished) throw fail("the array never closes (the file ends too early)");
+}
+
+/** `[]` and `[ ]`: a ] right after [ is fine; after a comma it is not. */
+function isEmptyArraySoFar(_out: JsonElement[], elementLine: number): boolean {
+  return elementLine === 0;
+}

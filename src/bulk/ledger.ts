@@ -1,0 +1,300 @@
+/**
+ * The ledger of bulk runs (CLI.md "Bulk runs"): one append-only NDJSON file per target under
+ * ASSESS_CONFIG_DIR/ledgers, made durable (write + fdatasync) before each request goes out and after its
+ * answer comes back. It holds 64-bit hashes of row keys, never e-mails or the API key.
+ *
+ *   {"ledger":1,"kind":"invite","target":{"baseUrl":"…","key":"<sha256 prefix>","testId":1001},"created":"…"}
+ *   {"t":"send","c":"<run>-<seq>","n":1000,"lines":[2,1001],"h":"<base64 of the rows' 64-bit key hashes>","at":"…"}
+ *   {"t":"ok","c":"…"}                      answered; with "failed":[indexes] for per-item refusals
+ *   {"t":"fail","c":"…","error":"…"}         refused as a whole or never delivered: nothing confirmed
+ *   {"t":"uncertain","c":"…","error":"…"}    went out, answer lost: outcome unknown
+ *
+ * A "send" with no later record (the process died) is uncertain too. Loading folds the file into a KeySet:
+ * DONE for confirmed keys, UNCERTAIN for keys of chunks of unknown outcome that were never confirmed later.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { access, type FileHandle, mkdir, open, readFile, rm, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { configDir } from "../config/store.js";
+import { UsageError } from "../errors.js";
+import type { LedgerTarget } from "./engine.js";
+import { DONE, KeySet, UNCERTAIN } from "./keyset.js";
+
+/** A key's fingerprint: enough to tell accounts apart in a ledger name, useless as a credential. */
+export function keyFingerprint(apiKey: string): string {
+  return createHash("sha256").update(`assess-ledger:${apiKey}`).digest("hex").slice(0, 16);
+}
+
+export function ledgerDir(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), "ledgers");
+}
+
+export function ledgerPath(dir: string, kind: string, target: LedgerTarget): string {
+  const id = createHash("sha256")
+    .update(JSON.stringify([kind, target.baseUrl.replace(/\/+$/, ""), target.key, target.testId ?? null]))
+    .digest("hex")
+    .slice(0, 20);
+  const suffix = target.testId !== undefined ? `-test${String(target.testId).replace(/[^\w-]/g, "_")}` : "";
+  return join(dir, `${kind}${suffix}-${id}.ndjson`);
+}
+
+export type ChunkOutcome =
+  | { t: "ok"; failed?: number[] }
+  | { t: "fail"; error: string }
+  | { t: "uncertain"; error: string };
+
+interface OpenOptions {
+  restart?: boolean;
+  /** Dry runs read the ledger (to count what would be skipped) but never write or lock it. */
+  readOnly?: boolean;
+  /** Keys this run will add (rows of the input, when known): sizes the set once instead of growing it. */
+  expected?: number;
+}
+
+export class Ledger {
+  private handle?: FileHandle;
+  private queue: string[] = [];
+  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private flushing = false;
+  private lockPath?: string;
+
+  private constructor(
+    readonly path: string,
+    /** Folded state of the earlier runs; the engine adds this run's SEEN flags to the same set. */
+    readonly keys: KeySet,
+    /** Ledger lines that could not be read (a torn last line after a crash). */
+    readonly skippedLines: number,
+  ) {}
+
+  static async open(
+    dir: string,
+    kind: string,
+    target: LedgerTarget,
+    options: OpenOptions = {},
+  ): Promise<Ledger> {
+    const path = ledgerPath(dir, kind, target);
+    if (!options.readOnly) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await takeLock(`${path}.lock`);
+    }
+    try {
+      if (options.restart && !options.readOnly) await rm(path, { force: true });
+      const { keys, skipped } = options.restart
+        ? { keys: new KeySet(options.expected), skipped: 0 }
+        : await load(path, options.expected ?? 0);
+      const ledger = new Ledger(path, keys, skipped);
+      if (!options.readOnly) {
+        ledger.lockPath = `${path}.lock`;
+        const fresh = keys.size === 0 && !(await exists(path));
+        ledger.handle = await open(path, "a+", 0o600);
+        // A write torn by a crash leaves a last line without its newline: start on a line of our own.
+        const { size } = await ledger.handle.stat();
+        if (size > 0) {
+          const last = Buffer.alloc(1);
+          await ledger.handle.read(last, 0, 1, size - 1);
+          if (last[0] !== 0x0a) await ledger.handle.write("\n");
+        }
+        if (fresh) {
+          await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
+          // The new directory entry must survive a crash too.
+          await syncDir(dir);
+        }
+      }
+      return ledger;
+    } catch (error) {
+      if (!options.readOnly) await unlink(`${path}.lock`).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Durably records that a chunk is about to go out; resolves once it is on disk. */
+  begin(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
+    const bytes = Buffer.allocUnsafe(hashes.length * 4);
+    for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
+    const h = bytes.toString("base64");
+    return this.append({ t: "send", c: chunk, n: hashes.length / 2, lines, h, at: new Date().toISOString() });
+  }
+
+  /** Durably records a chunk's outcome. */
+  end(chunk: string, outcome: ChunkOutcome): Promise<void> {
+    return this.append({ ...outcome, c: chunk });
+  }
+
+  /**
+   * Appends a record. Records arriving while a write is on its way are grouped into the next write and
+   * share its fsync, so concurrent chunks do not each wait for a disk flush of their own.
+   */
+  private append(record: object): Promise<void> {
+    if (!this.handle) return Promise.resolve();
+    this.queue.push(`${JSON.stringify(record)}\n`);
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.flushing) void this.flush();
+    return done;
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      const text = this.queue.join("");
+      const waiters = this.waiters;
+      this.queue = [];
+      this.waiters = [];
+      try {
+        await this.handle!.write(text);
+        await this.handle!.datasync();
+        for (const w of waiters) w.resolve();
+      } catch (error) {
+        for (const w of waiters) w.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+    if (this.lockPath) await unlink(this.lockPath).catch(() => undefined);
+  }
+}
+
+/** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
+async function load(path: string, expected: number): Promise<{ keys: KeySet; skipped: number }> {
+  // Sized for the larger of this run's rows and the ledger's (about 11 bytes of ledger per row; a rerun
+  // mostly has the same keys), so a million-row run allocates its table once instead of growing it (and
+  // holding two tables at once) on the way.
+  const size = await stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
+  const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
+  const pending = new Map<string, Uint32Array>();
+  let skipped = 0;
+  const apply = (line: string) => {
+    if (line.trim() === "") return;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      skipped++;
+      return;
+    }
+    const chunk = String(record.c ?? "");
+    switch (record.t) {
+      case "send":
+        pending.set(chunk, parseHashes(String(record.h ?? "")));
+        break;
+      case "ok": {
+        const hashes = pending.get(chunk);
+        if (!hashes) break;
+        pending.delete(chunk);
+        const failed = new Set(Array.isArray(record.failed) ? (record.failed as number[]) : []);
+        for (let i = 0; i < hashes.length; i += 2) {
+          if (!failed.has(i / 2)) keys.update(hashes[i]!, hashes[i + 1]!, DONE, UNCERTAIN);
+        }
+        break;
+      }
+      case "fail":
+        pending.delete(chunk);
+        break;
+      case "uncertain": {
+        const hashes = pending.get(chunk);
+        pending.delete(chunk);
+        if (hashes) markUncertain(keys, hashes);
+        break;
+      }
+    }
+  };
+  let rest = "";
+  try {
+    for await (const piece of createReadStream(path, { encoding: "utf8", highWaterMark: 256 * 1024 })) {
+      const text = rest + (piece as string);
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+        apply(text.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { keys, skipped };
+    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+  }
+  apply(rest);
+  // Sent, then nothing: the process died while the request was out.
+  for (const hashes of pending.values()) markUncertain(keys, hashes);
+  return { keys, skipped };
+}
+
+function markUncertain(keys: KeySet, hashes: Uint32Array): void {
+  for (let i = 0; i < hashes.length; i += 2) {
+    if ((keys.get(hashes[i]!, hashes[i + 1]!) & DONE) === 0)
+      keys.update(hashes[i]!, hashes[i + 1]!, UNCERTAIN);
+  }
+}
+
+/** `h`: the chunk's key hashes, [hi, lo] pairs of little-endian uint32, base64. */
+function parseHashes(base64: string): Uint32Array {
+  const bytes = Buffer.from(base64, "base64");
+  const out = new Uint32Array(Math.floor(bytes.length / 8) * 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readUInt32LE(i * 4);
+  return out;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms (Windows) cannot open a directory; the file's own fsync is the best we can do there.
+  }
+}
+
+/**
+ * One run per ledger at a time: two runs of the same file against the same target would both send the rows
+ * neither has confirmed yet. A lock left by a process that died (SIGKILL) is taken over.
+ */
+async function takeLock(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, "wx", 0o600);
+      await handle.write(String(process.pid));
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number((await readFile(path, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new UsageError(
+          `Another assess run (pid ${pid}) is using the ledger ${path.replace(/\.lock$/, "")}`,
+          "Wait for it to finish; if no such run exists, delete the .lock file beside the ledger.",
+        );
+      }
+      await unlink(path).catch(() => undefined);
+    }
+  }
+  throw new UsageError(`Cannot lock the ledger ${path.replace(/\.lock$/, "")}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Rejects files: the rows a run did not get through, as the user wrote them plus an `error` column, so the
+ * file can be fixed and fed back in (`error` is ignored on input). CSV input gives a CSV with the same
+ * header and delimiter; JSON input gives a JSON array of the original items with an `error` property.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import { normalizeHeader } from "./columns.js";
+import type { RejectsSink } from "./engine.js";
+
+/** `candidates.csv` → `candidates.rejects.csv`, beside the input. */
+export function defaultRejectsPath(input: string, extension = extname(input) || ".csv"): string {
+  const base = basename(input, extname(input));
+  return join(dirname(input), `${base}.rejects${extension}`);
+}
+
+/** The rejects path to use: `--rejects`, or beside the input; never the input itself. */
+export function rejectsPath(input: string, option: unknown, extension?: string): string {
+  const path = typeof option === "string" && option !== "" ? option : defaultRejectsPath(input, extension);
+  if (resolve(path) === resolve(input)) {
+    throw new UsageError(
+      `--rejects ${path} is the input file itself`,
+      "Choose another file for the rejected rows.",
+    );
+  }
+  return path;
+}
+
+/** Buffered synchronous writes: rows are written in the order they are reported, with no backpressure to manage. */
+class FileSink {
+  private fd: number;
+  private buffer = "";
+
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, "w", 0o600);
+    } catch (error) {
+      throw new UsageError(
+        `Cannot write the rejects file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
+    }
+  }
+
+  protected put(text: string): void {
+    this.buffer += text;
+    if (this.buffer.length > 64 * 1024) this.flush();
+  }
+
+  protected flush(): void {
+    if (this.buffer.length === 0) return;
+    writeSync(this.fd, this.buffer);
+    this.buffer = "";
+  }
+
+  protected finish(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+export class CsvRejects extends FileSink implements RejectsSink {
+  /** Columns copied over: all but an `error` column of an earlier rejects file (it gets a fresh one). */
+  private readonly keep: number[];
+
+  constructor(
+    path: string,
+    header: string[],
+    private readonly delimiter: string,
+  ) {
+    super(path);
+    this.keep = header.flatMap((cell, i) => (normalizeHeader(cell) === "error" ? [] : [i]));
+    this.put(this.line([...this.keep.map((i) => header[i]!), "error"]));
+  }
+
+  write(source: unknown, line: number, error: string): void {
+    const fields = Array.isArray(source) ? (source as string[]) : [];
+    this.put(this.line([...this.keep.map((i) => fields[i] ?? ""), `line ${line}: ${error}`]));
+  }
+
+  async close(): Promise<void> {
+    this.finish();
+  }
+
+  private line(cells: string[]): string {
+    const d = this.delimiter;
+    return `${cells.map((cell) => (needsQuotes(cell, d) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(d)}\r\n`;
+  }
+}
+
+function needsQuotes(cell: string, delimiter: string): boolean {
+  return (
+    cell.includes(delimiter) ||
+    cell.includes('"') ||
+    cell.includes("\n") ||
+    cell.includes("\r") ||
+    /^\s|\s$/.test(cell)
+  );
+}
+
+export class JsonRejects extends FileSink implements RejectsSink {
+  private count = 0;
+
+  constructor(path: string) {
+    super(path);
+    this.put("[\n");
+  }
+
+  write(source: unknown, line: number, error: string): void {
+    const item =
+      source && typeof source === "object" && !Array.isArray(source)
+        ? { ...(source as Record<string, unknown>), error: `line ${line}: ${error}` }
+        : { value: source ?? null, error: `line ${line}: ${error}` };
+    this.put(`${this.count++ > 0 ? ",\n" : ""}  ${JSON.stringify(item)}`);
+  }
+
+  async close(): Promise<void> {
+    this.put("\n]\n");
+    this.finish();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Telling the user how a bulk run went: the JSON summary of CLI.md on stdout (with -o json, and whenever the
+ * exit code is 3, so scripts always get the rows to look at), and a human summary on stderr.
+ */
+import type { Context } from "../context.js";
+import { ExitCode } from "../errors.js";
+import { formatCount } from "../output/progress.js";
+import { type BulkResult, bulkExitCode, type RowReport } from "./summary.js";
+
+export { bulkExitCode };
+
+export interface Wording {
+  /** Past tense of what a confirmed row means: "Invited", "Upserted", "Queued" (default "Sent"). */
+  verb?: string;
+  /** A row, plural or [singular, plural]: "ids", ["candidate", "candidates"] (default "rows"). */
+  noun?: string | [string, string];
+  /** Where they went: "to test 1001". */
+  target?: string;
+  /** The input, for `file:line` references. */
+  inputName?: string;
+  /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
+  groupLabel?: string;
+}
+
+/** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
+const SHOWN = 20;
+
+export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
+  const code = bulkExitCode(result);
+  if (ctx.out.isJson || code === ExitCode.partial) {
+    ctx.out.write(`${JSON.stringify(result, null, ctx.out.format === "ndjson" ? 0 : 2)}\n`);
+  }
+  printHuman(ctx, result, wording, code);
+}
+
+function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void {
+  const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
+    `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
+  const where = (row: RowReport) => (w.inputName ? `${w.inputName}:${row.line}` : `line ${row.line}`);
+  const list = (rows: RowReport[], omitted: number, total: number) => {
+    for (const row of rows.slice(0, SHOWN)) {
+      const group = row.group && w.groupLabel ? ` (${w.groupLabel} ${row.group})` : "";
+      ctx.info(`  ${where(row)}  ${row.label}${group}${row.error ? `: ${row.error}` : ""}`);
+    }
+    const more = total - Math.min(rows.length, SHOWN);
+    if (more > 0)
+      ctx.info(
+        `  … and ${formatCount(more)} more${omitted > 0 || rows.length > SHOWN ? " (see the JSON summary)" : ""}`,
+      );
+  };
+
+  const parts = [
+    `${r.dryRun ? `${r.wouldSend ?? 0} to send` : `${formatCount(r.sent)} sent`}`,
+    r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
+    r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
+    r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
+    r.uncertain > 0 ? `${formatCount(r.uncertain)} uncertain` : undefined,
+    r.failed > 0 ? `${formatCount(r.failed)} refused` : undefined,
+    r.unsent > 0 ? `${formatCount(r.unsent)} not sent` : undefined,
+  ].filter(Boolean);
+  ctx.info(`${w.inputName ? `${w.inputName}: ` : ""}${count(r.rows)}: ${parts.join(", ")}`);
+  if (r.chunks.total > 0 && !r.dryRun) {
+    const c = r.chunks;
+    const detail = [
+      `${c.succeeded} succeeded`,
+      c.failed > 0 ? `${c.failed} failed` : undefined,
+      c.uncertain > 0 ? `${c.uncertain} uncertain` : undefined,
+    ].filter(Boolean);
+    ctx.info(`${count(c.total, ["request", "requests"])}: ${detail.join(", ")}`);
+  }
+
+  if (r.invalid > 0) {
+    ctx.warn(
+      `${count(r.invalid, ["invalid row was", "invalid rows were"])} skipped${r.rejects ? ` (written to ${r.rejects})` : ""}:`,
+    );
+    list(r.invalidRows, r.omitted.invalidRows, r.invalid);
+  }
+  if (r.duplicates > 0) {
+    ctx.info(
+      `${count(r.duplicates, ["row repeats", "rows repeat"])} an earlier row and ${r.duplicates === 1 ? "was" : "were"} not sent again:`,
+    );
+    list(r.duplicateRows, r.omitted.duplicateRows, r.duplicates);
+  }
+  if (r.failed > 0) {
+    ctx.warn(
+      `${count(r.failed, ["row was", "rows were"])} refused by the service${r.rejects ? ` (written to ${r.rejects})` : ""}:`,
+    );
+    list(r.failures, r.omitted.failures, r.failed);
+  }
+  for (const message of r.unmatched.slice(0, SHOWN))
+    ctx.warn(`the service reported a failure for no row of the input: ${message}`);
+  if (r.uncertain > 0) {
+    ctx.warn(
+      `${count(r.uncertain, ["row has", "rows have"])} an unknown outcome: the request went out but its answer never came back; not sent again:`,
+    );
+    list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
+    ctx.info(
+      `${ctx.color ? "\u001b[2mhint:\u001b[22m" : "hint:"} check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).`,
+    );
+  }
+
+  const noun: [string, string] =
+    typeof w.noun === "string" ? [w.noun.replace(/s$/, ""), w.noun] : (w.noun ?? ["row", "rows"]);
+  if (r.dryRun) {
+    ctx.info(
+      `[dry-run] would send ${count(r.wouldSend ?? 0, noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
+    );
+  } else if (r.interrupted) {
+    ctx.warn(
+      `Interrupted: ${count(r.sent - r.uncertain, noun)} recorded in the ledger; run the same command again to resume.`,
+    );
+  } else if (code === ExitCode.ok) {
+    const confirmed = r.sent - r.failed;
+    if (confirmed > 0)
+      ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, noun)}${w.target ? ` ${w.target}` : ""}`);
+    else if (r.alreadyDone > 0) ctx.success("Nothing to send: earlier runs already got every row confirmed");
+    else ctx.success("Nothing was sent");
+  } else {
+    ctx.warn(
+      `Finished with problems (exit ${code}): rerun the same command to resend refused rows; confirmed ones are skipped.`,
+    );
+  }
+}

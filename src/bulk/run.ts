@@ -1,0 +1,484 @@
+/** The engine loop behind `runBulk` (interface and contract: engine.ts). */
+import {
+  ApiError,
+  AuthError,
+  CliError,
+  DryRunStop,
+  NetworkError,
+  UncertainError,
+  UsageError,
+} from "../errors.js";
+import type { BulkJob, BulkRow, ChunkAnswer, RejectsSink } from "./engine.js";
+import { newRunId } from "./engine.js";
+import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
+import { type ChunkOutcome, Ledger } from "./ledger.js";
+import {
+  addRow,
+  type BulkResult,
+  DEFAULT_LIMITS,
+  emptyResult,
+  type SummaryLimits,
+  sortLists,
+} from "./summary.js";
+
+/** Invalid rows listed in the usage error of a validate-first pass. */
+const SHOWN_ERRORS = 20;
+
+interface Group<T> {
+  id: string;
+  ledger?: Ledger;
+  /** Ledger state plus this run's SEEN flags (one set when the dedupe key is the ledger key). */
+  keys: KeySet;
+  /** Dedupe set when rows carry a dedupeKey of their own (upsert: e-mail vs content). */
+  seen?: KeySet;
+  open?: Chunk<T>;
+}
+
+interface Chunk<T> {
+  seq: number;
+  group: Group<T>;
+  rows: BulkRow<T>[];
+  hashes: number[];
+}
+
+type Outcome =
+  | { kind: "ok"; answer: ChunkAnswer }
+  | { kind: "refused"; error: string }
+  | { kind: "uncertain"; error: string }
+  | { kind: "dry" }
+  /** Could not be sent, or the service refused the credentials: the run stops. */
+  | { kind: "fatal"; error: unknown; sent: boolean };
+
+/** A stopped run's error carries what the run did before it stopped. */
+export interface BulkStopped {
+  bulk?: BulkResult;
+}
+
+export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
+  if (!Number.isInteger(job.chunkSize) || job.chunkSize < 1 || job.chunkSize > job.maxChunk) {
+    throw new UsageError(
+      `--chunk-size must be a whole number from 1 to ${job.maxChunk}, got ${job.chunkSize}`,
+    );
+  }
+  const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
+  const total = job.skipInvalid ? undefined : await checkPass(job);
+  return new Run(job, limits, total).execute();
+}
+
+/** The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). */
+async function checkPass<T>(job: BulkJob<T>): Promise<number> {
+  let rows = 0;
+  let invalid = 0;
+  const shown: string[] = [];
+  for await (const batch of job.read()) {
+    for (const entry of batch) {
+      rows++;
+      if (entry.invalid) {
+        invalid++;
+        if (shown.length < SHOWN_ERRORS)
+          shown.push(`${where(job, entry.invalid.line)}: ${entry.invalid.error}`);
+      }
+    }
+    if (job.signal?.aborted) throw new CliError("Interrupted; nothing was sent", { exitCode: 130 });
+  }
+  if (rows === 0) throw noRows(job);
+  if (invalid > 0) {
+    const more = invalid > shown.length ? [`… and ${invalid - shown.length} more`] : [];
+    throw new UsageError(
+      `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...shown, ...more].join("\n  ")}`,
+      "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
+      [...shown, ...more],
+    );
+  }
+  return rows - invalid;
+}
+
+function noRows(job: BulkJob<unknown>): UsageError {
+  return new UsageError(
+    job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
+    "The first row names the columns; each following row is one item to send.",
+  );
+}
+
+function where(job: BulkJob<unknown>, line: number): string {
+  return job.inputName ? `${job.inputName}:${line}` : `line ${line}`;
+}
+
+class Run<T> {
+  private readonly result = emptyResult();
+  private readonly groups = new Map<string, Group<T>>();
+  private readonly runId = newRunId();
+  private seq = 0;
+  /** Chunks started and not yet released into the result. */
+  private readonly finished = new Map<number, { chunk: Chunk<T>; outcome: Outcome }>();
+  private released = 0;
+  private running = 0;
+  private readonly inflight = new Set<Promise<void>>();
+  private wake?: () => void;
+  private stopped = false;
+  private fatal?: unknown;
+  private rejects?: RejectsSink;
+  private rejectsOpening?: Promise<RejectsSink | undefined>;
+  private settled = 0;
+  /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
+  private readonly requestSignal = new AbortController().signal;
+
+  constructor(
+    private readonly job: BulkJob<T>,
+    private readonly limits: SummaryLimits,
+    private readonly total: number | undefined,
+  ) {
+    if (job.dryRun) this.result.dryRun = true;
+  }
+
+  async execute(): Promise<BulkResult> {
+    const onAbort = () => this.stop();
+    this.job.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (this.job.signal?.aborted) this.stop();
+      try {
+        await this.readAll();
+      } catch (error) {
+        // The input broke mid-way (only possible without a validate-first pass) or a ledger could not be opened.
+        this.stop();
+        await this.drain();
+        if (this.result.chunks.total === 0 && this.inflight.size === 0 && this.released === 0) throw error;
+        this.setFatal(
+          new CliError(`${errorText(error)}; the run stopped there, after sending ${this.result.sent} rows`, {
+            exitCode: 3,
+            suggestion:
+              "Fix the input and run the same command again: rows already confirmed are not sent twice.",
+            cause: error,
+          }),
+        );
+      }
+      if (!this.stopped) {
+        for (const group of this.groups.values()) {
+          if (group.open) await this.dispatch(group.open);
+          group.open = undefined;
+        }
+      }
+      await this.drain();
+      if (this.result.rows === 0 && !this.stopped) throw noRows(this.job);
+    } finally {
+      this.job.signal?.removeEventListener("abort", onAbort);
+      this.stopped ||= this.fatal !== undefined;
+      await Promise.allSettled(this.inflight);
+      for (const group of this.groups.values()) await group.ledger?.close().catch(() => undefined);
+      await this.rejectsOpening?.catch(() => undefined);
+      await this.rejects?.close();
+    }
+    // Rows still in open chunks when the run stopped were never sent.
+    for (const group of this.groups.values()) this.result.unsent += group.open?.rows.length ?? 0;
+    if (this.job.signal?.aborted) this.result.interrupted = true;
+    sortLists(this.result);
+    this.progress();
+    if (this.fatal) {
+      if (this.fatal instanceof Error) (this.fatal as Error & BulkStopped).bulk = this.result;
+      throw this.fatal;
+    }
+    return this.result;
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  private async readAll(): Promise<void> {
+    const r = this.result;
+    for await (const batch of this.job.read()) {
+      if (this.stopped) break;
+      for (const entry of batch) {
+        r.rows++;
+        if (entry.invalid) {
+          r.invalid++;
+          this.settled++;
+          const { line, error, label, source } = entry.invalid;
+          addRow(r, "invalidRows", { line, label: label ?? "", error }, this.limits);
+          await this.reject(source, line, error);
+          continue;
+        }
+        const row = entry.row;
+        r.valid++;
+        const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
+        hashKey(row.key);
+        const { hi, lo } = H;
+        let flags: number;
+        let duplicate: boolean;
+        if (row.dedupeKey === undefined) {
+          flags = group.keys.update(hi, lo, SEEN);
+          duplicate = (flags & SEEN) !== 0;
+        } else {
+          flags = group.keys.get(hi, lo);
+          hashKey(row.dedupeKey);
+          group.seen ??= new KeySet(this.groups.size === 1 ? this.total : undefined);
+          duplicate = (group.seen.update(H.hi, H.lo, SEEN) & SEEN) !== 0;
+        }
+        if (duplicate) {
+          r.duplicates++;
+          this.settled++;
+          addRow(r, "duplicateRows", this.report(row, "repeats an earlier row; sent once"), this.limits);
+          continue;
+        }
+        if (flags & DONE) {
+          r.alreadyDone++;
+          this.settled++;
+          continue;
+        }
+        if (flags & UNCERTAIN && !this.job.retryUncertain) {
+          r.uncertain++;
+          this.settled++;
+          addRow(
+            r,
+            "uncertainRows",
+            this.report(row, "sent by an earlier run whose answer never came"),
+            this.limits,
+          );
+          continue;
+        }
+        const chunk = group.open ?? this.newChunk(group);
+        chunk.rows.push(row);
+        chunk.hashes.push(hi, lo);
+        if (chunk.rows.length >= this.job.chunkSize) {
+          group.open = undefined;
+          await this.dispatch(chunk);
+          if (this.stopped) break;
+        }
+      }
+      this.progress();
+    }
+  }
+
+  private report(row: BulkRow<T>, error?: string) {
+    return { line: row.line, label: row.label, error, ...(row.group !== "" ? { group: row.group } : {}) };
+  }
+
+  private async openGroup(id: string): Promise<Group<T>> {
+    // The first group is sized for every row of the input (most inputs have one group); others grow.
+    const expected = this.groups.size === 0 ? this.total : undefined;
+    const ledger = await Ledger.open(this.job.ledgerDir, this.job.kind, this.job.target(id), {
+      restart: this.job.restart,
+      readOnly: this.job.dryRun,
+      expected,
+    });
+    const group: Group<T> = { id, ledger, keys: ledger.keys };
+    this.groups.set(id, group);
+    this.result.ledgers.push(ledger.path);
+    return group;
+  }
+
+  private newChunk(group: Group<T>): Chunk<T> {
+    group.open = { seq: -1, group, rows: [], hashes: [] };
+    return group.open;
+  }
+
+  /** Starts a chunk when a request slot is free and the reorder window has room (backpressure on the reader). */
+  private async dispatch(chunk: Chunk<T>): Promise<void> {
+    // Numbered when it goes out, so a group's half-filled chunk never holds back the release of others.
+    chunk.seq = this.seq++;
+    const window = this.job.concurrency * 2;
+    while (!this.stopped && (this.running >= this.job.concurrency || chunk.seq - this.released >= window)) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    if (this.stopped) {
+      this.result.unsent += chunk.rows.length;
+      // Keep the release order intact: this seq will never finish.
+      this.finished.set(chunk.seq, { chunk, outcome: { kind: "dry" } });
+      chunk.rows = [];
+      this.releaseInOrder();
+      return;
+    }
+    this.running++;
+    const task = this.execute1(chunk).finally(() => {
+      this.running--;
+      this.inflight.delete(task);
+      this.wake?.();
+    });
+    this.inflight.add(task);
+  }
+
+  private async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.race(this.inflight);
+  }
+
+  private async execute1(chunk: Chunk<T>): Promise<void> {
+    const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
+    const id = `${this.runId}-${chunk.seq}`;
+    let outcome: Outcome;
+    try {
+      await ledger?.begin(id, Uint32Array.from(chunk.hashes), [chunk.rows[0]!.line, chunk.rows.at(-1)!.line]);
+    } catch (error) {
+      outcome = { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false };
+      this.finish(chunk, outcome);
+      return;
+    }
+    try {
+      const answer = await this.job.send(
+        chunk.group.id,
+        chunk.rows.map((row) => row.payload),
+        this.requestSignal,
+      );
+      outcome = answer?.refused
+        ? { kind: "refused", error: answer.refused }
+        : { kind: "ok", answer: answer ?? {} };
+    } catch (error) {
+      outcome = classify(error);
+    }
+    try {
+      await ledger?.end(id, toLedger(outcome));
+    } catch (error) {
+      // The answer is known but not recorded: the rerun will see this chunk as uncertain.
+      this.finish(chunk, outcome);
+      this.setFatal(ledgerError(ledger!.path, error));
+      return;
+    }
+    this.finish(chunk, outcome);
+  }
+
+  private finish(chunk: Chunk<T>, outcome: Outcome): void {
+    if (outcome.kind === "fatal") this.setFatal(outcome.error);
+    this.finished.set(chunk.seq, { chunk, outcome });
+    this.releaseInOrder();
+  }
+
+  private setFatal(error: unknown): void {
+    this.fatal ??= error;
+    this.stop();
+  }
+
+  /** Results enter the summary and the rejects file in input order, whatever order the answers came in. */
+  private releaseInOrder(): void {
+    for (let next = this.finished.get(this.released); next; next = this.finished.get(this.released)) {
+      this.finished.delete(this.released);
+      this.released++;
+      if (next.chunk.rows.length > 0) this.apply(next.chunk, next.outcome);
+    }
+    this.wake?.();
+  }
+
+  private apply(chunk: Chunk<T>, outcome: Outcome): void {
+    const r = this.result;
+    const n = chunk.rows.length;
+    this.settled += n;
+    if (outcome.kind === "dry") {
+      r.chunks.total++;
+      r.wouldSend = (r.wouldSend ?? 0) + n;
+      return;
+    }
+    if (outcome.kind === "fatal" && !outcome.sent) {
+      r.unsent += n;
+      return;
+    }
+    r.chunks.total++;
+    r.sent += n;
+    switch (outcome.kind) {
+      case "ok": {
+        r.chunks.succeeded++;
+        for (const failure of outcome.answer.failed ?? []) {
+          const row = chunk.rows[failure.index];
+          if (!row) {
+            r.unmatched.push(failure.error);
+            continue;
+          }
+          r.failed++;
+          addRow(r, "failures", this.report(row, failure.error), this.limits);
+          void this.reject(row.source, row.line, failure.error);
+        }
+        r.unmatched.push(...(outcome.answer.unmatched ?? []));
+        break;
+      }
+      case "refused":
+        r.chunks.failed++;
+        r.failed += n;
+        for (const row of chunk.rows) {
+          addRow(r, "failures", this.report(row, outcome.error), this.limits);
+          void this.reject(row.source, row.line, outcome.error);
+        }
+        break;
+      case "fatal": {
+        r.chunks.failed++;
+        r.failed += n;
+        const error = errorText(outcome.error);
+        for (const row of chunk.rows) addRow(r, "failures", this.report(row, error), this.limits);
+        break;
+      }
+      case "uncertain":
+        r.chunks.uncertain++;
+        r.uncertain += n;
+        for (const row of chunk.rows)
+          addRow(r, "uncertainRows", this.report(row, outcome.error), this.limits);
+        break;
+    }
+    this.progress();
+  }
+
+  /** Writes a rejected row; the sink is opened on first use. Sink writes are synchronous after that. */
+  private async reject(source: unknown, line: number, error: string): Promise<void> {
+    if (!this.job.rejects || this.job.dryRun) return;
+    if (!this.rejects) {
+      this.rejectsOpening ??= this.job.rejects().then((sink) => {
+        this.rejects = sink;
+        this.result.rejects = sink.path;
+        return sink;
+      });
+      await this.rejectsOpening;
+    }
+    this.rejects!.write(source, line, error);
+  }
+
+  private progress(): void {
+    this.job.onProgress?.({ rows: this.result.rows, done: this.settled, total: this.total });
+  }
+}
+
+function classify(error: unknown): Outcome {
+  if (error instanceof DryRunStop) return { kind: "dry" };
+  if (error instanceof UncertainError) return { kind: "uncertain", error: reason(error) };
+  if (error instanceof AuthError) return { kind: "fatal", error, sent: error.status !== undefined };
+  if (error instanceof ApiError) {
+    if (error.status === 401 || error.status === 403) return { kind: "fatal", error, sent: true };
+    return { kind: "refused", error: `HTTP ${error.status}: ${error.messages.join("; ")}` };
+  }
+  if (error instanceof NetworkError) return { kind: "fatal", error, sent: false };
+  // A request body our own schema refused never left this machine.
+  if (error instanceof Error && error.name === "ZodError") return { kind: "fatal", error, sent: false };
+  // Anything else happened somewhere between sending and reading the answer: assume it may have been processed.
+  return { kind: "uncertain", error: errorText(error) };
+}
+
+function toLedger(outcome: Outcome): ChunkOutcome {
+  switch (outcome.kind) {
+    case "ok": {
+      const failed = (outcome.answer.failed ?? []).map((f) => f.index);
+      return failed.length > 0 ? { t: "ok", failed } : { t: "ok" };
+    }
+    case "refused":
+      return { t: "fail", error: outcome.error };
+    case "uncertain":
+      return { t: "uncertain", error: outcome.error };
+    case "dry":
+      return { t: "fail", error: "dry run" };
+    case "fatal":
+      return outcome.sent || !(outcome.error instanceof NetworkError)
+        ? { t: "fail", error: errorText(outcome.error) }
+        : { t: "fail", error: `not delivered: ${errorText(outcome.error)}` };
+  }
+}
+
+function reason(error: UncertainError): string {
+  return `${error.message.replace(/^\w+ \S+: /, "")} (the answer was lost)`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function ledgerError(path: string, error: unknown): CliError {
+  return new CliError(`Cannot write the ledger ${path}: ${errorText(error)}`, {
+    suggestion: "Check the disk space and permissions of ASSESS_CONFIG_DIR; rerun to resume.",
+    cause: error,
+  });
+}

@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  examples(
+    program
+      .command("api")
+      .description(
+        "Send a raw request to the service (for operations known by name only); prints the answer's body",
+      )
+      .argument("<method>", "GET, POST, PATCH, PUT or DELETE")
+      .argument("<path>", "path after the base URL, e.g. /v3/tests or /employees (query string allowed)")
+      .option("-d, --data <json>", "request body: JSON text, @file.json, or - for stdin")
+      .option(
+        "-f, --field <key=value>",
+        "a typed field (numbers, true/false, null parsed): query for GET, body otherwise",
+        collect,
+        [],
+      )
+      .option("--skills", "send to the employee-skills base URL")
+      .option("--paginate", "follow page-numbered lists (pageNo or PageNumber) and print all items")
+      .option("-i, --include", "print the status line and headers before the body")
+      .action(lazy(() => import("./request.js"))),
+    [
+      "assess api GET /v3/tests -f pageNo=1 -f pageSize=5",
+      "assess api GET /employees --skills --paginate -f PageSize=50",
+      'assess api POST /v3/gdpr/requests --data \'{"CandidateEmail":"ada@example.com"}\' --dry-run',
+    ],
+  );
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

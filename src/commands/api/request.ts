@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { text } from "node:stream/consumers";
+import type { RequestOptions } from "../../api/client.js";
+import { UsageError } from "../../errors.js";
+import { parseSetPairs } from "../shared/fields.js";
+import type { Handler } from "../shared/kit.js";
+
+const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
+const PAGE_KEYS = ["pageNo", "PageNumber"];
+
+const request: Handler = async (ctx, [methodArg, pathArg], o) => {
+  const method = (methodArg ?? "").toUpperCase() as RequestOptions["method"];
+  if (!(METHODS as readonly string[]).includes(method))
+    throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);
+  const [pathname, search] = (pathArg ?? "").split("?", 2) as [string, string | undefined];
+  if (!pathname.startsWith("/")) throw new UsageError(`The path must start with /, got "${pathArg}"`);
+  const query: Record<string, string> = Object.fromEntries(new URLSearchParams(search ?? ""));
+  const fields = parseSetPairs(o.field as string[], "-f");
+  let body: unknown = await readData(ctx, o.data as string | undefined);
+  if (method === "GET") {
+    if (body !== undefined)
+      throw new UsageError("A GET request has no body; pass -f key=value for query parameters");
+    for (const [key, value] of Object.entries(fields)) query[key] = String(value);
+  } else if (Object.keys(fields).length > 0) {
+    if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+      throw new UsageError("-f fields can only be added to a JSON object body");
+    }
+    body = { ...(body as object | undefined), ...fields };
+  }
+  const client = await ctx.apiClient();
+  const api = o.skills ? "skills" : "assess";
+
+  if (o.paginate) {
+    if (method !== "GET") throw new UsageError("--paginate works with GET lists only");
+    const pageKey = PAGE_KEYS.find((k) => k in query) ?? (api === "skills" ? "PageNumber" : "pageNo");
+    const items: unknown[] = [];
+    for (let page = Number(query[pageKey] ?? 1); ; page++) {
+      const res = await client.request({ method, path: pathname, api, query: { ...query, [pageKey]: page } });
+      const { list, more } = pageOf(res.data);
+      items.push(...list);
+      if (!more || list.length === 0) break;
+    }
+    ctx.out.json(items);
+    return 0;
+  }
+
+  const res = await client.request({ method, path: pathname, api, query, body });
+  if (o.include) {
+    ctx.out.write(`HTTP ${res.status}\n`);
+    for (const [key, value] of Object.entries(res.headers)) ctx.out.write(`${key}: ${value}\n`);
+    ctx.out.write("\n");
+  }
+  if (res.data !== undefined)
+    ctx.out.write(typeof res.data === "string" ? `${res.data}\n` : `${JSON.stringify(res.data, null, 2)}\n`);
+  return 0;
+};
+export default request;
+
+async function readData(ctx: Parameters<Handler>[0], data: string | undefined): Promise<unknown> {
+  if (data === undefined) return undefined;
+  const source = data === "-" ? "stdin" : data.startsWith("@") ? data.slice(1) : undefined;
+  let raw = data;
+  if (data === "-") raw = await text(ctx.io.stdin);
+  else if (source) {
+    try {
+      raw = await readFile(source, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `--data: cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
+    }
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new UsageError(
+      `--data${source ? ` (${source})` : ""} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** The items of one page of any list shape the service uses, and whether another page may follow. */
+function pageOf(data: unknown): { list: unknown[]; more: boolean } {
+  if (Array.isArray(data)) return { list: data, more: data.length > 0 };
+  if (data && typeof data === "object") {
+    const record = data as Record<string, unknown>;
+    const inner =
+      record.result && typeof record.result === "object"
+        ? (record.result as Record<string, unknown>)
+        : record;
+    const list = Object.values(inner).find(Array.isArray) ?? [];
+    const more = typeof inner.hasNextPage === "boolean" ? inner.hasNextPage : list.length > 0;
+    return { list, more };
+  }
+  return { list: [], more: false };
+}

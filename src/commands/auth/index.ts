@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const auth = program.command("auth").description("Store, check and remove the API key of a profile");
+  examples(
+    auth
+      .command("login")
+      .description(
+        "Ask for the API key (hidden), verify it with one call, and store it in the profile (file mode 0600)",
+      )
+      .option("--with-key", "read the key from stdin instead of prompting")
+      .action(lazy(() => import("./login.js"))),
+    ["assess auth login", "printf '%s' \"$KEY\" | assess auth login --with-key --profile staging"],
+  );
+  examples(
+    auth
+      .command("status")
+      .description("Show which key and URLs are in use, and check the key with one call")
+      .action(lazy(() => import("./status.js"))),
+    ["assess auth status", "assess auth status --json"],
+  );
+  examples(
+    auth
+      .command("logout")
+      .description("Remove the stored API key from the profile")
+      .action(lazy(() => import("./logout.js"))),
+    ["assess auth logout --profile staging"],
+  );
+}

@@ -1,0 +1,16 @@
+import { readProfile, writeProfile } from "../../config/store.js";
+import type { Handler } from "../shared/kit.js";
+
+const logout: Handler = async (ctx) => {
+  const profile = ctx.profileName;
+  if (!readProfile(ctx.io.env, profile)["api-key"]) {
+    ctx.info(`No key stored in profile "${profile}"; nothing to do.`);
+    return 0;
+  }
+  await writeProfile(ctx.io.env, profile, { "api-key": undefined });
+  ctx.success(`Removed the key from profile "${profile}"`);
+  if (ctx.io.env.ASSESS_API_KEY)
+    ctx.warn("ASSESS_API_KEY is still set in your environment and will keep being used.");
+  return 0;
+};
+export default logout;

@@ -1,0 +1,31 @@
+import { redactKey } from "../../api/client.js";
+import { AuthError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { verifyKey } from "./verify.js";
+
+const status: Handler = async (ctx) => {
+  const s = ctx.settings;
+  if (!s.apiKey) {
+    throw new AuthError(`No API key for profile "${s.profile}"`, {
+      suggestion: "Run `assess auth login`, or set ASSESS_API_KEY.",
+    });
+  }
+  const check = await verifyKey(ctx, s.apiKey);
+  const report = {
+    profile: s.profile,
+    key: redactKey(s.apiKey),
+    keySource: s.apiKeySource,
+    baseUrl: s.baseUrl,
+    skillsBaseUrl: s.skillsBaseUrl,
+    valid: check.ok,
+  };
+  await ctx.out.record(report);
+  if (!check.ok)
+    throw new AuthError(`The service refused the key ${report.key} (HTTP ${check.status})`, {
+      status: check.status,
+      suggestion: "Run `assess auth login` with a valid key.",
+    });
+  ctx.success(`Key ${report.key} (from ${s.apiKeySource}) is accepted by ${s.baseUrl}`);
+  return 0;
+};
+export default status;

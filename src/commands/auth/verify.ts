@@ -1,0 +1,32 @@
+import { ApiClient } from "../../api/client.js";
+import { Api } from "../../api/endpoints.js";
+import type { Context } from "../../context.js";
+import { ApiError } from "../../errors.js";
+
+/** One cheap call (the first test) tells whether a key is accepted. Network failures propagate. */
+export async function verifyKey(
+  ctx: Context,
+  key: string,
+): Promise<{ ok: boolean; status?: number; tests?: number }> {
+  const { baseUrl, skillsBaseUrl, timeoutMs, retries } = ctx.settings;
+  const client = new ApiClient({
+    baseUrl,
+    skillsBaseUrl,
+    apiKey: key,
+    timeoutMs,
+    retries,
+    userAgent: "assess",
+    warn: (line) => ctx.warn(line),
+    debug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
+  });
+  try {
+    const page = await new Api(client).listTests(1, 1);
+    return { ok: true, tests: page.total };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403))
+      return { ok: false, status: error.status };
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,89 @@
+/** The ids `callbacks resend` works on, as bulk-engine entries: from arguments, a file (or stdin), or a list. */
+import { createReadStream } from "node:fs";
+import { access } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import type { BulkEntry } from "../../bulk/engine.js";
+import { UsageError } from "../../errors.js";
+
+const BATCH = 1000;
+
+/** One id per line; blank lines and `#` comments (whole-line or trailing) are skipped. */
+export function idEntry(text: string, line: number): BulkEntry<number> | undefined {
+  const value = text
+    .replace(/^\uFEFF/, "")
+    .replace(/#.*$/, "")
+    .trim();
+  if (value === "") return undefined;
+  const id = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
+    return {
+      invalid: {
+        line,
+        label: value,
+        error: `"${value}" is not a testInvitationId (a positive whole number)`,
+      },
+    };
+  }
+  return { row: { line, group: "", key: String(id), label: String(id), payload: id } };
+}
+
+/** Arguments or ids already in memory; `line` is the 1-based position. */
+export function idsOfList(
+  values: ReadonlyArray<string | number>,
+  name: string,
+): AsyncGenerator<BulkEntry<number>[]> {
+  return entriesOfLines(values.map(String), name);
+}
+
+/** A file, streamed on each read (the engine reads twice: check, then send); `line` is the physical line. */
+export async function idsReaderOfFile(file: string): Promise<() => AsyncGenerator<BulkEntry<number>[]>> {
+  try {
+    await access(file);
+  } catch {
+    throw new UsageError(
+      `--file ${file}: no such file`,
+      "Give a text file with one testInvitationId per line, or - for stdin.",
+    );
+  }
+  return () =>
+    entriesOfLines(
+      createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY }),
+      file,
+    );
+}
+
+/** Stdin can be read once: its lines are kept (ids are short) and served to every read. */
+export async function idsReaderOfStream(
+  stream: Readable,
+): Promise<() => AsyncGenerator<BulkEntry<number>[]>> {
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }))
+    lines.push(line);
+  return () => entriesOfLines(lines, "stdin");
+}
+
+async function* entriesOfLines(
+  lines: AsyncIterable<string> | Iterable<string>,
+  name: string,
+): AsyncGenerator<BulkEntry<number>[]> {
+  let batch: BulkEntry<number>[] = [];
+  let line = 0;
+  let entries = 0;
+  for await (const text of lines) {
+    const entry = idEntry(text, ++line);
+    if (entry) batch.push(entry);
+    if (batch.length >= BATCH) {
+      entries += batch.length;
+      yield batch;
+      batch = [];
+    }
+  }
+  if (entries + batch.length === 0) {
+    throw new UsageError(
+      `${name} holds no ids: nothing to resend`,
+      "Put one testInvitationId per line; blank lines and # comments are skipped.",
+    );
+  }
+  if (batch.length > 0) yield batch;
+}

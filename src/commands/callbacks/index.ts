@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const callbacks = program
+    .command("callbacks")
+    .description("Resend test-completion notifications, or receive them locally");
+
+  examples(
+    callbacks
+      .command("resend")
+      .description("Ask the service to send the notifications of attempts again (chunks of ≤100 ids)")
+      .argument("[ids...]", "testInvitationIds")
+      .option("--file <ids.txt>", "ids, one per line (blank lines and # comments allowed); - reads stdin")
+      .option("--from <date>", "resend every finished attempt of a period: its start (YYYY-MM-DD, ISO, 90d)")
+      .option("--to <date>", "the period's end (a bare date includes the whole day)")
+      .option("--chunk-size <n>", "ids per request (1-100, default 100)")
+      .option(
+        "--retry-uncertain",
+        "send again the ids of chunks whose outcome an earlier run could not learn",
+      )
+      .option("--restart", "forget earlier runs of this input and send everything again")
+      .action(lazy(() => import("./resend.js"))),
+    [
+      "assess callbacks resend 50123 50124",
+      "assess callbacks resend --file ids.txt --json",
+      "assess callbacks resend --from 2026-10-01 --to 2026-10-31",
+    ],
+  );
+
+  examples(
+    callbacks
+      .command("listen")
+      .description(
+        "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops)",
+      )
+      .option("--port <n>", "port to listen on (0 = any free port)", "4020")
+      .option("--host <host>", "address to bind (anything but loopback exposes the receiver)", "127.0.0.1")
+      .option(
+        "--forward-to <url>",
+        "also POST each notification, body and content type unchanged, to this URL",
+      )
+      .option("--log <file.ndjson>", "append every request received to this file, one JSON object per line")
+      .option(
+        "--secret-path",
+        "accept only requests to an unguessable path (the service signs nothing); others get 404",
+      )
+      .action(lazy(() => import("./listen.js"))),
+    [
+      "assess callbacks listen",
+      "assess callbacks listen --port 4020 --forward-to http://127.0.0.1:3000/hooks/assess --log callbacks.ndjson",
+      "assess callbacks listen --host 0.0.0.0 --secret-path",
+    ],
+  );
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { hostname } from "node:os";
+import type { Context } from "../../context.js";
+import { CliError, UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseIntInRange } from "../shared/options.js";
+import { type ReceivedEvent, startListener } from "./listener.js";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+const listen: Handler = async (ctx, _args, o) => {
+  const port = parseIntInRange(o.port ?? "4020", "--port", 0, 65_535);
+  const host = String(o.host ?? "127.0.0.1");
+  const forwardTo = o.forwardTo === undefined ? undefined : httpUrl(String(o.forwardTo), "--forward-to");
+  // 24 random bytes: the path is the only thing standing between the receiver and anyone who can reach it.
+  const secretPath = o.secretPath ? `/${randomBytes(24).toString("base64url")}` : undefined;
+  const log = o.log === undefined ? undefined : await openLog(String(o.log));
+  const counts = { notifications: 0, duplicates: 0, rejected: 0 };
+
+  const onEvent = (event: ReceivedEvent) => {
+    log?.write(`${JSON.stringify(event)}\n`);
+    if (event.error !== undefined) {
+      counts.rejected++;
+      ctx.warn(`answered ${event.answered} to a request: ${event.error}`);
+      return;
+    }
+    counts.notifications++;
+    if (event.duplicate) counts.duplicates++;
+    ctx.out.write(ctx.out.format === "table" ? `${humanLine(event)}\n` : `${JSON.stringify(event)}\n`);
+  };
+
+  let listener: Awaited<ReturnType<typeof startListener>>;
+  try {
+    listener = await startListener({ host, port, secretPath, forwardTo, onEvent });
+  } catch (error) {
+    log?.end();
+    const code = (error as { code?: string }).code;
+    throw new CliError(`Cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, {
+      suggestion:
+        code === "EADDRINUSE" ? "Pick another --port (0 picks any free one)." : "Check --host and --port.",
+    });
+  }
+
+  const callbackUrl = ["0.0.0.0", "::"].includes(host)
+    ? listener.callbackUrl.replace(/\/\/[^/]+:/, `//${hostname()}:`)
+    : listener.callbackUrl;
+  ctx.info(`Listening for test-completion notifications on ${listener.origin}`);
+  ctx.info(`Callback URL to use: ${callbackUrl}`);
+  if (secretPath === undefined && !LOOPBACK.has(host)) {
+    ctx.warn("the receiver is reachable from the network and accepts any path; add --secret-path");
+  }
+  if (forwardTo) ctx.info(`Forwarding each notification to ${forwardTo}`);
+  if (log) ctx.info(`Appending each request to ${String(o.log)}`);
+  ctx.info("Press Ctrl-C to stop.");
+
+  await abortOf(ctx);
+  await listener.close();
+  if (log) {
+    log.end();
+    await once(log, "close");
+  }
+  ctx.info(
+    `Stopped: ${counts.notifications} notification${counts.notifications === 1 ? "" : "s"} ` +
+      `(${counts.duplicates} duplicate), ${counts.rejected} rejected request${counts.rejected === 1 ? "" : "s"}.`,
+  );
+  return 0;
+};
+export default listen;
+
+/** `10:41:03  50123  Complete  ada@example.com  42/60 Strong  → 200  duplicate` */
+function humanLine(event: ReceivedEvent): string {
+  const n = event.notification ?? {};
+  const score =
+    n.CandidateScore !== undefined && n.TotalScore !== undefined ? `${n.CandidateScore}/${n.TotalScore}` : "";
+  const cells = [
+    event.receivedAt.slice(11, 19),
+    String(event.testInvitationId ?? "?").padEnd(8),
+    String(event.status ?? "?").padEnd(11),
+    String(n.CandidateEmailId ?? "").padEnd(28),
+    `${score} ${n.PerformanceCategory ?? ""}`.trim().padEnd(16),
+  ];
+  if (event.forward) cells.push(`→ ${event.forward.status ?? event.forward.error ?? "failed"}`);
+  if (event.duplicate) cells.push("duplicate");
+  return cells.join("  ").trimEnd();
+}
+
+function httpUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `${flag}: "${value}" is not a URL`,
+      "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${flag} must be an http:// or https:// URL`);
+  return url.toString();
+}
+
+async function openLog(file: string): Promise<WriteStream> {
+  const stream = createWriteStream(file, { flags: "a" });
+  try {
+    await once(stream, "open");
+  } catch (error) {
+    throw new UsageError(
+      `--log ${file}: cannot open it for appending (${(error as { code?: string }).code ?? (error as Error).message})`,
+    );
+  }
+  return stream;
+}
+
+function abortOf(ctx: Context): Promise<void> {
+  if (ctx.signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+}

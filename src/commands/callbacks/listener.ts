@@ -1,0 +1,240 @@
+/**
+ * A local receiver for the test-completion notification (API-NOTES.md, last section): it answers the
+ * service at once, then forwards and reports each notification in arrival order. Bad requests are
+ * answered and reported, never thrown: one bad sender must not stop the receiver.
+ */
+import { timingSafeEqual } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Slow or stalled senders are cut off instead of holding a socket forever. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const FORWARD_TIMEOUT_MS = 10_000;
+
+export interface ForwardOutcome {
+  url: string;
+  /** The forward target's HTTP status, or null when it could not be reached. */
+  status: number | null;
+  error?: string;
+}
+
+/** One request the receiver handled: a notification (answered 2xx) or a rejected request. */
+export interface ReceivedEvent {
+  receivedAt: string;
+  /** What the receiver answered. */
+  answered: number;
+  testInvitationId: number | null;
+  status: string | null;
+  /** The same (TestInvitationId, Status) arrived before: a retry or a `callbacks resend`. */
+  duplicate: boolean;
+  notification?: Record<string, unknown>;
+  forward?: ForwardOutcome;
+  /** Why a request was rejected. */
+  error?: string;
+}
+
+export interface ListenerOptions {
+  host: string;
+  port: number;
+  /** When set, only requests to exactly this path are accepted; the rest get 404. */
+  secretPath?: string;
+  forwardTo?: string;
+  maxBodyBytes?: number;
+  /** Called once per handled request, in arrival order, after its forward (if any) finished. */
+  onEvent(event: ReceivedEvent): void | Promise<void>;
+}
+
+export interface Listener {
+  /** Where it listens, e.g. `http://127.0.0.1:4020`. */
+  origin: string;
+  /** The URL to give the service as callbackURL. */
+  callbackUrl: string;
+  /** Stops accepting, drops open connections and waits for queued forwards and reports. */
+  close(): Promise<void>;
+}
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const seen = new Set<string>();
+  // Forwards and reports run one after another so both keep the order notifications arrived in.
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (job: () => Promise<void>) => {
+    queue = queue.then(job).catch(() => undefined);
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://listener").pathname;
+    if (options.secretPath !== undefined && !samePath(path, options.secretPath)) {
+      req.resume();
+      reply(res, 404, { error: "not found" });
+      return;
+    }
+    if (req.method === "GET" || req.method === "HEAD") {
+      req.resume();
+      reply(res, 200, { listening: true, accepts: "POST test-completion notifications" });
+      return;
+    }
+    if (req.method !== "POST") {
+      req.resume();
+      res.setHeader("allow", "POST, GET, HEAD");
+      reject(res, 405, `method ${req.method} not allowed`);
+      return;
+    }
+    readBody(req, maxBody).then(
+      (body) => {
+        if (body === undefined) {
+          reject(res, 413, `body larger than ${maxBody} bytes`);
+          return;
+        }
+        const parsed = parseNotification(body);
+        if ("error" in parsed) {
+          reject(res, 400, parsed.error);
+          return;
+        }
+        reply(res, 200, { received: true });
+        const { notification, testInvitationId, status } = parsed;
+        const key = testInvitationId === null ? undefined : `${testInvitationId}\u0000${status ?? ""}`;
+        const duplicate = key !== undefined && seen.has(key);
+        if (key !== undefined) seen.add(key);
+        const receivedAt = new Date().toISOString();
+        const contentType = req.headers["content-type"] ?? "application/json";
+        enqueue(async () => {
+          const forward = options.forwardTo
+            ? await forwardBody(options.forwardTo, body, contentType)
+            : undefined;
+          await options.onEvent({
+            receivedAt,
+            answered: 200,
+            testInvitationId,
+            status,
+            duplicate,
+            notification,
+            forward,
+          });
+        });
+      },
+      // The sender went away mid-body: nothing to answer, nothing received.
+      () => undefined,
+    );
+  });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = 5_000;
+
+  function reject(res: http.ServerResponse, code: number, error: string): void {
+    reply(res, code, { error });
+    const receivedAt = new Date().toISOString();
+    enqueue(async () => {
+      await options.onEvent({
+        receivedAt,
+        answered: code,
+        testInvitationId: null,
+        status: null,
+        duplicate: false,
+        error,
+      });
+    });
+  }
+
+  await new Promise<void>((resolve, rejectListen) => {
+    server.once("error", rejectListen);
+    server.listen(options.port, options.host, () => {
+      server.off("error", rejectListen);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const origin = `http://${urlHost(options.host)}:${address.port}`;
+  return {
+    origin,
+    callbackUrl: `${origin}${options.secretPath ?? "/"}`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await queue;
+    },
+  };
+}
+
+/** The whole body, or undefined when it exceeds the limit (the rest is read and dropped so the 413 arrives). */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, rejectBody) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers["content-length"] ?? 0) > limit;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    req.on("error", rejectBody);
+    req.on("close", () => {
+      if (!req.complete) rejectBody(new Error("the sender closed the connection mid-body"));
+    });
+  });
+}
+
+type Parsed =
+  | { notification: Record<string, unknown>; testInvitationId: number | null; status: string | null }
+  | { error: string };
+
+/** The notification's shape is documented loosely: require a JSON object, read the two fields we key on. */
+export function parseNotification(body: Buffer): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch (error) {
+    return { error: `malformed JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { error: "expected a JSON object (the test-completion notification)" };
+  }
+  const notification = value as Record<string, unknown>;
+  const rawId = notification.TestInvitationId;
+  const id = typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
+  return {
+    notification,
+    testInvitationId: typeof id === "number" && Number.isSafeInteger(id) ? id : null,
+    status: typeof notification.Status === "string" ? notification.Status : null,
+  };
+}
+
+async function forwardBody(url: string, body: Buffer, contentType: string): Promise<ForwardOutcome> {
+  try {
+    const res = await request(url, {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body,
+      headersTimeout: FORWARD_TIMEOUT_MS,
+      bodyTimeout: FORWARD_TIMEOUT_MS,
+    });
+    await res.body.dump();
+    return { url, status: res.statusCode };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return { url, status: null, error: code ?? (error as Error).message };
+  }
+}
+
+function reply(res: http.ServerResponse, code: number, body: unknown): void {
+  const data = JSON.stringify(body);
+  res.writeHead(code, { "content-type": "application/json", "content-length": Buffer.byteLength(data) });
+  res.end(data);
+}
+
+/** Constant-time, so the secret path cannot be guessed a character at a time. */
+function samePath(path: string, secret: string): boolean {
+  const a = Buffer.from(path);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}

@@ -1,0 +1,124 @@
+import type { Api } from "../../api/endpoints.js";
+import { parseChunkSize, runAndReport } from "../../bulk/command.js";
+import type { BulkEntry, ChunkAnswer } from "../../bulk/engine.js";
+import { keyFingerprint } from "../../bulk/ledger.js";
+import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { createProgress } from "../../output/progress.js";
+import { attemptsOfPeriod, periodFromOptions } from "../attempts/period.js";
+import type { Handler } from "../shared/kit.js";
+import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
+
+/** API.md §4.3 and §8: at most 100 records per call. */
+const MAX_IDS = 100;
+
+const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
+const NOT_QUEUED =
+  "the service could not queue its notification (is a callback URL registered, and is the attempt finished?)";
+
+const resend: Handler = async (ctx, args, o) => {
+  const chunkSize = parseChunkSize(o.chunkSize, MAX_IDS);
+  const input = await idsInput(ctx, args, o);
+  if (input === undefined) return 0;
+  const api = await ctx.api();
+  const { baseUrl, apiKey } = api.client.options;
+  const key = keyFingerprint(apiKey);
+  return runAndReport<number>(
+    ctx,
+    {
+      kind: "callbacks",
+      inputName: input.name,
+      read: input.read,
+      target: () => ({ baseUrl, key }),
+      chunkSize,
+      maxChunk: MAX_IDS,
+      concurrency: 2,
+      skipInvalid: false,
+      restart: o.restart === true,
+      retryUncertain: o.retryUncertain === true,
+      send: (_group, ids) => resendChunk(api, ids),
+    },
+    { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name },
+  );
+};
+export default resend;
+
+/**
+ * One chunk. A 401 that names ids refuses the whole call (§4.3): those ids are reported as failed and the
+ * others are sent again without them, so one stray id does not hold back a hundred good ones.
+ */
+export async function resendChunk(api: Api, ids: number[]): Promise<ChunkAnswer> {
+  const refused = new Set<number>();
+  let answer = await api.processCallbacks(ids);
+  let rest = ids;
+  while (answer.invalid.length > 0) {
+    const before = refused.size;
+    for (const id of answer.invalid) refused.add(id);
+    rest = ids.filter((id) => !refused.has(id));
+    // A refusal that names nothing new would repeat forever: then nothing of this chunk was queued.
+    if (rest.length === 0 || refused.size === before) break;
+    answer = await api.processCallbacks(rest);
+  }
+  const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
+  const notQueued = new Set(answer.failed);
+  const failed: NonNullable<ChunkAnswer["failed"]> = [];
+  ids.forEach((id, index) => {
+    if (refused.has(id)) failed.push({ index, error: NOT_IN_ACCOUNT });
+    else if (unsent.has(id))
+      failed.push({ index, error: "not resent: the service kept refusing this chunk (401)" });
+    else if (notQueued.has(id)) failed.push({ index, error: NOT_QUEUED });
+  });
+  const known = new Set(ids);
+  const unmatched = [...refused, ...notQueued]
+    .filter((id) => !known.has(id))
+    .map((id) => `the service named id ${id}, which was not sent`);
+  return { failed, unmatched };
+}
+
+interface IdsInput {
+  name: string;
+  read: () => AsyncIterable<BulkEntry<number>[]>;
+}
+
+/** Exactly one source: arguments, --file (or - for stdin), or every finished attempt of --from … --to. */
+async function idsInput(
+  ctx: Context,
+  args: string[],
+  o: Record<string, unknown>,
+): Promise<IdsInput | undefined> {
+  const period = o.from !== undefined || o.to !== undefined;
+  const given = [args.length > 0, o.file !== undefined, period].filter(Boolean).length;
+  if (given === 0) {
+    throw new UsageError(
+      "Nothing to resend",
+      "Give testInvitationIds as arguments, --file ids.txt, or a period with --from and --to.",
+    );
+  }
+  if (given > 1)
+    throw new UsageError("Give the ids one way: as arguments, with --file, or with --from and --to");
+  if (args.length > 0) return { name: "arguments", read: () => idsOfList(args, "arguments") };
+  if (o.file !== undefined) {
+    const file = String(o.file);
+    if (file === "-") return { name: "stdin", read: await idsReaderOfStream(ctx.io.stdin) };
+    return { name: file, read: await idsReaderOfFile(file) };
+  }
+  const range = await periodFromOptions(ctx, o);
+  const api = await ctx.api();
+  const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const ids: number[] = [];
+  try {
+    for await (const page of attemptsOfPeriod(ctx, api, range, "completed", (done, total) =>
+      progress.update({ done, total }),
+    )) {
+      ids.push(...page.map((attempt) => attempt.testInvitationId));
+    }
+  } finally {
+    progress.done();
+  }
+  if (ids.length === 0) {
+    ctx.info("No finished attempts in that period: nothing to resend.");
+    return undefined;
+  }
+  ctx.info(`Resending the notifications of ${ids.length} finished attempt${ids.length === 1 ? "" : "s"}.`);
+  return { name: "the period's attempts", read: () => idsOfList(ids, "the period's attempts") };
+}

@@ -1,0 +1,17 @@
+import { Argument, type Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  examples(
+    program
+      .command("completion")
+      .description("Print a shell completion script generated from the command tree")
+      .addArgument(new Argument("<shell>", "the shell to complete in").choices(["bash", "zsh", "fish"]))
+      .action(lazy(() => import("./script.js"))),
+    [
+      "assess completion bash > ~/.local/share/bash-completion/completions/assess",
+      "assess completion zsh > ~/.zfunc/_assess   # with fpath+=(~/.zfunc) in ~/.zshrc",
+      "assess completion fish > ~/.config/fish/completions/assess.fish",
+    ],
+  );
+}

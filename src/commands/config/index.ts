@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { CONFIG_KEYS } from "../../config/store.js";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const config = program
+    .command("config")
+    .description(`Read and change profile settings (${CONFIG_KEYS.join(", ")})`);
+  examples(
+    config
+      .command("list")
+      .description("Show the profile's settings (the key as ****1234)")
+      .action(lazy(() => import("./list.js"))),
+    ["assess config list", "assess config list --profile staging --json"],
+  );
+  examples(
+    config
+      .command("get")
+      .description("Print one setting of the profile")
+      .argument("<key>", CONFIG_KEYS.join(" | "))
+      .action(lazy(() => import("./get.js"))),
+    ["assess config get base-url"],
+  );
+  examples(
+    config
+      .command("set")
+      .description("Change one setting of the profile (file mode 0600)")
+      .argument("<key>", CONFIG_KEYS.join(" | "))
+      .argument("<value>", "the new value")
+      .action(lazy(() => import("./set.js"))),
+    [
+      "assess config set base-url https://api.example.com/assess",
+      "assess config set output json --profile ci",
+    ],
+  );
+  examples(
+    config
+      .command("unset")
+      .description("Remove one setting from the profile")
+      .argument("<key>", CONFIG_KEYS.join(" | "))
+      .action(lazy(() => import("./unset.js"))),
+    ["assess config unset skills-base-url"],
+  );
+  examples(
+    config
+      .command("path")
+      .description("Print where the config file lives")
+      .action(lazy(() => import("./path.js"))),
+    ["assess config path"],
+  );
+}

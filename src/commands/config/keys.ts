@@ -1,0 +1,37 @@
+import { redactKey } from "../../api/client.js";
+import { checkBaseUrl } from "../../config/resolve.js";
+import { CONFIG_KEYS, type ConfigKey } from "../../config/store.js";
+import { UsageError } from "../../errors.js";
+import { FORMATS } from "../../output/format.js";
+import { parseIntInRange } from "../shared/options.js";
+
+export function configKey(value: string | undefined): ConfigKey {
+  if (value && (CONFIG_KEYS as readonly string[]).includes(value)) return value as ConfigKey;
+  throw new UsageError(`Unknown setting "${value}"`, `Settings are: ${CONFIG_KEYS.join(", ")}`);
+}
+
+/** Values are checked when set, so a bad one never waits in the file for the next command to trip on. */
+export function checkValue(key: ConfigKey, value: string, allowHttp?: boolean): string {
+  switch (key) {
+    case "base-url":
+    case "skills-base-url":
+      checkBaseUrl(value, key, allowHttp);
+      return value;
+    case "output":
+      if (!(FORMATS as readonly string[]).includes(value))
+        throw new UsageError(`output must be one of ${FORMATS.join(", ")}`);
+      return value;
+    case "timeout":
+      return String(parseIntInRange(value, "timeout", 1, 3_600_000));
+    case "retries":
+      return String(parseIntInRange(value, "retries", 0, 20));
+    case "api-key":
+      if (!value.trim() || /\s/.test(value)) throw new UsageError("api-key must be a single word");
+      return value;
+  }
+}
+
+/** Never the key itself. */
+export function shown(key: ConfigKey, value: string | undefined): string | undefined {
+  return key === "api-key" && value !== undefined ? redactKey(value) : value;
+}

@@ -1,0 +1,57 @@
+import { UsageError } from "../../errors.js";
+import type { Row } from "../../output/output.js";
+import { parseDate, toServiceTime } from "../shared/dates.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+import { composeBody } from "./body.js";
+import { on404 } from "./hints.js";
+import { gapRows } from "./skill-gap.js";
+
+const assignLearning: Handler = async (ctx, [idArg], o) => {
+  const employeeId = parseId(idArg, "employeeId");
+  const resources = (o.resource as string[] | undefined) ?? [];
+  const skills = [...((o.skill as string[] | undefined) ?? [])];
+  const due = o.due === undefined ? undefined : toServiceTime(parseDate(String(o.due), "end", "--due"));
+  const api = await ctx.api();
+
+  if (o.fromGap === true) {
+    const gaps = gapRows(await on404(api.getSkillGap(employeeId))).filter((row) => row.status === "gap");
+    for (const gap of gaps)
+      if (!skills.some((s) => s.toLowerCase() === gap.skillName.toLowerCase())) skills.push(gap.skillName);
+    if (gaps.length === 0 && resources.length === 0 && skills.length === 0) {
+      ctx.info(`Employee ${employeeId} has no skill gaps; nothing to assign.`);
+      return 0;
+    }
+  }
+  const body = await composeBody(o, {
+    learningResourceIds: resources.length > 0 ? resources : undefined,
+    skills: skills.length > 0 ? skills : undefined,
+    dueDate: due,
+    note: o.note,
+  });
+  if (o.file === undefined && o.set === undefined && resources.length === 0 && skills.length === 0) {
+    throw new UsageError(
+      "Nothing to assign",
+      "Pass --resource <id>, --skill <name>, --from-gap, or --file body.json (see `assess employees assign-learning --help`).",
+    );
+  }
+
+  const answer = await on404(api.assignLearning(employeeId, body));
+  const assigned = Array.isArray(answer.assigned) ? (answer.assigned as Row[]) : undefined;
+  const id = answer.assignmentId;
+  ctx.success(
+    `Assigned ${assigned ? `${assigned.length} learning item${assigned.length === 1 ? "" : "s"}` : "learning"} to employee ${employeeId}` +
+      (id === undefined ? "" : ` (assignment ${String(id)})`),
+  );
+  if (ctx.out.isJson || !assigned) {
+    await ctx.out.record(answer);
+    return 0;
+  }
+  await ctx.out.list(assigned, [
+    { key: "learningResourceId", header: "RESOURCE" },
+    { key: "title", header: "TITLE" },
+    { key: "skillName", header: "SKILL" },
+  ]);
+  return 0;
+};
+export default assignLearning;

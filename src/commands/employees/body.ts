@@ -1,0 +1,31 @@
+import { mergeObjects, parseSetPairs } from "../shared/fields.js";
+import { readJsonObject } from "../shared/files.js";
+
+/**
+ * The JSON body of an operation whose shape API.md does not show: `--file body.json` as the base, the
+ * command's own flags over it, and `--set key=value` pairs last, so any field can be sent or overridden.
+ */
+export async function composeBody(
+  options: Record<string, unknown>,
+  fromFlags: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const file = typeof options.file === "string" ? await readJsonObject(options.file, "--file") : {};
+  const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, value]) => value !== undefined));
+  return mergeObjects(file, flags, parseSetPairs((options.set as string[] | undefined) ?? []));
+}
+
+/** Commander collector for repeatable options such as `--set a=1 --set b=2`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Like collect, and commas separate values too: `--skill SQL,Python` = `--skill SQL --skill Python`. */
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
+}

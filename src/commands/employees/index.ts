@@ -1,0 +1,203 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+import { collect, collectList } from "./body.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const employees = program
+    .command("employees")
+    .description(
+      "Employees and their skills: lists, skills profiles, certificates, resumes, reports, learning, skill gaps",
+    );
+
+  const pagedList = (command: Command, noun: string) =>
+    command
+      .option("--page <n>", "page number to show (the first with --all/--limit)", "1")
+      .option("--page-size <n>", `${noun} per request (1-100)`, "20")
+      .option("--all", "follow every page")
+      .option("--limit <n>", `stop after this many ${noun} (follows pages as needed)`);
+
+  examples(
+    pagedList(
+      employees.command("list").description("List employees with their job and department"),
+      "employees",
+    ).action(lazy(() => import("./list.js"))),
+    [
+      "assess employees list",
+      "assess employees list --all -o ndjson | jq -r .email",
+      "assess employees list --limit 5 --fields employeeId,email",
+    ],
+  );
+
+  examples(
+    employees
+      .command("upsert")
+      .description("Create or update employees from a CSV or JSON file (streamed, validated, resumable)")
+      .argument("<file>", "a CSV file (header row; columns as in API.md 2.11) or a JSON array of employees")
+      .option("--chunk-size <n>", "employees per request (1-100)", "100")
+      .option("--concurrency <n>", "requests in flight at once", "4")
+      .option("--skip-invalid", "send the valid rows and write the invalid ones to --rejects")
+      .option("--rejects <file.csv>", "where rows the run could not send are written")
+      .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")
+      .option("--restart", "ignore what earlier runs of this file already got confirmed")
+      .option("--retry-uncertain", "send again the rows whose earlier request got no answer")
+      .action(lazy(() => import("./upsert.js"))),
+    [
+      "assess employees upsert employees.csv",
+      "assess employees upsert employees.csv --skip-invalid --rejects rejects.csv",
+      "assess employees upsert people.json --json",
+    ],
+  );
+
+  examples(
+    employees
+      .command("skills")
+      .description(
+        "Show an employee's skills profile, grouped by category with level, proficiency and source",
+      )
+      .argument("<employeeId>", "the employee's id")
+      .action(lazy(() => import("./skills.js"))),
+    [
+      "assess employees skills 501",
+      "assess employees skills 501 --json",
+      "assess employees skills 501 -o csv > skills.csv",
+    ],
+  );
+
+  examples(
+    pagedList(
+      employees.command("skills-profiles").description("List employees with their strongest skills"),
+      "profiles",
+    ).action(lazy(() => import("./skills-profiles.js"))),
+    [
+      "assess employees skills-profiles",
+      "assess employees skills-profiles --all -o ndjson > profiles.ndjson",
+    ],
+  );
+
+  examples(
+    employees
+      .command("certificates")
+      .description("List an employee's certificates")
+      .argument("<employeeId>", "the employee's id")
+      .option("--with-skills", "include the skills inferred from each certificate")
+      .action(lazy(() => import("./certificates.js"))),
+    ["assess employees certificates 501", "assess employees certificates 501 --with-skills --json"],
+  );
+
+  examples(
+    employees
+      .command("add-certificate")
+      .description("Store a certificate of an employee; the service infers skills from its title and issuer")
+      .argument("<employeeId>", "the employee's id")
+      .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
+      .option("--issuer <issuer>", "issuing organisation")
+      .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
+      .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
+      .option("--credential-url <url>", "where the credential can be verified")
+      .option("--credential-id <id>", "the credential's id at the issuer")
+      .option("--file <cert.json>", "a JSON object to send; the flags above override its fields")
+      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
+      .addHelpText(
+        "after",
+        bodyHelp(
+          '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z",\n' +
+            '   "credentialUrl": "https://...", "credentialId": "..."}',
+          "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
+        ),
+      )
+      .action(lazy(() => import("./add-certificate.js"))),
+    [
+      "assess employees add-certificate 501 --title 'AWS Certified Solutions Architect' --issuer 'Amazon Web Services' --issue-date 2025-03-01",
+      "assess employees add-certificate 501 --file cert.json --dry-run",
+    ],
+  );
+
+  examples(
+    employees
+      .command("status")
+      .description(
+        "Change an employee's status (Active, Inactive, OnLeave, Exited; case and dashes don't matter)",
+      )
+      .argument("<employeeId>", "the employee's id")
+      .argument("<status>", "the new status")
+      .option("--set <key=value>", "add another body field (repeatable; dotted keys nest)", collect)
+      .addHelpText("after", bodyHelp('{"status": "Inactive"}', "Sent with PATCH.", "--set adds fields"))
+      .action(lazy(() => import("./status.js"))),
+    ["assess employees status 501 Inactive", "assess employees status 501 on-leave --json"],
+  );
+
+  examples(
+    employees
+      .command("report")
+      .description("Show the most recent completed assessment report of an employee for a test")
+      .argument("<employeeId>", "the employee's id")
+      .option("--test <testId>", "the test (picked from a list when missing and prompts are allowed)")
+      .action(lazy(() => import("./report.js"))),
+    ["assess employees report 501 --test 1001", "assess employees report 501 --test 1001 --json"],
+  );
+
+  examples(
+    employees
+      .command("upload-resume")
+      .description(
+        "Upload an employee's resume (PDF, DOC or DOCX, at most 5 MiB); the service infers skills from it",
+      )
+      .argument("<employeeId>", "the employee's id")
+      .argument("<file>", "the resume: a .pdf, .doc or .docx file")
+      .addHelpText("after", "\nSent as multipart/form-data with the file in a part named `file`.")
+      .action(lazy(() => import("./upload-resume.js"))),
+    [
+      "assess employees upload-resume 501 ada-lovelace.pdf",
+      "assess employees upload-resume 501 cv.docx --json",
+    ],
+  );
+
+  examples(
+    employees
+      .command("assign-learning")
+      .description("Assign learning resources to an employee, by resource id or by skill")
+      .argument("<employeeId>", "the employee's id")
+      .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
+      .option(
+        "--skill <name>",
+        "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
+        collectList,
+      )
+      .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
+      .option("--due <date>", "due date (a bare date means the end of that day)")
+      .option("--note <text>", "a note for the employee")
+      .option("--file <body.json>", "a JSON object to send; the flags above override its fields")
+      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
+      .addHelpText(
+        "after",
+        bodyHelp(
+          '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
+          "Fields without a value are left out.",
+        ),
+      )
+      .action(lazy(() => import("./assign-learning.js"))),
+    [
+      "assess employees assign-learning 501 --resource lr-104 --due 2026-12-31",
+      "assess employees assign-learning 501 --from-gap --note 'Before the Q3 review'",
+      "assess employees assign-learning 501 --file body.json --dry-run",
+    ],
+  );
+
+  examples(
+    employees
+      .command("skill-gap")
+      .description("Compare an employee's skills with those their job code expects")
+      .argument("<employeeId>", "the employee's id")
+      .action(lazy(() => import("./skill-gap.js"))),
+    ["assess employees skill-gap 501", "assess employees skill-gap 501 --json"],
+  );
+}
+
+/** Help text that documents the JSON a command sends, since API.md does not show these bodies. */
+function bodyHelp(
+  shape: string,
+  note: string,
+  layering = "--file is the base, flags override it, --set goes last",
+): string {
+  return `\nBody sent by default (${layering}):\n  ${shape}\n${note}`;
+}

@@ -1,0 +1,73 @@
+import type { Column, Row } from "../../output/output.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+import { on404 } from "./hints.js";
+import { departmentOf, employeeName, jobOf, type Skill, skillsOf } from "./records.js";
+
+const SUMMARY_COLUMNS: Column[] = [
+  { key: "employeeId", header: "ID" },
+  { key: "name", header: "NAME", get: employeeName },
+  { key: "email", header: "EMAIL" },
+  { key: "job", header: "JOB", get: jobOf },
+  { key: "department", header: "DEPARTMENT", get: departmentOf },
+  { key: "status", header: "STATUS" },
+  { key: "updatedAt", header: "UPDATED" },
+];
+
+const SKILL_COLUMNS: Column[] = [
+  { key: "category", header: "CATEGORY" },
+  { key: "skillName", header: "SKILL" },
+  { key: "level", header: "LEVEL" },
+  { key: "proficiency", header: "PROFICIENCY" },
+  { key: "source", header: "SOURCE" },
+];
+
+/**
+ * A skills profile: on a terminal the employee, then their skills grouped by category (strongest first)
+ * with level, proficiency and source; tsv/csv one row per skill; --json the service's object as is.
+ */
+const skills: Handler = async (ctx, [idArg]) => {
+  const employeeId = parseId(idArg, "employeeId");
+  const api = await ctx.api();
+  const profile = await on404(api.getSkillsProfile(employeeId));
+  if (ctx.out.isJson) {
+    await ctx.out.record(profile);
+    return 0;
+  }
+  const rows: Row[] = grouped(skillsOf(profile)).map((skill) => ({ employeeId, ...skill }));
+  if (ctx.out.format === "table" && !ctx.flags.fields) {
+    await ctx.out.record(
+      profile,
+      SUMMARY_COLUMNS.filter((c) => c.get || profile[c.key] !== undefined),
+    );
+    const firstOfGroup = rows.map((row, i) => ({
+      ...row,
+      category: row.category !== rows[i - 1]?.category ? row.category : "",
+    }));
+    // Level, proficiency and source are shown where the service gives them.
+    await ctx.out.list(
+      firstOfGroup,
+      SKILL_COLUMNS.filter((c) => rows.some((row) => row[c.key] !== undefined)),
+    );
+  } else {
+    await ctx.out.list(rows, [{ key: "employeeId", header: "EMPLOYEE" }, ...SKILL_COLUMNS]);
+  }
+  if (rows.length === 0) {
+    ctx.info(
+      `No skills recorded for employee ${employeeId} yet: \`assess employees upload-resume\` and \`add-certificate\` add some.`,
+    );
+  }
+  return 0;
+};
+export default skills;
+
+/** By category (uncategorised last), then strongest first, then by name. */
+function grouped(list: Skill[]): Skill[] {
+  const other = "\uffff";
+  return list.sort(
+    (a, b) =>
+      (a.category ?? other).localeCompare(b.category ?? other) ||
+      (b.level ?? 0) - (a.level ?? 0) ||
+      a.skillName.localeCompare(b.skillName),
+  );
+}

@@ -1,0 +1,27 @@
+import { UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+import { composeBody } from "./body.js";
+import { on404 } from "./hints.js";
+
+/** Statuses the service is known to use; other values are sent as typed, for the service to judge. */
+const KNOWN_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"];
+
+const status: Handler = async (ctx, [idArg, statusArg], o) => {
+  const employeeId = parseId(idArg, "employeeId");
+  const wanted = (statusArg ?? "").trim();
+  if (wanted === "") throw new UsageError("Missing <status>", `Use one of ${KNOWN_STATUSES.join(", ")}`);
+  const body = await composeBody(o, { status: canonical(wanted) });
+  const api = await ctx.api();
+  const answer = await on404(api.setEmployeeStatus(employeeId, body));
+  ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
+  await ctx.out.record(answer);
+  return 0;
+};
+export default status;
+
+/** `inactive`, `on-leave`, `ON_LEAVE` → the service's spelling; the service compares case-sensitively. */
+function canonical(value: string): string {
+  const squash = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
+  return KNOWN_STATUSES.find((known) => squash(known) === squash(value)) ?? value;
+}

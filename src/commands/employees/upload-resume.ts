@@ -1,0 +1,94 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { multipartFile } from "../../api/multipart.js";
+import { UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
+import { on404 } from "./hints.js";
+import { skillsOf } from "./records.js";
+
+/** The limit the service enforces (413 above it); checked here so a large file is not sent in vain. */
+const MAX_RESUME_BYTES = 5 * 1024 * 1024;
+
+/** Accepted types, each with the bytes its files start with, so a misnamed file is caught before sending. */
+const RESUME_TYPES: Record<string, { contentType: string; kind: string; magic: Buffer }> = {
+  ".pdf": { contentType: "application/pdf", kind: "PDF", magic: Buffer.from("%PDF-") },
+  ".doc": {
+    contentType: "application/msword",
+    kind: "Word 97-2003 (DOC)",
+    magic: Buffer.from("d0cf11e0a1b11ae1", "hex"),
+  },
+  ".docx": {
+    contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    kind: "Word (DOCX)",
+    magic: Buffer.from("504b0304", "hex"),
+  },
+};
+
+const uploadResume: Handler = async (ctx, [idArg, path]) => {
+  const employeeId = parseId(idArg, "employeeId");
+  if (!path) throw new UsageError("Missing <file>", "Give the resume to upload: a .pdf, .doc or .docx file.");
+  const type = RESUME_TYPES[extname(path).toLowerCase()];
+  if (!type)
+    throw new UsageError(
+      `${path}: only PDF, DOC and DOCX resumes can be uploaded`,
+      "Convert the resume to PDF and try again.",
+    );
+  const data = await readResume(path);
+  if (!data.subarray(0, type.magic.length).equals(type.magic)) {
+    throw new UsageError(
+      `${path} does not look like a ${type.kind} file (its content does not match its extension)`,
+    );
+  }
+  const filename = basename(path);
+  const api = await ctx.api();
+  const answer = await on404(
+    api.uploadResume(
+      employeeId,
+      multipartFile({ field: "file", filename, contentType: type.contentType, data }),
+    ),
+  );
+  const skills = skillsOf(answer).map((s) => s.skillName);
+  ctx.success(
+    `Uploaded ${filename} (${formatBytes(data.length)}) for employee ${employeeId}` +
+      (skills.length > 0
+        ? `; skills inferred: ${skills.join(", ")}`
+        : "; no skills could be inferred from it"),
+  );
+  await ctx.out.record(answer, [
+    { key: "employeeId", header: "EMPLOYEE" },
+    { key: "fileName", header: "FILE", get: (row) => row.fileName ?? filename },
+    { key: "size", header: "BYTES", get: (row) => row.size ?? data.length },
+    CERTIFICATE_SKILLS_COLUMN,
+  ]);
+  return 0;
+};
+export default uploadResume;
+
+/** The file's bytes, after checking it exists, is a file, is not empty and is within the size limit. */
+async function readResume(path: string): Promise<Buffer> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new UsageError(`${path} is not a file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (size === 0) throw new UsageError(`${path} is empty`);
+  if (size > MAX_RESUME_BYTES) {
+    throw new UsageError(
+      `${path} is ${formatBytes(size)}; the service accepts resumes up to ${formatBytes(MAX_RESUME_BYTES)}`,
+      "Shrink the file (for example, export the PDF without embedded images) and try again.",
+    );
+  }
+  return readFile(path);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

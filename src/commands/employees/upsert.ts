@@ -1,0 +1,81 @@
+import { parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
+import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
+import {
+  type Employee,
+  employeeColumns,
+  employeeCsvEntries,
+  employeeJsonEntries,
+} from "../../bulk/employees.js";
+import type { BulkEntry, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
+import { keyFingerprint } from "../../bulk/ledger.js";
+import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
+import type { Handler } from "../shared/kit.js";
+
+/** The sandbox and API.md §2.11 work in arrays; 100 per request is the limit the service enforces. */
+const MAX_EMPLOYEES = 100;
+
+const upsert: Handler = async (ctx, args, o) => {
+  const file = args[0]!;
+  const chunkSize = parseChunkSize(o.chunkSize, MAX_EMPLOYEES);
+  const concurrency = parseConcurrency(o.concurrency, 4);
+  const json = /\.json$/i.test(file);
+
+  let read: () => AsyncIterable<BulkEntry<Employee>[]>;
+  let openRejects: () => Promise<RejectsSink>;
+  let inputName = file;
+  let noRows = `${file}: an empty array: nothing to send`;
+  if (json) {
+    const path = rejectsPath(file, o.rejects, ".json");
+    read = employeeJsonEntries(file, file);
+    openRejects = async () => new JsonRejects(path);
+  } else {
+    const path = rejectsPath(file, o.rejects);
+    const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
+    inputName = input.name;
+    noRows = noRowsMessage(input);
+    read = employeeCsvEntries(input, employeeColumns(input));
+    openRejects = async () => new CsvRejects(path, input.header, input.delimiter);
+  }
+
+  const api = await ctx.api();
+  const { skillsBaseUrl, apiKey } = api.client.options;
+  const key = keyFingerprint(apiKey);
+  return runAndReport<Employee>(
+    ctx,
+    {
+      kind: "upsert",
+      inputName,
+      noRowsMessage: noRows,
+      read,
+      target: () => ({ baseUrl: skillsBaseUrl, key }),
+      chunkSize,
+      maxChunk: MAX_EMPLOYEES,
+      concurrency,
+      skipInvalid: o.skipInvalid === true,
+      restart: o.restart === true,
+      retryUncertain: o.retryUncertain === true,
+      rejects: openRejects,
+      send: async (_group, items) => readUpsertAnswer(items, await api.upsertEmployees(items)),
+    },
+    { verb: "Upserted", noun: ["employee", "employees"], inputName },
+  );
+};
+export default upsert;
+
+/** API.md §4.4: `failed` items name the employee by e-mail; each maps back to the row that sent it. */
+export function readUpsertAnswer(
+  items: Employee[],
+  answer: { failed?: Array<{ email?: string | null; errors?: string | string[] | null }> | null },
+): ChunkAnswer {
+  const index = new Map(items.map((item, i) => [item.email.toLowerCase(), i]));
+  const failed: NonNullable<ChunkAnswer["failed"]> = [];
+  const unmatched: string[] = [];
+  for (const entry of answer.failed ?? []) {
+    const error =
+      (Array.isArray(entry.errors) ? entry.errors.join("; ") : entry.errors) || "refused by the service";
+    const i = index.get(String(entry.email ?? "").toLowerCase());
+    if (i === undefined) unmatched.push(`${entry.email ?? "(no e-mail)"}: ${error}`);
+    else failed.push({ index: i, error });
+  }
+  return { failed, unmatched };
+}

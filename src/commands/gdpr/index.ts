@@ -1,0 +1,19 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const gdpr = program.command("gdpr").description("Mask candidates' personal data (GDPR requests)");
+  examples(
+    gdpr
+      .command("mask")
+      .description("Mask every record of a candidate, or one attempt's record (asks for confirmation)")
+      .option("--email <email>", "the candidate's e-mail")
+      .option("--invitation <testInvitationId>", "mask only this attempt's record")
+      .option("-y, --yes", "do not ask for confirmation (required without prompts)")
+      .action(lazy(() => import("./mask.js"))),
+    [
+      "assess gdpr mask --email ada@example.com",
+      "assess gdpr mask --email ada@example.com --invitation 50123 --yes",
+    ],
+  );
+}

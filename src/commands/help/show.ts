@@ -1,0 +1,27 @@
+import type { Command } from "commander";
+import { UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { TOPICS } from "./topics.js";
+
+const show: Handler = async (ctx, words, _options, command) => {
+  const root = command.parent as Command;
+  const topic = TOPICS[words.join(" ")];
+  if (topic) {
+    ctx.out.write(topic);
+    return 0;
+  }
+  let target: Command = root;
+  for (const word of words) {
+    const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) {
+      throw new UsageError(
+        `No help topic or command "${words.join(" ")}"`,
+        `Topics: ${Object.keys(TOPICS).join(", ")}; or run \`assess --help\``,
+      );
+    }
+    target = next;
+  }
+  ctx.out.write(target.helpInformation());
+  return 0;
+};
+export default show;

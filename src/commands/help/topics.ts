@@ -1,0 +1,47 @@
+/** `assess help <topic>`: the parts of the contract that belong to no single command. */
+export const TOPICS: Record<string, string> = {
+  environment: `ENVIRONMENT
+
+  ASSESS_API_KEY           API key sent as x-api-key (beats the profile; a --api-key flag beats it)
+  ASSESS_BASE_URL          assessment API base URL; may carry a path prefix (https://host/api)
+  ASSESS_SKILLS_BASE_URL   employee-skills API base URL; may carry a path prefix
+  ASSESS_PROFILE           config profile to use (default: default)
+  ASSESS_CONFIG_DIR        where the config file and bulk-run ledgers live
+  ASSESS_DEBUG=1           same as --debug: one line per HTTP exchange on stderr, key redacted
+  CI=true                  same as --no-input: never prompt
+  NO_COLOR                 no colour in any output
+
+  Precedence: flag > environment > profile (assess config set) > built-in default.
+  The key is never printed; config list and auth status show ****1234.
+`,
+  formatting: `FORMATTING
+
+  -o table    boxed table; the default when stdout is a terminal
+  -o tsv      tab-separated, a header row, no colour or truncation, ISO times; the default when piped
+  -o csv      RFC 4180 with CRLF; cells starting with = + - @ tab or CR are prefixed with ' so that a
+              spreadsheet never runs them as formulas
+  -o json     the service's objects, pretty-printed (--json is the same)
+  -o ndjson   one JSON object per line; list pages stream out as they arrive
+
+  --fields a,b   choose the columns of table, tsv and csv (and the keys of json); an unknown field lists
+                 the available ones. Dotted paths reach nested values: invitationSchedule.scheduleType
+
+  Data goes to stdout; progress, warnings and errors go to stderr. With -o json an error is also printed to
+  stderr as {"error":{"status":N,"messages":[...]}}.
+
+  CSV input (invite bulk, employees upsert): a header row is required; , ; or tab is detected; UTF-8 with or
+  without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress |
+  candidateemail, and name | fullname | candidatename (or firstname + lastname); an optional testid column
+  routes rows to their own tests. Every invalid row is reported with its line number.
+`,
+  "exit-codes": `EXIT CODES
+
+  0    success
+  1    the service or the network failed (after retries), or a request may have been processed but its
+       answer was lost (the message says how to check)
+  2    usage or input error: bad flag, missing value, invalid CSV; nothing was sent
+  3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome
+  4    authentication or permission: 401 or 403 from the service, or no API key configured
+  130  interrupted (Ctrl-C); bulk runs leave a ledger that a rerun resumes from
+`,
+};

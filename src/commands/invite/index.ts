@@ -1,0 +1,103 @@
+import { type Command, Option } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+const PROCTORING = ["disabled", "image", "video"];
+
+export function register(program: Command, { lazy }: Kit): void {
+  const invite = program
+    .command("invite")
+    .description("Invite candidates to tests, one at a time, in bulk or through a link");
+
+  examples(
+    invite
+      .command("send")
+      .description("Invite one candidate to a test")
+      .option("--test <id>", "the test to invite to (asked for when missing and prompts are allowed)")
+      .option("--email <email>", "candidate e-mail")
+      .option("--name <name>", "candidate full name")
+      .option("--callback-url <url>", "address that receives the test-completion notification")
+      .option("--redirect-url <url>", "address the candidate is sent to after the test")
+      .option("--send-email", "let the service e-mail the invitation to the candidate")
+      .option("--start <date>", "when the invitation opens (YYYY-MM-DD, ISO, now, +2d)")
+      .option("--end <date>", "when the invitation closes")
+      .option("--timezone <id>", "time-zone id the invitation is accessed in (e.g. 1720)")
+      .addOption(new Option("--proctoring <mode>", "proctoring mode").choices(PROCTORING))
+      .option("--hide-instruction", "skip the test instruction page")
+      .option("--stakeholders <emails>", "comma-separated e-mails told of completion, or `disable`")
+      .option("--anonymous", "no e-mail or name needed: the service generates both")
+      .action(lazy(() => import("./send.js"))),
+    [
+      "assess invite send --test 1001 --email ada@example.com --name 'Ada Lovelace'",
+      "assess invite send --test 1001 --email ada@example.com --name Ada --end +7d --send-email --json",
+    ],
+  );
+
+  examples(
+    invite
+      .command("bulk")
+      .description(
+        "Invite every candidate of a CSV file (streamed, validated, resumable; never invites twice)",
+      )
+      .argument("<file.csv>", "CSV with a header row: email and name columns (see `assess help formatting`)")
+      .option("--test <id>", "the test to invite to (or a testid column in the file)")
+      .option("--start <date>", "when the invitations open")
+      .option("--end <date>", "when the invitations close")
+      .option("--timezone <id>", "time-zone id")
+      .addOption(new Option("--proctoring <mode>", "proctoring mode").choices(PROCTORING))
+      .option("--chunk-size <n>", "candidates per request (at most 1000)", "1000")
+      .option("--concurrency <n>", "requests in flight at once", "4")
+      .option("--skip-invalid", "send the valid rows and write invalid ones to the rejects file")
+      .option("--rejects <file.csv>", "where rejected rows go (default: <file>.rejects.csv)")
+      .option("--email-column <name>", "the column holding e-mails")
+      .option("--name-column <name>", "the column holding names")
+      .option("--delimiter <char>", "field delimiter (default: detected among , ; and tab)")
+      .option("--restart", "ignore the ledger of earlier runs and send everything again")
+      .option("--retry-uncertain", "resend rows whose earlier outcome is unknown")
+      .action(lazy(() => import("./bulk.js"))),
+    [
+      "assess invite bulk fixtures/candidates.csv --test 1001",
+      "assess invite bulk candidates.csv --test 1001 --end +14d --skip-invalid --json",
+    ],
+  );
+
+  examples(
+    invite
+      .command("link")
+      .description("Invite one candidate through a test link")
+      .option("--test <id>", "the test the link belongs to")
+      .option("--link <testLinkId>", "the test link's id (see `assess links list`)")
+      .option("--email <email>", "candidate e-mail")
+      .option("--name <name>", "candidate full name")
+      .option("--callback-url <url>", "address that receives the test-completion notification")
+      .option("--redirect-url <url>", "address the candidate is sent to after the test")
+      .option("--send-email", "let the service e-mail the invitation to the candidate")
+      .option("--hide-instruction", "skip the test instruction page")
+      .option("--anonymous", "no e-mail or name needed: the service generates both")
+      .action(lazy(() => import("./link.js"))),
+    ["assess invite link --test 1001 --link 7 --email ada@example.com --name 'Ada Lovelace'"],
+  );
+
+  examples(
+    invite
+      .command("cancel")
+      .description("Cancel a pending invitation")
+      .argument("<testInvitationId>", "the invitation's id")
+      .action(lazy(() => import("./cancel.js"))),
+    ["assess invite cancel 50123"],
+  );
+
+  examples(
+    invite
+      .command("reattempt")
+      .description("Let a candidate take a test again")
+      .argument("<testInvitationId>", "the finished attempt's id")
+      .option("--start <date>", "when the new attempt opens")
+      .option("--end <date>", "when the new attempt closes")
+      .option("--timezone <id>", "time-zone id")
+      .option("--callback-url <url>", "address that receives the test-completion notification")
+      .option("--redirect-url <url>", "address the candidate is sent to after the test")
+      .option("--hide-instruction", "skip the test instruction page")
+      .action(lazy(() => import("./reattempt.js"))),
+    ["assess invite reattempt 50123 --end +3d"],
+  );
+}

@@ -1,0 +1,35 @@
+import { UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId, resolveTestId } from "../shared/options.js";
+import { showLink } from "./show.js";
+import { DEFAULTS, type LinkSpec, missingFlags, rejectConflicts, specFromFlags, toBody } from "./spec.js";
+
+const create: Handler = async (ctx, _args, o) => {
+  const givenTest = o.test === undefined ? undefined : parseId(o.test, "--test");
+  const flags = specFromFlags(o);
+  // Contradicting flags are refused first: no prompt would fix them.
+  rejectConflicts(flags, flags);
+  const missing = [...(givenTest === undefined ? ["--test <testId>"] : []), ...missingFlags(flags)];
+  if (missing.length > 0 && !ctx.canPrompt) {
+    throw new UsageError(
+      `Missing ${missing.join(", ")}`,
+      "Pass them as options (prompts are off: --no-input, CI, or not a terminal); `assess links create --help` shows examples.",
+      missing,
+    );
+  }
+
+  const testId = givenTest ?? (await resolveTestId(ctx, undefined));
+  let spec: LinkSpec = { ...DEFAULTS, ...flags };
+  if (missing.length > 0) {
+    const { runLinkWizard } = await import("../../prompts/linkWizard.js");
+    spec = { ...DEFAULTS, ...(await runLinkWizard(ctx, testId, flags)) };
+  }
+  rejectConflicts(spec, flags);
+
+  const api = await ctx.api();
+  const link = await api.createLink(testId, toBody(spec));
+  ctx.success(`Created test link ${link.testLinkId} "${link.testLinkName ?? spec.name}" for test ${testId}`);
+  await showLink(ctx, link);
+  return 0;
+};
+export default create;

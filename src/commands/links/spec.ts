@@ -1,0 +1,237 @@
+/**
+ * A test link as the flags describe it (API.md §2.3), and the one place that turns it into a request body
+ * (rule 4.2.3: only the fields that apply to the schedule type) and checks that the flags fit together.
+ */
+import {
+  InvitationType,
+  LinkStatus,
+  ProctoringMode,
+  ScheduleType,
+  type TestLink,
+  type TestLinkBody,
+} from "../../api/schemas.js";
+import { UsageError } from "../../errors.js";
+import { dropUndefined, validEmail } from "../invite/shared.js";
+import { parseDate, toServiceTime } from "../shared/dates.js";
+import { oneOf, parseId } from "../shared/options.js";
+
+export const INVITATION_TYPES = InvitationType.options;
+export const PROCTORING_MODES = ProctoringMode.options;
+export const SCHEDULE_TYPES = ScheduleType.options;
+export const LINK_STATUSES = LinkStatus.options;
+
+export type ScheduleKind = (typeof SCHEDULE_TYPES)[number];
+
+/** One value per flag; absent means "not given" (create) or "keep" (update). */
+export interface LinkSpec {
+  name?: string;
+  type?: (typeof INVITATION_TYPES)[number];
+  proctoring?: (typeof PROCTORING_MODES)[number];
+  schedule?: ScheduleKind;
+  validityDays?: number;
+  start?: Date;
+  end?: Date;
+  timezone?: number;
+  /** A comma-separated e-mail list; null clears it (`--stakeholders none`). */
+  stakeholders?: string | null;
+  status?: (typeof LINK_STATUSES)[number];
+  apiLink?: boolean;
+}
+
+export const DEFAULTS = { proctoring: "disabled", status: "active" } as const satisfies LinkSpec;
+
+/** Start and end times belong to these schedule types; validityindays counts days instead. */
+export function isWindow(schedule: ScheduleKind | undefined): boolean {
+  return schedule === "timebound" || schedule === "slotwise";
+}
+
+export function parseName(value: string, name = "--name"): string {
+  const text = value.trim();
+  if (!text) throw new UsageError(`${name} cannot be empty`);
+  return text;
+}
+
+/** `none` (or nothing) clears the list; otherwise every comma-separated address must be an e-mail. */
+export function parseStakeholders(value: string, name = "--stakeholders"): string | null {
+  const text = value.trim();
+  if (text === "" || text.toLowerCase() === "none") return null;
+  const emails = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const email of emails) {
+    const problem = validEmail(email);
+    if (problem)
+      throw new UsageError(
+        `${name}: ${problem}`,
+        "Give a comma-separated list like hr@example.com,cto@example.com, or none",
+      );
+  }
+  return emails.join(",");
+}
+
+/** The wizard's validators: the same parsers as the flags, their message shown under the prompt. */
+export function problemOf(parse: () => unknown): string | undefined {
+  try {
+    parse();
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError)
+      return error.suggestion ? `${error.message}. ${error.suggestion}` : error.message;
+    throw error;
+  }
+}
+
+/** Each flag checked on its own; enum values are accepted in any case and sent lower-case. */
+export function specFromFlags(o: Record<string, unknown>): LinkSpec {
+  const choice = <T extends string>(value: unknown, flag: string, allowed: readonly T[]) =>
+    value === undefined ? undefined : oneOf(String(value).trim().toLowerCase(), flag, allowed);
+  return dropUndefined<LinkSpec>({
+    name: o.name === undefined ? undefined : parseName(String(o.name)),
+    type: choice(o.type, "--type", INVITATION_TYPES),
+    proctoring: choice(o.proctoring, "--proctoring", PROCTORING_MODES),
+    schedule: choice(o.schedule, "--schedule", SCHEDULE_TYPES),
+    validityDays: o.validityDays === undefined ? undefined : parseId(o.validityDays, "--validity-days"),
+    start: o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start"),
+    end: o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end"),
+    timezone: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
+    stakeholders: o.stakeholders === undefined ? undefined : parseStakeholders(String(o.stakeholders)),
+    status: choice(o.status, "--status", LINK_STATUSES),
+    apiLink: typeof o.apiLink === "boolean" ? o.apiLink : undefined,
+  });
+}
+
+/**
+ * Flags that do not fit the link they would produce (`spec`), each saying which flag to drop or add. Only
+ * given flags are judged: a value kept from the link that the new schedule does not use is simply not sent.
+ */
+export function conflicts(spec: LinkSpec, flags: LinkSpec): string[] {
+  const problems: string[] = [];
+  if (spec.schedule === "validityindays" && (flags.start || flags.end)) {
+    const given = [flags.start && "--start", flags.end && "--end"].filter(Boolean).join(" and ");
+    problems.push(
+      `${given} ${flags.start && flags.end ? "do" : "does"} not apply to a validityindays schedule: drop ${given}, or pass --schedule timebound or slotwise`,
+    );
+  }
+  if (isWindow(spec.schedule) && flags.validityDays !== undefined) {
+    problems.push(
+      `--validity-days does not apply to a ${spec.schedule} schedule: drop --validity-days, or pass --schedule validityindays`,
+    );
+  }
+  if (flags.apiLink !== undefined && spec.type === "email") {
+    const flag = flags.apiLink ? "--api-link" : "--no-api-link";
+    problems.push(`${flag} applies to open links only (isApiLink): drop ${flag}, or pass --type open`);
+  }
+  if (
+    spec.schedule !== "validityindays" &&
+    spec.start &&
+    spec.end &&
+    spec.end.getTime() <= spec.start.getTime()
+  ) {
+    problems.push(
+      `The end (${toServiceTime(spec.end)}) must be after the start (${toServiceTime(spec.start)}): change --start or --end`,
+    );
+  }
+  return problems;
+}
+
+/** What a link of this spec still lacks, as the flags that would supply it. */
+export function missingFlags(spec: LinkSpec): string[] {
+  const missing: string[] = [];
+  if (spec.name === undefined) missing.push("--name <name>");
+  if (spec.type === undefined) missing.push(`--type ${INVITATION_TYPES.join("|")}`);
+  if (spec.schedule === undefined) {
+    missing.push(`--schedule ${SCHEDULE_TYPES.join("|")} (with --validity-days, or --start and --end)`);
+  } else if (spec.schedule === "validityindays") {
+    if (spec.validityDays === undefined) missing.push("--validity-days <N>");
+  } else {
+    if (spec.start === undefined) missing.push("--start <date>");
+    if (spec.end === undefined) missing.push("--end <date>");
+  }
+  if (spec.timezone === undefined) missing.push("--timezone <id>");
+  return missing;
+}
+
+export function rejectConflicts(spec: LinkSpec, flags: LinkSpec): void {
+  const problems = conflicts(spec, flags);
+  if (problems.length > 0) throw new UsageError(problems.join("; "), "Nothing was sent.", problems);
+}
+
+/** Rule 4.2.3: the schedule sends only its own fields, and isApiLink goes with open links only. */
+export function toBody(spec: LinkSpec): TestLinkBody {
+  const window = isWindow(spec.schedule);
+  return dropUndefined<TestLinkBody>({
+    testLinkName: spec.name,
+    invitationType: spec.type,
+    isApiLink: spec.type === "open" ? spec.apiLink : undefined,
+    proctoringSettings: spec.proctoring && { proctoringMode: spec.proctoring },
+    invitationSchedule: spec.schedule && {
+      scheduleType: spec.schedule,
+      scheduleDetails: dropUndefined({
+        invitationValidityInDays: window ? undefined : spec.validityDays,
+        startDateTime: window && spec.start ? toServiceTime(spec.start) : undefined,
+        endDateTime: window && spec.end ? toServiceTime(spec.end) : undefined,
+        timeZoneId: spec.timezone,
+      }),
+    },
+    stakeholderEmails: spec.stakeholders,
+    testLinkStatus: spec.status,
+  });
+}
+
+/** The link the service holds, read back into flag values; values this tool does not know are left out. */
+export function specFromLink(link: TestLink): LinkSpec {
+  const details = link.invitationSchedule?.scheduleDetails;
+  return dropUndefined<LinkSpec>({
+    name: link.testLinkName ?? undefined,
+    type: known(INVITATION_TYPES, link.invitationType),
+    proctoring: known(PROCTORING_MODES, link.proctoringSettings?.proctoringMode),
+    schedule: known(SCHEDULE_TYPES, link.invitationSchedule?.scheduleType),
+    validityDays: details?.invitationValidityInDays ?? undefined,
+    start: serviceDate(details?.startDateTime, "start"),
+    end: serviceDate(details?.endDateTime, "end"),
+    timezone: details?.timeZoneId ?? undefined,
+    stakeholders: link.stakeholderEmails || undefined,
+    status: known(LINK_STATUSES, link.testLinkStatus),
+    apiLink: link.isApiLink ?? undefined,
+  });
+}
+
+function known<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
+  return typeof value === "string" ? allowed.find((a) => a === value.trim().toLowerCase()) : undefined;
+}
+
+function serviceDate(value: string | null | undefined, bound: "start" | "end"): Date | undefined {
+  if (!value) return undefined;
+  try {
+    return parseDate(value, bound, bound);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Change {
+  path: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** Field-by-field differences between two bodies, as dotted paths (`invitationSchedule.scheduleType`). */
+export function diffBodies(before: object, after: object): Change[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  // null and absent both mean "none" (an empty stakeholder list).
+  return paths
+    .filter((path) => (a[path] ?? null) !== (b[path] ?? null))
+    .map((path) => ({ path, from: a[path], to: b[path] }));
+}
+
+function flatten(value: object, prefix = ""): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner !== null && typeof inner === "object") Object.assign(flat, flatten(inner, `${prefix}${key}.`));
+    else flat[`${prefix}${key}`] = inner;
+  }
+  return flat;
+}

@@ -1,0 +1,64 @@
+import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId, resolveTestId } from "../shared/options.js";
+import { showLink } from "./show.js";
+import {
+  type Change,
+  diffBodies,
+  missingFlags,
+  rejectConflicts,
+  specFromFlags,
+  specFromLink,
+  toBody,
+} from "./spec.js";
+
+/** Reads the link, applies the given flags, and sends the whole result: only what was passed changes. */
+const update: Handler = async (ctx, [idArg], o) => {
+  const testLinkId = parseId(idArg, "testLinkId");
+  const flags = specFromFlags(o);
+  if (Object.keys(flags).length === 0) {
+    throw new UsageError(
+      "Nothing to change",
+      "Pass at least one option to change (see `assess links update --help`); `links activate|deactivate` switch the status.",
+    );
+  }
+  // What the flags contradict on their own is refused before anything goes over the wire.
+  rejectConflicts(flags, flags);
+  const testId = await resolveTestId(ctx, o.test);
+  const api = await ctx.api();
+  const current = await api.getLink(testId, testLinkId);
+  const before = specFromLink(current);
+  const after = { ...before, ...flags };
+  rejectConflicts(after, flags);
+  const missing = missingFlags(after);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `Missing ${missing.join(", ")}: test link ${testLinkId} has no value of its own to keep`,
+      "Nothing was sent.",
+      missing,
+    );
+  }
+
+  const body = toBody(after);
+  const changes = diffBodies(toBody(before), body);
+  if (changes.length === 0) {
+    ctx.info(`Test link ${testLinkId} already has these values; nothing was sent.`);
+    await showLink(ctx, current);
+    return 0;
+  }
+  if (ctx.dryRun) printDiff(ctx, testLinkId, changes);
+  const link = await api.updateLink(testId, testLinkId, body);
+  ctx.success(
+    `Updated test link ${testLinkId} of test ${testId}: ${changes.map((c) => c.path.split(".").at(-1)).join(", ")}`,
+  );
+  await showLink(ctx, link);
+  return 0;
+};
+export default update;
+
+function printDiff(ctx: Context, testLinkId: number, changes: Change[]): void {
+  const show = (value: unknown) => (value === undefined ? "(not sent)" : JSON.stringify(value));
+  ctx.info(`Changes to test link ${testLinkId}:`);
+  for (const change of changes) ctx.info(`  ${change.path}: ${show(change.from)} → ${show(change.to)}`);
+}

@@ -1,0 +1,135 @@
+import { once } from "node:events";
+import { createWriteStream, existsSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import type { Report, TestAttempt } from "../../api/schemas.js";
+import { mapOrdered } from "../../bulk/map-ordered.js";
+import type { Context } from "../../context.js";
+import { ExitCode, InterruptedError, UsageError } from "../../errors.js";
+import { FORMATS, type Format } from "../../output/format.js";
+import { Output, type Row } from "../../output/output.js";
+import { createProgress } from "../../output/progress.js";
+import { attemptsOfPeriod, periodFromOptions } from "../attempts/period.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId, parseIntInRange } from "../shared/options.js";
+import { exportColumns, exportRow } from "./export-rows.js";
+
+const FORMAT_OF_EXTENSION: Record<string, Format> = {
+  ".csv": "csv",
+  ".tsv": "tsv",
+  ".json": "json",
+  ".ndjson": "ndjson",
+  ".jsonl": "ndjson",
+};
+
+type Outcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
+
+const exportReports: Handler = async (ctx, _args, o) => {
+  const period = await periodFromOptions(ctx, o);
+  const testId = o.test === undefined ? undefined : parseId(o.test, "--test");
+  const concurrency = parseIntInRange(o.concurrency ?? "8", "--concurrency", 1, 32);
+  const file = typeof o.out === "string" && o.out !== "-" ? o.out : undefined;
+  if (file !== undefined && existsSync(file) && o.force !== true) {
+    throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
+  }
+
+  const api = await ctx.api();
+  // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
+  if (testId !== undefined) await api.getTest(testId);
+
+  const attempts: TestAttempt[] = [];
+  const listing = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  try {
+    const pages = attemptsOfPeriod(ctx, api, period, "completed", (done, total) =>
+      listing.update({ done, total }),
+    );
+    for await (const page of pages) {
+      attempts.push(...page.filter((attempt) => testId === undefined || attempt.testId === testId));
+    }
+  } finally {
+    listing.done();
+  }
+
+  const outcomes: Outcome[] = [];
+  const fetching = createProgress(ctx.io.stderr, ctx.io.env, "reports");
+  try {
+    const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<Outcome> => {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      try {
+        return { attempt, report: await api.getReport(attempt.testInvitationId) };
+      } catch (error) {
+        // A bad key or permission fails every report alike: stop instead of listing them all.
+        if ((error as { exitCode?: number }).exitCode === ExitCode.auth) throw error;
+        return { attempt, error: error as Error };
+      }
+    });
+    for await (const outcome of reports) {
+      outcomes.push(outcome);
+      fetching.update({ done: outcomes.length, total: attempts.length });
+    }
+  } finally {
+    fetching.done();
+  }
+  if (ctx.signal.aborted) throw new InterruptedError();
+
+  const rows: Row[] = [];
+  const failed: Array<{ attempt: TestAttempt; error: Error }> = [];
+  for (const outcome of outcomes) {
+    if ("report" in outcome) rows.push(exportRow(outcome.attempt, outcome.report));
+    else failed.push(outcome);
+  }
+  const columns = exportColumns(rows);
+  if (file === undefined) await ctx.out.list(rows, columns);
+  else await writeExport(ctx, file, exportFormat(ctx, file), rows, columns);
+
+  const where = file === undefined ? "" : ` to ${file}`;
+  if (failed.length === 0) {
+    ctx.success(`Exported ${rows.length} attempt${rows.length === 1 ? "" : "s"}${where}`);
+    return 0;
+  }
+  ctx.warn(
+    `Exported ${rows.length} of ${attempts.length} attempts${where}; ${failed.length} report(s) could not be fetched:`,
+  );
+  for (const { attempt, error } of failed) ctx.info(`  ${attempt.testInvitationId}: ${error.message}`);
+  ctx.info(`Retry them one by one with \`assess reports get <id>\`, or run the export again.`);
+  return ExitCode.partial;
+};
+export default exportReports;
+
+/** `-o`/`--json` when given, else the file's extension, else CSV. */
+function exportFormat(ctx: Context, file: string): Format {
+  if (ctx.flags.json) return "json";
+  if (ctx.flags.output && (FORMATS as readonly string[]).includes(ctx.flags.output))
+    return ctx.flags.output as Format;
+  return FORMAT_OF_EXTENSION[extname(file).toLowerCase()] ?? "csv";
+}
+
+/** Written beside the target and renamed into place, so a failed run never leaves half a file. */
+async function writeExport(
+  ctx: Context,
+  file: string,
+  format: Format,
+  rows: Row[],
+  columns: ReturnType<typeof exportColumns>,
+) {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const stream = createWriteStream(temp);
+  try {
+    // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
+    if (format === "csv") stream.write("\uFEFF");
+    const out = new Output(stream, { format, fields: ctx.out.options.fields, color: false });
+    await out.list(rows, columns);
+    stream.end();
+    await once(stream, "close");
+    await rename(temp, file);
+  } catch (error) {
+    stream.destroy();
+    await rm(temp, { force: true });
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string") throw error;
+    throw new UsageError(
+      `--out ${file}: cannot write it (${code})`,
+      "Check that the folder exists and is writable.",
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import type { Report } from "../../api/schemas.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+
+export const SECTION_COLUMNS = [
+  { key: "sectionName", header: "SECTION" },
+  { key: "candidateScore", header: "SCORE" },
+  { key: "sectionScore", header: "OUT OF" },
+  { key: "noOfQue", header: "QUESTIONS" },
+  { key: "sectionTimeTaken", header: "TIME TAKEN" },
+];
+
+const get: Handler = async (ctx, [idArg], o) => {
+  const api = await ctx.api();
+  const report: Report = await api.getReport(
+    parseId(idArg, "testInvitationId"),
+    o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
+  );
+  if (ctx.out.format === "table" && !ctx.flags.fields) {
+    const { sections, ...summary } = report;
+    await ctx.out.record(summary);
+    if (sections && sections.length > 0) await ctx.out.list(sections, SECTION_COLUMNS);
+    return 0;
+  }
+  await ctx.out.record(report);
+  return 0;
+};
+export default get;

@@ -1,0 +1,31 @@
+import { request } from "undici";
+import { ApiError, NetworkError } from "../../errors.js";
+import type { Handler } from "../shared/kit.js";
+import { parseId } from "../shared/options.js";
+
+const complete: Handler = async (ctx, [idArg], o) => {
+  const id = parseId(idArg, "testInvitationId");
+  const base = String(o.url ?? ctx.settings.baseUrl).replace(/\/+$/, "");
+  const url = `${base}/_sandbox/invitations/${id}/complete`;
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ status: o.status }),
+    });
+  } catch (error) {
+    throw new NetworkError(
+      `Cannot reach a sandbox at ${base}: ${(error as Error).message}`,
+      "Start one with `assess sandbox`, and pass its URL with --url.",
+      error,
+    );
+  }
+  const body = (await res.body.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (res.statusCode >= 300)
+    throw new ApiError(res.statusCode, [String(body?.message ?? `HTTP ${res.statusCode}`)]);
+  ctx.success(`Attempt ${id} finished with status ${String(o.status)}`);
+  ctx.out.json(body);
+  return 0;
+};
+export default complete;

@@ -1,0 +1,41 @@
+import { type Command, Option } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const sandbox = examples(
+    program
+      .command("sandbox")
+      .description("Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C")
+      .option("--port <n>", "port to listen on (0 = any free port)", "4010")
+      .option("--host <host>", "address to bind", "127.0.0.1")
+      .option("--state <file.json>", "keep the sandbox's data in this file across restarts")
+      .option("--prefix <path>", "serve the assessment API under this path prefix (e.g. /api)", "")
+      .option("--skills-prefix <path>", "serve the employee-skills API under this path prefix", "/skills")
+      .option("--latency <ms>", "add this much latency to every answer", "0")
+      .action(lazy(() => import("./serve.js"))),
+    [
+      "assess sandbox",
+      "assess sandbox --port 0 --state sandbox.json",
+      "ASSESS_BASE_URL=http://127.0.0.1:4010 ASSESS_SKILLS_BASE_URL=http://127.0.0.1:4010/skills assess tests list",
+    ],
+  );
+  examples(
+    sandbox
+      .command("complete")
+      .description(
+        "Make a candidate finish an attempt in a running sandbox; its callback URL gets both notifications",
+      )
+      .argument("<testInvitationId>", "the invitation to complete")
+      .addOption(
+        new Option("--status <status>", "how the attempt ends")
+          .choices(["Complete", "TestLeft", "Terminated"])
+          .default("Complete"),
+      )
+      .option("--url <url>", "the running sandbox (default: --base-url / ASSESS_BASE_URL)")
+      .action(lazy(() => import("./complete.js"))),
+    [
+      "assess sandbox complete 50123",
+      "assess sandbox complete 50123 --status TestLeft --url http://127.0.0.1:4010",
+    ],
+  );
+}

@@ -1,0 +1,57 @@
+import { UsageError } from "../../errors.js";
+
+/** Which end of a range a date bounds: a bare day means its first second as a start, its last as an end. */
+export type Bound = "start" | "end";
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * CLI.md "Dates": `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now.
+ */
+export function parseDate(input: string, bound: Bound, option: string, now: Date = new Date()): Date {
+  const value = input.trim();
+  if (value === "now") return new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const relative = /^([+-]?)(\d+)([smhdw])$/.exec(value);
+  if (relative) {
+    const [, sign, amount, unit] = relative as unknown as [string, string, string, string];
+    const offset = Number(amount) * (UNIT_MS[unit] ?? 0);
+    const ms = sign === "+" ? now.getTime() + offset : now.getTime() - offset;
+    return new Date(Math.floor(ms / 1000) * 1000);
+  }
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (day) {
+    const date = new Date(`${value}T${bound === "start" ? "00:00:00" : "23:59:59"}Z`);
+    if (!Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)) return date;
+  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(value)) {
+    // Without an offset the time is UTC, as everything this tool sends.
+    const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
+    const date = new Date(withZone.replace(" ", "T"));
+    if (!Number.isNaN(date.getTime())) return new Date(Math.floor(date.getTime() / 1000) * 1000);
+  }
+  throw new UsageError(
+    `${option}: "${input}" is not a date`,
+    "Use YYYY-MM-DD, an ISO time like 2026-11-21T09:00:00Z, now, 7d (7 days ago) or +7d (7 days from now)",
+  );
+}
+
+/** The only format sent to the service: UTC `YYYY-MM-DDTHH:mm:ssZ`. */
+export function toServiceTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+/** Both bounds parsed, and the end not before the start. */
+export function parseRange(
+  from: string,
+  to: string,
+  names: [string, string] = ["--from", "--to"],
+  now: Date = new Date(),
+): { start: Date; end: Date } {
+  const start = parseDate(from, "start", names[0], now);
+  const end = parseDate(to, "end", names[1], now);
+  if (end.getTime() < start.getTime()) {
+    throw new UsageError(
+      `${names[1]} (${toServiceTime(end)}) is before ${names[0]} (${toServiceTime(start)})`,
+    );
+  }
+  return { start, end };
+}

@@ -1,0 +1,60 @@
+import { UsageError } from "../../errors.js";
+
+/**
+ * `--set key=value` pairs as an object. Dotted keys nest (`--set schedule.dueDate=2026-12-01`); values are
+ * typed like JSON where they read as JSON (`3`, `true`, `null`, `["a","b"]`), otherwise kept as text — and
+ * numbers with leading zeros stay text, since they are usually ids.
+ */
+export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const key = pair.slice(0, Math.max(at, 0));
+    if (at <= 0 || key.split(".").some((part) => part === ""))
+      throw new UsageError(`${flag} expects key=value, got "${pair}"`);
+    setPath(result, key.split("."), typedValue(pair.slice(at + 1)));
+  }
+  return result;
+}
+
+export function typedValue(raw: string): unknown {
+  if (
+    /^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) ||
+    ["true", "false", "null"].includes(raw) ||
+    /^[[{]/.test(raw.trim())
+  ) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/** Deep merge of plain objects: later sources win; arrays and scalars are replaced, not merged. */
+export function mergeObjects(...sources: Array<Record<string, unknown>>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const [key, value] of Object.entries(source)) {
+      const current = result[key];
+      result[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : value;
+    }
+  }
+  return result;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (rest.length === 0) {
+    target[head] = value;
+    return;
+  }
+  const next = isPlainObject(target[head]) ? target[head] : {};
+  target[head] = next;
+  setPath(next, rest, value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,37 @@
+import type { Command } from "commander";
+import type { Context } from "../../context.js";
+
+/** What a verb module exports: it returns an exit code (or nothing for 0) and never exits itself. */
+export type Handler = (
+  ctx: Context,
+  args: string[],
+  options: Record<string, unknown>,
+  command: Command,
+) => Promise<number | undefined>;
+
+export interface Kit {
+  ctx: Context;
+  /** An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed). */
+  lazy(load: () => Promise<{ default: Handler }>): (...params: unknown[]) => Promise<void>;
+}
+
+export function createKit(ctx: Context, setExitCode: (code: number) => void): Kit {
+  return {
+    ctx,
+    lazy(load) {
+      return async (...params: unknown[]) => {
+        const command = params.at(-1) as Command;
+        const args = params
+          .slice(0, -2)
+          .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]));
+        const { default: handler } = await load();
+        setExitCode((await handler(ctx, args.map(String), command.opts(), command)) ?? 0);
+      };
+    },
+  };
+}
+
+/** Adds "Examples:" to a command's help; every command has at least one. */
+export function examples(command: Command, lines: string[]): Command {
+  return command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`);
+}

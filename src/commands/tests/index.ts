@@ -1,0 +1,59 @@
+import type { Command } from "commander";
+import { SETTING_FLAGS } from "../../api/schemas.js";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const tests = program.command("tests").description("List tests and read or change their settings");
+
+  examples(
+    tests
+      .command("list")
+      .description("List the account's tests")
+      .option("--page <n>", "page number to show", "1")
+      .option("--page-size <n>", "tests per page (1-100)", "20")
+      .option("--all", "follow every page")
+      .option("--limit <n>", "stop after this many tests")
+      .action(lazy(() => import("./list.js"))),
+    ["assess tests list", "assess tests list --all -o ndjson | jq .testId"],
+  );
+
+  examples(
+    tests
+      .command("get")
+      .description("Show one test with its sections")
+      .argument("<testId>", "the test's id")
+      .action(lazy(() => import("./get.js"))),
+    ["assess tests get 1001", "assess tests get 1001 --json"],
+  );
+
+  const settings = tests.command("settings").description("Read or change a test's settings");
+  examples(
+    settings
+      .command("get")
+      .description("Show a test's settings")
+      .argument("<testId>", "the test's id")
+      .action(lazy(() => import("./settings-get.js"))),
+    ["assess tests settings get 1001"],
+  );
+
+  const set = settings
+    .command("set")
+    .description(
+      "Change settings: --file sends a whole settings object; flags read, change and write back the whole object",
+    )
+    .argument("<testId>", "the test's id")
+    .option("--file <settings.json>", "a JSON file with the whole settings object, sent as is")
+    .option("--test-name <name>", "name of the test")
+    .option("--test-alias-name <name>", "alias name of the test")
+    .option("--type-of-test <1|2>", "1 = multiple questions, 2 = single question");
+  for (const flag of SETTING_FLAGS)
+    set.option(`--${kebab(flag)} <yes|no>`, `${flag} (yes/no, 1/0, true/false)`);
+  examples(set.action(lazy(() => import("./settings-set.js"))), [
+    "assess tests settings set 1001 --random-questions yes --copy-paste no",
+    "assess tests settings set 1001 --file settings.json --dry-run",
+  ]);
+}
+
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

@@ -1,0 +1,45 @@
+import type { Command } from "commander";
+import { examples, type Kit } from "../shared/kit.js";
+
+export function register(program: Command, { lazy }: Kit): void {
+  const users = program
+    .command("users")
+    .description("Create users, move them between business units, activate or deactivate them");
+
+  examples(
+    users
+      .command("create")
+      .description("Create a user (role Reviewer; they get an e-mail to set a password)")
+      .option("--email <email>", "the user's e-mail")
+      .option("--name <name>", "the user's full name")
+      .option("--business-unit <id>", "business unit id (default: the account's default unit)")
+      .action(lazy(() => import("./create.js"))),
+    ["assess users create --email grace@example.com --name 'Grace Hopper'"],
+  );
+  examples(
+    users
+      .command("update")
+      .description("Move a user to another business unit")
+      .option("--email <email>", "the user's e-mail")
+      .option("--business-unit <id>", "the new business unit id")
+      .action(lazy(() => import("./update.js"))),
+    ["assess users update --email grace@example.com --business-unit 11"],
+  );
+  for (const [verb, status] of [
+    ["activate", "Active"],
+    ["deactivate", "Inactive"],
+  ] as const) {
+    examples(
+      users
+        .command(verb)
+        .description(
+          verb === "activate"
+            ? "Let a user access the system again"
+            : "Stop a user accessing the system (data is kept)",
+        )
+        .option("--email <email>", "the user's e-mail")
+        .action(lazy(async () => ({ default: (await import("./status.js")).statusHandler(status) }))),
+      [`assess users ${verb} --email grace@example.com`],
+    );
+  }
+}

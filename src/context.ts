@@ -1,0 +1,152 @@
+import type { Readable, Writable } from "node:stream";
+import type { ApiClient, DryRunRequest } from "./api/client.js";
+import type { Api } from "./api/endpoints.js";
+import { type GlobalFlags, profileName, resolveSettings, type Settings } from "./config/resolve.js";
+import { AuthError } from "./errors.js";
+import { chooseFormat, useColor } from "./output/format.js";
+import { Output } from "./output/output.js";
+
+export interface Io {
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+  stdin: Readable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export const VERSION = "0.1.0";
+
+/** Stops and cleans up the in-process sandbox of `--sandbox`. */
+interface EmbeddedSandbox {
+  url: string;
+  skillsUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What a command needs, resolved lazily and once: settings, output, the API, prompts. Created per
+ * `main()` call so tests can run many commands in one process.
+ */
+export class Context {
+  readonly io: Io;
+  readonly signal: AbortSignal;
+  flags: GlobalFlags = {};
+  private settingsCache?: Settings;
+  private outputCache?: Output;
+  private client?: ApiClient;
+  private sandbox?: EmbeddedSandbox;
+
+  constructor(io: Io, signal: AbortSignal) {
+    this.io = io;
+    this.signal = signal;
+  }
+
+  /** The profile in use; needs no other setting, so `config` commands work even when one is broken. */
+  get profileName(): string {
+    return profileName(this.flags, this.io.env);
+  }
+
+  get settings(): Settings {
+    this.settingsCache ??= resolveSettings(this.flags, this.io.env);
+    return this.settingsCache;
+  }
+
+  get debugEnabled(): boolean {
+    return this.flags.debug === true || this.io.env.ASSESS_DEBUG === "1";
+  }
+
+  get color(): boolean {
+    return useColor(this.io.stderr.isTTY, this.io.env);
+  }
+
+  get out(): Output {
+    if (!this.outputCache) {
+      const format = chooseFormat(this.settings.output, this.io.stdout.isTTY === true);
+      const fields = this.flags.fields
+        ?.split(",")
+        .map((f) => f.trim())
+        .filter(Boolean);
+      this.outputCache = new Output(this.io.stdout, {
+        format,
+        fields: fields && fields.length > 0 ? fields : undefined,
+        color: useColor(this.io.stdout.isTTY, this.io.env),
+        width: this.io.stdout.columns,
+      });
+    }
+    return this.outputCache;
+  }
+
+  /** Prompts only when allowed and both ends are terminals (CLI.md `--no-input`). */
+  get canPrompt(): boolean {
+    const ci =
+      this.io.env.CI !== undefined &&
+      this.io.env.CI !== "" &&
+      this.io.env.CI !== "false" &&
+      this.io.env.CI !== "0";
+    return this.flags.input !== false && !ci && this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
+  }
+
+  get dryRun(): boolean {
+    return this.flags.dryRun === true;
+  }
+
+  /** Progress, notices and results meant for people: stderr. */
+  info(message: string): void {
+    this.io.stderr.write(`${message}\n`);
+  }
+  success(message: string): void {
+    this.io.stderr.write(`${this.color ? "\u001b[32m✓\u001b[39m" : "✓"} ${message}\n`);
+  }
+  warn(message: string): void {
+    this.io.stderr.write(`${this.color ? "\u001b[33mwarning:\u001b[39m" : "warning:"} ${message}\n`);
+  }
+
+  /** The typed API over a configured client; starts the embedded sandbox for `--sandbox`. */
+  async api(): Promise<Api> {
+    const client = await this.apiClient();
+    const { Api } = await import("./api/endpoints.js");
+    return new Api(client);
+  }
+
+  async apiClient(): Promise<ApiClient> {
+    if (this.client) return this.client;
+    let { baseUrl, skillsBaseUrl, apiKey } = this.settings;
+    if (this.flags.sandbox) {
+      const { startSandbox, SANDBOX_KEYS } = await import("./sandbox/index.js");
+      this.sandbox = await startSandbox({});
+      baseUrl = this.sandbox.url;
+      skillsBaseUrl = this.sandbox.skillsUrl;
+      // Only an explicit --api-key picks another sandbox account; a real key from the environment would fail here.
+      apiKey = this.settings.apiKeySource === "flag" ? apiKey : SANDBOX_KEYS.acme;
+      this.info(`Using an embedded sandbox at ${baseUrl} (demo account, nothing leaves this machine)`);
+    }
+    if (!apiKey) {
+      throw new AuthError("No API key configured", {
+        suggestion:
+          "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
+      });
+    }
+    const { ApiClient } = await import("./api/client.js");
+    this.client = new ApiClient({
+      baseUrl,
+      skillsBaseUrl,
+      apiKey,
+      timeoutMs: this.settings.timeoutMs,
+      retries: this.settings.retries,
+      userAgent: `assess/${VERSION} node/${process.versions.node}`,
+      debug: this.debugEnabled ? (line) => this.io.stderr.write(`[debug] ${line}\n`) : undefined,
+      warn: (line) => this.warn(line),
+      dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
+    });
+    return this.client;
+  }
+
+  private printDryRun(request: DryRunRequest): void {
+    this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
+    this.out.json({ dryRun: true, ...request });
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    await this.sandbox?.close();
+  }
+}

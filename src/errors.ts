@@ -1,0 +1,117 @@
+/**
+ * Every failure the CLI reports is one of these. Each carries the exit code of CLI.md and, where we can
+ * tell, what the user should do next. Only src/cli.ts turns them into output and an exit code.
+ */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  partial: 3,
+  auth: 4,
+  interrupted: 130,
+} as const;
+
+export class CliError extends Error {
+  readonly exitCode: number;
+  readonly suggestion?: string;
+  /** HTTP status when the service answered, for `{"error":{"status":N,...}}`. */
+  readonly status?: number;
+  readonly messages: string[];
+
+  constructor(
+    message: string,
+    opts: {
+      exitCode?: number;
+      suggestion?: string;
+      status?: number;
+      messages?: string[];
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = opts.exitCode ?? ExitCode.failure;
+    this.suggestion = opts.suggestion;
+    this.status = opts.status;
+    this.messages = opts.messages ?? [message];
+  }
+}
+
+/** Bad flag, missing value, invalid input file: nothing was sent. */
+export class UsageError extends CliError {
+  constructor(message: string, suggestion?: string, messages?: string[]) {
+    super(message, { exitCode: ExitCode.usage, suggestion, messages });
+  }
+}
+
+/** No key configured, or the service said 401/403. */
+export class AuthError extends CliError {
+  constructor(message: string, opts: { suggestion?: string; status?: number; messages?: string[] } = {}) {
+    super(message, { exitCode: ExitCode.auth, ...opts });
+  }
+}
+
+/**
+ * The service answered with an error status. `messages` holds every message of the body, whichever of
+ * the three documented shapes it came in; `ids` the offending ids of a process-callbacks 401.
+ */
+export class ApiError extends CliError {
+  readonly ids: number[];
+  readonly body: unknown;
+  constructor(
+    status: number,
+    messages: string[],
+    opts: { ids?: number[]; body?: unknown; suggestion?: string; method?: string; url?: string } = {},
+  ) {
+    const where = opts.method && opts.url ? ` (${opts.method} ${opts.url})` : "";
+    const text = messages.length > 0 ? messages.join("; ") : `HTTP ${status}`;
+    super(`${text}${where}`, {
+      exitCode: status === 401 || status === 403 ? ExitCode.auth : ExitCode.failure,
+      status,
+      messages,
+      suggestion: opts.suggestion ?? suggestionFor(status),
+    });
+    this.ids = opts.ids ?? [];
+    this.body = opts.body;
+  }
+}
+
+function suggestionFor(status: number): string | undefined {
+  if (status === 401) return "Check your API key: run `assess auth login` or set ASSESS_API_KEY.";
+  if (status === 403)
+    return "The key's account may not use this resource; run `assess tests list` to see your tests.";
+  if (status === 404)
+    return "Check the id; list commands (`assess tests list`, `assess links list`) show valid ones.";
+  if (status === 429) return "The service is rate limiting; wait a little or raise --retries.";
+  if (status >= 500) return "The service failed; try again later, or run with --debug to see the exchange.";
+  return undefined;
+}
+
+/** The request never produced an answer: DNS, refused connection, timeout, reset. */
+export class NetworkError extends CliError {
+  constructor(message: string, suggestion?: string, cause?: unknown) {
+    super(message, { exitCode: ExitCode.failure, suggestion, cause });
+  }
+}
+
+/** A POST went out but its answer was lost: the service may or may not have acted on it. */
+export class UncertainError extends CliError {
+  constructor(method: string, url: string, reason: string, cause?: unknown) {
+    super(`${method} ${url}: ${reason}; the request may have been processed`, {
+      exitCode: ExitCode.failure,
+      suggestion:
+        "Check the result before retrying (for example with a list or get command) so nothing is done twice.",
+      cause,
+    });
+  }
+}
+
+/** The user pressed Ctrl-C or cancelled a prompt. */
+export class InterruptedError extends CliError {
+  constructor(message = "Interrupted") {
+    super(message, { exitCode: ExitCode.interrupted });
+  }
+}
+
+/** Thrown after `--dry-run` printed the request a command would send; not a failure. */
+export class DryRunStop extends Error {}

@@ -1,0 +1,43 @@
+import { UsageError } from "../errors.js";
+
+export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** CLI.md: table on a terminal, tsv when piped; `--json` and `-o` override. */
+export function chooseFormat(requested: string | undefined, stdoutIsTTY: boolean): Format {
+  if (requested === undefined) return stdoutIsTTY ? "table" : "tsv";
+  if ((FORMATS as readonly string[]).includes(requested)) return requested as Format;
+  throw new UsageError(`Unknown output format "${requested}"`, `Choose one of: ${FORMATS.join(", ")}`);
+}
+
+/** Colour only on a terminal and never with NO_COLOR (https://no-color.org), FORCE_COLOR aside. */
+export function useColor(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return isTTY === true && env.TERM !== "dumb";
+}
+
+/** OWASP CSV injection: a cell that a spreadsheet would read as a formula is prefixed with a quote. */
+export function neutralizeFormula(cell: string): string {
+  return /^[=+\-@\t\r\n]/.test(cell) ? `'${cell}` : cell;
+}
+
+/** One value as text: ISO times, nothing for null, compact JSON for nested values. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== "object"))
+    return value.join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** A dotted path into a record: `invitationSchedule.scheduleType`. */
+export function getPath(record: unknown, path: string): unknown {
+  let current: unknown = record;
+  for (const part of path.split(".")) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}

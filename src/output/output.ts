@@ -1,0 +1,205 @@
+import type { Writable } from "node:stream";
+import { UsageError } from "../errors.js";
+import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
+
+export type Row = Record<string, unknown>;
+
+export interface Column {
+  /** Name used by `--fields`; also the record path read when `get` is absent. */
+  key: string;
+  header?: string;
+  get?: (row: Row) => unknown;
+}
+
+export interface OutputOptions {
+  format: Format;
+  fields?: string[];
+  color: boolean;
+  /** Terminal width, to keep tables readable. */
+  width?: number;
+}
+
+/**
+ * Renders records to stdout in the chosen format. Lists may arrive as pages (async iterable):
+ * ndjson, tsv and csv stream them; table and json wait for the whole list.
+ */
+export class Output {
+  constructor(
+    private readonly stdout: Writable,
+    readonly options: OutputOptions,
+  ) {}
+
+  get format(): Format {
+    return this.options.format;
+  }
+
+  get isJson(): boolean {
+    return this.options.format === "json" || this.options.format === "ndjson";
+  }
+
+  write(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** A list of records. Returns how many were written. */
+  async list(
+    source: Iterable<Row[]> | AsyncIterable<Row[]> | Row[],
+    columns: Column[],
+    limit?: number,
+  ): Promise<number> {
+    const pages = Array.isArray(source) && !Array.isArray(source[0]) ? [source as Row[]] : source;
+    const collected: Row[] = [];
+    let count = 0;
+    let chosen: Column[] | undefined;
+    for await (const page of pages as AsyncIterable<Row[]>) {
+      for (const row of page) {
+        if (limit !== undefined && count >= limit) break;
+        if (!chosen) {
+          chosen = this.columns(columns, row);
+          if (this.format === "tsv" || this.format === "csv")
+            this.writeLine(chosen.map((c) => c.header ?? c.key));
+        }
+        count++;
+        switch (this.format) {
+          case "ndjson":
+            this.stdout.write(`${JSON.stringify(this.project(row, chosen))}\n`);
+            break;
+          case "tsv":
+          case "csv":
+            this.writeLine(chosen.map((c) => cellText(cellValue(c, row))));
+            break;
+          default:
+            collected.push(row);
+        }
+      }
+      if (limit !== undefined && count >= limit) break;
+    }
+    if (this.format === "json") {
+      const cols = chosen ?? columns;
+      this.stdout.write(
+        `${JSON.stringify(
+          collected.map((row) => this.project(row, cols)),
+          null,
+          2,
+        )}\n`,
+      );
+    } else if (this.format === "table") {
+      if (collected.length > 0) await this.table(chosen ?? columns, collected);
+    } else if (!chosen && (this.format === "tsv" || this.format === "csv")) {
+      this.writeLine(this.columns(columns, undefined).map((c) => c.header ?? c.key));
+    }
+    return count;
+  }
+
+  /** One record: a two-column table on a terminal, the object itself in JSON. */
+  async record(row: Row, columns?: Column[]): Promise<void> {
+    if (this.format === "table" && !this.options.fields) {
+      const cols: Column[] = columns ?? Object.keys(row).map((key) => ({ key }));
+      const { default: Table } = await import("cli-table3");
+      const table = new Table({ style: { head: [], border: this.options.color ? ["grey"] : [] } });
+      for (const column of cols) {
+        table.push({
+          [this.bold(column.header ?? column.key)]: truncate(
+            cellText(cellValue(column, row)),
+            this.cellWidth(2),
+          ),
+        });
+      }
+      this.stdout.write(`${table.toString()}\n`);
+      return;
+    }
+    if (this.format === "json") {
+      const value = this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row;
+      this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    }
+    await this.list([row], columns ?? Object.keys(row).map((key) => ({ key })));
+  }
+
+  /** Any JSON value, as the service sent it (`--json` of commands whose answer is not a record list). */
+  json(value: unknown): void {
+    this.stdout.write(`${JSON.stringify(value, null, this.format === "ndjson" ? 0 : 2)}\n`);
+  }
+
+  private columns(defaults: Column[], sample: Row | undefined): Column[] {
+    const fields = this.options.fields;
+    if (!fields) return defaults;
+    const byKey = new Map(defaults.map((c) => [c.key, c]));
+    const unknown = fields.filter(
+      (f) => !byKey.has(f) && (sample === undefined || getPath(sample, f) === undefined),
+    );
+    if (unknown.length > 0) {
+      const available = [...new Set([...byKey.keys(), ...Object.keys(sample ?? {})])];
+      throw new UsageError(
+        `Unknown field${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+        `Available fields: ${available.join(", ")}`,
+      );
+    }
+    return fields.map((f) => byKey.get(f) ?? { key: f });
+  }
+
+  /** With --fields, JSON output keeps only those fields; otherwise the record as the service sent it. */
+  private project(row: Row, columns: Column[]): unknown {
+    if (!this.options.fields) return row;
+    return Object.fromEntries(columns.map((c) => [c.key, cellValue(c, row) ?? null]));
+  }
+
+  private writeLine(cells: string[]): void {
+    const line =
+      this.format === "csv"
+        ? cells.map((cell) => csvCell(neutralizeFormula(cell))).join(",")
+        : cells.map((cell) => cell.replace(/[\t\r\n]+/g, " ")).join("\t");
+    this.stdout.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
+  }
+
+  private async table(columns: Column[], rows: Row[]): Promise<void> {
+    const { default: Table } = await import("cli-table3");
+    const cells = rows.map((row) =>
+      columns.map((c) => cellText(cellValue(c, row)).replace(/\s*\n\s*/g, " ")),
+    );
+    const widths = fitWidths(
+      columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]?.length ?? 0))),
+      this.options.width ?? 120,
+    );
+    const table = new Table({
+      head: columns.map((c) => this.bold(c.header ?? c.key)),
+      style: { head: [], border: this.options.color ? ["grey"] : [] },
+    });
+    for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
+    this.stdout.write(`${table.toString()}\n`);
+  }
+
+  private cellWidth(columns: number): number {
+    const total = this.options.width ?? 120;
+    return Math.max(12, Math.floor((total - 3 * columns - 1) / columns));
+  }
+
+  private bold(text: string): string {
+    return this.options.color ? `\u001b[1m${text}\u001b[22m` : text;
+  }
+}
+
+function cellValue(column: Column, row: Row): unknown {
+  return column.get ? column.get(row) : getPath(row, column.key);
+}
+
+/** Natural column widths, the widest shrunk first until the table fits the terminal (never below 8). */
+function fitWidths(natural: number[], total: number): number[] {
+  const widths = [...natural];
+  const budget = total - 3 * widths.length - 1;
+  while (widths.reduce((a, b) => a + b, 0) > budget) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= 8) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  return widths;
+}
+
+function truncate(text: string, width: number): string {
+  const flat = text.replace(/\s*\n\s*/g, " ");
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function csvCell(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}

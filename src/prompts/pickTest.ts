@@ -1,0 +1,25 @@
+import { search } from "@inquirer/prompts";
+import { type Api, paginate } from "../api/endpoints.js";
+import type { Test } from "../api/schemas.js";
+import type { Context } from "../context.js";
+import { UsageError } from "../errors.js";
+import { promptIo } from "./io.js";
+
+/** A searchable list of the account's tests, for commands run without `--test`. */
+export async function pickTest(ctx: Context, api: Api): Promise<number> {
+  const tests: Test[] = [];
+  for await (const page of paginate((page) => api.listTests(page, 100))) tests.push(...page);
+  if (tests.length === 0) throw new UsageError("The account has no tests to choose from");
+  return search<number>(
+    {
+      message: "Which test?",
+      source: (term) => {
+        const needle = (term ?? "").toLowerCase();
+        return tests
+          .filter((t) => !needle || `${t.testId} ${t.testName ?? ""}`.toLowerCase().includes(needle))
+          .map((t) => ({ name: `${t.testName ?? "(unnamed)"} (${t.testId})`, value: t.testId }));
+      },
+    },
+    promptIo(ctx),
+  );
+}

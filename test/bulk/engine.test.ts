@@ -1,0 +1,141 @@
+/** The engine on its own, with a fake `send`: concurrency, order, groups, dedupe, classification. */
+import { afterAll, describe, expect, it } from "vitest";
+import type { BulkEntry, BulkJob } from "../../src/bulk/engine.js";
+import { runBulk } from "../../src/bulk/engine.js";
+import { bulkExitCode } from "../../src/bulk/summary.js";
+import { ApiError, AuthError, UncertainError } from "../../src/errors.js";
+import { tempDir } from "./helpers.js";
+
+const tmp = tempDir("assess-engine-");
+afterAll(() => tmp.cleanup());
+let dirs = 0;
+
+function rows(n: number, group = (_i: number) => "1"): () => AsyncIterable<BulkEntry<string>[]> {
+  return async function* () {
+    const batch: BulkEntry<string>[] = [];
+    for (let i = 0; i < n; i++) {
+      batch.push({ row: { line: i + 2, group: group(i), key: `k${i}`, label: `k${i}`, payload: `k${i}` } });
+      if (batch.length === 7) yield batch.splice(0);
+    }
+    if (batch.length > 0) yield batch;
+  };
+}
+
+function job(overrides: Partial<BulkJob<string>>): BulkJob<string> {
+  return {
+    kind: "test",
+    read: rows(10),
+    target: (group) => ({ baseUrl: "http://x", key: "k", testId: group }),
+    ledgerDir: tmp.file(`l${dirs++}`),
+    chunkSize: 3,
+    maxChunk: 10,
+    concurrency: 2,
+    skipInvalid: false,
+    send: async () => undefined,
+    ...overrides,
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("runBulk", () => {
+  it("keeps at most `concurrency` requests in flight and never mixes groups in a chunk", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const chunks: Array<{ group: string; items: string[] }> = [];
+    const result = await runBulk(
+      job({
+        read: rows(100, (i) => String(i % 3)),
+        chunkSize: 4,
+        concurrency: 3,
+        send: async (group, items) => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          await sleep(Math.random() * 5);
+          chunks.push({ group, items });
+          inFlight--;
+          return undefined;
+        },
+      }),
+    );
+    expect(peak).toBe(3);
+    expect(result).toMatchObject({ rows: 100, sent: 100, chunks: { total: 27, succeeded: 27 } });
+    for (const c of chunks)
+      for (const item of c.items) expect(String(Number(item.slice(1)) % 3)).toBe(c.group);
+  });
+
+  it("reports failures in input order whatever order the answers come in", async () => {
+    const result = await runBulk(
+      job({
+        read: rows(30),
+        concurrency: 4,
+        send: async (_g, items) => {
+          await sleep(30 - Number(items[0]!.slice(1)));
+          return { failed: [{ index: 0, error: "nope" }] };
+        },
+      }),
+    );
+    expect(result.failures.map((f) => f.line)).toEqual([2, 5, 8, 11, 14, 17, 20, 23, 26, 29]);
+    expect(bulkExitCode(result)).toBe(3);
+  });
+
+  it("classifies errors: uncertain, refused, and a fatal one that stops the run", async () => {
+    let calls = 0;
+    const run = runBulk(
+      job({
+        read: rows(30),
+        concurrency: 1,
+        send: async () => {
+          calls++;
+          if (calls === 1)
+            throw new UncertainError("POST", "http://x/bulk", "connection reset before an answer came");
+          if (calls === 2) throw new ApiError(400, ["bad"]);
+          if (calls === 3) throw new AuthError("Access denied", { status: 401 });
+          return undefined;
+        },
+      }),
+    );
+    const error = (await run.catch((e: unknown) => e)) as AuthError & {
+      bulk: import("../../src/bulk/summary.js").BulkResult;
+    };
+    expect(error).toBeInstanceOf(AuthError);
+    expect(calls).toBe(3);
+    // Reading stopped with the run: rows counts what was read.
+    expect(error.bulk).toMatchObject({
+      rows: 12,
+      sent: 9,
+      uncertain: 3,
+      failed: 6,
+      unsent: 3,
+      chunks: { total: 3, uncertain: 1, failed: 2 },
+    });
+  });
+
+  it("refuses a chunk size above the limit and an input without rows", async () => {
+    await expect(runBulk(job({ chunkSize: 11 }))).rejects.toThrow(
+      /--chunk-size must be a whole number from 1 to 10/,
+    );
+    await expect(runBulk(job({ read: rows(0) }))).rejects.toThrow(/no data rows/);
+    await expect(runBulk(job({ read: rows(0), skipInvalid: true }))).rejects.toThrow(/no data rows/);
+  });
+
+  it("lists the first 20 invalid rows and a count, and sends nothing", async () => {
+    const sent: string[][] = [];
+    const read = async function* (): AsyncGenerator<BulkEntry<string>[]> {
+      yield Array.from({ length: 50 }, (_, i) =>
+        i % 2
+          ? { invalid: { line: i + 2, error: "bad" } }
+          : { row: { line: i + 2, group: "", key: `k${i}`, label: "", payload: "" } },
+      );
+    };
+    const error = (await runBulk(job({ read, send: async (_g, items) => void sent.push(items) })).catch(
+      (e: unknown) => e,
+    )) as Error & {
+      messages: string[];
+    };
+    expect(error.message).toMatch(/^25 of 50 rows are invalid; nothing was sent/);
+    expect(error.messages).toHaveLength(21);
+    expect(error.messages.at(-1)).toBe("… and 5 more");
+    expect(sent).toEqual([]);
+  });
+});

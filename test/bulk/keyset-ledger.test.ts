@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFile } from "node:fs/promises";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/keyset.js";
+import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/ledger.js";
+import { tempDir } from "./helpers.js";
+
+const tmp = tempDir("assess-ledger-");
+afterAll(() => tmp.cleanup());
+
+function hashesOf(keys: string[]): Uint32Array {
+  const out = new Uint32Array(keys.length * 2);
+  keys.forEach((key, i) => {
+    hashKey(key);
+    out[i * 2] = H.hi;
+    out[i * 2 + 1] = H.lo;
+  });
+  return out;
+}
+
+function flagsOf(set: KeySet, key: string): number {
+  hashKey(key);
+  return set.get(H.hi, H.lo);
+}
+
+describe("KeySet", () => {
+  it("behaves like a Map of flags (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.string({ maxLength: 6 }),
+            fc.integer({ min: 0, max: 7 }),
+            fc.integer({ min: 0, max: 7 }),
+          ),
+        ),
+        (ops) => {
+          const set = new KeySet(4);
+          const model = new Map<string, number>();
+          for (const [key, add, clear] of ops) {
+            hashKey(key);
+            const before = model.get(key) ?? 0;
+            expect(set.update(H.hi, H.lo, add, clear)).toBe(before);
+            if (before !== 0 || add !== 0) model.set(key, (before | add) & ~clear);
+          }
+          for (const [key, flags] of model) expect(flagsOf(set, key)).toBe(flags);
+        },
+      ),
+    );
+  });
+
+  it("keeps a million distinct keys apart (61 bits of hash, no collision)", () => {
+    const set = new KeySet();
+    let collisions = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+      hashKey(`candidate${i}@example.com`);
+      if (set.update(H.hi, H.lo, SEEN) !== 0) collisions++;
+    }
+    expect(collisions).toBe(0);
+    expect(set.size).toBe(1_000_000);
+  });
+});
+
+describe("Ledger", () => {
+  const target = { baseUrl: "http://127.0.0.1:1/api", key: keyFingerprint("sbx-secret-key"), testId: 1001 };
+
+  it("folds sends and answers into DONE / UNCERTAIN; a torn last line is skipped", async () => {
+    const dir = tmp.file("fold");
+    const a = await Ledger.open(dir, "invite", target);
+    await a.begin("r1-0", hashesOf(["a@x", "b@x"]), [2, 3]);
+    await a.end("r1-0", { t: "ok" });
+    await a.begin("r1-1", hashesOf(["c@x", "d@x"]), [4, 5]);
+    await a.end("r1-1", { t: "uncertain", error: "reset" });
+    await a.begin("r1-2", hashesOf(["e@x"]), [6, 6]);
+    await a.end("r1-2", { t: "fail", error: "HTTP 400" });
+    await a.begin("r1-3", hashesOf(["f@x", "g@x"]), [7, 8]);
+    await a.end("r1-3", { t: "ok", failed: [1] });
+    await a.begin("r1-4", hashesOf(["h@x"]), [9, 9]); // the process dies here
+    await a.close();
+    await appendFile(a.path, '{"t":"ok","c":"r1-4"'); // torn write: no newline, not JSON
+
+    const b = await Ledger.open(dir, "invite", target);
+    expect(b.skippedLines).toBe(1);
+    expect(["a@x", "b@x", "c@x", "d@x", "e@x", "f@x", "g@x", "h@x"].map((k) => flagsOf(b.keys, k))).toEqual([
+      DONE,
+      DONE,
+      UNCERTAIN,
+      UNCERTAIN,
+      0,
+      DONE,
+      0,
+      UNCERTAIN,
+    ]);
+    // --retry-uncertain resends c; once confirmed it is DONE and no longer uncertain.
+    await b.begin("r2-0", hashesOf(["c@x"]), [4, 4]);
+    await b.end("r2-0", { t: "ok" });
+    await b.close();
+    const c = await Ledger.open(dir, "invite", target);
+    expect(flagsOf(c.keys, "c@x")).toBe(DONE);
+    await c.close();
+  });
+
+  it("never stores the key or the e-mails; --restart starts over", async () => {
+    const dir = tmp.file("private");
+    const l = await Ledger.open(dir, "invite", target);
+    await l.begin("r-0", hashesOf(["someone@example.com"]), [2, 2]);
+    await l.end("r-0", { t: "ok" });
+    await l.close();
+    const text = readFileSync(l.path, "utf8");
+    expect(text).not.toContain("sbx-secret-key");
+    expect(text).not.toContain("someone@example.com");
+    const fresh = await Ledger.open(dir, "invite", target, { restart: true });
+    expect(fresh.keys.size).toBe(0);
+    await fresh.close();
+  });
+
+  it("one run per ledger at a time; a lock left by a dead process is taken over", async () => {
+    const dir = tmp.file("locks");
+    const first = await Ledger.open(dir, "upsert", { baseUrl: "http://x", key: "k" });
+    const lock = `${first.path}.lock`;
+    writeFileSync(lock, "1"); // pid 1: alive, and not us
+    await expect(Ledger.open(dir, "upsert", { baseUrl: "http://x", key: "k" })).rejects.toThrow(
+      /Another assess run \(pid 1\)/,
+    );
+    writeFileSync(lock, "999999999"); // no such process
+    const second = await Ledger.open(dir, "upsert", { baseUrl: "http://x", key: "k" });
+    await second.close();
+    await first.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  });
+
+  it("names one ledger per target: base URL, key fingerprint and test", () => {
+    const base = ledgerPath("/d", "invite", target);
+    expect(ledgerPath("/d", "invite", { ...target, testId: 1002 })).not.toBe(base);
+    expect(ledgerPath("/d", "invite", { ...target, key: keyFingerprint("other") })).not.toBe(base);
+    expect(ledgerPath("/d", "invite", { ...target, baseUrl: "http://127.0.0.1:2/api" })).not.toBe(base);
+    expect(ledgerPath("/d", "invite", { ...target, baseUrl: `${target.baseUrl}/` })).toBe(base);
+    expect(keyFingerprint("sbx-secret-key")).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

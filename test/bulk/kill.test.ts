@@ -1,0 +1,91 @@
+/**
+ * The crash case, as a user would meet it: the built CLI (`node bin/assess.js`) is SIGKILLed while a chunk is
+ * out, then run again. Every e-mail must end up invited exactly once.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { BulkResult } from "../../src/bulk/summary.js";
+import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import {
+  bulkRequests,
+  ensureBuilt,
+  expectEachOnce,
+  invitedCounts,
+  ROOT,
+  tempDir,
+  writeCandidates,
+} from "./helpers.js";
+
+let env: TestEnv;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  ensureBuilt();
+  env = await startTestEnv();
+  tmp = tempDir();
+}, 120_000);
+afterAll(async () => {
+  await env.close();
+  tmp.cleanup();
+});
+
+const ROWS = 12_000;
+const LATENCY_MS = 150;
+
+it("SIGKILL at a random chunk, then a rerun: every e-mail invited exactly once", async () => {
+  const file = tmp.file("kill.csv");
+  writeCandidates(file, ROWS);
+  // Each bulk request sits in the sandbox a while, so the kill lands while one is out.
+  env.sandbox.faults.add({
+    method: "POST",
+    path: "/v3/tests/*/invite/bulk",
+    kind: "latency",
+    delayMs: LATENCY_MS,
+    times: Number.POSITIVE_INFINITY,
+  });
+  const killAt = 2 + Math.floor(Math.random() * 9); // chunk 2..10 of 12
+  console.log(`killing at chunk ${killAt}`);
+
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "assess.js"), "invite", "bulk", file, "--test", "1001", "--concurrency", "1"],
+    {
+      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on("exit", (_code, signal) => resolve(signal)),
+  );
+  const deadline = Date.now() + 30_000;
+  while (bulkRequests(env.sandbox).length < killAt && Date.now() < deadline) await sleep(2);
+  child.kill("SIGKILL");
+  expect(await exited).toBe("SIGKILL");
+  // The request that was out when the process died is still processed by the sandbox.
+  await sleep(LATENCY_MS + 200);
+  expect(bulkRequests(env.sandbox)).toHaveLength(killAt);
+
+  const rerun = await env.run(["invite", "bulk", file, "--test", "1001", "--json"]);
+  // The chunk that was out is uncertain: listed, not resent, exit 3.
+  expect(rerun.code).toBe(3);
+  const summary = JSON.parse(rerun.stdout) as BulkResult;
+  expect(summary).toMatchObject({
+    rows: ROWS,
+    alreadyDone: (killAt - 1) * 1000,
+    uncertain: 1000,
+    sent: ROWS - killAt * 1000,
+  });
+  expect(summary.uncertainRows[0]).toMatchObject({ line: (killAt - 1) * 1000 + 2 });
+  expect(expectEachOnce(invitedCounts(env.sandbox), ROWS)).toEqual([]);
+
+  // Nothing is sent again, however often it is rerun; it keeps reporting the uncertain rows.
+  const before = env.sandbox.requests.length;
+  const third = await env.run(["invite", "bulk", file, "--test", "1001"]);
+  expect(third.code).toBe(3);
+  expect(bulkRequests(env.sandbox, before)).toHaveLength(0);
+  expect(third.stderr).toMatch(/1,000 rows have an unknown outcome/);
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+
+let t: TestEnv;
+beforeAll(async () => {
+  t = await startTestEnv();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const lastRequest = () => t.sandbox.requests.at(-1)!;
+
+describe("users", () => {
+  it("create sends email, fullName and businessunitId", async () => {
+    const r = await t.run([
+      "users",
+      "create",
+      "--email",
+      "grace@example.com",
+      "--name",
+      "Grace Hopper",
+      "--business-unit",
+      "11",
+      "--json",
+    ]);
+    expect(r.code).toBe(0);
+    expect(lastRequest()).toMatchObject({
+      method: "POST",
+      path: "/v3/accounts/user/create",
+      body: { email: "grace@example.com", fullName: "Grace Hopper", businessunitId: 11 },
+    });
+    expect(r.json()).toMatchObject({ email: "grace@example.com", fullName: "Grace Hopper" });
+  });
+
+  it("create with a bad e-mail surfaces the service's exact message, exit 1", async () => {
+    const r = await t.run(["users", "create", "--email", "not-an-email", "--name", "X"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Email address is in invalid format");
+  });
+
+  it("create of an existing user surfaces the service's message", async () => {
+    await t.run(["users", "create", "--email", "dup@example.com", "--name", "Dup"]);
+    const r = await t.run(["users", "create", "--email", "dup@example.com", "--name", "Dup"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("The user is already exists");
+  });
+
+  it("update sends Email and BusinessunitId", async () => {
+    await t.run(["users", "create", "--email", "move@example.com", "--name", "Mover"]);
+    const r = await t.run([
+      "users",
+      "update",
+      "--email",
+      "move@example.com",
+      "--business-unit",
+      "12",
+      "--json",
+    ]);
+    expect(r.code).toBe(0);
+    expect(lastRequest()).toMatchObject({
+      path: "/v3/accounts/user/update",
+      body: { Email: "move@example.com", BusinessunitId: 12 },
+    });
+    const bad = await t.run(["users", "update", "--email", "move@example.com", "--business-unit", "999"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      "The provided BusinessUnitId is invalid or not associated with your account.",
+    );
+  });
+
+  it("deactivate and activate send the case-sensitive status", async () => {
+    await t.run(["users", "create", "--email", "toggle@example.com", "--name", "Toggle"]);
+    const off = await t.run(["users", "deactivate", "--email", "toggle@example.com", "--json"]);
+    expect(off.code).toBe(0);
+    expect(lastRequest()).toMatchObject({
+      path: "/v3/accounts/user/status",
+      body: { email: "toggle@example.com", status: "Inactive" },
+    });
+    expect(off.json()).toMatchObject({ status: "Inactive" });
+    const on = await t.run(["users", "activate", "--email", "toggle@example.com", "--json"]);
+    expect(on.json()).toMatchObject({ status: "Active" });
+  });
+});
+
+describe("gdpr mask", () => {
+  it("without --yes and without prompts is a usage error; nothing is sent", async () => {
+    const before = t.sandbox.requests.length;
+    const r = await t.run(["gdpr", "mask", "--email", "ada@example.com"], { env: { CI: "true" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--yes");
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
+  it("with --yes sends CandidateEmail and testinvitationId", async () => {
+    const sent = await t.run([
+      "invite",
+      "send",
+      "--test",
+      "1001",
+      "--email",
+      "forget.me@example.com",
+      "--name",
+      "F",
+      "--json",
+    ]);
+    const id = sent.json<{ testInvitationId: number }>().testInvitationId;
+    const r = await t.run([
+      "gdpr",
+      "mask",
+      "--email",
+      "forget.me@example.com",
+      "--invitation",
+      String(id),
+      "--yes",
+      "--json",
+    ]);
+    expect(r.code).toBe(0);
+    expect(lastRequest()).toMatchObject({
+      path: "/v3/gdpr/requests",
+      body: { CandidateEmail: "forget.me@example.com", testinvitationId: id },
+    });
+    expect(r.json()).toMatchObject({ result: "Request accepted for processing" });
+  });
+
+  it("an e-mail with no records surfaces the service's 400, exit 1", async () => {
+    const r = await t.run(["gdpr", "mask", "--email", "nobody@example.com", "--yes"]);
+    expect(r.code).toBe(1);
+  });
+});
+
+describe("api (raw requests)", () => {
+  it("GET with typed fields as query parameters", async () => {
+    const r = await t.run(["api", "GET", "/v3/tests", "-f", "pageNo=1", "-f", "pageSize=2"]);
+    expect(r.code).toBe(0);
+    expect(r.json<{ tests: unknown[] }>().tests).toHaveLength(2);
+    expect(lastRequest().query).toEqual({ pageNo: "1", pageSize: "2" });
+  });
+
+  it("POST with --data and -i shows the status", async () => {
+    const r = await t.run([
+      "api",
+      "POST",
+      "/v3/tests/1001/invite",
+      "--data",
+      '{"emailId":"raw@example.com","fullName":"Raw"}',
+      "-i",
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^HTTP 20[01]\n/);
+    expect(lastRequest().body).toEqual({ emailId: "raw@example.com", fullName: "Raw" });
+  });
+
+  it("--skills --paginate follows every page of a skills list", async () => {
+    const r = await t.run(["api", "GET", "/employees", "--skills", "--paginate", "-f", "PageSize=20"]);
+    expect(r.code).toBe(0);
+    expect(r.json<unknown[]>().length).toBeGreaterThan(40);
+  });
+});

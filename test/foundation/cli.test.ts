@@ -1,0 +1,82 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+const bin = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+
+describe("the built CLI, as a user runs it", () => {
+  it("--version and --help", () => {
+    const version = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
+    expect(help.status).toBe(0);
+    for (const group of [
+      "tests",
+      "invite",
+      "links",
+      "reports",
+      "attempts",
+      "callbacks",
+      "gdpr",
+      "users",
+      "employees",
+      "auth",
+      "config",
+      "api",
+      "sandbox",
+    ]) {
+      expect(help.stdout).toContain(group);
+    }
+  });
+
+  it("--sandbox runs a command against an embedded sandbox with no account", () => {
+    const r = spawnSync(process.execPath, [bin, "--sandbox", "tests", "list", "--json"], {
+      encoding: "utf8",
+      env: {
+        PATH: process.env.PATH,
+        ASSESS_CONFIG_DIR: join(import.meta.dirname, "..", "..", "node_modules", ".tmp-cfg"),
+      },
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ testId: 1001 })]));
+    expect(r.stderr).toContain("embedded sandbox");
+  });
+});
+
+describe("usage errors", () => {
+  it("an unknown command suggests the nearest one, exit 2", async () => {
+    const r = await runCli(["tset"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Did you mean tests?");
+  });
+
+  it("an unknown option is exit 2", async () => {
+    const r = await runCli(["tests", "list", "--bogus"]);
+    expect(r.code).toBe(2);
+  });
+
+  it("every command has an example in its help", async () => {
+    const { buildProgram } = await import("../../src/cli.js");
+    const { Context } = await import("../../src/context.js");
+    const { PassThrough } = await import("node:stream");
+    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
+    const program = buildProgram(new Context(io, new AbortController().signal), () => undefined);
+    const leaves: string[] = [];
+    const walk = (cmd: typeof program, path: string[]) => {
+      for (const sub of cmd.commands) {
+        const here = [...path, sub.name()];
+        if (sub.commands.length === 0 || (sub as unknown as { _actionHandler: unknown })._actionHandler) {
+          let help = "";
+          sub.configureOutput({ writeOut: (s) => (help += s) });
+          sub.outputHelp();
+          if (!help.includes("Examples:")) leaves.push(here.join(" "));
+        }
+        walk(sub, here);
+      }
+    };
+    walk(program, []);
+    expect(leaves).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+describe("help topics", () => {
+  it.each(["environment", "formatting", "exit-codes"])("assess help %s", async (topic) => {
+    const r = await runCli(["help", topic]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(topic.toUpperCase().replace("-", " "));
+  });
+
+  it("assess help <command> shows that command's help", async () => {
+    const r = await runCli(["help", "invite", "send"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: assess invite send");
+  });
+
+  it("an unknown topic is exit 2 and lists the topics", async () => {
+    const r = await runCli(["help", "nope"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("environment, formatting, exit-codes");
+  });
+});
+
+/** Sources the generated script in a real bash and asks it to complete `line`. */
+function complete(script: string, line: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "assess-completion-"));
+  const file = join(dir, "assess.bash");
+  writeFileSync(file, script);
+  const words = line.split(" ");
+  const program = `
+source ${JSON.stringify(file)}
+COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(" ")})
+COMP_CWORD=${words.length - 1}
+_assess
+printf '%s\\n' "\${COMPREPLY[@]}"
+`;
+  const r = spawnSync("bash", ["--norc", "--noprofile", "-c", program], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.split("\n").filter(Boolean);
+}
+
+describe("completion", () => {
+  it("bash: groups, verbs, options and enum values complete in a real bash", async () => {
+    const r = await runCli(["completion", "bash"]);
+    expect(r.code).toBe(0);
+    expect(complete(r.stdout, "assess inv")).toEqual(["invite"]);
+    expect(complete(r.stdout, "assess invite b")).toEqual(["bulk"]);
+    expect(complete(r.stdout, "assess invite bulk --ret")).toEqual(["--retry-uncertain", "--retries"]);
+    expect(complete(r.stdout, "assess -o ").sort()).toEqual(["csv", "json", "ndjson", "table", "tsv"]);
+    expect(complete(r.stdout, "assess invite send --proctoring v")).toEqual(["video"]);
+    expect(complete(r.stdout, "assess tests settings ")).toEqual(expect.arrayContaining(["get", "set"]));
+  });
+
+  it("zsh and fish scripts are generated from the same tree", async () => {
+    const zsh = await runCli(["completion", "zsh"]);
+    expect(zsh.stdout).toMatch(/^#compdef assess/);
+    expect(zsh.stdout).toContain("invite");
+    const fish = await runCli(["completion", "fish"]);
+    expect(fish.stdout).toContain("complete -c assess -n '__fish_use_subcommand' -a invite");
+    expect(fish.stdout).toContain("-l proctoring -x -a 'disabled image video'");
+  });
+
+  it("an unknown shell is exit 2", async () => {
+    expect((await runCli(["completion", "tcsh"])).code).toBe(2);
+  });
+});

@@ -1,0 +1,86 @@
+import { resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { type IPty, spawn } from "node-pty";
+
+export const KEY = {
+  enter: "\r",
+  down: "\u001b[B",
+  up: "\u001b[A",
+  backspace: "\u007f",
+  ctrlC: "\u0003",
+} as const;
+
+const WAIT_LIMIT_MS = 20_000;
+
+/**
+ * The built CLI in a pseudo-terminal, driven like a person would: wait until a question shows on the
+ * screen, type the answer. `screen` is everything drawn so far with the escape codes removed; `waitFor`
+ * looks only at what was drawn since the previous match, so an old frame never answers a new question.
+ */
+export class Terminal {
+  private raw = "";
+  private seen = 0;
+  readonly exited: Promise<number>;
+
+  private constructor(private readonly pty: IPty) {
+    pty.onData((data) => {
+      this.raw += data;
+    });
+    this.exited = new Promise((done) => pty.onExit(({ exitCode }) => done(exitCode)));
+  }
+
+  static start(args: string[], env: Record<string, string>): Terminal {
+    const root = resolve(import.meta.dirname, "../..");
+    const pty = spawn(process.execPath, [resolve(root, "bin/assess.js"), ...args], {
+      name: "xterm-256color",
+      cols: 120,
+      rows: 40,
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", NO_COLOR: "1", ...env },
+    });
+    return new Terminal(pty);
+  }
+
+  get screen(): string {
+    return stripVTControlCharacters(this.raw);
+  }
+
+  /** Resolves once `text` appears on the screen after the previous match. */
+  async waitFor(text: string | RegExp): Promise<string> {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const rest = this.screen.slice(this.seen);
+      const match =
+        typeof text === "string" ? { index: rest.indexOf(text), length: text.length } : rest.match(text);
+      if (match && match.index !== undefined && match.index >= 0) {
+        const length = typeof text === "string" ? text.length : (match as RegExpMatchArray)[0].length;
+        this.seen += match.index + length;
+        return rest.slice(match.index, match.index + length);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `"${String(text)}" never showed on the screen; it shows:\n${this.screen.slice(-2000)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  type(keys: string): void {
+    this.pty.write(keys);
+  }
+
+  /** Waits for the question, then types the answer and Enter. */
+  async answer(question: string | RegExp, keys: string): Promise<void> {
+    await this.waitFor(question);
+    this.type(`${keys}${KEY.enter}`);
+  }
+
+  kill(): void {
+    try {
+      this.pty.kill();
+    } catch {
+      // already gone
+    }
+  }
+}

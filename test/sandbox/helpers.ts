@@ -1,0 +1,63 @@
+/** Shared helpers of the sandbox tests: real HTTP with fetch against a sandbox on an ephemeral port. */
+import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+
+export const ACME = SANDBOX_KEYS.acme;
+export const GLOBEX = SANDBOX_KEYS.globex;
+/** A fixed clock keeps the seeded data (and so the assertions) identical on every run. */
+export const NOW = new Date("2025-06-15T12:00:00Z");
+
+export function start(opts: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", now: () => NOW, ...opts });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests poke into loosely shaped JSON answers
+  json: any;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** null sends no key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  rawBody?: RequestInit["body"];
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== null) headers["x-api-key"] = opts.key ?? ACME;
+  let body: RequestInit["body"] | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Bound to one sandbox's assessment and skills base URLs. */
+export function clients(sb: Sandbox) {
+  return {
+    api: (method: string, path: string, opts?: CallOptions) => call(sb.url, method, path, opts),
+    skills: (method: string, path: string, opts?: CallOptions) => call(sb.skillsUrl, method, path, opts),
+  };
+}
+
+export function candidates(n: number, domain = "bulk.example") {
+  return Array.from({ length: n }, (_, i) => ({ email: `cand${i}@${domain}`, name: `Candidate ${i}` }));
+}

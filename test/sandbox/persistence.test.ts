@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { clients, start } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "assess-sandbox-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("state file", () => {
+  it("survives a restart: invitations kept, ids keep counting", async () => {
+    const stateFile = join(dir, "state.json");
+    const first = await start({ stateFile });
+    const c1 = clients(first);
+    const a = await c1.api("POST", "/v3/tests/1001/invite", {
+      body: { emailId: "persist@example.com", fullName: "Persist" },
+    });
+    const link = await c1.api("POST", "/v3/tests/1002/testlinks/3005", { body: { testLinkName: "Renamed" } });
+    expect(link.status).toBe(200);
+    // Saved within ~100 ms of the mutation, before close.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(
+      JSON.parse(readFileSync(stateFile, "utf8")).state.invitations.some(
+        (i: { email: string }) => i.email === "persist@example.com",
+      ),
+    ).toBe(true);
+    await first.close();
+
+    const second = await start({ stateFile });
+    try {
+      const c2 = clients(second);
+      const stored = second.state.invitations.find((i) => i.testInvitationId === a.json.testInvitationId);
+      expect(stored?.email).toBe("persist@example.com");
+      const again = await c2.api("POST", "/v3/tests/1001/invite", {
+        body: { emailId: "persist@example.com", fullName: "Persist" },
+      });
+      expect(again.json.testInvitationId).toBe(a.json.testInvitationId);
+      const next = await c2.api("POST", "/v3/tests/1001/invite", {
+        body: { emailId: "next@example.com", fullName: "Next" },
+      });
+      expect(next.json.testInvitationId).toBe(a.json.testInvitationId + 1);
+      expect((await c2.api("GET", "/v3/tests/1002/testlinks/3005")).json.testLinkName).toBe("Renamed");
+    } finally {
+      await second.close();
+    }
+    // Atomic writes leave no temp files behind.
+    expect(existsSync(stateFile)).toBe(true);
+    expect(readFileSync(stateFile, "utf8").length).toBeGreaterThan(1000);
+  });
+
+  it("refuses a file that is not a sandbox state file", async () => {
+    const stateFile = join(dir, "other.json");
+    writeFileSync(stateFile, JSON.stringify({ hello: "world" }));
+    await expect(start({ stateFile })).rejects.toThrow(/not an assess sandbox state file/);
+  });
+});
