@@ -1,7 +1,9 @@
+import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import type { ApiClient, DryRunRequest } from "./api/client.js";
+import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
 import type { Api } from "./api/endpoints.js";
 import { type GlobalFlags, profileName, resolveSettings, type Settings } from "./config/resolve.js";
+import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
@@ -112,12 +114,15 @@ export class Context {
     let { baseUrl, skillsBaseUrl, apiKey } = this.settings;
     if (this.flags.sandbox) {
       const { startSandbox, SANDBOX_KEYS } = await import("./sandbox/index.js");
-      this.sandbox = await startSandbox({});
+      // A persistent demo account: what one `--sandbox` command did, the next one sees.
+      this.sandbox = await startSandbox({ stateFile: join(configDir(this.io.env), "sandbox", "state.json") });
       baseUrl = this.sandbox.url;
       skillsBaseUrl = this.sandbox.skillsUrl;
       // Only an explicit --api-key picks another sandbox account; a real key from the environment would fail here.
       apiKey = this.settings.apiKeySource === "flag" ? apiKey : SANDBOX_KEYS.acme;
-      this.info(`Using an embedded sandbox at ${baseUrl} (demo account, nothing leaves this machine)`);
+      this.info(
+        `Using the embedded sandbox (demo account "acme", kept in ${configDir(this.io.env)}; nothing leaves this machine)`,
+      );
     }
     if (!apiKey) {
       throw new AuthError("No API key configured", {
@@ -143,6 +148,12 @@ export class Context {
   private printDryRun(request: DryRunRequest): void {
     this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
     this.out.json({ dryRun: true, ...request });
+  }
+
+  /** Where requests go, as bulk ledgers name it: the embedded sandbox is one stable place whatever its port. */
+  targetBaseUrl(api: ApiName): string {
+    if (this.flags.sandbox) return `sandbox:embedded/${api}`;
+    return api === "skills" ? this.settings.skillsBaseUrl : this.settings.baseUrl;
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
  * because the service's answers are only partly documented.
  */
 import { z } from "zod";
+import { SETTING_FLAGS } from "./settings-flags.js";
 
 /** Yes/No flags are 0 or 1 (API-NOTES.md). */
 export const Flag = z.union([z.literal(0), z.literal(1)]);
@@ -16,21 +17,6 @@ export const Id = z.number().int().positive();
 export const ProctoringMode = z.enum(["disabled", "image", "video"]);
 
 // §2.2
-export const SETTING_FLAGS = [
-  "practiceTest",
-  "randomQuestions",
-  "randomAnswers",
-  "showQuestionScore",
-  "sectionEndPopup",
-  "sectionTimeLeftAlert",
-  "candidateFeedback",
-  "sendTestReportEmailToCandidate",
-  "terminateTestOnImageViolation",
-  "terminateTestAfterViolationCount",
-  "copyPaste",
-  "displayViolationPopUp",
-  "terminateTestOnWindowViolation",
-] as const;
 export const TestSettings = z.looseObject({
   testName: z.string().optional(),
   testAliasName: z.string().nullable().optional(),

@@ -1,40 +1,33 @@
 /** What the bulk commands share around `runBulk`: option parsing, the progress bar, printing a stopped run. */
 import { setFlagsFromString } from "node:v8";
+import type { ApiName } from "../api/client.js";
+import { parseIntInRange } from "../commands/shared/options.js";
 import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
 import { createProgress } from "../output/progress.js";
 import type { BulkJob } from "./engine.js";
-import { ledgerDir } from "./ledger.js";
+import { keyFingerprint, ledgerDir } from "./ledger.js";
 import { printBulkResult, type Wording } from "./report.js";
 import { runBulk } from "./run.js";
-import type { BulkResult } from "./summary.js";
+import { type BulkResult, bulkExitCode } from "./summary.js";
 
 export const MAX_CONCURRENCY = 16;
 
-/** `--chunk-size` may lower the service's limit, never raise it. */
+/**
+ * Where a run's requests go, as its ledger names it: the base URL (the embedded sandbox is one stable place,
+ * whatever port it got) and the key's fingerprint, never the key.
+ */
+export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
+  const client = await ctx.apiClient();
+  return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
+}
+
+/** `--chunk-size` may lower the service's limit per request, never raise it. */
 export function parseChunkSize(value: unknown, max: number): number {
-  if (value === undefined) return max;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1)
-    throw new UsageError(`--chunk-size must be a whole number from 1 to ${max}, got "${text}"`);
-  if (n > max) {
-    throw new UsageError(
-      `--chunk-size ${n} is above the service's limit of ${max} per request`,
-      `Use --chunk-size ${max} or less.`,
-    );
-  }
-  return n;
+  return value === undefined ? max : parseIntInRange(value, "--chunk-size", 1, max);
 }
 
 export function parseConcurrency(value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
-  }
-  return n;
+  return value === undefined ? fallback : parseIntInRange(value, "--concurrency", 1, MAX_CONCURRENCY);
 }
 
 /**
@@ -69,7 +62,6 @@ export async function runAndReport<T>(
     throw error;
   }
   progress.done();
-  const { bulkExitCode } = await import("./summary.js");
   printBulkResult(ctx, result, wording);
   return bulkExitCode(result);
 }

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { EmployeeUpsertItem } from "../api/schemas.js";
+import { parseDate, toServiceTime } from "../commands/shared/dates.js";
 import { UsageError } from "../errors.js";
 import { normalizeHeader } from "./columns.js";
 import type { CsvInput } from "./csv.js";
@@ -181,25 +182,17 @@ function toEntry(
   };
 }
 
-/** `YYYY-MM-DD` or an ISO 8601 date-time → `YYYY-MM-DDTHH:mm:ssZ` (UTC); undefined when not a date. */
+/**
+ * A date in a file: `YYYY-MM-DD` (midnight UTC) or ISO 8601, read as CLI.md reads dates (the relative forms of
+ * flags, `now` and `7d`, mean nothing in a file) → `YYYY-MM-DDTHH:mm:ssZ`; undefined when not a date.
+ */
 export function toDateTime(value: string): string | undefined {
-  const text = value.trim();
-  let date: Date;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) date = new Date(`${text}T00:00:00Z`);
-  else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(text)) {
-    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`;
-    date = new Date(zoned.replace(" ", "T"));
-  } else return undefined;
-  if (Number.isNaN(date.getTime())) return undefined;
-  const iso = date.toISOString();
-  // 2024-02-30 rolls over to March in Date; refuse it instead.
-  if (
-    /^\d{4}-\d{2}-\d{2}/.test(text) &&
-    !/[+-]\d{2}:?\d{2}$/.test(text) &&
-    iso.slice(0, 10) !== text.slice(0, 10)
-  )
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return undefined;
+  try {
+    return toServiceTime(parseDate(value, "start", "date"));
+  } catch {
     return undefined;
-  return `${iso.slice(0, 19)}Z`;
+  }
 }
 
 /** JSON with sorted keys: the same employee written in another key order is the same row. */

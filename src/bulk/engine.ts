@@ -28,6 +28,9 @@
  * return bulkExitCode(result);                          // 0, 3 (partial) or 130 (interrupted)
  * ```
  *
+ * `runAndReport(ctx, job, wording)` (src/bulk/command.ts) does the last three steps plus the progress bar,
+ * ledgerDir, signal and dryRun from the context; `invite bulk` and `employees upsert` use it.
+ *
  * Errors thrown by `send` are classified, so a command never decides "uncertain" itself:
  * `UncertainError` → chunk uncertain (not resent unless retryUncertain); `AuthError`/`ApiError` 401/403 and
  * `NetworkError` (service unreachable after retries) → the run stops, in-flight chunks finish, then `runBulk`
@@ -36,7 +39,6 @@
  * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
  * is sent.
  */
-import { randomBytes } from "node:crypto";
 import type { SummaryLimits } from "./summary.js";
 
 /** One row to send. */
@@ -143,8 +145,3 @@ export interface BulkJob<T> {
 
 export { runBulk } from "./run.js";
 export type { BulkResult, RowReport } from "./summary.js";
-
-/** A short random id that tells one run's chunks from another's in the ledger. */
-export function newRunId(): string {
-  return randomBytes(4).toString("hex");
-}

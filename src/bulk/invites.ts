@@ -108,21 +108,39 @@ function toEntry(
       : `${(fields[columns.firstName!] ?? "").trim()} ${(fields[columns.lastName!] ?? "").trim()}`.trim();
   let problems: string[] | undefined;
   const extra = fields.length > width ? extraFields(fields, width) : undefined;
-  if (extra) (problems ??= []).push(extra);
+  if (extra) problems = add(problems, extra);
   let group = fixedGroup;
   if (columns.test !== undefined) {
     const raw = (fields[columns.test] ?? "").trim();
     group = /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? String(Number(raw)) : undefined;
-    if (group === undefined) (problems ??= []).push(raw === "" ? "the test id is empty" : `"${raw}" is not a test id`);
+    if (group === undefined)
+      problems = add(problems, raw === "" ? "the test id is empty" : `"${raw}" is not a test id`);
   }
   if (!EmailSchema.safeParse(email).success) {
-    (problems ??= []).push(email === "" ? "the e-mail is empty" : `"${email}" is not a valid e-mail address`);
+    problems = add(
+      problems,
+      email === "" ? "the e-mail is empty" : `"${email}" is not a valid e-mail address`,
+    );
   }
-  if (!NameSchema.safeParse(name).success) (problems ??= []).push("the name is empty");
+  if (!NameSchema.safeParse(name).success) problems = add(problems, "the name is empty");
   if (problems) return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
   return {
-    row: { line, group: group!, key: email.toLowerCase(), label: email, payload: { email, name }, source: fields },
+    row: {
+      line,
+      group: group!,
+      key: email.toLowerCase(),
+      label: email,
+      payload: { email, name },
+      source: fields,
+    },
   };
+}
+
+/** Problems are rare: the list is made only for a row that has one. */
+function add(list: string[] | undefined, problem: string): string[] {
+  if (!list) return [problem];
+  list.push(problem);
+  return list;
 }
 
 /** More non-empty fields than the header names: an unquoted delimiter inside a value, most likely. */

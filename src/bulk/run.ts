@@ -1,4 +1,6 @@
 /** The engine loop behind `runBulk` (interface and contract: engine.ts). */
+
+import { randomBytes } from "node:crypto";
 import {
   ApiError,
   AuthError,
@@ -9,7 +11,6 @@ import {
   UsageError,
 } from "../errors.js";
 import type { BulkJob, BulkRow, ChunkAnswer, RejectsSink } from "./engine.js";
-import { newRunId } from "./engine.js";
 import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
 import {
@@ -107,7 +108,8 @@ function where(job: BulkJob<unknown>, line: number): string {
 class Run<T> {
   private readonly result = emptyResult();
   private readonly groups = new Map<string, Group<T>>();
-  private readonly runId = newRunId();
+  /** Tells this run's chunks from other runs' in the ledger. */
+  private readonly runId = randomBytes(4).toString("hex");
   private seq = 0;
   /** Chunks started and not yet released into the result. */
   private readonly finished = new Map<number, { chunk: Chunk<T>; outcome: Outcome }>();

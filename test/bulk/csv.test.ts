@@ -69,7 +69,9 @@ describe("openCsv", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(",", ";", "\t"),
-        fc.array(fc.array(fc.stringMatching(/^[a-z ,;\t"\r\n]{0,6}$/), { minLength: 1, maxLength: 4 }), { maxLength: 20 }),
+        fc.array(fc.array(fc.stringMatching(/^[a-z ,;\t"\r\n]{0,6}$/), { minLength: 1, maxLength: 4 }), {
+          maxLength: 20,
+        }),
         fc.constantFrom("\n", "\r\n", "\r"),
         async (delimiter, rows, eol) => {
           const text = rows
@@ -81,7 +83,12 @@ describe("openCsv", () => {
           // Fed in small pieces, so records and quotes straddle the pieces.
           for (let i = 0; i < text.length; i += 7) tokenizer.push(text.slice(i, i + 7), out);
           tokenizer.push("", out, true);
-          const reference = parse(text, { delimiter, relax_column_count: true, relax_quotes: true, record_delimiter: ["\r\n", "\n", "\r"] });
+          const reference = parse(text, {
+            delimiter,
+            relax_column_count: true,
+            relax_quotes: true,
+            record_delimiter: ["\r\n", "\n", "\r"],
+          });
           expect(out.map((r) => r.fields)).toEqual(reference);
         },
       ),

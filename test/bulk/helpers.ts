@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
@@ -62,23 +61,6 @@ export function expectEachOnce(counts: Map<string, number>, n: number, from = 0)
   }
   if (counts.size !== n) problems.push(`${counts.size} distinct e-mails invited, expected ${n}`);
   return problems.slice(0, 10);
-}
-
-/** Builds dist/ when it is missing or older than the sources (spawned-CLI tests run the bundle). */
-export function ensureBuilt(): void {
-  const bundle = join(ROOT, "dist", "cli.js");
-  const newest = newestMtime(join(ROOT, "src"));
-  if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest) return;
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" });
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
 }
 
 export function readCsvLines(path: string): string[] {

@@ -7,20 +7,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/summary.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import {
-  bulkRequests,
-  ensureBuilt,
-  expectEachOnce,
-  invitedCounts,
-  ROOT,
-  tempDir,
-  writeCandidates,
-} from "./helpers.js";
+import { bulkRequests, expectEachOnce, invitedCounts, ROOT, tempDir, writeCandidates } from "./helpers.js";
 
 let env: TestEnv;
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
-  ensureBuilt();
   env = await startTestEnv();
   tmp = tempDir();
 }, 120_000);
@@ -61,8 +52,8 @@ it("SIGKILL at a random chunk, then a rerun: every e-mail invited exactly once",
   while (bulkRequests(env.sandbox).length < killAt && Date.now() < deadline) await sleep(2);
   child.kill("SIGKILL");
   expect(await exited).toBe("SIGKILL");
-  // The request that was out when the process died is still processed by the sandbox.
-  await sleep(LATENCY_MS + 200);
+  // The request that was out when the process died is still processed by the sandbox: wait for its answer.
+  while (bulkRequests(env.sandbox).some((r) => r.status === 0) && Date.now() < deadline) await sleep(10);
   expect(bulkRequests(env.sandbox)).toHaveLength(killAt);
 
   const rerun = await env.run(["invite", "bulk", file, "--test", "1001", "--json"]);
@@ -84,6 +75,43 @@ it("SIGKILL at a random chunk, then a rerun: every e-mail invited exactly once",
   expect(third.code).toBe(3);
   expect(bulkRequests(env.sandbox, before)).toHaveLength(0);
   expect(third.stderr).toMatch(/1,000 rows have an unknown outcome/);
+});
+
+it("Ctrl-C (SIGINT) finishes the request in flight, records it, exits 130; the rerun sends the rest once", async () => {
+  env.sandbox.faults.clear();
+  const file = tmp.file("sigint.csv");
+  writeCandidates(file, 6000, 50_000);
+  env.sandbox.faults.add({
+    method: "POST",
+    path: "/v3/tests/*/invite/bulk",
+    kind: "latency",
+    delayMs: LATENCY_MS,
+    times: Number.POSITIVE_INFINITY,
+  });
+  const mark = env.sandbox.requests.length;
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "assess.js"), "invite", "bulk", file, "--test", "1002", "--concurrency", "1"],
+    {
+      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (bulkRequests(env.sandbox, mark).length < 2 && Date.now() < deadline) await sleep(2);
+  child.kill("SIGINT");
+  expect(await exited).toBe(130);
+  expect(stderr).toMatch(/Interrupted: [\d,]+ candidates recorded in the ledger/);
+  env.sandbox.faults.clear();
+  const rerun = await env.run(["invite", "bulk", file, "--test", "1002", "--json"]);
+  expect(rerun.code).toBe(0);
+  expect(rerun.json<BulkResult>()).toMatchObject({ uncertain: 0, alreadyDone: 2000, sent: 4000 });
+  expect(expectEachOnce(invitedCounts(env.sandbox, mark), 6000, 50_000)).toEqual([]);
 });
 
 function sleep(ms: number): Promise<void> {

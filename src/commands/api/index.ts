@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { collect, examples, type Kit } from "../shared/kit.js";
 
 export function register(program: Command, { lazy }: Kit): void {
   examples(
@@ -27,8 +27,4 @@ export function register(program: Command, { lazy }: Kit): void {
       'assess api POST /v3/gdpr/requests --data \'{"CandidateEmail":"ada@example.com"}\' --dry-run',
     ],
   );
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -1,7 +1,6 @@
 import type { Api } from "../../api/endpoints.js";
-import { parseChunkSize, runAndReport } from "../../bulk/command.js";
+import { ledgerTarget, parseChunkSize, runAndReport } from "../../bulk/command.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine.js";
-import { keyFingerprint } from "../../bulk/ledger.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
@@ -21,8 +20,7 @@ const resend: Handler = async (ctx, args, o) => {
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
   const api = await ctx.api();
-  const { baseUrl, apiKey } = api.client.options;
-  const key = keyFingerprint(apiKey);
+  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
   return runAndReport<number>(
     ctx,
     {

@@ -13,19 +13,3 @@ export async function composeBody(
   const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, value]) => value !== undefined));
   return mergeObjects(file, flags, parseSetPairs((options.set as string[] | undefined) ?? []));
 }
-
-/** Commander collector for repeatable options such as `--set a=1 --set b=2`. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** Like collect, and commas separate values too: `--skill SQL,Python` = `--skill SQL --skill Python`. */
-export function collectList(value: string, previous: string[] = []): string[] {
-  return [
-    ...previous,
-    ...value
-      .split(",")
-      .map((v) => v.trim())
-      .filter(Boolean),
-  ];
-}

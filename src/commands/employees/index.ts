@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
-import { collect, collectList } from "./body.js";
+import { collect, collectList, examples, type Kit } from "../shared/kit.js";
 
 export function register(program: Command, { lazy }: Kit): void {
   const employees = program

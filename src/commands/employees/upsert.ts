@@ -1,4 +1,4 @@
-import { parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
+import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import {
   type Employee,
@@ -7,7 +7,6 @@ import {
   employeeJsonEntries,
 } from "../../bulk/employees.js";
 import type { BulkEntry, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
-import { keyFingerprint } from "../../bulk/ledger.js";
 import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
 import type { Handler } from "../shared/kit.js";
 
@@ -38,8 +37,7 @@ const upsert: Handler = async (ctx, args, o) => {
   }
 
   const api = await ctx.api();
-  const { skillsBaseUrl, apiKey } = api.client.options;
-  const key = keyFingerprint(apiKey);
+  const { baseUrl: skillsBaseUrl, key } = await ledgerTarget(ctx, "skills");
   return runAndReport<Employee>(
     ctx,
     {

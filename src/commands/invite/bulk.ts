@@ -1,8 +1,7 @@
 import type { BulkInviteBody } from "../../api/schemas.js";
-import { parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
+import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { type Candidate, inviteColumns, inviteEntries } from "../../bulk/invites.js";
-import { keyFingerprint } from "../../bulk/ledger.js";
 import { CsvRejects, rejectsPath } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
@@ -42,8 +41,7 @@ const bulk: Handler = async (ctx, args, o) => {
   const testId = columns.test === undefined ? await resolveTestId(ctx, o.test) : undefined;
 
   const api = await ctx.api();
-  const { baseUrl, apiKey } = api.client.options;
-  const key = keyFingerprint(apiKey);
+  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
   return runAndReport<Candidate>(
     ctx,
     {

@@ -26,7 +26,11 @@ export function parseDate(input: string, bound: Bound, option: string, now: Date
     // Without an offset the time is UTC, as everything this tool sends.
     const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
     const date = new Date(withZone.replace(" ", "T"));
-    if (!Number.isNaN(date.getTime())) return new Date(Math.floor(date.getTime() / 1000) * 1000);
+    // Date rolls 2021-02-30T10:00 over to March 2; a day that does not exist is refused instead.
+    const day = value.slice(0, 10);
+    const probe = new Date(`${day}T00:00:00Z`);
+    const real = !Number.isNaN(probe.getTime()) && probe.toISOString().startsWith(day);
+    if (real && !Number.isNaN(date.getTime())) return new Date(Math.floor(date.getTime() / 1000) * 1000);
   }
   throw new UsageError(
     `${option}: "${input}" is not a date`,

@@ -35,3 +35,19 @@ export function createKit(ctx: Context, setExitCode: (code: number) => void): Ki
 export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`);
 }
+
+/** Commander collector for repeatable options: `--set a=1 --set b=2`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Like collect, and commas separate values too: `--skill SQL,Python` = `--skill SQL --skill Python`. */
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
+}

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { SETTING_FLAGS } from "../../api/schemas.js";
+import { SETTING_FLAGS } from "../../api/settings-flags.js";
 import { examples, type Kit } from "../shared/kit.js";
 
 export function register(program: Command, { lazy }: Kit): void {

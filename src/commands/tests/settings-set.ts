@@ -1,4 +1,5 @@
-import { SETTING_FLAGS, TestSettings } from "../../api/schemas.js";
+import { TestSettings } from "../../api/schemas.js";
+import { SETTING_FLAGS } from "../../api/settings-flags.js";
 import { UsageError } from "../../errors.js";
 import { readJsonObject } from "../shared/files.js";
 import type { Handler } from "../shared/kit.js";
