@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
-import { registerCommands } from "./commands/index.js";
+import { groupOf, registerCommands } from "./commands/index.js";
 import { createKit } from "./commands/shared/kit.js";
 import { Context, type Io, VERSION } from "./context.js";
 import { CliError, DryRunStop, ExitCode } from "./errors.js";
@@ -14,10 +14,14 @@ export interface MainOptions {
 export async function main(argv: string[], io: Io = processIo(), options: MainOptions = {}): Promise<number> {
   const ctx = new Context(io, options.signal ?? new AbortController().signal);
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram(ctx, (code) => {
-    exitCode = code;
-  });
   try {
+    const program = await buildProgram(
+      ctx,
+      (code) => {
+        exitCode = code;
+      },
+      groupOf(argv),
+    );
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
@@ -27,7 +31,12 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   }
 }
 
-export function buildProgram(ctx: Context, setExitCode: (code: number) => void): Command {
+/** The command tree; `group` names the one group declared in full ("all" for every group). */
+export async function buildProgram(
+  ctx: Context,
+  setExitCode: (code: number) => void,
+  group: string | undefined = "all",
+): Promise<Command> {
   const program = new Command("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
     .version(VERSION, "-v, --version", "print the version")
@@ -69,7 +78,8 @@ export function buildProgram(ctx: Context, setExitCode: (code: number) => void):
     .hook("preAction", () => {
       ctx.flags = program.opts();
     });
-  registerCommands(program, createKit(ctx, setExitCode));
+  program.helpCommand(false); // `assess help` is a group of its own, with topics
+  await registerCommands(program, createKit(ctx, setExitCode), group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
     for (const sub of command.commands) {

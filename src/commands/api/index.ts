@@ -1,13 +1,9 @@
 import type { Command } from "commander";
 import { collect, examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: Kit): void {
   examples(
-    program
-      .command("api")
-      .description(
-        "Send a raw request to the service (for operations known by name only); prints the answer's body",
-      )
+    group
       .argument("<method>", "GET, POST, PATCH, PUT or DELETE")
       .argument("<path>", "path after the base URL, e.g. /v3/tests or /employees (query string allowed)")
       .option("-d, --data <json>", "request body: JSON text, @file.json, or - for stdin")

@@ -1,10 +1,8 @@
 import type { Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const attempts = program
-    .command("attempts")
-    .description("List finished attempts (Completed, Test left, Terminated) of any period");
+export function register(group: Command, { lazy }: Kit): void {
+  const attempts = group;
 
   examples(
     attempts

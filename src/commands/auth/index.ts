@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const auth = program.command("auth").description("Store, check and remove the API key of a profile");
+export function register(group: Command, { lazy }: Kit): void {
+  const auth = group;
   examples(
     auth
       .command("login")

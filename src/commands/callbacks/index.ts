@@ -1,10 +1,8 @@
 import type { Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const callbacks = program
-    .command("callbacks")
-    .description("Resend test-completion notifications, or receive them locally");
+export function register(group: Command, { lazy }: Kit): void {
+  const callbacks = group;
 
   examples(
     callbacks

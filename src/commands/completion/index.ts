@@ -1,11 +1,9 @@
 import { Argument, type Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: Kit): void {
   examples(
-    program
-      .command("completion")
-      .description("Print a shell completion script generated from the command tree")
+    group
       .addArgument(new Argument("<shell>", "the shell to complete in").choices(["bash", "zsh", "fish"]))
       .action(lazy(() => import("./script.js"))),
     [

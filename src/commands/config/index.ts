@@ -2,10 +2,8 @@ import type { Command } from "commander";
 import { CONFIG_KEYS } from "../../config/store.js";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const config = program
-    .command("config")
-    .description(`Read and change profile settings (${CONFIG_KEYS.join(", ")})`);
+export function register(group: Command, { lazy }: Kit): void {
+  const config = group;
   examples(
     config
       .command("list")

@@ -1,12 +1,8 @@
 import type { Command } from "commander";
 import { collect, collectList, examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const employees = program
-    .command("employees")
-    .description(
-      "Employees and their skills: lists, skills profiles, certificates, resumes, reports, learning, skill gaps",
-    );
+export function register(group: Command, { lazy }: Kit): void {
+  const employees = group;
 
   const pagedList = (command: Command, noun: string) =>
     command

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const gdpr = program.command("gdpr").description("Mask candidates' personal data (GDPR requests)");
+export function register(group: Command, { lazy }: Kit): void {
+  const gdpr = group;
   examples(
     gdpr
       .command("mask")

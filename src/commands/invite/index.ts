@@ -3,10 +3,8 @@ import { examples, type Kit } from "../shared/kit.js";
 
 const PROCTORING = ["disabled", "image", "video"];
 
-export function register(program: Command, { lazy }: Kit): void {
-  const invite = program
-    .command("invite")
-    .description("Invite candidates to tests, one at a time, in bulk or through a link");
+export function register(group: Command, { lazy }: Kit): void {
+  const invite = group;
 
   examples(
     invite

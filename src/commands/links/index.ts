@@ -28,10 +28,8 @@ function linkOptions(command: Command, creating: boolean): Command {
     .option("--no-api-link", "mark an open link as not an API link");
 }
 
-export function register(program: Command, { lazy }: Kit): void {
-  const links = program
-    .command("links")
-    .description("List, create and change test links (named entry points of a test)");
+export function register(group: Command, { lazy }: Kit): void {
+  const links = group;
 
   examples(
     links

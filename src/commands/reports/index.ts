@@ -1,10 +1,8 @@
 import { type Command, Option } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const reports = program
-    .command("reports")
-    .description("Read candidates' reports, as data, PDF, or a spreadsheet of a period");
+export function register(group: Command, { lazy }: Kit): void {
+  const reports = group;
 
   examples(
     reports

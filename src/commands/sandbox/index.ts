@@ -1,11 +1,9 @@
 import { type Command, Option } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: Kit): void {
   const sandbox = examples(
-    program
-      .command("sandbox")
-      .description("Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C")
+    group
       .option("--port <n>", "port to listen on (0 = any free port)", "4010")
       .option("--host <host>", "address to bind", "127.0.0.1")
       .option("--state <file.json>", "keep the sandbox's data in this file across restarts")

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 import { SETTING_FLAGS } from "../../api/settings-flags.js";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const tests = program.command("tests").description("List tests and read or change their settings");
+export function register(group: Command, { lazy }: Kit): void {
+  const tests = group;
 
   examples(
     tests

@@ -1,10 +1,8 @@
 import type { Command } from "commander";
 import { examples, type Kit } from "../shared/kit.js";
 
-export function register(program: Command, { lazy }: Kit): void {
-  const users = program
-    .command("users")
-    .description("Create users, move them between business units, activate or deactivate them");
+export function register(group: Command, { lazy }: Kit): void {
+  const users = group;
 
   examples(
     users
