@@ -35,7 +35,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
 export async function buildProgram(
   ctx: Context,
   setExitCode: (code: number) => void,
-  group: string | undefined = "all",
+  group: string | undefined,
 ): Promise<Command> {
   const program = new Command("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
@@ -140,9 +140,8 @@ function printError(
   status?: number,
   messages?: string[],
 ): number {
-  const color = ctx.color;
-  ctx.io.stderr.write(`${color ? "\u001b[31merror:\u001b[39m" : "error:"} ${message}\n`);
-  if (hint) ctx.io.stderr.write(`${color ? "\u001b[2mhint:\u001b[22m" : "hint:"} ${hint}\n`);
+  ctx.io.stderr.write(`${ctx.style.red("error:")} ${message}\n`);
+  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${hint}\n`);
   if (wantsJson(ctx)) {
     ctx.io.stderr.write(
       `${JSON.stringify({ error: { status: status ?? null, messages: messages ?? [message] } })}\n`,

@@ -7,6 +7,7 @@ import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
+import { createStyle, type Style } from "./output/style.js";
 
 export interface Io {
   stdout: Writable & { isTTY?: boolean; columns?: number };
@@ -34,6 +35,7 @@ export class Context {
   flags: GlobalFlags = {};
   private settingsCache?: Settings;
   private outputCache?: Output;
+  private styleCache?: Style;
   private client?: ApiClient;
   private sandbox?: EmbeddedSandbox;
 
@@ -58,6 +60,12 @@ export class Context {
 
   get color(): boolean {
     return useColor(this.io.stderr.isTTY, this.io.env);
+  }
+
+  /** Colours for messages on stderr. */
+  get style(): Style {
+    this.styleCache ??= createStyle(this.color);
+    return this.styleCache;
   }
 
   get out(): Output {
@@ -96,10 +104,10 @@ export class Context {
     this.io.stderr.write(`${message}\n`);
   }
   success(message: string): void {
-    this.io.stderr.write(`${this.color ? "\u001b[32m✓\u001b[39m" : "✓"} ${message}\n`);
+    this.io.stderr.write(`${this.style.green("✓")} ${message}\n`);
   }
   warn(message: string): void {
-    this.io.stderr.write(`${this.color ? "\u001b[33mwarning:\u001b[39m" : "warning:"} ${message}\n`);
+    this.io.stderr.write(`${this.style.yellow("warning:")} ${message}\n`);
   }
 
   /** The typed API over a configured client; starts the embedded sandbox for `--sandbox`. */

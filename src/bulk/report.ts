@@ -95,7 +95,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
     );
     list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
     ctx.info(
-      `${ctx.color ? "\u001b[2mhint:\u001b[22m" : "hint:"} check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).`,
+      `${ctx.style.dim("hint:")} check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).`,
     );
   }
 

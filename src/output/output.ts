@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
+import { createStyle, type Style } from "./style.js";
 
 export type Row = Record<string, unknown>;
 
@@ -24,10 +25,15 @@ export interface OutputOptions {
  * ndjson, tsv and csv stream them; table and json wait for the whole list.
  */
 export class Output {
+  /** Colours for stdout. */
+  readonly style: Style;
+
   constructor(
     private readonly stdout: Writable,
     readonly options: OutputOptions,
-  ) {}
+  ) {
+    this.style = createStyle(options.color);
+  }
 
   get format(): Format {
     return this.options.format;
@@ -175,7 +181,7 @@ export class Output {
   }
 
   private bold(text: string): string {
-    return this.options.color ? `\u001b[1m${text}\u001b[22m` : text;
+    return this.style.bold(text);
   }
 }
 

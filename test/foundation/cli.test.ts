@@ -62,7 +62,7 @@ describe("usage errors", () => {
     const { Context } = await import("../../src/context.js");
     const { PassThrough } = await import("node:stream");
     const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
-    const program = await buildProgram(new Context(io, new AbortController().signal), () => undefined);
+    const program = await buildProgram(new Context(io, new AbortController().signal), () => undefined, "all");
     const leaves: string[] = [];
     const walk = (cmd: typeof program, path: string[]) => {
       for (const sub of cmd.commands) {

@@ -51,7 +51,7 @@ export const LIST_COLUMNS: Column[] = LIST_KEYS.map((key) => LINK_COLUMNS.find((
  */
 export async function showLink(ctx: Context, link: TestLink): Promise<void> {
   if (ctx.out.format === "table" && !ctx.out.options.fields && link.testLink) {
-    ctx.out.write(`${ctx.out.options.color ? `\u001b[1m${link.testLink}\u001b[22m` : link.testLink}\n`);
+    ctx.out.write(`${ctx.out.style.bold(link.testLink)}\n`);
     await ctx.out.record(link, LINK_COLUMNS.slice(1));
     return;
   }
