@@ -1,0 +1,42 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+it("npm pack makes a package that installs globally and runs from a clean directory", () => {
+  const dir = mkdtempSync(join(tmpdir(), "assess-pack-"));
+  // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
+  const tarball = readdirSync(dir).find((f) => /^assess-.*\.tgz$/.test(f));
+  expect(tarball).toBeDefined();
+  const prefix = join(dir, "global");
+  // The bundle is self-contained: the package has no dependencies, so the install needs no registry.
+  execFileSync(
+    "npm",
+    ["install", "-g", "--offline", "--no-audit", "--no-fund", "--prefix", prefix, join(dir, tarball!)],
+    {
+      cwd: dir,
+      stdio: "pipe",
+    },
+  );
+  const clean = join(dir, "elsewhere");
+  mkdirSync(clean);
+  const env = {
+    PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
+    HOME: clean,
+    ASSESS_CONFIG_DIR: join(clean, "cfg"),
+  };
+  const help = spawnSync("assess", ["--help"], { cwd: clean, encoding: "utf8", env });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain("Usage: assess");
+  const list = spawnSync("assess", ["--sandbox", "tests", "list", "--json"], {
+    cwd: clean,
+    encoding: "utf8",
+    env,
+  });
+  expect(list.status).toBe(0);
+  expect(JSON.parse(list.stdout)[0]).toHaveProperty("testId");
+}, 120_000);
