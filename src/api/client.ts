@@ -42,6 +42,8 @@ export interface RequestOptions {
   binary?: boolean;
   /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
   safe?: boolean;
+  /** `--dry-run` prints this request even though it only reads (`assess api` shows any request). */
+  alwaysDryRun?: boolean;
   /** Bulk runs want uncertain answers as an error they can recognise, single commands too. */
   signal?: AbortSignal;
 }
@@ -87,7 +89,7 @@ export class ApiClient {
     if (opts.raw) headers["content-type"] = opts.raw.contentType;
 
     const idempotent = opts.safe === true || isIdempotent(opts.method);
-    if (this.options.dryRun && !idempotent) {
+    if (this.options.dryRun && (!idempotent || opts.alwaysDryRun)) {
       this.options.dryRun({
         method: opts.method,
         url,

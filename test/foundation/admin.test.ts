@@ -151,6 +151,26 @@ describe("api (raw requests)", () => {
     expect(lastRequest().body).toEqual({ emailId: "raw@example.com", fullName: "Raw" });
   });
 
+  it("--dry-run prints any request, GET included, and sends nothing", async () => {
+    const before = t.sandbox.requests.length;
+    const r = await t.run(["api", "GET", "/employees", "--skills", "-f", "PageSize=5", "--dry-run"]);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({
+      dryRun: true,
+      method: "GET",
+      url: expect.stringContaining("/skills/employees?PageSize=5"),
+    });
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
+  it("reads the body from stdin with --data -", async () => {
+    const r = await t.run(["api", "POST", "/v3/accounts/user/create", "--data", "-"], {
+      stdin: '{"email":"stdin@example.com","fullName":"From Stdin"}',
+    });
+    expect(r.code).toBe(0);
+    expect(lastRequest().body).toEqual({ email: "stdin@example.com", fullName: "From Stdin" });
+  });
+
   it("--skills --paginate follows every page of a skills list", async () => {
     const r = await t.run(["api", "GET", "/employees", "--skills", "--paginate", "-f", "PageSize=20"]);
     expect(r.code).toBe(0);

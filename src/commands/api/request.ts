@@ -34,17 +34,19 @@ const request: Handler = async (ctx, [methodArg, pathArg], o) => {
     if (method !== "GET") throw new UsageError("--paginate works with GET lists only");
     const pageKey = PAGE_KEYS.find((k) => k in query) ?? (api === "skills" ? "PageNumber" : "pageNo");
     const items: unknown[] = [];
+    // Lists without hasNextPage end on a page shorter than the page size asked for, or on an empty one.
+    const size = Number(query.pageSize ?? query.PageSize ?? Number.NaN);
     for (let page = Number(query[pageKey] ?? 1); ; page++) {
       const res = await client.request({ method, path: pathname, api, query: { ...query, [pageKey]: page } });
       const { list, more } = pageOf(res.data);
       items.push(...list);
-      if (!more || list.length === 0) break;
+      if (!more || list.length === 0 || list.length < size) break;
     }
     ctx.out.json(items);
     return 0;
   }
 
-  const res = await client.request({ method, path: pathname, api, query, body });
+  const res = await client.request({ method, path: pathname, api, query, body, alwaysDryRun: true });
   if (o.include) {
     ctx.out.write(`HTTP ${res.status}\n`);
     for (const [key, value] of Object.entries(res.headers)) ctx.out.write(`${key}: ${value}\n`);
