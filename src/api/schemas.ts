@@ -105,16 +105,15 @@ export const ReattemptBody = z.strictObject({
 });
 export type ReattemptBody = z.infer<typeof ReattemptBody>;
 
-// §2.6
-export const LinkInviteBody = z.strictObject({
-  emailId: Email.optional(),
-  fullName: z.string().min(1).optional(),
-  callbackURL: z.url().optional(),
-  redirectURL: z.url().optional(),
-  disableMandatoryFields: Flag.optional(),
-  hideInstruction: Flag.optional(),
-  sendEmail: Flag.optional(),
-});
+// §2.6: the candidate fields of §2.4, with sendEmail an integer flag here.
+export const LinkInviteBody = InviteBody.pick({
+  emailId: true,
+  fullName: true,
+  callbackURL: true,
+  redirectURL: true,
+  disableMandatoryFields: true,
+  hideInstruction: true,
+}).extend({ sendEmail: Flag.optional() });
 export type LinkInviteBody = z.infer<typeof LinkInviteBody>;
 
 export const Invitation = z.looseObject({
