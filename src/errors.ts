@@ -69,19 +69,30 @@ export class ApiError extends CliError {
       exitCode: status === 401 || status === 403 ? ExitCode.auth : ExitCode.failure,
       status,
       messages,
-      suggestion: opts.suggestion ?? suggestionFor(status),
+      suggestion: opts.suggestion ?? suggestionFor(status, opts.url),
     });
     this.ids = opts.ids ?? [];
     this.body = opts.body;
   }
 }
 
-function suggestionFor(status: number): string | undefined {
+/** What to do next, from the status and, for unknown ids, the kind of resource the path names. */
+function suggestionFor(status: number, path = ""): string | undefined {
   if (status === 401) return "Check your API key: run `assess auth login` or set ASSESS_API_KEY.";
   if (status === 403)
     return "The key's account may not use this resource; run `assess tests list` to see your tests.";
-  if (status === 404)
-    return "Check the id; list commands (`assess tests list`, `assess links list`) show valid ones.";
+  if (status === 404) {
+    if (/\/testlinks\/\d+/.test(path))
+      return "Run `assess links list --test <testId>` to see the test's links.";
+    if (/\/tests\/\d+/.test(path)) return "Run `assess tests list` to see the account's tests.";
+    if (/\/(invitations|reports)\/\d+/.test(path))
+      return "Run `assess attempts list --from 30d --to now` to see recent attempts' ids.";
+    if (/\/employees\/\d+\/reports\/\d+/.test(path)) {
+      return "There is a report only once the employee completed the test; `assess employees list` and `assess tests list` show the ids.";
+    }
+    if (/\/employees\/\d+/.test(path)) return "Run `assess employees list` to see the employees' ids.";
+    return "Check the id and the base URL (`assess config get base-url`).";
+  }
   if (status === 429) return "The service is rate limiting; wait a little or raise --retries.";
   if (status >= 500) return "The service failed; try again later, or run with --debug to see the exchange.";
   return undefined;

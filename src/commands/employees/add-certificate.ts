@@ -4,7 +4,6 @@ import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues } from "../shared/options.js";
 import { composeBody } from "./body.js";
 import { CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
-import { on404 } from "./hints.js";
 import { skillsOf } from "./records.js";
 
 const addCertificate: Handler = async (ctx, [idArg], o) => {
@@ -40,7 +39,7 @@ const addCertificate: Handler = async (ctx, [idArg], o) => {
   }
 
   const api = await ctx.api();
-  const certificate = await on404(api.addCertificate(employeeId, body));
+  const certificate = await api.addCertificate(employeeId, body);
   const skills = skillsOf(certificate).map((s) => s.skillName);
   const id = certificate.certificateId ?? certificate.id;
   ctx.success(

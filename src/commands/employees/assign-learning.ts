@@ -4,7 +4,6 @@ import { parseDate, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { composeBody } from "./body.js";
-import { on404 } from "./hints.js";
 import { gapRows } from "./skill-gap.js";
 
 const assignLearning: Handler = async (ctx, [idArg], o) => {
@@ -15,7 +14,7 @@ const assignLearning: Handler = async (ctx, [idArg], o) => {
   const api = await ctx.api();
 
   if (o.fromGap === true) {
-    const gaps = gapRows(await on404(api.getSkillGap(employeeId))).filter((row) => row.status === "gap");
+    const gaps = gapRows(await api.getSkillGap(employeeId)).filter((row) => row.status === "gap");
     for (const gap of gaps)
       if (!skills.some((s) => s.toLowerCase() === gap.skillName.toLowerCase())) skills.push(gap.skillName);
     if (gaps.length === 0 && resources.length === 0 && skills.length === 0) {
@@ -36,7 +35,7 @@ const assignLearning: Handler = async (ctx, [idArg], o) => {
     );
   }
 
-  const answer = await on404(api.assignLearning(employeeId, body));
+  const answer = await api.assignLearning(employeeId, body);
   const assigned = Array.isArray(answer.assigned) ? (answer.assigned as Row[]) : undefined;
   const id = answer.assignmentId;
   ctx.success(

@@ -1,7 +1,6 @@
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
-import { on404 } from "./hints.js";
 import { skillsOf } from "./records.js";
 
 export const CERTIFICATE_COLUMNS: Column[] = [
@@ -23,7 +22,7 @@ const certificates: Handler = async (ctx, [idArg], options) => {
   const employeeId = parseId(idArg, "employeeId");
   const withSkills = options.withSkills === true;
   const api = await ctx.api();
-  const list = await on404(api.listCertificates(employeeId, withSkills));
+  const list = await api.listCertificates(employeeId, withSkills);
   const count = await ctx.out.list(
     list,
     withSkills ? [...CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN] : CERTIFICATE_COLUMNS,

@@ -1,16 +1,12 @@
 import { SECTION_COLUMNS } from "../reports/get.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
-import { on404 } from "./hints.js";
 
 const report: Handler = async (ctx, [idArg], o) => {
   const employeeId = parseId(idArg, "employeeId");
   const testId = await resolveTestId(ctx, o.test);
   const api = await ctx.api();
-  const result = await on404(
-    api.getEmployeeReport(employeeId, testId),
-    `There is a report only once employee ${employeeId} completed test ${testId}; \`assess employees list\` and \`assess tests list\` show the ids.`,
-  );
+  const result = await api.getEmployeeReport(employeeId, testId);
   if (ctx.out.format === "table" && !ctx.flags.fields) {
     const { sections, ...summary } = result;
     await ctx.out.record(summary);

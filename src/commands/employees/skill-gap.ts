@@ -1,7 +1,6 @@
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
-import { on404 } from "./hints.js";
 import { jobOf, number, record, text } from "./records.js";
 
 export interface GapRow extends Row {
@@ -51,7 +50,7 @@ export function gapRows(answer: Row): GapRow[] {
 const skillGap: Handler = async (ctx, [idArg]) => {
   const employeeId = parseId(idArg, "employeeId");
   const api = await ctx.api();
-  const answer = await on404(api.getSkillGap(employeeId));
+  const answer = await api.getSkillGap(employeeId);
   if (ctx.out.isJson) {
     await ctx.out.record(answer);
     return 0;

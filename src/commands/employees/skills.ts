@@ -1,7 +1,6 @@
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
-import { on404 } from "./hints.js";
 import { departmentOf, employeeName, jobOf, type Skill, skillsOf } from "./records.js";
 
 const SUMMARY_COLUMNS: Column[] = [
@@ -29,7 +28,7 @@ const SKILL_COLUMNS: Column[] = [
 const skills: Handler = async (ctx, [idArg]) => {
   const employeeId = parseId(idArg, "employeeId");
   const api = await ctx.api();
-  const profile = await on404(api.getSkillsProfile(employeeId));
+  const profile = await api.getSkillsProfile(employeeId);
   if (ctx.out.isJson) {
     await ctx.out.record(profile);
     return 0;

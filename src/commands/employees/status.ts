@@ -2,7 +2,6 @@ import { UsageError } from "../../errors.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { composeBody } from "./body.js";
-import { on404 } from "./hints.js";
 
 /** Statuses the service is known to use; other values are sent as typed, for the service to judge. */
 const KNOWN_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"];
@@ -13,7 +12,7 @@ const status: Handler = async (ctx, [idArg, statusArg], o) => {
   if (wanted === "") throw new UsageError("Missing <status>", `Use one of ${KNOWN_STATUSES.join(", ")}`);
   const body = await composeBody(o, { status: canonical(wanted) });
   const api = await ctx.api();
-  const answer = await on404(api.setEmployeeStatus(employeeId, body));
+  const answer = await api.setEmployeeStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
   await ctx.out.record(answer);
   return 0;

@@ -5,7 +5,6 @@ import { UsageError } from "../../errors.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
-import { on404 } from "./hints.js";
 import { skillsOf } from "./records.js";
 
 /** The limit the service enforces (413 above it); checked here so a large file is not sent in vain. */
@@ -43,11 +42,9 @@ const uploadResume: Handler = async (ctx, [idArg, path]) => {
   }
   const filename = basename(path);
   const api = await ctx.api();
-  const answer = await on404(
-    api.uploadResume(
-      employeeId,
-      multipartFile({ field: "file", filename, contentType: type.contentType, data }),
-    ),
+  const answer = await api.uploadResume(
+    employeeId,
+    multipartFile({ field: "file", filename, contentType: type.contentType, data }),
   );
   const skills = skillsOf(answer).map((s) => s.skillName);
   ctx.success(
