@@ -122,6 +122,17 @@ export class Output {
     await this.list([row], columns ?? Object.keys(row).map((key) => ({ key })));
   }
 
+  /**
+   * One record holding a list (a test's or report's sections): on a terminal the record, then the list as its
+   * own table; in every other format the record as it is.
+   */
+  async recordWithList(row: Row, listKey: string, columns: Column[]): Promise<void> {
+    if (this.format !== "table" || this.options.fields) return this.record(row);
+    const { [listKey]: list, ...summary } = row;
+    await this.record(summary);
+    if (Array.isArray(list) && list.length > 0) await this.list(list as Row[], columns);
+  }
+
   /** Any JSON value, as the service sent it (`--json` of commands whose answer is not a record list). */
   json(value: unknown): void {
     this.stdout.write(`${JSON.stringify(value, null, this.format === "ndjson" ? 0 : 2)}\n`);

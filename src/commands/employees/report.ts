@@ -7,13 +7,7 @@ const report: Handler = async (ctx, [idArg], o) => {
   const testId = await resolveTestId(ctx, o.test);
   const api = await ctx.api();
   const result = await api.getEmployeeReport(employeeId, testId);
-  if (ctx.out.format === "table" && !ctx.flags.fields) {
-    const { sections, ...summary } = result;
-    await ctx.out.record(summary);
-    if (sections && sections.length > 0) await ctx.out.list(sections, SECTION_COLUMNS);
-    return 0;
-  }
-  await ctx.out.record(result);
+  await ctx.out.recordWithList(result, "sections", SECTION_COLUMNS);
   return 0;
 };
 export default report;

@@ -16,13 +16,7 @@ const get: Handler = async (ctx, [idArg], o) => {
     parseId(idArg, "testInvitationId"),
     o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
   );
-  if (ctx.out.format === "table" && !ctx.flags.fields) {
-    const { sections, ...summary } = report;
-    await ctx.out.record(summary);
-    if (sections && sections.length > 0) await ctx.out.list(sections, SECTION_COLUMNS);
-    return 0;
-  }
-  await ctx.out.record(report);
+  await ctx.out.recordWithList(report, "sections", SECTION_COLUMNS);
   return 0;
 };
 export default get;
