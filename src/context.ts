@@ -7,6 +7,7 @@ import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
+import { isCi } from "./output/progress.js";
 import { createStyle, type Style } from "./output/style.js";
 
 export interface Io {
@@ -87,12 +88,12 @@ export class Context {
 
   /** Prompts only when allowed and both ends are terminals (CLI.md `--no-input`). */
   get canPrompt(): boolean {
-    const ci =
-      this.io.env.CI !== undefined &&
-      this.io.env.CI !== "" &&
-      this.io.env.CI !== "false" &&
-      this.io.env.CI !== "0";
-    return this.flags.input !== false && !ci && this.io.stdin.isTTY === true && this.io.stdout.isTTY === true;
+    return (
+      this.flags.input !== false &&
+      !isCi(this.io.env) &&
+      this.io.stdin.isTTY === true &&
+      this.io.stdout.isTTY === true
+    );
   }
 
   get dryRun(): boolean {
