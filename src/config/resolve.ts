@@ -76,11 +76,16 @@ function firstOf<S>(candidates: Array<[string | undefined, S]>): [string | undef
   return [undefined, undefined];
 }
 
+/** As `config set timeout` allows: beyond an hour is a typo (and past 2^31 ms node's timers fire at once). */
+const MAX_TIMEOUT_MS = 3_600_000;
+
 function positiveInt(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new UsageError(`${name} must be a positive whole number of milliseconds, got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0 || n > MAX_TIMEOUT_MS)
+    throw new UsageError(
+      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`,
+    );
   return n;
 }
 

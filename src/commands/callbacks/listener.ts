@@ -43,6 +43,8 @@ export interface ListenerOptions {
   secretPath?: string;
   forwardTo?: string;
   maxBodyBytes?: number;
+  /** How long a sender may take to send its headers (default 10 s). */
+  headersTimeoutMs?: number;
   /** Called once per handled request, in arrival order, after its forward (if any) finished. */
   onEvent(event: ReceivedEvent): void | Promise<void>;
 }
@@ -65,7 +67,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     queue = queue.then(job).catch(() => undefined);
   };
 
-  const server = http.createServer((req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  // Node checks these timeouts only every connectionsCheckingInterval (30 s by default): a slow-loris sender
+  // could hold its socket up to 30 s longer than headersTimeout says.
+  const checkEvery = Math.min(1000, headersTimeout);
+  const server = http.createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
     const path = new URL(req.url ?? "/", "http://listener").pathname;
     if (options.secretPath !== undefined && !samePath(path, options.secretPath)) {
       req.resume();
@@ -120,7 +126,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       () => undefined,
     );
   });
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.headersTimeout = headersTimeout;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = 5_000;
 

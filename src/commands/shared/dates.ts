@@ -4,12 +4,28 @@ import { UsageError } from "../../errors.js";
 export type Bound = "start" | "end";
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+/** Dates outside these years are typing mistakes (`+99999999d`, year 0000), not dates to send. */
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /**
  * CLI.md "Dates": `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now.
  */
 export function parseDate(input: string, bound: Bound, option: string, now: Date = new Date()): Date {
-  const value = input.trim();
+  const date = readDate(input.trim(), bound, now);
+  if (date === undefined) {
+    throw new UsageError(
+      `${option}: "${input}" is not a date`,
+      "Use YYYY-MM-DD, an ISO time like 2026-11-21T09:00:00Z, now, 7d (7 days ago) or +7d (7 days from now)",
+    );
+  }
+  if (!(date.getTime() >= EARLIEST && date.getTime() <= LATEST)) {
+    throw new UsageError(`${option}: "${input}" is outside the years 1900 to 9999`);
+  }
+  return date;
+}
+
+function readDate(value: string, bound: Bound, now: Date): Date | undefined {
   if (value === "now") return new Date(Math.floor(now.getTime() / 1000) * 1000);
   const relative = /^([+-]?)(\d+)([smhdw])$/.exec(value);
   if (relative) {
@@ -32,10 +48,7 @@ export function parseDate(input: string, bound: Bound, option: string, now: Date
     const real = !Number.isNaN(probe.getTime()) && probe.toISOString().startsWith(day);
     if (real && !Number.isNaN(date.getTime())) return new Date(Math.floor(date.getTime() / 1000) * 1000);
   }
-  throw new UsageError(
-    `${option}: "${input}" is not a date`,
-    "Use YYYY-MM-DD, an ISO time like 2026-11-21T09:00:00Z, now, 7d (7 days ago) or +7d (7 days from now)",
-  );
+  return undefined;
 }
 
 /** The only format sent to the service: UTC `YYYY-MM-DDTHH:mm:ssZ`. */
