@@ -4,7 +4,7 @@
 // Usage: npm run bench:startup [-- --runs 30]
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,7 +39,7 @@ for (let i = 0; i < runs; i++) for (const c of cases) samples.get(c.name).push(t
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(samples.get("node -e 0"));
 console.log(
-  `machine: ${cpus()[0]?.model ?? "?"} x${cpus().length}, node ${process.version}, ${runs} runs each, medians`,
+  `machine: ${cpus()[0]?.model ?? "?"} x${cpus().length}, node ${process.version}, load ${loadavg()[0].toFixed(2)}, ${runs} runs each, medians`,
 );
 let failed = 0;
 for (const c of cases) {

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import("../dist/cli.js").then((cli) => cli.run());
+// CommonJS (bin/package.json): see src/launch.ts for why.
+require("../dist/launch.cjs");

@@ -1,9 +1,10 @@
-import { Command, CommanderError, Option } from "commander";
-import { groupOf, registerCommands } from "./commands/index.js";
+import { type Command, CommanderError } from "commander";
+import { groupOf } from "./commands/groups.js";
+import { registerCommands } from "./commands/index.js";
 import { createKit } from "./commands/shared/kit.js";
-import { Context, type Io, VERSION } from "./context.js";
+import { Context, type Io } from "./context.js";
 import { CliError, DryRunStop, ExitCode } from "./errors.js";
-import { FORMATS } from "./output/format.js";
+import { declareProgram } from "./program.js";
 
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
@@ -15,6 +16,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   const ctx = new Context(io, options.signal ?? new AbortController().signal);
   let exitCode: number = ExitCode.ok;
   try {
+    await ctx.loadStyles();
     const program = await buildProgram(
       ctx,
       (code) => {
@@ -37,48 +39,9 @@ export async function buildProgram(
   setExitCode: (code: number) => void,
   group: string | undefined,
 ): Promise<Command> {
-  const program = new Command("assess")
-    .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
-    .version(VERSION, "-v, --version", "print the version")
-    .helpOption("-h, --help", "show help for a command")
-    .showSuggestionAfterError(true)
-    .addOption(
-      new Option("--profile <name>", "config profile to use (env ASSESS_PROFILE)").default(
-        undefined,
-        "default",
-      ),
-    )
-    .option(
-      "--api-key <key>",
-      "API key (prefer ASSESS_API_KEY or `assess auth login`: flags leak into shell history)",
-    )
-    .option("--base-url <url>", "assessment API base URL; may carry a path prefix (env ASSESS_BASE_URL)")
-    .option("--skills-base-url <url>", "employee-skills API base URL (env ASSESS_SKILLS_BASE_URL)")
-    .addOption(
-      new Option(
-        "-o, --output <format>",
-        "output format (default: table on a terminal, tsv when piped)",
-      ).choices(FORMATS),
-    )
-    .option("--json", "same as -o json")
-    .option("--fields <list>", "comma-separated fields to show (table, tsv, csv, json)")
-    .option("--no-input", "never prompt; a missing value is an error (also when CI=true)")
-    .option("--dry-run", "print the requests a command would send, and send nothing")
-    .option("--debug", "log each HTTP request and answer on stderr, key redacted (env ASSESS_DEBUG=1)")
-    .option("--timeout <ms>", "per-request timeout in milliseconds (default 30000)")
-    .option("--retries <n>", "retry budget for failed requests (default 3)")
-    .option("--sandbox", "run this command against an embedded sandbox (no account needed)")
-    .option("--allow-http", "allow an http:// base URL to a host other than this machine")
-    .configureOutput({
-      writeOut: (text) => ctx.io.stdout.write(text),
-      writeErr: (text) => ctx.io.stderr.write(text),
-      outputError: () => undefined, // report() prints errors, with a hint
-    })
-    .exitOverride()
-    .hook("preAction", () => {
-      ctx.flags = program.opts();
-    });
-  program.helpCommand(false); // `assess help` is a group of its own, with topics
+  const program = declareProgram(ctx.io).hook("preAction", () => {
+    ctx.flags = program.opts();
+  });
   await registerCommands(program, createKit(ctx, setExitCode), group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
@@ -160,7 +123,15 @@ function isNamed(error: unknown, name: string): boolean {
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Node creates process.stdin on first use (~2 ms), and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+  };
 }
 
 /** The launcher's entry: wires Ctrl-C and sets the exit code. */

@@ -8,7 +8,8 @@ import { AuthError } from "./errors.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
 import { isCi } from "./output/progress.js";
-import { createStyle, type Style } from "./output/style.js";
+import { loadStyle, plainStyle, type Style } from "./output/style.js";
+import { VERSION } from "./version.js";
 
 export interface Io {
   stdout: Writable & { isTTY?: boolean; columns?: number };
@@ -16,8 +17,6 @@ export interface Io {
   stdin: Readable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
 }
-
-export const VERSION = "0.1.0";
 
 /** Stops and cleans up the in-process sandbox of `--sandbox`. */
 interface EmbeddedSandbox {
@@ -36,7 +35,7 @@ export class Context {
   flags: GlobalFlags = {};
   private settingsCache?: Settings;
   private outputCache?: Output;
-  private styleCache?: Style;
+  private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
   private client?: ApiClient;
   private sandbox?: EmbeddedSandbox;
 
@@ -63,10 +62,18 @@ export class Context {
     return useColor(this.io.stderr.isTTY, this.io.env);
   }
 
+  /** Loads colours for the streams that are terminals; main() calls it once before a command runs. */
+  async loadStyles(): Promise<void> {
+    const [stdout, stderr] = await Promise.all([
+      loadStyle(useColor(this.io.stdout.isTTY, this.io.env)),
+      loadStyle(this.color),
+    ]);
+    this.styles = { stdout, stderr };
+  }
+
   /** Colours for messages on stderr. */
   get style(): Style {
-    this.styleCache ??= createStyle(this.color);
-    return this.styleCache;
+    return this.styles.stderr;
   }
 
   get out(): Output {
@@ -80,6 +87,7 @@ export class Context {
         format,
         fields: fields && fields.length > 0 ? fields : undefined,
         color: useColor(this.io.stdout.isTTY, this.io.env),
+        style: this.styles.stdout,
         width: this.io.stdout.columns,
       });
     }

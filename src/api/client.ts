@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
-import { Agent, type Dispatcher, request } from "undici";
-import { ApiError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import { ApiError, AuthError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
+import { Agent, type Dispatcher, request } from "./undici.js";
 
 export type ApiName = "assess" | "skills";
 
@@ -67,8 +67,16 @@ export class ApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   /** Shared across concurrent requests: a 429 slows every worker down, not only the one that got it. */
   private pauseUntil = 0;
+  private readonly rateLimitListeners = new Set<(sentAt: number) => void>();
 
   constructor(options: ClientOptions) {
+    // undici would refuse every request as if the network failed (and a POST as "maybe processed").
+    if (!/^[\x21-\x7e]+$/.test(options.apiKey)) {
+      throw new AuthError(
+        "The API key cannot be sent in an HTTP header: it holds a space, a line break or a non-ASCII character",
+        { suggestion: "Copy the key again, then run `assess auth login` or set ASSESS_API_KEY." },
+      );
+    }
     this.options = options;
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -102,8 +110,12 @@ export class ApiClient {
     const payload = opts.body !== undefined ? JSON.stringify(opts.body) : undefined;
     for (let attempt = 0; ; attempt++) {
       await this.waitForPause();
+      const sentAt = Date.now();
       const outcome = await this.once(opts, url, headers, payload);
       if (outcome.kind === "ok") return outcome.response as ApiResponse<T>;
+      if (outcome.kind === "status" && outcome.response.status === 429) {
+        for (const listener of this.rateLimitListeners) listener(sentAt);
+      }
 
       const last = attempt >= this.options.retries;
       if (outcome.kind === "status") {
@@ -113,7 +125,7 @@ export class ApiClient {
           if (!idempotent && [500, 502, 504].includes(response.status)) {
             throw new UncertainError(opts.method, url, `the service answered HTTP ${response.status}`);
           }
-          throw toApiError(response, opts.method, url);
+          throw toApiError(response, opts.method, url, this.options.apiKey);
         }
         const hinted = retryAfterMs(response.headers["retry-after"]);
         const wait = hinted ?? backoffMs(attempt);
@@ -146,6 +158,15 @@ export class ApiClient {
     }
   }
 
+  /**
+   * Calls `listener` with the send time of each request answered 429, retried or not (bulk runs send fewer
+   * requests at once then); returns the function that unsubscribes it.
+   */
+  onRateLimited(listener: (sentAt: number) => void): () => void {
+    this.rateLimitListeners.add(listener);
+    return () => this.rateLimitListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
@@ -174,11 +195,10 @@ export class ApiClient {
         this.options.debug?.(
           `→ ${method} ${url}${body !== undefined ? ` (${headers["content-type"]})` : ""}`,
         );
-        const res = await request(url, {
+        const res = await request(this.dispatcher, url, {
           method: method as Dispatcher.HttpMethod,
           headers,
           body,
-          dispatcher: this.dispatcher,
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
           signal: opts.signal,
@@ -266,9 +286,11 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 /** Reads the three documented error shapes (and anything else) into messages and offending ids. */
-export function toApiError(response: ApiResponse, method: string, url: string): ApiError {
+export function toApiError(response: ApiResponse, method: string, url: string, apiKey?: string): ApiError {
   const { messages, ids } = readErrorBody(response.status, response.data);
-  return new ApiError(response.status, messages, {
+  // A service or proxy that echoes the request's headers back must not get the key printed.
+  const hide = (message: string) => (apiKey ? message.replaceAll(apiKey, redactKey(apiKey)) : message);
+  return new ApiError(response.status, messages.map(hide), {
     ids,
     body: response.data,
     method,

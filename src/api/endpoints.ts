@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ApiError } from "../errors.js";
 import type { ApiClient, ApiName, RequestOptions } from "./client.js";
 import * as s from "./schemas.js";
+import * as z from "./zod.js";
 
 /**
  * Every operation of API.md §4.1 and §4.4, declared once. The method and path here are the only place a

@@ -2,27 +2,33 @@
  * zod schemas of API.md §2. Requests are strict: exactly the documented field names, quirks included,
  * checked before anything is sent. Responses are loose: documented fields typed, unknown fields kept,
  * because the service's answers are only partly documented.
+ *
+ * Each schema is built on first use (`z.lazy`): a command uses a few of them, and building them all took
+ * ~10 ms of every command's start-up (bench/README.md). The enums stay plain: their `.options` are value
+ * lists for flags.
  */
-import { z } from "zod";
 import { SETTING_FLAGS } from "./settings-flags.js";
+import * as z from "./zod.js";
 
 /** Yes/No flags are 0 or 1 (API-NOTES.md). */
-export const Flag = z.union([z.literal(0), z.literal(1)]);
+export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)]));
 /** UTC ISO 8601 as the service wants it: YYYY-MM-ddTHH:mm:ssZ. */
-export const UtcDateTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "must be YYYY-MM-DDTHH:mm:ssZ");
-export const Email = z.email("is not a valid e-mail address");
-export const Id = z.number().int().positive();
+export const UtcDateTime = z.lazy(() =>
+  z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "must be YYYY-MM-DDTHH:mm:ssZ"),
+);
+export const Email = z.lazy(() => z.email("is not a valid e-mail address"));
+export const Id = z.lazy(() => z.number().int().positive());
 export const ProctoringMode = z.enum(["disabled", "image", "video"]);
 
 // §2.2
-export const TestSettings = z.looseObject({
-  testName: z.string().optional(),
-  testAliasName: z.string().nullable().optional(),
-  typeOfTest: z.union([z.literal(1), z.literal(2)]).optional(),
-  ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, Flag.optional()])),
-});
+export const TestSettings = z.lazy(() =>
+  z.looseObject({
+    testName: z.string().optional(),
+    testAliasName: z.string().nullable().optional(),
+    typeOfTest: z.union([z.literal(1), z.literal(2)]).optional(),
+    ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, Flag.optional()])),
+  }),
+);
 export type TestSettings = z.infer<typeof TestSettings> &
   Partial<Record<(typeof SETTING_FLAGS)[number], 0 | 1>>;
 
@@ -30,223 +36,269 @@ export type TestSettings = z.infer<typeof TestSettings> &
 export const InvitationType = z.enum(["email", "open"]);
 export const ScheduleType = z.enum(["validityindays", "timebound", "slotwise"]);
 export const LinkStatus = z.enum(["active", "inactive"]);
-export const TestLinkBody = z.strictObject({
-  testId: Id.optional(),
-  testLinkName: z.string().min(1).optional(),
-  testLinkStatus: LinkStatus.optional(),
-  invitationType: InvitationType.optional(),
-  isApiLink: z.boolean().optional(),
-  proctoringSettings: z.strictObject({ proctoringMode: ProctoringMode }).optional(),
-  stakeholderEmails: z.string().nullable().optional(),
-  invitationSchedule: z
-    .strictObject({
-      scheduleType: ScheduleType,
-      scheduleDetails: z.strictObject({
-        invitationValidityInDays: z.number().int().positive().optional(),
-        startDateTime: UtcDateTime.optional(),
-        endDateTime: UtcDateTime.optional(),
-        timeZoneId: z.number().int().optional(),
-      }),
-    })
-    .optional(),
-});
+export const TestLinkBody = z.lazy(() =>
+  z.strictObject({
+    testId: Id.optional(),
+    testLinkName: z.string().min(1).optional(),
+    testLinkStatus: LinkStatus.optional(),
+    invitationType: InvitationType.optional(),
+    isApiLink: z.boolean().optional(),
+    proctoringSettings: z.strictObject({ proctoringMode: ProctoringMode }).optional(),
+    stakeholderEmails: z.string().nullable().optional(),
+    invitationSchedule: z
+      .strictObject({
+        scheduleType: ScheduleType,
+        scheduleDetails: z.strictObject({
+          invitationValidityInDays: z.number().int().positive().optional(),
+          startDateTime: UtcDateTime.optional(),
+          endDateTime: UtcDateTime.optional(),
+          timeZoneId: z.number().int().optional(),
+        }),
+      })
+      .optional(),
+  }),
+);
 export type TestLinkBody = z.infer<typeof TestLinkBody>;
-export const TestLink = z.looseObject({
-  testLinkId: z.number(),
-  testId: z.number().optional(),
-  testLinkName: z.string().nullish(),
-  testLink: z.string().nullish(),
-  testLinkStatus: z.string().nullish(),
-  invitationType: z.union([z.string(), z.number()]).nullish(),
-  isApiLink: z.boolean().nullish(),
-  proctoringSettings: z.looseObject({ proctoringMode: z.string().nullish() }).nullish(),
-  stakeholderEmails: z.string().nullish(),
-  invitationSchedule: z
-    .looseObject({
-      scheduleType: z.string().nullish(),
-      scheduleDetails: z
-        .looseObject({
-          invitationValidityInDays: z.number().nullish(),
-          startDateTime: z.string().nullish(),
-          endDateTime: z.string().nullish(),
-          timeZoneId: z.number().nullish(),
-        })
-        .nullish(),
-    })
-    .nullish(),
-});
+export const TestLink = z.lazy(() =>
+  z.looseObject({
+    testLinkId: z.number(),
+    testId: z.number().optional(),
+    testLinkName: z.string().nullish(),
+    testLink: z.string().nullish(),
+    testLinkStatus: z.string().nullish(),
+    invitationType: z.union([z.string(), z.number()]).nullish(),
+    isApiLink: z.boolean().nullish(),
+    proctoringSettings: z.looseObject({ proctoringMode: z.string().nullish() }).nullish(),
+    stakeholderEmails: z.string().nullish(),
+    invitationSchedule: z
+      .looseObject({
+        scheduleType: z.string().nullish(),
+        scheduleDetails: z
+          .looseObject({
+            invitationValidityInDays: z.number().nullish(),
+            startDateTime: z.string().nullish(),
+            endDateTime: z.string().nullish(),
+            timeZoneId: z.number().nullish(),
+          })
+          .nullish(),
+      })
+      .nullish(),
+  }),
+);
 export type TestLink = z.infer<typeof TestLink>;
 
 // §2.4
-export const InviteBody = z.strictObject({
-  emailId: Email.optional(),
-  fullName: z.string().min(1).optional(),
-  callbackURL: z.url().optional(),
-  redirectURL: z.url().optional(),
-  disableMandatoryFields: Flag.optional(),
-  hideInstruction: Flag.optional(),
-  sendEmail: z.enum(["yes", "no"]).optional(),
-  stakeholderEmails: z.string().optional(),
-  startDateTime: UtcDateTime.optional(),
-  endDateTime: UtcDateTime.optional(),
-  timeZoneId: z.number().int().optional(),
-  ProctoringMode: ProctoringMode.optional(),
-});
+export const InviteBody = z.lazy(() =>
+  z.strictObject({
+    emailId: Email.optional(),
+    fullName: z.string().min(1).optional(),
+    callbackURL: z.url().optional(),
+    redirectURL: z.url().optional(),
+    disableMandatoryFields: Flag.optional(),
+    hideInstruction: Flag.optional(),
+    sendEmail: z.enum(["yes", "no"]).optional(),
+    stakeholderEmails: z.string().optional(),
+    startDateTime: UtcDateTime.optional(),
+    endDateTime: UtcDateTime.optional(),
+    timeZoneId: z.number().int().optional(),
+    ProctoringMode: ProctoringMode.optional(),
+  }),
+);
 export type InviteBody = z.infer<typeof InviteBody>;
 
 // §2.5
-export const ReattemptBody = z.strictObject({
-  StartDateTime: UtcDateTime.optional(),
-  EndDateTime: UtcDateTime.optional(),
-  TimeZoneId: z.number().int().optional(),
-  CallbackUrl: z.url().optional(),
-  RedirectUrl: z.url().optional(),
-  hideInstruction: Flag.optional(),
-});
+export const ReattemptBody = z.lazy(() =>
+  z.strictObject({
+    StartDateTime: UtcDateTime.optional(),
+    EndDateTime: UtcDateTime.optional(),
+    TimeZoneId: z.number().int().optional(),
+    CallbackUrl: z.url().optional(),
+    RedirectUrl: z.url().optional(),
+    hideInstruction: Flag.optional(),
+  }),
+);
 export type ReattemptBody = z.infer<typeof ReattemptBody>;
 
 // §2.6: the candidate fields of §2.4, with sendEmail an integer flag here.
-export const LinkInviteBody = InviteBody.pick({
-  emailId: true,
-  fullName: true,
-  callbackURL: true,
-  redirectURL: true,
-  disableMandatoryFields: true,
-  hideInstruction: true,
-}).extend({ sendEmail: Flag.optional() });
+export const LinkInviteBody = z.lazy(() =>
+  InviteBody.unwrap()
+    .pick({
+      emailId: true,
+      fullName: true,
+      callbackURL: true,
+      redirectURL: true,
+      disableMandatoryFields: true,
+      hideInstruction: true,
+    })
+    .extend({ sendEmail: Flag.optional() }),
+);
 export type LinkInviteBody = z.infer<typeof LinkInviteBody>;
 
-export const Invitation = z.looseObject({
-  testInvitationId: z.number(),
-  testUrl: z.string().nullish(),
-  status: z.string().nullish(),
-});
+export const Invitation = z.lazy(() =>
+  z.looseObject({
+    testInvitationId: z.number(),
+    testUrl: z.string().nullish(),
+    status: z.string().nullish(),
+  }),
+);
 export type Invitation = z.infer<typeof Invitation>;
 
 // §2.7
-export const BulkInviteBody = z.strictObject({
-  startDateTime: UtcDateTime.optional(),
-  endDateTime: UtcDateTime.optional(),
-  timezoneId: z.number().int().optional(),
-  proctoringMode: ProctoringMode.optional(),
-  candidates: z
-    .array(z.strictObject({ email: Email, name: z.string().min(1) }))
-    .min(1)
-    .max(1000),
-});
+export const BulkInviteBody = z.lazy(() =>
+  z.strictObject({
+    startDateTime: UtcDateTime.optional(),
+    endDateTime: UtcDateTime.optional(),
+    timezoneId: z.number().int().optional(),
+    proctoringMode: ProctoringMode.optional(),
+    candidates: z
+      .array(z.strictObject({ email: Email, name: z.string().min(1) }))
+      .min(1)
+      .max(1000),
+  }),
+);
 export type BulkInviteBody = z.infer<typeof BulkInviteBody>;
 
 // §2.8
-export const TestAttempt = z.looseObject({
-  testInvitationId: z.number(),
-  extEmployeeId: z.unknown().optional(),
-  testId: z.number().nullish(),
-  name: z.string().nullish(),
-  email: z.string().nullish(),
-  invitationtype: z.string().nullish(),
-  teststatus: z.string().nullish(),
-});
+export const TestAttempt = z.lazy(() =>
+  z.looseObject({
+    testInvitationId: z.number(),
+    extEmployeeId: z.unknown().optional(),
+    testId: z.number().nullish(),
+    name: z.string().nullish(),
+    email: z.string().nullish(),
+    invitationtype: z.string().nullish(),
+    teststatus: z.string().nullish(),
+  }),
+);
 export type TestAttempt = z.infer<typeof TestAttempt>;
 
 // Tests and reports (API-NOTES.md)
-export const Test = z.looseObject({
-  testId: z.number(),
-  testName: z.string().nullish(),
-  status: z.string().nullish(),
-  duration: z.number().nullish(),
-  labels: z.array(z.unknown()).nullish(),
-});
+export const Test = z.lazy(() =>
+  z.looseObject({
+    testId: z.number(),
+    testName: z.string().nullish(),
+    status: z.string().nullish(),
+    duration: z.number().nullish(),
+    labels: z.array(z.unknown()).nullish(),
+  }),
+);
 export type Test = z.infer<typeof Test>;
 
-export const ReportSection = z.looseObject({
-  sectionId: z.union([z.number(), z.string()]).nullish(),
-  sectionName: z.string().nullish(),
-  candidateScore: z.number().nullish(),
-  sectionScore: z.number().nullish(),
-});
-export const Report = z.looseObject({
-  testInvitationId: z.number().nullish(),
-  testId: z.number().nullish(),
-  candidateEmail: z.string().nullish(),
-  candidateName: z.string().nullish(),
-  attemptedOn: z.string().nullish(),
-  Status: z.string().nullish(),
-  scorePercentage: z.number().nullish(),
-  candidatePoints: z.number().nullish(),
-  totalTestPoints: z.number().nullish(),
-  testName: z.string().nullish(),
-  pdfReportUrl: z.string().nullish(),
-  PerformanceCategory: z.string().nullish(),
-  timeTaken: z.union([z.string(), z.number()]).nullish(),
-  sections: z.array(ReportSection).nullish(),
-});
+export const ReportSection = z.lazy(() =>
+  z.looseObject({
+    sectionId: z.union([z.number(), z.string()]).nullish(),
+    sectionName: z.string().nullish(),
+    candidateScore: z.number().nullish(),
+    sectionScore: z.number().nullish(),
+  }),
+);
+export const Report = z.lazy(() =>
+  z.looseObject({
+    testInvitationId: z.number().nullish(),
+    testId: z.number().nullish(),
+    candidateEmail: z.string().nullish(),
+    candidateName: z.string().nullish(),
+    attemptedOn: z.string().nullish(),
+    Status: z.string().nullish(),
+    scorePercentage: z.number().nullish(),
+    candidatePoints: z.number().nullish(),
+    totalTestPoints: z.number().nullish(),
+    testName: z.string().nullish(),
+    pdfReportUrl: z.string().nullish(),
+    PerformanceCategory: z.string().nullish(),
+    timeTaken: z.union([z.string(), z.number()]).nullish(),
+    sections: z.array(ReportSection).nullish(),
+  }),
+);
 export type Report = z.infer<typeof Report>;
 
 // §2.10 and §4.1 user operations
 // User e-mails are judged by the service, whose §7 messages ("Email address is in invalid format") are the
 // ones users and scripts expect to see.
-const UserEmail = z.string().min(1);
-export const UserCreateBody = z.strictObject({
-  email: UserEmail,
-  fullName: z.string().min(1),
-  businessunitId: Id.optional(),
-});
-export const UserUpdateBody = z.strictObject({ Email: UserEmail, BusinessunitId: Id });
-export const UserStatusBody = z.strictObject({ email: UserEmail, status: z.enum(["Active", "Inactive"]) });
-export const User = z.looseObject({
-  email: z.string().nullish(),
-  fullName: z.string().nullish(),
-  businessunitId: z.number().nullish(),
-  status: z.string().nullish(),
-});
+const UserEmail = z.lazy(() => z.string().min(1));
+export const UserCreateBody = z.lazy(() =>
+  z.strictObject({
+    email: UserEmail,
+    fullName: z.string().min(1),
+    businessunitId: Id.optional(),
+  }),
+);
+export const UserUpdateBody = z.lazy(() => z.strictObject({ Email: UserEmail, BusinessunitId: Id }));
+export const UserStatusBody = z.lazy(() =>
+  z.strictObject({ email: UserEmail, status: z.enum(["Active", "Inactive"]) }),
+);
+export const User = z.lazy(() =>
+  z.looseObject({
+    email: z.string().nullish(),
+    fullName: z.string().nullish(),
+    businessunitId: z.number().nullish(),
+    status: z.string().nullish(),
+  }),
+);
 export type User = z.infer<typeof User>;
 
-export const GdprBody = z.strictObject({ CandidateEmail: Email, testinvitationId: Id.optional() });
+export const GdprBody = z.lazy(() =>
+  z.strictObject({ CandidateEmail: Email, testinvitationId: Id.optional() }),
+);
 
 // §4.3
-export const CallbacksResult = z.looseObject({
-  testinvitationIds: z
-    .looseObject({ successful: z.array(z.unknown()).nullish(), failed: z.array(z.unknown()).nullish() })
-    .nullish(),
-});
+export const CallbacksResult = z.lazy(() =>
+  z.looseObject({
+    testinvitationIds: z
+      .looseObject({ successful: z.array(z.unknown()).nullish(), failed: z.array(z.unknown()).nullish() })
+      .nullish(),
+  }),
+);
 
 // §2.11
-const DateTimeString = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be a date-time");
-export const EmployeeHrms = z.strictObject({
-  externalEmployeeId: z.string().min(1).optional(),
-  department: z.string().optional(),
-  location: z.string().optional(),
-  managerEmail: Email.optional(),
-  hireDate: DateTimeString.optional(),
-  exitDate: DateTimeString.optional(),
-  employmentType: z.string().optional(),
-  grade: z.string().optional(),
-  band: z.string().optional(),
-  customFieldWithValue: z.record(z.string(), z.string()).optional(),
-});
-export const EmployeeUpsertItem = z.strictObject({
-  email: Email,
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  jobCode: z.string().optional(),
-  employeeHRMSInfo: EmployeeHrms.optional(),
-});
+const DateTimeString = z.lazy(() =>
+  z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be a date-time"),
+);
+export const EmployeeHrms = z.lazy(() =>
+  z.strictObject({
+    externalEmployeeId: z.string().min(1).optional(),
+    department: z.string().optional(),
+    location: z.string().optional(),
+    managerEmail: Email.optional(),
+    hireDate: DateTimeString.optional(),
+    exitDate: DateTimeString.optional(),
+    employmentType: z.string().optional(),
+    grade: z.string().optional(),
+    band: z.string().optional(),
+    customFieldWithValue: z.record(z.string(), z.string()).optional(),
+  }),
+);
+export const EmployeeUpsertItem = z.lazy(() =>
+  z.strictObject({
+    email: Email,
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    jobCode: z.string().optional(),
+    employeeHRMSInfo: EmployeeHrms.optional(),
+  }),
+);
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
-const UpsertOutcome = z.looseObject({
-  email: z.string().nullish(),
-  employeeId: z.number().nullish(),
-  errors: z.union([z.string(), z.array(z.string())]).nullish(),
-});
-export const UpsertResult = z.looseObject({
-  successful: z.array(UpsertOutcome).nullish(),
-  failed: z.array(UpsertOutcome).nullish(),
-});
+const UpsertOutcome = z.lazy(() =>
+  z.looseObject({
+    email: z.string().nullish(),
+    employeeId: z.number().nullish(),
+    errors: z.union([z.string(), z.array(z.string())]).nullish(),
+  }),
+);
+export const UpsertResult = z.lazy(() =>
+  z.looseObject({
+    successful: z.array(UpsertOutcome).nullish(),
+    failed: z.array(UpsertOutcome).nullish(),
+  }),
+);
 export type UpsertResult = z.infer<typeof UpsertResult>;
 
 /** Skills lists (API-NOTES.md): `{items, hasNextPage, totalCount, pageNumber}`. */
-export const SkillsPage = z.looseObject({
-  items: z.array(z.record(z.string(), z.unknown())),
-  hasNextPage: z.boolean().nullish(),
-  totalCount: z.number().nullish(),
-  pageNumber: z.number().nullish(),
-});
+export const SkillsPage = z.lazy(() =>
+  z.looseObject({
+    items: z.array(z.record(z.string(), z.unknown())),
+    hasNextPage: z.boolean().nullish(),
+    totalCount: z.number().nullish(),
+    pageNumber: z.number().nullish(),
+  }),
+);

@@ -1,5 +1,4 @@
 /** What the bulk commands share around `runBulk`: option parsing, the progress bar, printing a stopped run. */
-import { setFlagsFromString } from "node:v8";
 import type { ApiName } from "../api/client.js";
 import { parseIntInRange } from "../commands/shared/options.js";
 import type { Context } from "../context.js";
@@ -36,15 +35,11 @@ export function parseConcurrency(value: unknown, fallback: number): number {
  */
 export async function runAndReport<T>(
   ctx: Context,
-  job: Omit<BulkJob<T>, "ledgerDir" | "signal" | "dryRun" | "onProgress"> &
+  job: Omit<BulkJob<T>, "ledgerDir" | "signal" | "dryRun" | "onProgress" | "watchRateLimits" | "onNotice"> &
     Partial<Pick<BulkJob<T>, "ledgerDir">>,
   wording: Wording,
 ): Promise<number> {
-  // undici parses HTTP with llhttp compiled to WebAssembly. After some hundred requests V8 recompiles it with
-  // its optimising tier, a one-off ~35 MB spike of resident memory (measured: peak RSS 100 → 67 MiB for 300
-  // requests). Answers here are tiny, so the baseline tier is fast enough; this keeps long runs flat. It only
-  // affects modules compiled from now on, and only wasm.
-  setFlagsFromString("--liftoff-only");
+  const client = await ctx.apiClient();
   const progress = createProgress(ctx.io.stderr, ctx.io.env);
   let result: BulkResult;
   try {
@@ -53,6 +48,8 @@ export async function runAndReport<T>(
       signal: ctx.signal,
       dryRun: ctx.dryRun,
       onProgress: (p) => progress.update(p),
+      watchRateLimits: (listener) => client.onRateLimited(listener),
+      onNotice: (message) => ctx.warn(message),
       ...job,
     });
   } catch (error) {

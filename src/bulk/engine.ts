@@ -140,6 +140,14 @@ export interface BulkJob<T> {
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
   onProgress?(progress: BulkProgress): void;
+  /**
+   * Subscribes `onRateLimited` to the client's 429 answers (each with the time its request was sent) and
+   * returns the unsubscribe. The run then keeps fewer requests in flight while the service rate-limits it
+   * (adaptive-limit.ts); the client retries each 429 itself, within --retries.
+   */
+  watchRateLimits?(onRateLimited: (sentAt: number) => void): () => void;
+  /** What a person should hear of as it happens: the run slowing down because the service rate-limits it. */
+  onNotice?(message: string): void;
   limits?: Partial<SummaryLimits>;
 }
 

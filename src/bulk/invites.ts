@@ -1,6 +1,6 @@
 /** CSV rows → bulk-invite candidates (API.md §2.7), validated with zod, one ledger group per test. */
-import { z } from "zod";
 import { Email } from "../api/schemas.js";
+import * as z from "../api/zod.js";
 import { UsageError } from "../errors.js";
 import { findColumn, listHeader, looksHeaderless } from "./columns.js";
 import type { CsvInput } from "./csv.js";

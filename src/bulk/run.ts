@@ -10,6 +10,7 @@ import {
   UncertainError,
   UsageError,
 } from "../errors.js";
+import { AdaptiveLimit } from "./adaptive-limit.js";
 import type { BulkJob, BulkRow, ChunkAnswer, RejectsSink } from "./engine.js";
 import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
@@ -115,6 +116,8 @@ class Run<T> {
   private readonly finished = new Map<number, { chunk: Chunk<T>; outcome: Outcome }>();
   private released = 0;
   private running = 0;
+  /** Requests in flight allowed now: --concurrency, lowered while the service answers 429. */
+  private readonly limit: AdaptiveLimit;
   private readonly inflight = new Set<Promise<void>>();
   private wake?: () => void;
   private stopped = false;
@@ -131,11 +134,13 @@ class Run<T> {
     private readonly total: number | undefined,
   ) {
     if (job.dryRun) this.result.dryRun = true;
+    this.limit = new AdaptiveLimit(job.concurrency);
   }
 
   async execute(): Promise<BulkResult> {
     const onAbort = () => this.stop();
     this.job.signal?.addEventListener("abort", onAbort, { once: true });
+    const unwatch = this.job.watchRateLimits?.((sentAt) => this.rateLimited(sentAt));
     try {
       if (this.job.signal?.aborted) this.stop();
       try {
@@ -164,6 +169,7 @@ class Run<T> {
       if (this.result.rows === 0 && !this.stopped) throw noRows(this.job);
     } finally {
       this.job.signal?.removeEventListener("abort", onAbort);
+      unwatch?.();
       this.stopped ||= this.fatal !== undefined;
       await Promise.allSettled(this.inflight);
       for (const group of this.groups.values()) await group.ledger?.close().catch(() => undefined);
@@ -180,6 +186,15 @@ class Run<T> {
       throw this.fatal;
     }
     return this.result;
+  }
+
+  /** Fewer requests at once from now on; the client retries the rate-limited one itself. */
+  private rateLimited(sentAt: number): void {
+    if (!this.limit.rateLimited(sentAt)) return;
+    const n = this.limit.current;
+    this.job.onNotice?.(
+      `The service is rate-limiting (HTTP 429): ${n} request${n === 1 ? "" : "s"} at once from now on`,
+    );
   }
 
   private stop(): void {
@@ -280,7 +295,7 @@ class Run<T> {
     // Numbered when it goes out, so a group's half-filled chunk never holds back the release of others.
     chunk.seq = this.seq++;
     const window = this.job.concurrency * 2;
-    while (!this.stopped && (this.running >= this.job.concurrency || chunk.seq - this.released >= window)) {
+    while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
@@ -323,6 +338,7 @@ class Run<T> {
         chunk.rows.map((row) => row.payload),
         this.requestSignal,
       );
+      this.limit.answered();
       outcome = answer?.refused
         ? { kind: "refused", error: answer.refused }
         : { kind: "ok", answer: answer ?? {} };

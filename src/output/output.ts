@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
-import { createStyle, type Style } from "./style.js";
+import { plainStyle, type Style } from "./style.js";
 
 export type Row = Record<string, unknown>;
 
@@ -16,6 +16,8 @@ export interface OutputOptions {
   format: Format;
   fields?: string[];
   color: boolean;
+  /** Colours for stdout (plain unless stdout is a terminal, and when omitted). */
+  style?: Style;
   /** Terminal width, to keep tables readable. */
   width?: number;
 }
@@ -25,14 +27,13 @@ export interface OutputOptions {
  * ndjson, tsv and csv stream them; table and json wait for the whole list.
  */
 export class Output {
-  /** Colours for stdout. */
-  readonly style: Style;
-
   constructor(
     private readonly stdout: Writable,
     readonly options: OutputOptions,
-  ) {
-    this.style = createStyle(options.color);
+  ) {}
+
+  get style(): Style {
+    return this.options.style ?? plainStyle;
   }
 
   get format(): Format {

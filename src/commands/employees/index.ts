@@ -29,7 +29,7 @@ export function register(group: Command, { lazy }: Kit): void {
       .description("Create or update employees from a CSV or JSON file (streamed, validated, resumable)")
       .argument("<file>", "a CSV file (header row; columns as in API.md 2.11) or a JSON array of employees")
       .option("--chunk-size <n>", "employees per request (1-100)", "100")
-      .option("--concurrency <n>", "requests in flight at once", "4")
+      .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
       .option("--skip-invalid", "send the valid rows and write the invalid ones to --rejects")
       .option("--rejects <file.csv>", "where rows the run could not send are written")
       .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")

@@ -43,7 +43,7 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--timezone <id>", "time-zone id")
       .addOption(new Option("--proctoring <mode>", "proctoring mode").choices(PROCTORING))
       .option("--chunk-size <n>", "candidates per request (at most 1000)", "1000")
-      .option("--concurrency <n>", "requests in flight at once", "4")
+      .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "4")
       .option("--skip-invalid", "send the valid rows and write invalid ones to the rejects file")
       .option("--rejects <file.csv>", "where rejected rows go (default: <file>.rejects.csv)")
       .option("--email-column <name>", "the column holding e-mails")

@@ -1,0 +1,62 @@
+/**
+ * The command groups, in the order `assess --help` lists them: names and one-line summaries only, so the root
+ * of the tree can be declared without loading any group (src/program.ts). Their modules are in ./index.ts.
+ */
+export const GROUPS = [
+  { name: "tests", summary: "List tests and read or change their settings" },
+  { name: "invite", summary: "Invite candidates to tests, one at a time, in bulk or through a link" },
+  { name: "links", summary: "List, create and change test links (named entry points of a test)" },
+  { name: "reports", summary: "Read candidates' reports, as data, PDF, or a spreadsheet of a period" },
+  { name: "attempts", summary: "List finished attempts (Completed, Test left, Terminated) of any period" },
+  { name: "callbacks", summary: "Resend test-completion notifications, or receive them locally" },
+  { name: "gdpr", summary: "Mask candidates' personal data (GDPR requests)" },
+  { name: "users", summary: "Create users, move them between business units, activate or deactivate them" },
+  {
+    name: "employees",
+    summary:
+      "Employees and their skills: lists, skills profiles, certificates, resumes, reports, learning, skill gaps",
+  },
+  { name: "auth", summary: "Store, check and remove the API key of a profile" },
+  {
+    name: "config",
+    summary:
+      "Read and change profile settings (api-key, base-url, skills-base-url, output, timeout, retries)",
+  },
+  {
+    name: "api",
+    summary:
+      "Send a raw request to the service (for operations known by name only); prints the answer's body",
+  },
+  {
+    name: "sandbox",
+    summary: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
+  },
+  { name: "completion", summary: "Print a shell completion script generated from the command tree" },
+  { name: "help", summary: "Show help for a command, or a topic: environment, formatting, exit-codes" },
+] as const;
+
+export type GroupName = (typeof GROUPS)[number]["name"];
+
+/** Global options that take a value: their value is not the group's name. */
+const VALUED = new Set([
+  "--profile",
+  "--api-key",
+  "--base-url",
+  "--skills-base-url",
+  "-o",
+  "--output",
+  "--fields",
+  "--timeout",
+  "--retries",
+]);
+
+/** The first word of a command line that is neither an option nor an option's value. */
+export function groupOf(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--") return argv[i + 1];
+    if (!word.startsWith("-")) return word;
+    if (VALUED.has(word)) i++;
+  }
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import type { Writable } from "node:stream";
+import { Command, Option } from "commander";
+import { GROUPS } from "./commands/groups.js";
+import { FORMATS } from "./output/format.js";
+import { VERSION } from "./version.js";
+
+/**
+ * The root of the command tree: name, version, global options, and a one-line stub per command group. Both
+ * entries declare it: src/launch.ts answers `assess --help` and `--version` with it alone, and src/cli.ts
+ * then declares in full the group a command line names, so both print the same help.
+ */
+export function declareProgram(io: { stdout: Writable; stderr: Writable }): Command {
+  const program = new Command("assess")
+    .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
+    .version(VERSION, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help for a command")
+    .showSuggestionAfterError(true)
+    .addOption(
+      new Option("--profile <name>", "config profile to use (env ASSESS_PROFILE)").default(
+        undefined,
+        "default",
+      ),
+    )
+    .option(
+      "--api-key <key>",
+      "API key (prefer ASSESS_API_KEY or `assess auth login`: flags leak into shell history)",
+    )
+    .option("--base-url <url>", "assessment API base URL; may carry a path prefix (env ASSESS_BASE_URL)")
+    .option("--skills-base-url <url>", "employee-skills API base URL (env ASSESS_SKILLS_BASE_URL)")
+    .addOption(
+      new Option(
+        "-o, --output <format>",
+        "output format (default: table on a terminal, tsv when piped)",
+      ).choices(FORMATS),
+    )
+    .option("--json", "same as -o json")
+    .option("--fields <list>", "comma-separated fields to show (table, tsv, csv, json)")
+    .option("--no-input", "never prompt; a missing value is an error (also when CI=true)")
+    .option("--dry-run", "print the requests a command would send, and send nothing")
+    .option("--debug", "log each HTTP request and answer on stderr, key redacted (env ASSESS_DEBUG=1)")
+    .option("--timeout <ms>", "per-request timeout in milliseconds (default 30000)")
+    .option("--retries <n>", "retry budget for failed requests (default 3)")
+    .option("--sandbox", "run this command against an embedded sandbox (no account needed)")
+    .option("--allow-http", "allow an http:// base URL to a host other than this machine")
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined, // the error handler prints errors, with a hint
+    })
+    .exitOverride();
+  program.helpCommand(false); // `assess help` is a group of its own, with topics
+  for (const group of GROUPS) program.command(group.name).description(group.summary);
+  return program;
+}
