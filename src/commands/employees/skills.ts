@@ -1,17 +1,9 @@
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
-import { departmentOf, employeeName, jobOf, type Skill, skillsOf } from "./records.js";
+import { EMPLOYEE_COLUMNS, type Skill, skillsOf } from "./records.js";
 
-const SUMMARY_COLUMNS: Column[] = [
-  { key: "employeeId", header: "ID" },
-  { key: "name", header: "NAME", get: employeeName },
-  { key: "email", header: "EMAIL" },
-  { key: "job", header: "JOB", get: jobOf },
-  { key: "department", header: "DEPARTMENT", get: departmentOf },
-  { key: "status", header: "STATUS" },
-  { key: "updatedAt", header: "UPDATED" },
-];
+const SUMMARY_COLUMNS: Column[] = [...EMPLOYEE_COLUMNS, { key: "updatedAt", header: "UPDATED" }];
 
 const SKILL_COLUMNS: Column[] = [
   { key: "category", header: "CATEGORY" },
