@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { H, hashKey, type KeySet } from "../../src/bulk/keyset.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -65,4 +66,21 @@ export function expectEachOnce(counts: Map<string, number>, n: number, from = 0)
 
 export function readCsvLines(path: string): string[] {
   return readFileSync(path, "utf8").split(/\r?\n/).filter(Boolean);
+}
+
+/** The ledger's hashes of some keys, as the pairs a ledger record stores. */
+export function hashesOf(keys: string[]): Uint32Array {
+  const out = new Uint32Array(keys.length * 2);
+  keys.forEach((key, i) => {
+    hashKey(key);
+    out[i * 2] = H.hi;
+    out[i * 2 + 1] = H.lo;
+  });
+  return out;
+}
+
+/** The flags a key set holds for one key. */
+export function flagsOf(set: KeySet, key: string): number {
+  hashKey(key);
+  return set.get(H.hi, H.lo);
 }

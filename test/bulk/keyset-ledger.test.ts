@@ -4,25 +4,10 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/keyset.js";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/ledger.js";
-import { tempDir } from "./helpers.js";
+import { flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-ledger-");
 afterAll(() => tmp.cleanup());
-
-function hashesOf(keys: string[]): Uint32Array {
-  const out = new Uint32Array(keys.length * 2);
-  keys.forEach((key, i) => {
-    hashKey(key);
-    out[i * 2] = H.hi;
-    out[i * 2 + 1] = H.lo;
-  });
-  return out;
-}
-
-function flagsOf(set: KeySet, key: string): number {
-  hashKey(key);
-  return set.get(H.hi, H.lo);
-}
 
 describe("KeySet", () => {
   it("behaves like a Map of flags (property)", () => {

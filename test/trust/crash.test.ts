@@ -8,10 +8,18 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DONE, H, hashKey, type KeySet, UNCERTAIN } from "../../src/bulk/keyset.js";
+import { DONE, type KeySet, UNCERTAIN } from "../../src/bulk/keyset.js";
 import { type ChunkOutcome, keyFingerprint, Ledger } from "../../src/bulk/ledger.js";
 import type { BulkResult } from "../../src/bulk/summary.js";
-import { bulkRequests, invitedCounts, ROOT, tempDir, writeCandidates } from "../bulk/helpers.js";
+import {
+  bulkRequests,
+  flagsOf,
+  hashesOf,
+  invitedCounts,
+  ROOT,
+  tempDir,
+  writeCandidates,
+} from "../bulk/helpers.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { lostAndDuplicated, printTable, record } from "./table.js";
 
@@ -84,19 +92,7 @@ describe("torn ledger writes", () => {
   ];
   const keysOf = (c: number) => [0, 1, 2].map((i) => `k${c}-${i}@example.com`);
 
-  function hashesOf(keys: string[]): Uint32Array {
-    const out = new Uint32Array(keys.length * 2);
-    keys.forEach((key, i) => {
-      hashKey(key);
-      out[i * 2] = H.hi;
-      out[i * 2 + 1] = H.lo;
-    });
-    return out;
-  }
-  const flagsOf = (set: KeySet, key: string) => {
-    hashKey(key);
-    return set.get(H.hi, H.lo) & (DONE | UNCERTAIN);
-  };
+  const stateOf = (set: KeySet, key: string) => flagsOf(set, key) & (DONE | UNCERTAIN);
 
   /**
    * What the complete records of a prefix say about each key. A record counts when its JSON is whole; with
@@ -148,7 +144,7 @@ describe("torn ledger writes", () => {
         const reader = await Ledger.open(dir, "invite", target, { readOnly: true });
         const want = expected(records, cut, padding > 0);
         for (const [key, flags] of want)
-          expect(flagsOf(reader.keys, key), `cut ${cut}+${padding}: ${key}`).toBe(flags);
+          expect(stateOf(reader.keys, key), `cut ${cut}+${padding}: ${key}`).toBe(flags);
         checked++;
         // Every so often (and right inside the last line): a run resumes on the torn file and its records read back.
         if (cut % 97 === 0 || cut === full.length - 5) {
@@ -157,8 +153,8 @@ describe("torn ledger writes", () => {
           await resumed.end("r2-0", { t: "ok" });
           await resumed.close();
           const again = await Ledger.open(dir, "invite", target, { readOnly: true });
-          expect(flagsOf(again.keys, "new@example.com")).toBe(DONE);
-          for (const [key, flags] of want) expect(flagsOf(again.keys, key)).toBe(flags);
+          expect(stateOf(again.keys, "new@example.com")).toBe(DONE);
+          for (const [key, flags] of want) expect(stateOf(again.keys, key)).toBe(flags);
         }
       }
     }
