@@ -77,14 +77,14 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
 export function employeeCsvEntries(
   input: CsvInput,
   columns: EmployeeColumns,
-): () => AsyncIterable<BulkEntry<Employee>[]> {
+): (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]> {
   const width = input.header.length;
-  return async function* entries() {
+  return async function* entries(checkOnly: boolean) {
     for await (const batch of input.batches()) {
       yield batch.map(({ line, fields }) => {
         const extra = extraFields(fields, width);
         const item = fromCsv(fields, columns);
-        return toEntry(line, item.item, fields, [...(extra ? [extra] : []), ...item.problems]);
+        return toEntry(line, item.item, fields, [...(extra ? [extra] : []), ...item.problems], checkOnly);
       });
     }
   };
@@ -112,8 +112,8 @@ function fromCsv(
 }
 
 /** Items of a JSON array file; an `error` property (from a rejects file) is dropped. */
-export function employeeJsonEntries(path: string, name: string): () => AsyncIterable<BulkEntry<Employee>[]> {
-  return async function* entries() {
+export function employeeJsonEntries(path: string, name: string): (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]> {
+  return async function* entries(checkOnly: boolean) {
     for await (const batch of jsonArrayBatches(path, name)) {
       yield batch.map((element): BulkEntry<Employee> => {
         if (element.error)
@@ -125,18 +125,22 @@ export function employeeJsonEntries(path: string, name: string): () => AsyncIter
           };
         }
         const { [ERROR_COLUMN]: _ignored, ...item } = value as Record<string, unknown>;
-        return toEntry(element.line, item, value, []);
+        return toEntry(element.line, item, value, [], checkOnly);
       });
     }
   };
 }
 
-/** Normalises dates, validates with the §2.11 schema, and keys the row by its content (reruns skip unchanged rows). */
+/**
+ * Normalises dates, validates with the §2.11 schema, and keys the row by its content (reruns skip unchanged rows);
+ * the validate-first pass (`checkOnly`) does without the key, which costs as much as the check.
+ */
 function toEntry(
   line: number,
   raw: Record<string, unknown>,
   source: unknown,
   problems: string[],
+  checkOnly: boolean,
 ): BulkEntry<Employee> {
   const hrms = raw.employeeHRMSInfo;
   if (hrms && typeof hrms === "object" && !Array.isArray(hrms)) {
@@ -173,7 +177,7 @@ function toEntry(
     row: {
       line,
       group: "",
-      key: canonicalJson(item),
+      key: checkOnly ? "" : canonicalJson(item),
       dedupeKey: item.email.toLowerCase(),
       label: item.email,
       payload: item,
@@ -195,14 +199,24 @@ export function toDateTime(value: string): string | undefined {
   }
 }
 
-/** JSON with sorted keys: the same employee written in another key order is the same row. */
+/**
+ * JSON with sorted keys: the same employee written in another key order is the same row. Written as loops
+ * (no entries/filter/map arrays per object): it runs once per row of a million-row file.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? "," : ""}${canonicalJson(value[i])}`;
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object).sort();
+  let out = "{";
+  for (const key of keys) {
+    const item = object[key];
+    if (item === undefined) continue;
+    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
 }

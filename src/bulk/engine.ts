@@ -116,8 +116,10 @@ export interface BulkJob<T> {
    * Reads the input from its start, in batches (one await per batch, not per row). Called twice when
    * `skipInvalid` is false: once to check every row, once to send. Throw a UsageError for input that cannot be
    * read at all (bad header, broken quoting): nothing will have been sent when the first pass throws.
+   * `checkOnly` is true in the validate-first pass, which looks at nothing but `invalid`: a job may leave out
+   * what only sending needs there (upsert's content key is "" then).
    */
-  read(): AsyncIterable<BulkEntry<T>[]>;
+  read(checkOnly: boolean): AsyncIterable<BulkEntry<T>[]>;
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;
   /** Folder for ledgers: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */

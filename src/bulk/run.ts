@@ -72,7 +72,7 @@ async function checkPass<T>(job: BulkJob<T>): Promise<number> {
   let rows = 0;
   let invalid = 0;
   const shown: string[] = [];
-  for await (const batch of job.read()) {
+  for await (const batch of job.read(true)) {
     for (const entry of batch) {
       rows++;
       if (entry.invalid) {
@@ -204,7 +204,7 @@ class Run<T> {
 
   private async readAll(): Promise<void> {
     const r = this.result;
-    for await (const batch of this.job.read()) {
+    for await (const batch of this.job.read(false)) {
       if (this.stopped) break;
       for (const entry of batch) {
         r.rows++;
@@ -309,8 +309,16 @@ class Run<T> {
       return;
     }
     this.running++;
-    const task = this.execute1(chunk).finally(() => {
+    let requestDone = false;
+    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
+    const freeSlot = () => {
+      if (requestDone) return;
+      requestDone = true;
       this.running--;
+      this.wake?.();
+    };
+    const task = this.execute1(chunk, freeSlot).finally(() => {
+      freeSlot();
       this.inflight.delete(task);
       this.wake?.();
     });
@@ -321,7 +329,8 @@ class Run<T> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
-  private async execute1(chunk: Chunk<T>): Promise<void> {
+  /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
+  private async execute1(chunk: Chunk<T>, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
     const id = `${this.runId}-${chunk.seq}`;
     let outcome: Outcome;
@@ -345,6 +354,9 @@ class Run<T> {
     } catch (error) {
       outcome = classify(error);
     }
+    // A fatal answer stops the run before its slot could take another chunk.
+    if (outcome.kind === "fatal") this.setFatal(outcome.error);
+    answered();
     try {
       await ledger?.end(id, toLedger(outcome));
     } catch (error) {

@@ -20,7 +20,7 @@ const upsert: Handler = async (ctx, args, o) => {
   const concurrency = parseConcurrency(o.concurrency, 8);
   const json = /\.json$/i.test(file);
 
-  let read: () => AsyncIterable<BulkEntry<Employee>[]>;
+  let read: (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]>;
   let openRejects: () => Promise<RejectsSink>;
   let inputName = file;
   let noRows = `${file}: an empty array: nothing to send`;
