@@ -112,7 +112,10 @@ function fromCsv(
 }
 
 /** Items of a JSON array file; an `error` property (from a rejects file) is dropped. */
-export function employeeJsonEntries(path: string, name: string): (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]> {
+export function employeeJsonEntries(
+  path: string,
+  name: string,
+): (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]> {
   return async function* entries(checkOnly: boolean) {
     for await (const batch of jsonArrayBatches(path, name)) {
       yield batch.map((element): BulkEntry<Employee> => {
