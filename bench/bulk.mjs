@@ -353,12 +353,14 @@ export class Ledger {
       );
     },
   };
-  for (const [name, plugins] of [
+  // Both find the worker that checks half of a large file beside them, as dist/cli.js does.
+  for (const [name, plugins, entry] of [
     ["cli-ledger.mjs", []],
     ["cli-no-ledger.mjs", [noLedger]],
+    ["check-worker.js", [], join(root, "src", "bulk", "check-worker.ts")],
   ]) {
     await build({
-      entryPoints: [join(work, "entry.ts")],
+      entryPoints: [entry ?? join(work, "entry.ts")],
       bundle: true,
       platform: "node",
       format: "esm",

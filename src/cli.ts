@@ -9,11 +9,13 @@ import { declareProgram } from "./program.js";
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
   signal?: AbortSignal;
+  /** dist/check-worker.js: large bulk files are checked in two halves at once (src/bulk/check.ts). */
+  checkWorker?: URL;
 }
 
 /** Runs one command line and returns its exit code; never calls process.exit (tests run it in-process). */
 export async function main(argv: string[], io: Io = processIo(), options: MainOptions = {}): Promise<number> {
-  const ctx = new Context(io, options.signal ?? new AbortController().signal);
+  const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
   let exitCode: number = ExitCode.ok;
   try {
     await ctx.loadStyles();
@@ -143,6 +145,8 @@ export async function run(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.interrupted);
     controller.abort();
   });
-  const code = await main(process.argv.slice(2), processIo(), { signal: controller.signal });
+  // This file is dist/cli.js once built; the worker is built beside it.
+  const checkWorker = new URL("./check-worker.js", import.meta.url);
+  const code = await main(process.argv.slice(2), processIo(), { signal: controller.signal, checkWorker });
   process.exitCode = controller.signal.aborted && code === ExitCode.ok ? ExitCode.interrupted : code;
 }

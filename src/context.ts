@@ -39,7 +39,12 @@ export class Context {
   private client?: ApiClient;
   private sandbox?: EmbeddedSandbox;
 
-  constructor(io: Io, signal: AbortSignal) {
+  constructor(
+    io: Io,
+    signal: AbortSignal,
+    /** The built worker script that checks half of a large bulk file (dist/check-worker.js), when there is one. */
+    readonly checkWorker?: URL,
+  ) {
     this.io = io;
     this.signal = signal;
   }

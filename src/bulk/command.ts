@@ -35,7 +35,17 @@ export function parseConcurrency(value: unknown, fallback: number): number {
  */
 export async function runAndReport<T>(
   ctx: Context,
-  job: Omit<BulkJob<T>, "ledgerDir" | "signal" | "dryRun" | "onProgress" | "watchRateLimits" | "onNotice"> &
+  job: Omit<
+    BulkJob<T>,
+    | "ledgerDir"
+    | "signal"
+    | "dryRun"
+    | "onProgress"
+    | "watchRateLimits"
+    | "onNotice"
+    | "onDebug"
+    | "checkWorker"
+  > &
     Partial<Pick<BulkJob<T>, "ledgerDir">>,
   wording: Wording,
 ): Promise<number> {
@@ -45,11 +55,13 @@ export async function runAndReport<T>(
   try {
     result = await runBulk<T>({
       ledgerDir: ledgerDir(ctx.io.env),
+      checkWorker: ctx.checkWorker,
       signal: ctx.signal,
       dryRun: ctx.dryRun,
       onProgress: (p) => progress.update(p),
       watchRateLimits: (listener) => client.onRateLimited(listener),
       onNotice: (message) => ctx.warn(message),
+      onDebug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
       ...job,
     });
   } catch (error) {

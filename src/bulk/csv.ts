@@ -18,7 +18,8 @@ export interface CsvRecord {
   fields: string[];
 }
 
-export interface CsvInput {
+/** What identifies an opened CSV input: enough to read it again elsewhere (a worker thread) without sniffing. */
+export interface CsvSource {
   path: string;
   /** How messages name the file. */
   name: string;
@@ -26,8 +27,35 @@ export interface CsvInput {
   /** Header cells as written (trimmed). */
   header: string[];
   headerLine: number;
-  /** The data records (header and blank lines left out), in batches, from the start of the file each call. */
-  batches(): AsyncGenerator<CsvRecord[]>;
+}
+
+/**
+ * A part of the file, [start, end) in bytes, that begins on a record boundary. Lines in a part are counted
+ * from its start (line 1 = the part's first line): only the reader of the part before it knows the offset.
+ */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface CsvInput extends CsvSource {
+  /**
+   * The data records (header and blank lines left out), in batches, from the start of the file (or of `range`)
+   * each call. `end`, when given, receives the line where a record after the last one would start.
+   */
+  batches(range?: ByteRange, end?: { line: number }): AsyncGenerator<CsvRecord[]>;
+}
+
+/** A syntax error at a line (relative to the part being read, for a ByteRange). */
+export class CsvSyntaxError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly detail: string,
+    readonly hint: string,
+  ) {
+    super(`${file}:${line}: ${detail}`, hint);
+  }
 }
 
 /** A record longer than this is refused (a missing closing quote would otherwise swallow the file). */
@@ -57,15 +85,8 @@ export async function openCsv(path: string, options: { delimiter?: string } = {}
   const head = await sniff(path, name);
   const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
   const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
-  const input: CsvInput = {
-    path,
-    name,
-    delimiter,
-    header: [],
-    headerLine: 1,
-    batches: () => readRecords(path, name, delimiter, true),
-  };
-  for await (const batch of readRecords(path, name, delimiter, false)) {
+  const input = csvInput({ path, name, delimiter, header: [], headerLine: 1 });
+  for await (const batch of readRecords(path, name, delimiter, { header: "keep" })) {
     const first = batch[0];
     if (first) {
       input.header = first.fields.map((cell) => cell.trim());
@@ -75,6 +96,33 @@ export async function openCsv(path: string, options: { delimiter?: string } = {}
   }
   if (input.header.length === 0) throw emptyFile(name);
   return input;
+}
+
+/** An input opened before (by openCsv, maybe in another thread). */
+export function csvInput(source: CsvSource): CsvInput {
+  return {
+    ...source,
+    batches: (range, end) => readRecords(source.path, source.name, source.delimiter, { range, end }),
+  };
+}
+
+/**
+ * Where to cut the file in two for a reader each: just after the first line break at or after the middle.
+ * The cut is only right if that break is outside quotes, which the reader of the first part finds out: its
+ * part then ends cleanly, instead of inside a quoted value.
+ */
+export async function midpoint(path: string): Promise<number | undefined> {
+  const { size } = await stat(path);
+  const handle = await open(path, "r");
+  try {
+    const window = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+    const from = Math.floor(size / 2);
+    const { bytesRead } = await handle.read(window, 0, window.length, from);
+    const nl = window.subarray(0, bytesRead).indexOf(10);
+    return nl === -1 || from + nl + 1 >= size ? undefined : from + nl + 1;
+  } finally {
+    await handle.close();
+  }
 }
 
 function displayName(path: string): string {
@@ -212,14 +260,21 @@ async function* readRecords(
   path: string,
   name: string,
   delimiter: string,
-  skipHeader: boolean,
+  options: { header?: "keep"; range?: ByteRange; end?: { line: number } },
 ): AsyncGenerator<CsvRecord[]> {
+  const { range } = options;
+  const fromStart = (range?.start ?? 0) === 0;
   const parser = parse({ ...PARSE_OPTIONS, delimiter });
   const records = batchesOf(parser);
-  pipeline(createReadStream(path, { highWaterMark: PIECE_BYTES }), utf8Only(path, name), parser, (error) => {
+  const file = createReadStream(path, {
+    highWaterMark: PIECE_BYTES,
+    ...(range ? { start: range.start, end: range.end - 1 } : {}),
+  });
+  pipeline(file, utf8Only(path, name, range?.start ?? 0), parser, (error) => {
     if (error) records.fail(error);
   });
-  let headerSeen = !skipHeader;
+  // Only a part that starts the file has the header (and maybe Excel's "sep=" line).
+  let headerSeen = options.header === "keep" || !fromStart;
   let line = 1;
   try {
     for await (const batch of records.batches) {
@@ -230,7 +285,8 @@ async function* readRecords(
         // Blank and whitespace-only lines.
         if (fields.length === 1 && fields[0]!.trim() === "") continue;
         // Excel's "sep=;" first line names the delimiter; it is not the header.
-        if (start === 1 && fields.length <= 2 && /^sep=.?$/i.test(fields.join(delimiter))) continue;
+        if (fromStart && start === 1 && fields.length <= 2 && /^sep=.?$/i.test(fields.join(delimiter)))
+          continue;
         if (!headerSeen) {
           headerSeen = true;
           continue;
@@ -239,11 +295,12 @@ async function* readRecords(
       }
       if (out.length > 0) yield out;
     }
+    if (options.end) options.end.line = line;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // Every record before the failing one has been counted: `line` is where the failing one starts.
     const known = SYNTAX_ERRORS[(error as { code?: string }).code ?? ""];
-    if (known) throw new UsageError(`${name}:${line}: ${known.message}`, known.hint);
+    if (known) throw new CsvSyntaxError(name, line, known.message, known.hint);
     throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
   } finally {
     parser.destroy(); // ends the pipeline when the caller stops early (openCsv reads only the header)
@@ -288,10 +345,10 @@ function batchesOf(parser: Parser): { batches: AsyncGenerator<string[][]>; fail(
 }
 
 /** Passes the file on, refusing it at its first byte that is not UTF-8 (names would arrive mangled). */
-function utf8Only(path: string, name: string) {
+function utf8Only(path: string, name: string, start: number) {
   return async function* (pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     let carry: Buffer | undefined;
-    let offset = 0;
+    let offset = start;
     for await (const piece of pieces) {
       const data = carry ? Buffer.concat([carry, piece]) : piece;
       // A character split between two reads waits for the next one.

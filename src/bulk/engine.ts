@@ -39,6 +39,7 @@
  * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
  * is sent.
  */
+import type { SplitCheck } from "./check.js";
 import type { SummaryLimits } from "./summary.js";
 
 /** One row to send. */
@@ -120,6 +121,13 @@ export interface BulkJob<T> {
    * what only sending needs there (upsert's content key is "" then).
    */
   read(checkOnly: boolean): AsyncIterable<BulkEntry<T>[]>;
+  /**
+   * The same rows as `read`, described as data for a CSV input: the validate-first pass can then check a large
+   * file in two halves at once, one in a worker thread (check.ts).
+   */
+  splitCheck?: Omit<SplitCheck, "worker">;
+  /** The worker script of a split check (dist/check-worker.js); without it the check is one pass. */
+  checkWorker?: URL;
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;
   /** Folder for ledgers: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
@@ -150,6 +158,8 @@ export interface BulkJob<T> {
   watchRateLimits?(onRateLimited: (sentAt: number) => void): () => void;
   /** What a person should hear of as it happens: the run slowing down because the service rate-limits it. */
   onNotice?(message: string): void;
+  /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
+  onDebug?(line: string): void;
   limits?: Partial<SummaryLimits>;
 }
 

@@ -11,6 +11,7 @@ import {
   UsageError,
 } from "../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
+import { checkSplit, tally } from "./check.js";
 import type { BulkJob, BulkRow, ChunkAnswer, RejectsSink } from "./engine.js";
 import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
@@ -22,9 +23,6 @@ import {
   type SummaryLimits,
   sortLists,
 } from "./summary.js";
-
-/** Invalid rows listed in the usage error of a validate-first pass. */
-const SHOWN_ERRORS = 20;
 
 interface Group<T> {
   id: string;
@@ -67,29 +65,25 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
   return new Run(job, limits, total).execute();
 }
 
-/** The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). */
+/**
+ * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). A large CSV
+ * file is checked in two halves at once (check.ts).
+ */
 async function checkPass<T>(job: BulkJob<T>): Promise<number> {
-  let rows = 0;
-  let invalid = 0;
-  const shown: string[] = [];
-  for await (const batch of job.read(true)) {
-    for (const entry of batch) {
-      rows++;
-      if (entry.invalid) {
-        invalid++;
-        if (shown.length < SHOWN_ERRORS)
-          shown.push(`${where(job, entry.invalid.line)}: ${entry.invalid.error}`);
-      }
-    }
-    if (job.signal?.aborted) throw new CliError("Interrupted; nothing was sent", { exitCode: 130 });
-  }
+  const { rows, invalid, shown } = job.splitCheck
+    ? await checkSplit(
+        { ...job.splitCheck, worker: job.checkWorker },
+        { signal: job.signal, debug: job.onDebug },
+      )
+    : await tally(job.read(true), job.signal);
   if (rows === 0) throw noRows(job);
   if (invalid > 0) {
-    const more = invalid > shown.length ? [`… and ${invalid - shown.length} more`] : [];
+    const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
+    const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
     throw new UsageError(
-      `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...shown, ...more].join("\n  ")}`,
+      `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
       "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
-      [...shown, ...more],
+      [...listed, ...more],
     );
   }
   return rows - invalid;

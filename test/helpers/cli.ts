@@ -20,6 +20,8 @@ export interface RunOptions {
   /** Pretend stdout/stdin are terminals (prompts still need a real TTY, see the wizard tests). */
   tty?: boolean;
   signal?: AbortSignal;
+  /** dist/check-worker.js (built by the global setup): what the built CLI passes, for split checks. */
+  checkWorker?: URL;
 }
 
 /** Runs `main(argv)` in-process with captured stdout/stderr; no process.exit, no shared state. */
@@ -33,7 +35,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   const code = await main(
     argv,
     { stdout: stdout.stream, stderr: stderr.stream, stdin, env },
-    { signal: options.signal },
+    { signal: options.signal, checkWorker: options.checkWorker },
   );
   const out = stdout.text();
   return {

@@ -6,7 +6,7 @@ import {
   employeeCsvEntries,
   employeeJsonEntries,
 } from "../../bulk/employees.js";
-import type { BulkEntry, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
+import type { BulkEntry, BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
 import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
 import type { Handler } from "../shared/kit.js";
 
@@ -22,6 +22,7 @@ const upsert: Handler = async (ctx, args, o) => {
 
   let read: (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]>;
   let openRejects: () => Promise<RejectsSink>;
+  let splitCheck: BulkJob<Employee>["splitCheck"];
   let inputName = file;
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
@@ -33,7 +34,9 @@ const upsert: Handler = async (ctx, args, o) => {
     const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
     inputName = input.name;
     noRows = noRowsMessage(input);
-    read = employeeCsvEntries(input, employeeColumns(input));
+    const columns = employeeColumns(input);
+    read = employeeCsvEntries(input, columns);
+    splitCheck = { source: input, reader: { rows: "employees", columns } };
     openRejects = async () => new CsvRejects(path, input.header, input.delimiter);
   }
 
@@ -46,6 +49,7 @@ const upsert: Handler = async (ctx, args, o) => {
       inputName,
       noRowsMessage: noRows,
       read,
+      splitCheck,
       target: () => ({ baseUrl: skillsBaseUrl, key }),
       chunkSize,
       maxChunk: MAX_EMPLOYEES,

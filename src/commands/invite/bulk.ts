@@ -49,6 +49,7 @@ const bulk: Handler = async (ctx, args, o) => {
       inputName: input.name,
       noRowsMessage: noRowsMessage(input),
       read: inviteEntries(input, columns, testId),
+      splitCheck: { source: input, reader: { rows: "invites", columns, testId } },
       target: (group) => ({ baseUrl, key, testId: Number(group) }),
       chunkSize,
       maxChunk: MAX_CANDIDATES,

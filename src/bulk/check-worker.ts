@@ -1,0 +1,24 @@
+/**
+ * The worker thread of a check in two halves (check.ts): checks its part of the CSV file and answers with a
+ * tally, or with the error that stopped it. Built as its own entry, dist/check-worker.js.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { UsageError } from "../errors.js";
+import { checkPart, type RowReader, type WorkerAnswer } from "./check.js";
+import { type ByteRange, type CsvSource, CsvSyntaxError } from "./csv.js";
+
+const { source, reader, range } = workerData as { source: CsvSource; reader: RowReader; range: ByteRange };
+
+async function answer(): Promise<WorkerAnswer> {
+  try {
+    return { tally: await checkPart(source, reader, range) };
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      return { syntax: { line: error.line, detail: error.detail, hint: error.hint } };
+    if (error instanceof UsageError)
+      return { usage: { message: error.message, suggestion: error.suggestion } };
+    return { crash: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+parentPort!.postMessage(await answer());

@@ -1,0 +1,160 @@
+/**
+ * A large CSV file is checked in two halves at once, the second in a worker thread (src/bulk/check.ts): the
+ * outcome must be that of one reader going through the whole file — the same rows found invalid, at the same
+ * lines, the same syntax errors — whatever falls in which half.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunOptions, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { bulkRequests, ROOT, tempDir } from "./helpers.js";
+
+/** Built by the global setup, as bin/assess.js would find it. */
+const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.js"));
+/** Rows that make a file above the 8 MiB where a second thread starts to pay. */
+const ROWS = 200_000;
+
+let env: TestEnv;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  env = await startTestEnv();
+  tmp = tempDir("assess-split-");
+});
+afterAll(async () => {
+  await env.close();
+  tmp.cleanup();
+});
+
+const row = (i: number) => `candidate${i}@example.com,Candidate Number ${i}\n`;
+
+/** Lines 2.. of the file: `rows` rows, with `replace(i)` used instead where it returns a string. */
+function rowsText(from: number, to: number, replace: (i: number) => string | undefined = () => undefined) {
+  let text = "";
+  for (let i = from; i < to; i++) text += replace(i) ?? row(i);
+  return text;
+}
+
+let n = 0;
+/** Runs the same command with and without the worker (one pass), each with a ledger of its own. */
+async function both(argv: string[]) {
+  const run = (options: RunOptions) =>
+    env.run([...argv, "--debug"], {
+      ...options,
+      env: { ASSESS_CONFIG_DIR: tmp.file(`config-${n++}`) },
+    });
+  const mark = env.sandbox.requests.length;
+  const split = await run({ checkWorker });
+  const splitRequests = bulkRequests(env.sandbox, mark).length;
+  const onePass = await run({});
+  return { split, onePass, splitRequests };
+}
+
+/** The error block: the first line of stderr that says "error:" and the lines listing rows after it. */
+function errorBlock(stderr: string): string[] {
+  const lines = stderr.split("\n");
+  const at = lines.findIndex((line) => line.startsWith("error:"));
+  return at === -1 ? [] : lines.slice(at).filter((line) => !line.startsWith("[debug]"));
+}
+
+describe("a large file checked in two halves", () => {
+  it("finds invalid rows in both halves at the lines one pass finds them, quoted line breaks counted", async () => {
+    const path = tmp.file("invalid.csv");
+    // Quoted names with line breaks in both halves shift every later line number by one each.
+    const replace = (i: number) =>
+      i === 5
+        ? "not-an-email,Ada\n"
+        : i === 1_000 || i === 150_000
+          ? `multi${i}@example.com,"Two\nLines"\n`
+          : i === 170_000
+            ? ",Nobody\n"
+            : i === ROWS - 1
+              ? "last@,Last\n"
+              : undefined;
+    writeFileSync(path, `email,name\n${rowsText(0, ROWS, replace)}`);
+    const { split, onePass, splitRequests } = await both(["invite", "bulk", path, "--test", "1001"]);
+
+    expect(split.stderr).toMatch(/\[debug\] checking .*invalid\.csv in two halves at once/);
+    expect(split.code).toBe(2);
+    expect(splitRequests).toBe(0);
+    const block = errorBlock(split.stderr);
+    expect(block[0]).toBe(`error: 3 of ${ROWS} rows are invalid; nothing was sent:`);
+    expect(block.slice(1, 4)).toEqual([
+      `  ${path}:7: "not-an-email" is not a valid e-mail address`,
+      `  ${path}:170004: the e-mail is empty`,
+      `  ${path}:${ROWS + 3}: "last@" is not a valid e-mail address`,
+    ]);
+    expect(onePass.code).toBe(2);
+    expect(onePass.stderr).not.toContain("two halves");
+    expect(errorBlock(onePass.stderr)).toEqual(block);
+  });
+
+  it("a quoted value across the middle of the file: the whole file is checked in one pass, nothing lost", async () => {
+    const path = tmp.file("across.csv");
+    // ~40 KB of quoted lines placed so that the middle of the file is inside them: the cut falls inside quotes.
+    const quoted = `across@example.com,"${"a line of a long quoted value\n".repeat(1_400)}"\n`;
+    const header = "email,name\n";
+    const rows = Array.from({ length: ROWS }, (_, i) => row(i));
+    const total = header.length + rows.join("").length + quoted.length;
+    let before = header.length;
+    let k = 0;
+    while (before + rows[k]!.length < (total - quoted.length) / 2) before += rows[k++]!.length;
+    writeFileSync(path, `${header}${rows.slice(0, k).join("")}${quoted}${rows.slice(k).join("")}`);
+    const { split, onePass, splitRequests } = await both([
+      "invite",
+      "bulk",
+      path,
+      "--test",
+      "1001",
+      "--json",
+    ]);
+
+    expect(split.stderr).toMatch(
+      /the first half ends inside a quoted value.*checking the whole file in one pass/,
+    );
+    expect(split.code).toBe(0);
+    expect(split.json()).toMatchObject({ rows: ROWS + 1, valid: ROWS + 1, sent: ROWS + 1 });
+    expect(splitRequests).toBe(Math.ceil((ROWS + 1) / 1000));
+    expect(onePass.code).toBe(0);
+  });
+
+  it("a quote that never closes, in the second half: exit 2 at its line", async () => {
+    const path = tmp.file("unclosed.csv");
+    writeFileSync(
+      path,
+      `email,name\n${rowsText(0, ROWS, (i) => (i === 190_000 ? `open${i}@example.com,"Never closed\n` : undefined))}`,
+    );
+    const { split, onePass, splitRequests } = await both(["invite", "bulk", path, "--test", "1001"]);
+
+    expect(split.stderr).toContain("two halves at once");
+    expect(split.code).toBe(2);
+    expect(splitRequests).toBe(0);
+    expect(errorBlock(split.stderr)[0]).toBe(
+      `error: ${path}:190002: a quoted field starts on this line and never closes (unbalanced quotes)`,
+    );
+    expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
+  });
+
+  it("employee files too: an invalid row of the second half at its line", async () => {
+    const path = tmp.file("employees.csv");
+    let text = "email,firstName,lastName,externalEmployeeId,department\n";
+    for (let i = 0; i < 130_000; i++) {
+      text +=
+        i === 100_000
+          ? `employee${i}@example.com,First,Last,EXT-${i},Dept,extra\n`
+          : `employee${i}@example.com,First${i},Last${i},EXT-${i},Department ${i % 50}\n`;
+    }
+    writeFileSync(path, text);
+    const { split, onePass, splitRequests } = await both(["employees", "upsert", path]);
+
+    expect(split.stderr).toContain("two halves at once");
+    expect(split.code).toBe(2);
+    expect(splitRequests).toBe(0);
+    const block = errorBlock(split.stderr);
+    expect(block[0]).toBe("error: 1 of 130000 rows is invalid; nothing was sent:");
+    expect(block[1]).toMatch(
+      new RegExp(`^  ${path.replace(/[.]/g, "\\.")}:100002: 6 fields but the header has 5`),
+    );
+    expect(errorBlock(onePass.stderr)).toEqual(block);
+  });
+});
