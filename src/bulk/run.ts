@@ -303,16 +303,8 @@ class Run<T> {
       return;
     }
     this.running++;
-    let requestDone = false;
-    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
-    const freeSlot = () => {
-      if (requestDone) return;
-      requestDone = true;
+    const task = this.execute1(chunk).finally(() => {
       this.running--;
-      this.wake?.();
-    };
-    const task = this.execute1(chunk, freeSlot).finally(() => {
-      freeSlot();
       this.inflight.delete(task);
       this.wake?.();
     });
@@ -323,8 +315,7 @@ class Run<T> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
-  /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
-  private async execute1(chunk: Chunk<T>, answered: () => void): Promise<void> {
+  private async execute1(chunk: Chunk<T>): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
     const id = `${this.runId}-${chunk.seq}`;
     let outcome: Outcome;
@@ -348,9 +339,6 @@ class Run<T> {
     } catch (error) {
       outcome = classify(error);
     }
-    // A fatal answer stops the run before its slot could take another chunk.
-    if (outcome.kind === "fatal") this.setFatal(outcome.error);
-    answered();
     try {
       await ledger?.end(id, toLedger(outcome));
     } catch (error) {
