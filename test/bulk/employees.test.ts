@@ -115,6 +115,40 @@ describe("employees upsert", () => {
     expect((sent[0]!.body as Array<{ email: string }>).map((e) => e.email)).toEqual(["chg3@example.com"]);
   });
 
+  it("the same employees in another field order (custom fields too) are the same rows; another value is not", async () => {
+    const employee = (i: number, department: string) => ({
+      email: `order${i}@example.com`,
+      firstName: `First${i}`,
+      lastName: `Last${i}`,
+      employeeHRMSInfo: { department, customFieldWithValue: { Region: "EU", Badge: `B${i}` } },
+    });
+    const first = tmp.file("order.json");
+    writeFileSync(first, JSON.stringify([0, 1, 2].map((i) => employee(i, "Ops"))));
+    expect((await env.run(["employees", "upsert", first])).code).toBe(0);
+
+    // Every object's keys reversed, custom fields included; one department changed.
+    const reversed = (value: unknown): unknown =>
+      value && typeof value === "object"
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([k, v]) => [k, reversed(v)]),
+          )
+        : value;
+    const second = tmp.file("order-reversed.json");
+    writeFileSync(
+      second,
+      JSON.stringify([0, 1, 2].map((i) => reversed(employee(i, i === 1 ? "Sales" : "Ops")))),
+    );
+    const mark = env.sandbox.requests.length;
+    const run = await env.run(["employees", "upsert", second, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.json<BulkResult>()).toMatchObject({ alreadyDone: 2, sent: 1 });
+    expect((upserts(mark)[0]!.body as Array<{ email: string }>).map((e) => e.email)).toEqual([
+      "order1@example.com",
+    ]);
+  });
+
   it("--chunk-size lowers the limit of 100, never raises it", async () => {
     const file = tmp.file("small.csv");
     writeFileSync(file, employeesCsv(25, "small"));
