@@ -66,22 +66,27 @@ function writeStale(): void {
   setFlagsFromString("--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
   if (cachedDataVersionTag() !== TAG) return;
   for (const { script, file, bundle } of stale) {
+    // Written whole under a temporary name, then renamed: a concurrent run reads the old file or the new one.
+    const temporary = `${file}.${process.pid}.tmp`;
     try {
-      const data = sealed(script.createCachedData());
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       // Caches of the bundle's other builds, unless written in the last day: another installation may be
       // using them (two that take turns would each find its cache deleted by the other).
       for (const other of readdirSync(dirname(file))) {
         const path = join(dirname(file), other);
-        if (other.startsWith(`${bundle}-`) && path !== file && statSync(path).mtimeMs < Date.now() - DAY_MS)
+        const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+        if (other.startsWith(`${bundle}-`) && path !== file && written < Date.now() - DAY_MS)
           rmSync(path, { force: true });
       }
-      // Written whole under a temporary name, then renamed: a concurrent run reads the old file or the new one.
-      const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, data);
+      writeFileSync(temporary, sealed(script.createCachedData()));
       renameSync(temporary, file);
     } catch {
       // A read-only or full disk: the next run compiles from source, as without a cache.
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // left behind
+      }
     }
   }
 }

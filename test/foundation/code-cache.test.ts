@@ -54,6 +54,30 @@ describe("the code cache", () => {
     expect(readFileSync(undici).equals(damaged)).toBe(false);
   });
 
+  it("a config folder that cannot be written changes nothing but the time", () => {
+    const unwritable = join(configDir, "a-file");
+    writeFileSync(unwritable, "");
+    const refused = (dir: string) =>
+      spawnSync(process.execPath, [bin, "tests", "list", "--retries", "0"], {
+        encoding: "utf8",
+        env: {
+          PATH: process.env.PATH,
+          ASSESS_CONFIG_DIR: dir,
+          ASSESS_API_KEY: "key",
+          ASSESS_BASE_URL: "http://127.0.0.1:9",
+        },
+      });
+    const normal = refused(join(configDir, "normal"));
+    expect(normal.status).toBe(1);
+    expect(normal.stderr).toContain("connection refused");
+    const inside = refused(join(unwritable, "config"));
+    expect([inside.status, inside.stdout, inside.stderr]).toEqual([
+      normal.status,
+      normal.stdout,
+      normal.stderr,
+    ]);
+  });
+
   it("a new cache replaces the bundle's caches from builds unused for a day, and keeps the others", () => {
     run();
     const zod = caches().find((name) => name.startsWith("zod-"))!;
