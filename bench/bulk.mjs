@@ -326,7 +326,7 @@ process.stdout.write(JSON.stringify({ ms, requests: bodies.length, rows }));
   };
   writeFileSync(
     join(work, "entry.ts"),
-    `import { run } from ${JSON.stringify(join(root, "src", "cli.ts"))};\nvoid run();\n`,
+    `import { run } from ${JSON.stringify(join(root, "src", "cli.ts"))};\nvoid run({ checkWorker: new URL("./check-worker.mjs", import.meta.url) });\n`,
   );
   writeFileSync(
     join(work, "no-ledger.ts"),
@@ -357,7 +357,7 @@ export class Ledger {
   for (const [name, plugins, entry] of [
     ["cli-ledger.mjs", []],
     ["cli-no-ledger.mjs", [noLedger]],
-    ["check-worker.js", [], join(root, "src", "bulk", "check-worker.ts")],
+    ["check-worker.mjs", [], join(root, "src", "bulk", "check-worker.ts")],
   ]) {
     await build({
       entryPoints: [entry ?? join(work, "entry.ts")],

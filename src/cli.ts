@@ -9,7 +9,7 @@ import { declareProgram } from "./program.js";
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
   signal?: AbortSignal;
-  /** dist/check-worker.js: large bulk files are checked in two halves at once (src/bulk/check.ts). */
+  /** dist/check-worker.cjs: large bulk files are checked in two halves at once (src/bulk/check.ts). */
   checkWorker?: URL;
 }
 
@@ -137,7 +137,7 @@ export function processIo(): Io {
 }
 
 /** The launcher's entry: wires Ctrl-C and sets the exit code. */
-export async function run(): Promise<void> {
+export async function run(options: Pick<MainOptions, "checkWorker"> = {}): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
   process.on("SIGINT", () => {
@@ -145,8 +145,6 @@ export async function run(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.interrupted);
     controller.abort();
   });
-  // This file is dist/cli.js once built; the worker is built beside it.
-  const checkWorker = new URL("./check-worker.js", import.meta.url);
-  const code = await main(process.argv.slice(2), processIo(), { signal: controller.signal, checkWorker });
+  const code = await main(process.argv.slice(2), processIo(), { ...options, signal: controller.signal });
   process.exitCode = controller.signal.aborted && code === ExitCode.ok ? ExitCode.interrupted : code;
 }

@@ -42,7 +42,7 @@ export class Context {
   constructor(
     io: Io,
     signal: AbortSignal,
-    /** The built worker script that checks half of a large bulk file (dist/check-worker.js), when there is one. */
+    /** The built worker script that checks half of a large bulk file (dist/check-worker.cjs), when there is one. */
     readonly checkWorker?: URL,
   ) {
     this.io = io;

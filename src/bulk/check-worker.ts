@@ -1,6 +1,6 @@
 /**
  * The worker thread of a check in two halves (check.ts): checks its part of the CSV file and answers with a
- * tally, or with the error that stopped it. Built as its own entry, dist/check-worker.js.
+ * tally, or with the error that stopped it. Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../errors.js";
@@ -21,4 +21,4 @@ async function answer(): Promise<WorkerAnswer> {
   }
 }
 
-parentPort!.postMessage(await answer());
+void answer().then((message) => parentPort!.postMessage(message));

@@ -30,7 +30,7 @@ export type RowReader =
 export interface SplitCheck {
   source: CsvSource;
   reader: RowReader;
-  /** The worker script (dist/check-worker.js); without it, or for a small file, the check is one pass. */
+  /** The worker script (dist/check-worker.cjs); without it, or for a small file, the check is one pass. */
   worker?: URL;
 }
 

@@ -126,7 +126,7 @@ export interface BulkJob<T> {
    * file in two halves at once, one in a worker thread (check.ts).
    */
   splitCheck?: Omit<SplitCheck, "worker">;
-  /** The worker script of a split check (dist/check-worker.js); without it the check is one pass. */
+  /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;

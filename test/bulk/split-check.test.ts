@@ -11,7 +11,7 @@ import { type RunOptions, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { bulkRequests, ROOT, tempDir } from "./helpers.js";
 
 /** Built by the global setup, as bin/assess.js would find it. */
-const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.js"));
+const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
 /** Rows that make a file above the 8 MiB where a second thread starts to pay. */
 const ROWS = 200_000;
 

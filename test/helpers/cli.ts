@@ -20,7 +20,7 @@ export interface RunOptions {
   /** Pretend stdout/stdin are terminals (prompts still need a real TTY, see the wizard tests). */
   tty?: boolean;
   signal?: AbortSignal;
-  /** dist/check-worker.js (built by the global setup): what the built CLI passes, for split checks. */
+  /** dist/check-worker.cjs (built by the global setup): what the built CLI passes, for split checks. */
   checkWorker?: URL;
 }
 

@@ -6,7 +6,7 @@ export const TOPICS: Record<string, string> = {
   ASSESS_BASE_URL          assessment API base URL; may carry a path prefix (https://host/api)
   ASSESS_SKILLS_BASE_URL   employee-skills API base URL; may carry a path prefix
   ASSESS_PROFILE           config profile to use (default: default)
-  ASSESS_CONFIG_DIR        where the config file and bulk-run ledgers live
+  ASSESS_CONFIG_DIR        where the config file, bulk-run ledgers and a compile cache (cache/) live
   ASSESS_DEBUG=1           same as --debug: one line per HTTP exchange on stderr, key redacted
   CI=true                  same as --no-input: never prompt
   NO_COLOR                 no colour in any output

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: bundles the CLI into dist/, every file CommonJS and side by side (no subfolders):
+ *
+ * - launch.cjs, the entry bin/assess.js loads (src/launch.ts), and program.cjs, the root of the command tree
+ *   with which it answers --help and --version;
+ * - cli.cjs and its chunks: the full CLI, split so that a command line loads only the group it names, and
+ *   check-worker.cjs, which shares its chunks;
+ * - commander, zod and undici, bundled apart and loaded through V8's code cache (src/code-cache.ts).
+ *
+ * Timings are from bench/startup.mjs; bench/README.md has the figures.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, transform } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const src = join(root, "src");
+const dist = join(root, "dist");
+
+/**
+ * undici's HTTP client loads its HTTP/2 half (and with it `node:http2`, which loads `node:tls` and
+ * `node:crypto`: ~3 ms) even for HTTP/1.1. It is used only with `allowH2` or `useH2c`, which this CLI never
+ * sets.
+ */
+const withoutHttp2 = {
+  name: "undici-without-http2",
+  setup(b) {
+    b.onResolve({ filter: /[\\/]client-h2\.js$/ }, (args) =>
+      args.resolveDir.includes(join("node_modules", "undici"))
+        ? { path: "client-h2", namespace: "undici-without-http2" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "undici-without-http2" }, () => ({
+      contents: 'module.exports = () => { throw new Error("HTTP/2 is not built into assess"); };',
+    }));
+  },
+};
+
+/**
+ * commander loads `node:child_process` (and with it `net`, `dgram` and more: ~1 ms) to run executable
+ * subcommands, which assess has none of; it is loaded on first use instead.
+ */
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes(join("node_modules", "commander"))
+        ? { path: "child_process", namespace: "commander-lazy-child-process" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "commander-lazy-child-process" }, () => ({
+      contents:
+        'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
+    }));
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  outdir: dist,
+  outExtension: { ".js": ".cjs" },
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [withoutHttp2, lazyChildProcess],
+};
+
+/**
+ * The large libraries, bundled apart (by package name, or by the file of src/ that imports what the CLI uses
+ * of them) to be loaded through V8's code cache: ~0.8 MB that Node would otherwise compile on every run, and
+ * most of their functions again when they first run.
+ */
+const CACHED = {
+  commander: "commander",
+  zod: join(src, "api", "zod.ts"),
+  undici: join(src, "api", "undici.ts"),
+};
+
+/** In the CLI's build, an import of a CACHED module becomes a module that loads its bundle (`files[name]`). */
+function cachedBundles(files) {
+  const byEntry = new Map(Object.entries(CACHED).map(([name, entry]) => [entry, files[name]]));
+  return {
+    name: "cached-bundles",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        const entry = args.path.startsWith(".")
+          ? resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts")
+          : args.path;
+        const file = byEntry.get(entry);
+        return file ? { path: file, namespace: "cached-bundle" } : undefined;
+      });
+      // The bundle is next to the chunk that loads it: dist/ has no subfolders.
+      b.onLoad({ filter: /.*/, namespace: "cached-bundle" }, (args) => ({
+        contents: `const { loadBundle } = require(${JSON.stringify(join(src, "code-cache.ts"))});
+module.exports = loadBundle(require("node:path").join(__dirname, ${JSON.stringify(args.path)}));`,
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+rmSync(dist, { recursive: true, force: true });
+
+// The hash of each bundle's content is in its name: src/code-cache.ts keys the caches with it.
+const bundles = await build({ ...common, entryPoints: CACHED, entryNames: "[name]-[hash]", metafile: true });
+const files = Object.fromEntries(
+  Object.keys(bundles.metafile.outputs).map((file) => [
+    basename(file).replace(/-\w+\.cjs$/, ""),
+    basename(file),
+  ]),
+);
+
+await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "program.ts")] });
+
+/*
+ * esbuild splits ES modules only, and Node 20 takes ~5 ms to set up its ES module loader, then ~0.4 ms to load
+ * each ES module against ~0.2 ms for a CommonJS one (tests list loads ~20 chunks). So the chunks are built as
+ * ES modules, then each is turned into CommonJS: imports into require(), import() into a promise of require().
+ */
+const cli = await build({
+  ...common,
+  // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/check.ts).
+  entryPoints: [join(src, "cli.ts"), join(src, "bulk", "check-worker.ts")],
+  entryNames: "[name]",
+  format: "esm",
+  splitting: true,
+  chunkNames: "[name]-[hash]",
+  plugins: [...common.plugins, cachedBundles(files)],
+  write: false,
+});
+for (const { path, text } of cli.outputFiles) {
+  const { code } = await transform(text, {
+    format: "cjs",
+    target: "node20",
+    supported: { "dynamic-import": false },
+    logLevel: "warning",
+  });
+  writeFileSync(path, code);
+}
