@@ -57,6 +57,9 @@ export function loadBundle(file: string): unknown {
 }
 
 function writeStale(): void {
+  // A worker thread (src/bulk/check-worker.ts) leaves the caches to the main thread: V8's flags are the
+  // process's, and setting them back (below) would change them under the main thread while it still runs.
+  if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
   /*
    * V8 stamps a cache with its tag of the moment, and the next run reads the caches before src/api/undici.ts
    * sets --liftoff-only (which turns two more flags off). Setting them back (llhttp, the only WebAssembly, is
