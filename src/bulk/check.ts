@@ -55,9 +55,26 @@ export async function tally(
       if (result.shown.length < SHOWN_ERRORS)
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }
-    if (signal?.aborted) throw new CliError("Interrupted; nothing was sent", { exitCode: 130 });
+    if (signal?.aborted) throw interrupted();
   }
   return result;
+}
+
+function interrupted(): CliError {
+  return new CliError("Interrupted; nothing was sent", { exitCode: 130 });
+}
+
+/**
+ * Rejects when `signal` fires (Ctrl-C while the other half is still being checked). Marked handled: once the
+ * check is over nobody waits for it, and a Ctrl-C later in the run must not surface as an unhandled rejection.
+ */
+function whenAborted(signal: AbortSignal | undefined): Promise<never> {
+  const promise = new Promise<never>((_, reject) => {
+    if (signal?.aborted) reject(interrupted());
+    signal?.addEventListener("abort", () => reject(interrupted()), { once: true });
+  });
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** The rows of one part of the file (lines counted from the part's start), checked only. */
@@ -125,7 +142,7 @@ export async function checkSplit(
       }
       throw error;
     }
-    const second = await answer;
+    const second = await Promise.race([answer, whenAborted(signal)]);
     const offset = end.line - 1;
     if ("syntax" in second) {
       const { line, detail, hint } = second.syntax;
