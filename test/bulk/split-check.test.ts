@@ -3,9 +3,11 @@
  * outcome must be that of one reader going through the whole file — the same rows found invalid, at the same
  * lines, the same syntax errors — whatever falls in which half.
  */
+import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunOptions, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { bulkRequests, ROOT, tempDir } from "./helpers.js";
@@ -133,6 +135,22 @@ describe("a large file checked in two halves", () => {
       `error: ${path}:190002: a quoted field starts on this line and never closes (unbalanced quotes)`,
     );
     expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
+  });
+
+  it("the built CLI finds its worker beside it (bin/assess.js → dist/check-worker.cjs)", async () => {
+    const path = tmp.file("built.csv");
+    writeFileSync(
+      path,
+      `email,name\n${rowsText(0, ROWS, (i) => (i === 190_000 ? "late@,Late\n" : undefined))}`,
+    );
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, "bin", "assess.js"), "invite", "bulk", path, "--test", "1001", "--debug"],
+      { env: { PATH: process.env.PATH, ...env.env, ASSESS_CONFIG_DIR: tmp.file("config-built") } },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(run.stderr).toContain("two halves at once");
+    expect(run.stderr).toContain(`${path}:190002: "late@" is not a valid e-mail address`);
+    expect((run as { code?: number }).code).toBe(2);
   });
 
   it("employee files too: an invalid row of the second half at its line", async () => {
