@@ -166,7 +166,7 @@ function toEntry(
         .join(".")
         .replace(/^employeeHRMSInfo\./, "");
       if (path === "email")
-        problems.push(email === "" ? "the e-mail is empty" : `"${email}" is not a valid e-mail address`);
+        problems.push(`email: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
       else if (issue.code === "unrecognized_keys")
         problems.push(`unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`);
       else if (!DATE_FIELDS.has(path)) problems.push(`${path || "item"}: ${issue.message}`);

@@ -81,15 +81,36 @@ export function inviteEntries(
 ): () => AsyncIterable<BulkEntry<Candidate>[]> {
   const width = input.header.length;
   const fixedGroup = testId === undefined ? undefined : String(testId);
+  const names = columnNames(input.header, columns);
   return async function* entries() {
     for await (const batch of input.batches()) {
       const out: BulkEntry<Candidate>[] = new Array(batch.length);
       for (let i = 0; i < batch.length; i++) {
         const { line, fields } = batch[i]!;
-        out[i] = toEntry(line, fields, columns, width, fixedGroup);
+        out[i] = toEntry(line, fields, columns, names, width, fixedGroup);
       }
       yield out;
     }
+  };
+}
+
+/** How messages name the columns: as the header writes them (`Email Address: "x" is not …`). */
+interface ColumnNames {
+  email: string;
+  name: string;
+  test: string;
+}
+
+function columnNames(header: string[], columns: InviteColumns): ColumnNames {
+  const cell = (index: number | undefined, fallback: string) =>
+    (index === undefined ? undefined : header[index]) || fallback;
+  return {
+    email: cell(columns.email, "email"),
+    name:
+      columns.name !== undefined
+        ? cell(columns.name, "name")
+        : `${cell(columns.firstName, "firstname")} and ${cell(columns.lastName, "lastname")}`,
+    test: cell(columns.test, "testid"),
   };
 }
 
@@ -98,6 +119,7 @@ function toEntry(
   line: number,
   fields: string[],
   columns: InviteColumns,
+  names: ColumnNames,
   width: number,
   fixedGroup: string | undefined,
 ): BulkEntry<Candidate> {
@@ -114,15 +136,15 @@ function toEntry(
     const raw = (fields[columns.test] ?? "").trim();
     group = /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? String(Number(raw)) : undefined;
     if (group === undefined)
-      problems = add(problems, raw === "" ? "the test id is empty" : `"${raw}" is not a test id`);
+      problems = add(problems, `${names.test}: ${raw === "" ? "empty" : `"${raw}" is not a test id`}`);
   }
   if (!EmailSchema.safeParse(email).success) {
     problems = add(
       problems,
-      email === "" ? "the e-mail is empty" : `"${email}" is not a valid e-mail address`,
+      `${names.email}: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`,
     );
   }
-  if (!NameSchema.safeParse(name).success) problems = add(problems, "the name is empty");
+  if (!NameSchema.safeParse(name).success) problems = add(problems, `${names.name}: empty`);
   if (problems) return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
   return {
     row: {

@@ -175,7 +175,7 @@ describe("employees upsert", () => {
     );
     const run = await env.run(["employees", "upsert", file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('checks.csv:3: "nope" is not a valid e-mail address');
+    expect(run.stderr).toContain('checks.csv:3: email: "nope" is not a valid e-mail address');
     expect(run.stderr).toContain('checks.csv:4: hireDate: "31/12/2020" is not a date');
     expect(run.stderr).toMatch(/checks\.csv:6: hireDate: "2021-02-30T10:00:00Z" is not a date.*managerEmail/);
     expect(
@@ -214,7 +214,7 @@ describe("employees upsert", () => {
     const run = await env.run(["employees", "upsert", file]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      `people.json:${lineOf('"bad-json"')}: "bad-json" is not a valid e-mail address`,
+      `people.json:${lineOf('"bad-json"')}: email: "bad-json" is not a valid e-mail address`,
     );
     expect(run.stderr).toContain(`people.json:${lineOf('"json4@')}: unknown field: shoeSize`);
     const mark = env.sandbox.requests.length;

@@ -251,8 +251,8 @@ describe("invite bulk: chunks, ledger, reruns", () => {
     );
     const strict = await env.run(["invite", "bulk", file, "--test", "1002"]);
     expect(strict.code).toBe(2);
-    expect(strict.stderr).toMatch(/mixed\.csv:3: "not-an-email" is not a valid e-mail address/);
-    expect(strict.stderr).toMatch(/mixed\.csv:4: the name is empty/);
+    expect(strict.stderr).toMatch(/mixed\.csv:3: email: "not-an-email" is not a valid e-mail address/);
+    expect(strict.stderr).toMatch(/mixed\.csv:4: name: empty/);
 
     const mark = env.sandbox.requests.length;
     const run = await env.run(["invite", "bulk", file, "--test", "1002", "--skip-invalid", "--json"]);
@@ -261,7 +261,9 @@ describe("invite bulk: chunks, ledger, reruns", () => {
     const rejects = tmp.file("mixed.rejects.csv");
     const text = readFileSync(rejects, "utf8");
     expect(text.split("\r\n")[0]).toBe("email;name;note;error");
-    expect(text).toContain('not-an-email;Two;"a;b";"line 3: ""not-an-email"" is not a valid e-mail address"');
+    expect(text).toContain(
+      'not-an-email;Two;"a;b";"line 3: email: ""not-an-email"" is not a valid e-mail address"',
+    );
     expect(bulkRequests(env.sandbox, mark)).toHaveLength(1);
 
     // Fix the rejects and feed them back in: the error column is ignored.

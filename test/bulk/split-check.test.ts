@@ -82,9 +82,9 @@ describe("a large file checked in two halves", () => {
     const block = errorBlock(split.stderr);
     expect(block[0]).toBe(`error: 3 of ${ROWS} rows are invalid; nothing was sent:`);
     expect(block.slice(1, 4)).toEqual([
-      `  ${path}:7: "not-an-email" is not a valid e-mail address`,
-      `  ${path}:170004: the e-mail is empty`,
-      `  ${path}:${ROWS + 3}: "last@" is not a valid e-mail address`,
+      `  ${path}:7: email: "not-an-email" is not a valid e-mail address`,
+      `  ${path}:170004: email: empty`,
+      `  ${path}:${ROWS + 3}: email: "last@" is not a valid e-mail address`,
     ]);
     expect(onePass.code).toBe(2);
     expect(onePass.stderr).not.toContain("two halves");
@@ -149,7 +149,7 @@ describe("a large file checked in two halves", () => {
       { env: { PATH: process.env.PATH, ...env.env, ASSESS_CONFIG_DIR: tmp.file("config-built") } },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(run.stderr).toContain("two halves at once");
-    expect(run.stderr).toContain(`${path}:190002: "late@" is not a valid e-mail address`);
+    expect(run.stderr).toContain(`${path}:190002: email: "late@" is not a valid e-mail address`);
     expect((run as { code?: number }).code).toBe(2);
   });
 

@@ -180,7 +180,7 @@ describe("CSV reader (openCsv): properties", () => {
           const r = await env.run(["invite", "bulk", file, "--test", "1001"]);
           expect(r.code).toBe(2);
           expect(r.stderr).toContain(
-            `${basename(file)}:${badLine}: "not-an-email" is not a valid e-mail address`,
+            `${basename(file)}:${badLine}: Email: "not-an-email" is not a valid e-mail address`,
           );
           expect(env.sandbox.requests.length).toBe(mark);
         },
