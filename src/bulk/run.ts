@@ -303,8 +303,16 @@ class Run<T> {
       return;
     }
     this.running++;
-    const task = this.execute1(chunk).finally(() => {
+    let requestDone = false;
+    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
+    const freeSlot = () => {
+      if (requestDone) return;
+      requestDone = true;
       this.running--;
+      this.wake?.();
+    };
+    const task = this.execute1(chunk, freeSlot).finally(() => {
+      freeSlot();
       this.inflight.delete(task);
       this.wake?.();
     });
@@ -315,7 +323,8 @@ class Run<T> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
-  private async execute1(chunk: Chunk<T>): Promise<void> {
+  /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
+  private async execute1(chunk: Chunk<T>, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
     const id = `${this.runId}-${chunk.seq}`;
     let outcome: Outcome;
@@ -339,6 +348,9 @@ class Run<T> {
     } catch (error) {
       outcome = classify(error);
     }
+    // A fatal answer stops the run before its slot could take another chunk.
+    if (outcome.kind === "fatal") this.setFatal(outcome.error);
+    answered();
     try {
       await ledger?.end(id, toLedger(outcome));
     } catch (error) {
