@@ -11,7 +11,7 @@ const { source, reader, range } = workerData as { source: CsvSource; reader: Row
 
 async function answer(): Promise<WorkerAnswer> {
   try {
-    return { tally: await checkPart(source, reader, range) };
+    return { tally: await checkPart(source, reader, { range }) };
   } catch (error) {
     if (error instanceof CsvSyntaxError)
       return { syntax: { line: error.line, detail: error.detail, hint: error.hint } };

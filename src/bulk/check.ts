@@ -11,10 +11,10 @@
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { CliError, UsageError } from "../errors.js";
-import { type ByteRange, type CsvSource, CsvSyntaxError, csvInput, midpoint } from "./csv.js";
-import { type EmployeeColumns, employeeCsvEntries } from "./employees.js";
-import type { BulkEntry } from "./engine.js";
-import { type InviteColumns, inviteEntries } from "./invites.js";
+import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput, midpoint } from "./csv.js";
+import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
+import type { BulkEntry, BulkJob } from "./engine.js";
+import { type Candidate, type InviteColumns, inviteEntries } from "./invites.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
 export const SHOWN_ERRORS = 20;
@@ -22,9 +22,36 @@ export const SHOWN_ERRORS = 20;
 const PARALLEL_BYTES = 8 * 1024 * 1024;
 
 /** How a CSV input's rows are read: data only, so a worker thread can read them the same way. */
-export type RowReader =
-  | { rows: "invites"; columns: InviteColumns; testId: number | undefined }
-  | { rows: "employees"; columns: EmployeeColumns };
+export type RowReader = InviteRows | EmployeeRows;
+type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
+type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
+
+type Read<T> = (checkOnly: boolean) => AsyncIterable<BulkEntry<T>[]>;
+
+/** The rows `reader` describes, read from `input`. */
+function rowsOf(input: CsvInput, reader: InviteRows): Read<Candidate>;
+function rowsOf(input: CsvInput, reader: RowReader): Read<Candidate | Employee>;
+function rowsOf(input: CsvInput, reader: RowReader): Read<Candidate | Employee> {
+  return reader.rows === "invites"
+    ? inviteEntries(input, reader.columns, reader.testId)
+    : employeeCsvEntries(input, reader.columns);
+}
+
+/**
+ * A CSV job's `read` and `splitCheck`, both from one description of its rows: the sending pass and each half
+ * of the check read them the same way.
+ */
+export function csvRows(input: CsvInput, reader: InviteRows): Pick<BulkJob<Candidate>, "read" | "splitCheck">;
+export function csvRows(
+  input: CsvInput,
+  reader: EmployeeRows,
+): Pick<BulkJob<Employee>, "read" | "splitCheck">;
+export function csvRows(
+  input: CsvInput,
+  reader: RowReader,
+): Pick<BulkJob<Candidate | Employee>, "read" | "splitCheck"> {
+  return { read: rowsOf(input, reader), splitCheck: { source: input, reader } };
+}
 
 /** A CSV job's input, for a check in two halves. */
 export interface SplitCheck {
@@ -77,21 +104,18 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   return promise;
 }
 
-/** The rows of one part of the file (lines counted from the part's start), checked only. */
+/**
+ * The rows of the file, or of one part of it (lines counted from the part's start; `end` receives the line
+ * after its last record), checked only.
+ */
 export function checkPart(
   source: CsvSource,
   reader: RowReader,
-  range?: ByteRange,
-  end?: { line: number },
-  signal?: AbortSignal,
+  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal } = {},
 ): Promise<Tally> {
   const input = csvInput(source);
-  const ranged = { ...input, batches: () => input.batches(range, end) };
-  const entries =
-    reader.rows === "invites"
-      ? inviteEntries(ranged, reader.columns, reader.testId)()
-      : employeeCsvEntries(ranged, reader.columns)(true);
-  return tally(entries, signal);
+  const ranged = { ...input, batches: () => input.batches(part.range, part.end) };
+  return tally(rowsOf(ranged, reader)(true), part.signal);
 }
 
 /** What the worker sends back: its tally, or the error that stopped it (lines relative to its part). */
@@ -108,8 +132,8 @@ export async function checkSplit(
 ): Promise<Tally> {
   const { source, reader, worker } = split;
   const { size } = await stat(source.path);
-  const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path) : undefined;
-  if (!worker || cut === undefined) return checkPart(source, reader, undefined, undefined, signal);
+  const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
+  if (!worker || cut === undefined) return checkPart(source, reader, { signal });
   debug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
@@ -131,14 +155,14 @@ export async function checkSplit(
     const end = { line: 1 };
     let first: Tally;
     try {
-      first = await checkPart(source, reader, { start: 0, end: cut }, end, signal);
+      first = await checkPart(source, reader, { range: { start: 0, end: cut }, end, signal });
     } catch (error) {
       // Most likely the cut fell inside a quoted value: one reader through the whole file decides.
       if (error instanceof CsvSyntaxError) {
         debug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
         );
-        return await checkPart(source, reader, undefined, undefined, signal);
+        return await checkPart(source, reader, { signal });
       }
       throw error;
     }
@@ -152,7 +176,7 @@ export async function checkSplit(
     // A thread that could not do its part (out of memory, say): one reader through the whole file after all.
     if ("crash" in second) {
       debug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
-      return await checkPart(source, reader, undefined, undefined, signal);
+      return await checkPart(source, reader, { signal });
     }
     const rest = second.tally;
     return {

@@ -113,8 +113,7 @@ export function csvInput(source: CsvSource): CsvInput {
  * The cut is only right if that break is outside quotes, which the reader of the first part finds out: its
  * part then ends cleanly, instead of inside a quoted value.
  */
-export async function midpoint(path: string): Promise<number | undefined> {
-  const { size } = await stat(path);
+export async function midpoint(path: string, size: number): Promise<number | undefined> {
   const handle = await open(path, "r");
   try {
     const window = Buffer.alloc(Math.min(SNIFF_BYTES, size));

@@ -122,8 +122,8 @@ export interface BulkJob<T> {
    */
   read(checkOnly: boolean): AsyncIterable<BulkEntry<T>[]>;
   /**
-   * The same rows as `read`, described as data for a CSV input: the validate-first pass can then check a large
-   * file in two halves at once, one in a worker thread (check.ts).
+   * The same rows as `read`, described as data for a CSV input (`csvRows` in check.ts gives both): the
+   * validate-first pass can then check a large file in two halves at once, one in a worker thread.
    */
   splitCheck?: Omit<SplitCheck, "worker">;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */

@@ -137,6 +137,42 @@ describe("a large file checked in two halves", () => {
     expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
   });
 
+  it("a byte that is not UTF-8 in the second half: exit 2 at its line, as one pass says it", async () => {
+    const path = tmp.file("latin1.csv");
+    const text = `email,name\n${rowsText(0, ROWS, (i) => (i === 190_000 ? `cafe${i}@example.com,Caf\u00e9\n` : undefined))}`;
+    // The é as Latin-1 writes it: one byte, 0xE9, not a UTF-8 sequence.
+    writeFileSync(path, Buffer.from(text, "latin1"));
+    const { split, onePass, splitRequests } = await both(["invite", "bulk", path, "--test", "1001"]);
+
+    expect(split.stderr).toContain("two halves at once");
+    expect(split.code).toBe(2);
+    expect(splitRequests).toBe(0);
+    expect(errorBlock(split.stderr)[0]).toBe(`error: ${path}:190002: not UTF-8 text`);
+    expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
+  });
+
+  it("a worker thread that fails: the whole file is checked in one pass after all", async () => {
+    const path = tmp.file("failing-worker.csv");
+    writeFileSync(
+      path,
+      `email,name\n${rowsText(0, ROWS, (i) => (i === 190_000 ? "late@,Late\n" : undefined))}`,
+    );
+    const broken = tmp.file("broken-worker.cjs");
+    writeFileSync(broken, 'throw new Error("the worker broke");\n');
+    const run = await env.run(["invite", "bulk", path, "--test", "1001", "--debug"], {
+      checkWorker: pathToFileURL(broken),
+      env: { ASSESS_CONFIG_DIR: tmp.file("config-broken") },
+    });
+    expect(run.stderr).toMatch(
+      /the worker thread failed \(the worker broke\): checking the whole file in one pass/,
+    );
+    expect(run.code).toBe(2);
+    expect(errorBlock(run.stderr).slice(0, 2)).toEqual([
+      "error: 1 of 200000 rows is invalid; nothing was sent:",
+      `  ${path}:190002: email: "late@" is not a valid e-mail address`,
+    ]);
+  });
+
   it("the built CLI finds its worker beside it (bin/assess.js → dist/check-worker.cjs)", async () => {
     const path = tmp.file("built.csv");
     writeFileSync(

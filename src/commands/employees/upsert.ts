@@ -1,12 +1,8 @@
+import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
-import {
-  type Employee,
-  employeeColumns,
-  employeeCsvEntries,
-  employeeJsonEntries,
-} from "../../bulk/employees.js";
-import type { BulkEntry, BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
+import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
+import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
 import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
 import type { Handler } from "../shared/kit.js";
 
@@ -20,23 +16,20 @@ const upsert: Handler = async (ctx, args, o) => {
   const concurrency = parseConcurrency(o.concurrency, 8);
   const json = /\.json$/i.test(file);
 
-  let read: (checkOnly: boolean) => AsyncIterable<BulkEntry<Employee>[]>;
+  let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
   let openRejects: () => Promise<RejectsSink>;
-  let splitCheck: BulkJob<Employee>["splitCheck"];
   let inputName = file;
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
     const path = rejectsPath(file, o.rejects, ".json");
-    read = employeeJsonEntries(file, file);
+    rows = { read: employeeJsonEntries(file, file) };
     openRejects = async () => new JsonRejects(path);
   } else {
     const path = rejectsPath(file, o.rejects);
     const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
     inputName = input.name;
     noRows = noRowsMessage(input);
-    const columns = employeeColumns(input);
-    read = employeeCsvEntries(input, columns);
-    splitCheck = { source: input, reader: { rows: "employees", columns } };
+    rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
     openRejects = async () => new CsvRejects(path, input.header, input.delimiter);
   }
 
@@ -48,8 +41,7 @@ const upsert: Handler = async (ctx, args, o) => {
       kind: "upsert",
       inputName,
       noRowsMessage: noRows,
-      read,
-      splitCheck,
+      ...rows,
       target: () => ({ baseUrl: skillsBaseUrl, key }),
       chunkSize,
       maxChunk: MAX_EMPLOYEES,

@@ -1,7 +1,8 @@
 import type { BulkInviteBody } from "../../api/schemas.js";
+import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
-import { type Candidate, inviteColumns, inviteEntries } from "../../bulk/invites.js";
+import { type Candidate, inviteColumns } from "../../bulk/invites.js";
 import { CsvRejects, rejectsPath } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
@@ -48,8 +49,7 @@ const bulk: Handler = async (ctx, args, o) => {
       kind: "invite",
       inputName: input.name,
       noRowsMessage: noRowsMessage(input),
-      read: inviteEntries(input, columns, testId),
-      splitCheck: { source: input, reader: { rows: "invites", columns, testId } },
+      ...csvRows(input, { rows: "invites", columns, testId }),
       target: (group) => ({ baseUrl, key, testId: Number(group) }),
       chunkSize,
       maxChunk: MAX_CANDIDATES,
