@@ -36,6 +36,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body. */
   body?: unknown;
+  /** A JSON body already serialized (a bulk request put together from its items' texts: api/json.ts). */
+  json?: string;
   /** A body that is not JSON (multipart upload); `data` is called again for each attempt. */
   raw?: { contentType: string; data: () => Buffer | Readable; describe: unknown };
   /** Read the answer as bytes (PDF) instead of JSON/text. */
@@ -93,7 +95,8 @@ export class ApiClient {
       accept: opts.binary ? "application/pdf, */*" : "application/json, text/plain, */*",
       "user-agent": this.options.userAgent,
     };
-    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    const payload = opts.json ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
+    if (payload !== undefined) headers["content-type"] = "application/json";
     if (opts.raw) headers["content-type"] = opts.raw.contentType;
 
     const idempotent = opts.safe === true || isIdempotent(opts.method);
@@ -102,12 +105,11 @@ export class ApiClient {
         method: opts.method,
         url,
         headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
-        body: opts.raw ? opts.raw.describe : opts.body,
+        body: opts.raw ? opts.raw.describe : opts.json !== undefined ? JSON.parse(opts.json) : opts.body,
       });
       throw new DryRunStop();
     }
 
-    const payload = opts.body !== undefined ? JSON.stringify(opts.body) : undefined;
     for (let attempt = 0; ; attempt++) {
       await this.waitForPause();
       const sentAt = Date.now();

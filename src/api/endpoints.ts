@@ -1,5 +1,6 @@
 import { ApiError } from "../errors.js";
 import type { ApiClient, ApiName, RequestOptions } from "./client.js";
+import { type Json, jsonArray } from "./json.js";
 import * as s from "./schemas.js";
 import * as z from "./zod.js";
 
@@ -108,9 +109,19 @@ export class Api {
     );
     return read(s.Invitation, data, "invitation");
   }
-  /** §2.7: the answer is a single boolean; `false` means the service refused the chunk. */
-  async bulkInvite(testId: number, body: s.BulkInviteBody): Promise<boolean> {
-    const data = await this.call("bulkInvite", { testId }, { body: s.BulkInviteBody.parse(body) });
+  /**
+   * §2.7: the settings and up to 1000 candidates (their texts checked and serialized by the bulk run); the
+   * answer is a single boolean, and `false` means the service refused the chunk.
+   */
+  async bulkInvite(
+    testId: number,
+    settings: s.BulkInviteSettings,
+    candidates: readonly Json<s.BulkCandidate>[],
+  ): Promise<boolean> {
+    itemCount(candidates, s.MAX_BULK_CANDIDATES, "candidates");
+    const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
+    const json = `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":${jsonArray(candidates)}}`;
+    const data = await this.call("bulkInvite", { testId }, { json });
     return data === true || data === "true" || (isRecord(data) && data.result === true) || data === undefined;
   }
   async cancelInvitation(testInvitationId: number): Promise<Record_> {
@@ -227,9 +238,11 @@ export class Api {
   async getSkillsProfile(employeeId: number): Promise<Record_> {
     return asRecord(await this.call("getSkillsProfile", { employeeId }));
   }
-  async upsertEmployees(items: s.EmployeeUpsertItem[]): Promise<s.UpsertResult> {
-    const body = z.array(s.EmployeeUpsertItem).min(1).max(100).parse(items);
-    return read(s.UpsertResult, await this.call("upsertEmployees", {}, { body }), "upsert result");
+  /** §2.11: up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
+  async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
+    itemCount(items, s.MAX_UPSERT_EMPLOYEES, "employees");
+    const json = jsonArray(items);
+    return read(s.UpsertResult, await this.call("upsertEmployees", {}, { json }), "upsert result");
   }
   async listCertificates(employeeId: number, includeSkills: boolean): Promise<Record_[]> {
     const data = await this.call(
@@ -281,7 +294,7 @@ export class Api {
   private async call(
     operation: Operation,
     params: Params = {},
-    extra: Pick<RequestOptions, "query" | "body" | "safe"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "safe"> = {},
     unwrapEnvelope = true,
   ): Promise<unknown> {
     const res = await this.client.request({ ...this.target(operation, params), ...extra });
@@ -315,6 +328,13 @@ function pick(data: unknown, keys: string[], orSelf = false): unknown {
 function skillsPage(data: unknown): Page<Record_> {
   const page = read(s.SkillsPage, Array.isArray(data) ? { items: data, hasNextPage: false } : data, "page");
   return { items: page.items, more: page.hasNextPage === true, total: page.totalCount ?? undefined };
+}
+
+/** A bulk request carries 1 to `max` items (API.md §8); more is a bug of the caller, not the user's input. */
+function itemCount(items: readonly unknown[], max: number, what: string): void {
+  if (items.length < 1 || items.length > max) {
+    throw new RangeError(`a request carries 1 to ${max} ${what}, not ${items.length}`);
+  }
 }
 
 function read<T>(schema: z.ZodType<T>, data: unknown, what: string): T {

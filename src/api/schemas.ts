@@ -143,20 +143,23 @@ export const Invitation = z.lazy(() =>
 );
 export type Invitation = z.infer<typeof Invitation>;
 
-// §2.7
-export const BulkInviteBody = z.lazy(() =>
+// §2.7: the request's settings, and its candidates (each checked where it is read: src/bulk/invites.ts)
+export const BulkInviteSettings = z.lazy(() =>
   z.strictObject({
     startDateTime: UtcDateTime.optional(),
     endDateTime: UtcDateTime.optional(),
     timezoneId: z.number().int().optional(),
     proctoringMode: ProctoringMode.optional(),
-    candidates: z
-      .array(z.strictObject({ email: Email, name: z.string().min(1) }))
-      .min(1)
-      .max(1000),
   }),
 );
-export type BulkInviteBody = z.infer<typeof BulkInviteBody>;
+export type BulkInviteSettings = z.infer<typeof BulkInviteSettings>;
+export const BulkCandidateName = z.lazy(() => z.string().min(1));
+export interface BulkCandidate {
+  email: string;
+  name: string;
+}
+/** Candidates per request (API.md §8). */
+export const MAX_BULK_CANDIDATES = 1000;
 
 // §2.8
 export const TestAttempt = z.lazy(() =>
@@ -278,6 +281,8 @@ export const EmployeeUpsertItem = z.lazy(() =>
   }),
 );
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
+/** Employees per upsert request (the service's limit; API.md shows none, the sandbox enforces it). */
+export const MAX_UPSERT_EMPLOYEES = 100;
 const UpsertOutcome = z.lazy(() =>
   z.looseObject({
     email: z.string().nullish(),

@@ -1,17 +1,23 @@
 /**
- * The worker thread of a check in two halves (check.ts): checks its part of the CSV file and answers with a
- * tally, or with the error that stopped it. Built as its own entry, dist/check-worker.cjs.
+ * The worker thread of a check in two halves (check.ts): checks its part of the CSV file, spools its valid
+ * rows, and answers with a tally, or with the error that stopped it. Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../errors.js";
 import { checkPart, type RowReader, type WorkerAnswer } from "./check.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError } from "./csv.js";
 
-const { source, reader, range } = workerData as { source: CsvSource; reader: RowReader; range: ByteRange };
+const { source, reader, range, spool } = workerData as {
+  source: CsvSource;
+  reader: RowReader;
+  range: ByteRange;
+  /** The file descriptor of this half's spool (spool.ts), opened by the main thread. */
+  spool: number;
+};
 
 async function answer(): Promise<WorkerAnswer> {
   try {
-    return { tally: await checkPart(source, reader, { range }) };
+    return { tally: await checkPart(source, reader, { range, spool }) };
   } catch (error) {
     if (error instanceof CsvSyntaxError)
       return { syntax: { line: error.line, detail: error.detail, hint: error.hint } };

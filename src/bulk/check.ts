@@ -1,8 +1,10 @@
 /**
- * The validate-first pass (CLI.md: nothing is sent while any row is invalid). It is all CPU (csv-parse and the
- * row checks) and runs before the first request, while the machine's other cores wait: so a large CSV file is
- * checked in two halves at once, the first here and the second in a worker thread (check-worker.ts). Measured
- * on a million invite rows: ~2.4 s → ~1.3 s before the first request (bench/README.md).
+ * The validate-first pass (CLI.md: nothing is sent while any row is invalid). It reads, checks and serializes
+ * every row once, and spools the valid ones (spool.ts) for the sending pass to replay. It is all CPU
+ * (csv-parse and the row checks) and runs before the first request, while the machine's other cores wait: so
+ * a large CSV file is checked in two halves at once, the first here and the second in a worker thread
+ * (check-worker.ts), each into a spool of its own. Measured on a million invite rows: ~2.4 s → ~1.3 s before
+ * the first request (bench/README.md).
  *
  * The halves meet just after a line break in the middle of the file (csv.ts `midpoint`). If that break is
  * inside a quoted value, the first half ends inside quotes; the worker's result is then dropped and the whole
@@ -15,6 +17,7 @@ import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput
 import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
 import type { BulkEntry, BulkJob } from "./engine.js";
 import { type Candidate, type InviteColumns, inviteEntries } from "./invites.js";
+import { closeSpool, openSpool, ready, type SpoolFile, SpoolWriter } from "./spool.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
 export const SHOWN_ERRORS = 20;
@@ -26,7 +29,7 @@ export type RowReader = InviteRows | EmployeeRows;
 type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
 type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
 
-type Read<T> = (checkOnly: boolean) => AsyncIterable<BulkEntry<T>[]>;
+type Read<T> = () => AsyncIterable<BulkEntry<T>[]>;
 
 /** The rows `reader` describes, read from `input`. */
 function rowsOf(input: CsvInput, reader: InviteRows): Read<Candidate>;
@@ -68,23 +71,65 @@ export interface Tally {
   shown: Array<{ line: number; error: string }>;
 }
 
-/** Counts rows and invalid rows; stops with exit 130 when `signal` fires. */
+/** What the validate-first pass found, and where it spooled the rows (in order; each part's lines shifted). */
+export interface Checked extends Tally {
+  parts: Array<{ spool: SpoolFile; lineOffset: number }>;
+}
+
+/**
+ * Counts rows and invalid rows, and spools the valid ones to `spool` until the first invalid one (after it
+ * nothing will be sent); stops with exit 130 when `signal` fires.
+ */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
+  spool: number | undefined,
   signal?: AbortSignal,
 ): Promise<Tally> {
   const result: Tally = { rows: 0, invalid: 0, shown: [] };
+  let writer = spool === undefined ? undefined : new SpoolWriter(spool);
   for await (const batch of entries) {
     for (const entry of batch) {
       result.rows++;
-      if (!entry.invalid) continue;
+      if (!entry.invalid) {
+        writer?.add(ready(entry.row));
+        continue;
+      }
       result.invalid++;
+      writer = undefined;
       if (result.shown.length < SHOWN_ERRORS)
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }
     if (signal?.aborted) throw interrupted();
   }
+  writer?.flush();
   return result;
+}
+
+/**
+ * The validate-first pass of a job: its CSV file in two halves at once when it is large and the worker
+ * script is there, else every row here. The caller closes the spools (`closeSpool`), also on error.
+ */
+export async function checkRows(
+  job: Pick<BulkJob<unknown>, "read" | "splitCheck" | "checkWorker" | "ledgerDir" | "signal" | "onDebug">,
+): Promise<Checked> {
+  if (job.splitCheck) {
+    return checkSplit(
+      { ...job.splitCheck, worker: job.checkWorker },
+      { signal: job.signal, debug: job.onDebug, spoolDir: job.ledgerDir },
+    );
+  }
+  return onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
+}
+
+/** One reader through the whole input, into a spool of its own. */
+async function onePass(spoolDir: string, check: (spool: number) => Promise<Tally>): Promise<Checked> {
+  const spool = openSpool(spoolDir);
+  try {
+    return { ...(await check(spool.fd)), parts: [{ spool, lineOffset: 0 }] };
+  } catch (error) {
+    closeSpool(spool);
+    throw error;
+  }
 }
 
 function interrupted(): CliError {
@@ -111,11 +156,11 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 export function checkPart(
   source: CsvSource,
   reader: RowReader,
-  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal } = {},
+  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal; spool?: number } = {},
 ): Promise<Tally> {
   const input = csvInput(source);
   const ranged = { ...input, batches: () => input.batches(part.range, part.end) };
-  return tally(rowsOf(ranged, reader)(true), part.signal);
+  return tally(rowsOf(ranged, reader)(), part.spool, part.signal);
 }
 
 /** What the worker sends back: its tally, or the error that stopped it (lines relative to its part). */
@@ -128,22 +173,29 @@ export type WorkerAnswer =
 /** Checks the input in two halves at once when it is large and the worker script is there; else in one pass. */
 export async function checkSplit(
   split: SplitCheck,
-  { signal, debug }: { signal?: AbortSignal; debug?: (line: string) => void } = {},
-): Promise<Tally> {
+  { signal, debug, spoolDir }: { signal?: AbortSignal; debug?: (line: string) => void; spoolDir: string },
+): Promise<Checked> {
   const { source, reader, worker } = split;
+  const whole = () => onePass(spoolDir, (spool) => checkPart(source, reader, { signal, spool }));
   const { size } = await stat(source.path);
   const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
-  if (!worker || cut === undefined) return checkPart(source, reader, { signal });
+  if (!worker || cut === undefined) return whole();
   debug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
 
+  // Each half spools its rows to a file of its own; the worker writes to its file descriptor directly (a
+  // process's descriptors are shared by its threads).
+  const firstSpool = openSpool(spoolDir);
+  const secondSpool = openSpool(spoolDir);
+  let kept = false;
   // Data only (an opened CsvInput also carries its reading function).
   const { path, name, delimiter, header, headerLine } = source;
   const workerData = {
     source: { path, name, delimiter, header, headerLine },
     reader,
     range: { start: cut, end: size },
+    spool: secondSpool.fd,
   };
   const thread = new Worker(worker, { workerData });
   const answer = new Promise<WorkerAnswer>((resolve) => {
@@ -155,14 +207,19 @@ export async function checkSplit(
     const end = { line: 1 };
     let first: Tally;
     try {
-      first = await checkPart(source, reader, { range: { start: 0, end: cut }, end, signal });
+      first = await checkPart(source, reader, {
+        range: { start: 0, end: cut },
+        end,
+        signal,
+        spool: firstSpool.fd,
+      });
     } catch (error) {
       // Most likely the cut fell inside a quoted value: one reader through the whole file decides.
       if (error instanceof CsvSyntaxError) {
         debug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
         );
-        return await checkPart(source, reader, { signal });
+        return await whole();
       }
       throw error;
     }
@@ -176,9 +233,10 @@ export async function checkSplit(
     // A thread that could not do its part (out of memory, say): one reader through the whole file after all.
     if ("crash" in second) {
       debug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
-      return await checkPart(source, reader, { signal });
+      return await whole();
     }
     const rest = second.tally;
+    kept = true;
     return {
       rows: first.rows + rest.rows,
       invalid: first.invalid + rest.invalid,
@@ -186,8 +244,16 @@ export async function checkSplit(
         0,
         SHOWN_ERRORS,
       ),
+      parts: [
+        { spool: firstSpool, lineOffset: 0 },
+        { spool: secondSpool, lineOffset: offset },
+      ],
     };
   } finally {
     await thread.terminate();
+    if (!kept) {
+      closeSpool(firstSpool);
+      closeSpool(secondSpool);
+    }
   }
 }

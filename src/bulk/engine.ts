@@ -3,7 +3,8 @@
  *
  * A command hands it rows and a `send` for one chunk; the engine does the rest the same way for all:
  *
- *   read (validate-first pass unless skipInvalid) → dedupe per group → skip what the ledger confirmed
+ *   read and check every row (the validate-first pass, which spools them, unless skipInvalid)
+ *   → replay the spool → dedupe per group → skip what the ledger confirmed
  *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
  *   → ledger record made durable before each request and after its answer
  *   → failed / uncertain / per-item failures → rejects file → a summary (counts of CLI.md + per-row lists).
@@ -13,13 +14,14 @@
  * ```ts
  * const result = await runBulk<number>({
  *   kind: "callbacks",                                  // names the ledger; "invite" | "upsert" | "callbacks"
- *   read: () => entriesOf(ids),                         // re-readable; batches of BulkEntry (rows or invalid rows)
+ *   read: () => entriesOf(ids),                         // batches of BulkEntry (rows or invalid rows)
  *   target: () => ({ baseUrl, key: keyFingerprint(apiKey) }),   // ledger identity of a group
  *   ledgerDir: ledgerDir(ctx.io.env),
  *   chunkSize: 100, maxChunk: 100, concurrency: 2,
  *   skipInvalid: false, restart: o.restart, retryUncertain: o.retryUncertain, dryRun: ctx.dryRun,
  *   signal: ctx.signal,
- *   send: async (_group, ids) => {                      // throw for a failed request; the engine classifies it
+ *   send: async (_group, rows) => {                     // throw for a failed request; the engine classifies it
+ *     const ids = rows.map((row) => Number(row.json));
  *     const r = await api.processCallbacks(ids);
  *     return { failed: r.invalid.map((id) => ({ index: ids.indexOf(id), error: "not in this account" })) };
  *   },
@@ -39,6 +41,7 @@
  * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
  * is sent.
  */
+import type { Json } from "../api/json.js";
 import type { SplitCheck } from "./check.js";
 import type { SummaryLimits } from "./summary.js";
 
@@ -54,10 +57,16 @@ export interface BulkRow<T> {
   dedupeKey?: string;
   /** What reports show for the row: the e-mail, the id. */
   label: string;
-  /** What goes into the request. */
-  payload: T;
+  /** What goes into the request: the item's JSON text, checked against the API layer's schema (api/json.ts). */
+  json: Json<T>;
   /** The row as it was read (CSV fields or the JSON item), for the rejects file. */
   source?: unknown;
+}
+
+/** What `send` gets of each row of its chunk. */
+export interface SentRow<T> {
+  json: Json<T>;
+  label: string;
 }
 
 /** A row that failed validation. */
@@ -76,7 +85,7 @@ export type BulkEntry<T> =
 export interface ChunkAnswer {
   /** The whole chunk was refused (bulk invite answered `false`): no row of it is confirmed. */
   refused?: string;
-  /** Items the service refused, by index into the chunk's payloads; every other item is confirmed. */
+  /** Items the service refused, by index into the chunk's rows; every other item is confirmed. */
   failed?: Array<{ index: number; error: string }>;
   /** Failures the service reported that match no item of the chunk: shown and counted, not in the rejects file. */
   unmatched?: string[];
@@ -114,13 +123,11 @@ export interface BulkJob<T> {
   /** The usage error for an input without rows (default: "<inputName> has no data rows: nothing to send"). */
   noRowsMessage?: string;
   /**
-   * Reads the input from its start, in batches (one await per batch, not per row). Called twice when
-   * `skipInvalid` is false: once to check every row, once to send. Throw a UsageError for input that cannot be
-   * read at all (bad header, broken quoting): nothing will have been sent when the first pass throws.
-   * `checkOnly` is true in the validate-first pass, which looks at nothing but `invalid`: a job may leave out
-   * what only sending needs there (upsert's content key is "" then).
+   * Reads the input from its start, in batches (one await per batch, not per row); called once. Throw a
+   * UsageError for input that cannot be read at all (bad header, broken quoting): without skipInvalid,
+   * nothing will have been sent when it throws, as every row is read before the first request.
    */
-  read(checkOnly: boolean): AsyncIterable<BulkEntry<T>[]>;
+  read(): AsyncIterable<BulkEntry<T>[]>;
   /**
    * The same rows as `read`, described as data for a CSV input (`csvRows` in check.ts gives both): the
    * validate-first pass can then check a large file in two halves at once, one in a worker thread.
@@ -130,7 +137,7 @@ export interface BulkJob<T> {
   checkWorker?: URL;
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;
-  /** Folder for ledgers: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
+  /** Folder for ledgers, and the spool of checked rows: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
   ledgerDir: string;
   /** Rows per request, already capped by `maxChunk`. */
   chunkSize: number;
@@ -145,8 +152,8 @@ export interface BulkJob<T> {
   dryRun?: boolean;
   /** Ctrl-C: stop reading, let in-flight requests finish and be recorded, return with `interrupted`. */
   signal?: AbortSignal;
-  /** Sends one chunk (payloads in input order). */
-  send(group: string, payloads: T[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
+  /** Sends one chunk (rows in input order). */
+  send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
   onProgress?(progress: BulkProgress): void;

@@ -1,6 +1,6 @@
 /** CSV rows → bulk-invite candidates (API.md §2.7), validated with zod, one ledger group per test. */
-import { Email } from "../api/schemas.js";
-import * as z from "../api/zod.js";
+import { toJson } from "../api/json.js";
+import { type BulkCandidate, BulkCandidateName, Email } from "../api/schemas.js";
 import { UsageError } from "../errors.js";
 import { findColumn, listHeader, looksHeaderless } from "./columns.js";
 import type { CsvInput } from "./csv.js";
@@ -10,10 +10,7 @@ export const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemai
 export const NAME_ALIASES = ["name", "fullname", "candidatename"] as const;
 export const TEST_ALIASES = ["testid", "test"] as const;
 
-export interface Candidate {
-  email: string;
-  name: string;
-}
+export type Candidate = BulkCandidate;
 
 export interface InviteColumns {
   email: number;
@@ -66,10 +63,6 @@ export function inviteColumns(
   return { email: email!, name, firstName, lastName, test };
 }
 
-/** The parts of a row zod checks: the e-mail by the same schema as single invites, the name present. */
-const EmailSchema = Email;
-const NameSchema = z.string().min(1);
-
 /**
  * Reads the file's rows as bulk entries: `group` is the row's test id (from the testid column, or `testId`).
  * The key is the lower-cased e-mail, so the same person is invited once per test, however the file spells it.
@@ -114,7 +107,10 @@ function columnNames(header: string[], columns: InviteColumns): ColumnNames {
   };
 }
 
-/** One row; checks field by field (not one object schema per row: a million rows make the difference). */
+/**
+ * One row, checked with the API layer's schemas field by field (not one object schema per row: a million rows
+ * make the difference) and serialized for the request.
+ */
 function toEntry(
   line: number,
   fields: string[],
@@ -138,13 +134,13 @@ function toEntry(
     if (group === undefined)
       problems = add(problems, `${names.test}: ${raw === "" ? "empty" : `"${raw}" is not a test id`}`);
   }
-  if (!EmailSchema.safeParse(email).success) {
+  if (!Email.safeParse(email).success) {
     problems = add(
       problems,
       `${names.email}: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`,
     );
   }
-  if (!NameSchema.safeParse(name).success) problems = add(problems, `${names.name}: empty`);
+  if (!BulkCandidateName.safeParse(name).success) problems = add(problems, `${names.name}: empty`);
   if (problems) return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
   return {
     row: {
@@ -152,7 +148,7 @@ function toEntry(
       group: group!,
       key: email.toLowerCase(),
       label: email,
-      payload: { email, name },
+      json: toJson<Candidate>({ email, name }),
       source: fields,
     },
   };

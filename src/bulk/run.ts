@@ -11,10 +11,11 @@ import {
   UsageError,
 } from "../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
-import { checkSplit, tally } from "./check.js";
-import type { BulkJob, BulkRow, ChunkAnswer, RejectsSink } from "./engine.js";
-import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
+import { type Checked, checkRows } from "./check.js";
+import type { BulkEntry, BulkJob, ChunkAnswer, RejectsSink } from "./engine.js";
+import { DONE, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
+import { closeSpool, type ReadyEntry, type ReadyRow, ready, replay, sourceOf } from "./spool.js";
 import {
   addRow,
   type BulkResult,
@@ -37,7 +38,7 @@ interface Group<T> {
 interface Chunk<T> {
   seq: number;
   group: Group<T>;
-  rows: BulkRow<T>[];
+  rows: ReadyRow<T>[];
   hashes: number[];
 }
 
@@ -61,21 +62,22 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
     );
   }
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
-  const total = job.skipInvalid ? undefined : await checkPass(job);
-  return new Run(job, limits, total).execute();
+  const checked = job.skipInvalid ? undefined : await checkPass(job);
+  try {
+    return await new Run(job, limits, checked).execute();
+  } finally {
+    for (const part of checked?.parts ?? []) closeSpool(part.spool);
+  }
 }
 
 /**
- * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). A large CSV
- * file is checked in two halves at once (check.ts).
+ * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). It spools the
+ * rows for the sending pass; a large CSV file is checked in two halves at once (check.ts).
  */
-async function checkPass<T>(job: BulkJob<T>): Promise<number> {
-  const { rows, invalid, shown } = job.splitCheck
-    ? await checkSplit(
-        { ...job.splitCheck, worker: job.checkWorker },
-        { signal: job.signal, debug: job.onDebug },
-      )
-    : await tally(job.read(true), job.signal);
+async function checkPass<T>(job: BulkJob<T>): Promise<Checked> {
+  const checked = await checkRows(job);
+  const { rows, invalid, shown } = checked;
+  if (rows === 0 || invalid > 0) for (const part of checked.parts) closeSpool(part.spool);
   if (rows === 0) throw noRows(job);
   if (invalid > 0) {
     const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
@@ -86,7 +88,7 @@ async function checkPass<T>(job: BulkJob<T>): Promise<number> {
       [...listed, ...more],
     );
   }
-  return rows - invalid;
+  return checked;
 }
 
 function noRows(job: BulkJob<unknown>): UsageError {
@@ -122,13 +124,18 @@ class Run<T> {
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
 
+  /** Rows to expect, when a validate-first pass counted them. */
+  private readonly total: number | undefined;
+
   constructor(
     private readonly job: BulkJob<T>,
     private readonly limits: SummaryLimits,
-    private readonly total: number | undefined,
+    /** The validate-first pass's spools; without one (--skip-invalid) the input is read as it is sent. */
+    private readonly checked: Checked | undefined,
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
+    this.total = checked?.rows;
   }
 
   async execute(): Promise<BulkResult> {
@@ -196,9 +203,20 @@ class Run<T> {
     this.wake?.();
   }
 
+  /** The rows to send: the validate-first pass's spools replayed, or (--skip-invalid) the input as it is read. */
+  private async *rows(): AsyncGenerator<ReadyEntry<T>[]> {
+    if (this.checked) {
+      for (const part of this.checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset);
+      return;
+    }
+    for await (const batch of this.job.read()) {
+      yield batch.map((entry: BulkEntry<T>) => (entry.invalid ? entry : ready(entry.row)));
+    }
+  }
+
   private async readAll(): Promise<void> {
     const r = this.result;
-    for await (const batch of this.job.read(false)) {
+    for await (const batch of this.rows()) {
       if (this.stopped) break;
       for (const entry of batch) {
         r.rows++;
@@ -210,21 +228,19 @@ class Run<T> {
           await this.reject(source, line, error);
           continue;
         }
-        const row = entry.row;
+        const row = entry as ReadyRow<T>;
         r.valid++;
         const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
-        hashKey(row.key);
-        const { hi, lo } = H;
+        const { hi, lo } = row;
         let flags: number;
         let duplicate: boolean;
-        if (row.dedupeKey === undefined) {
+        if (!row.dedupe) {
           flags = group.keys.update(hi, lo, SEEN);
           duplicate = (flags & SEEN) !== 0;
         } else {
           flags = group.keys.get(hi, lo);
-          hashKey(row.dedupeKey);
           group.seen ??= new KeySet(this.groups.size === 1 ? this.total : undefined);
-          duplicate = (group.seen.update(H.hi, H.lo, SEEN) & SEEN) !== 0;
+          duplicate = (group.seen.update(row.dhi, row.dlo, SEEN) & SEEN) !== 0;
         }
         if (duplicate) {
           r.duplicates++;
@@ -261,7 +277,7 @@ class Run<T> {
     }
   }
 
-  private report(row: BulkRow<T>, error?: string) {
+  private report(row: ReadyRow<T>, error?: string) {
     return { line: row.line, label: row.label, error, ...(row.group !== "" ? { group: row.group } : {}) };
   }
 
@@ -336,11 +352,7 @@ class Run<T> {
       return;
     }
     try {
-      const answer = await this.job.send(
-        chunk.group.id,
-        chunk.rows.map((row) => row.payload),
-        this.requestSignal,
-      );
+      const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
       this.limit.answered();
       outcome = answer?.refused
         ? { kind: "refused", error: answer.refused }
@@ -409,7 +421,7 @@ class Run<T> {
           }
           r.failed++;
           addRow(r, "failures", this.report(row, failure.error), this.limits);
-          void this.reject(row.source, row.line, failure.error);
+          void this.reject(sourceOf(row), row.line, failure.error);
         }
         r.unmatched.push(...(outcome.answer.unmatched ?? []));
         break;
@@ -419,7 +431,7 @@ class Run<T> {
         r.failed += n;
         for (const row of chunk.rows) {
           addRow(r, "failures", this.report(row, outcome.error), this.limits);
-          void this.reject(row.source, row.line, outcome.error);
+          void this.reject(sourceOf(row), row.line, outcome.error);
         }
         break;
       case "fatal": {

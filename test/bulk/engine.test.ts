@@ -1,5 +1,6 @@
 /** The engine on its own, with a fake `send`: concurrency, order, groups, dedupe, classification. */
 import { afterAll, describe, expect, it } from "vitest";
+import { toJson } from "../../src/api/json.js";
 import type { BulkEntry, BulkJob } from "../../src/bulk/engine.js";
 import { runBulk } from "../../src/bulk/engine.js";
 import { bulkExitCode } from "../../src/bulk/summary.js";
@@ -14,7 +15,9 @@ function rows(n: number, group = (_i: number) => "1"): () => AsyncIterable<BulkE
   return async function* () {
     const batch: BulkEntry<string>[] = [];
     for (let i = 0; i < n; i++) {
-      batch.push({ row: { line: i + 2, group: group(i), key: `k${i}`, label: `k${i}`, payload: `k${i}` } });
+      batch.push({
+        row: { line: i + 2, group: group(i), key: `k${i}`, label: `k${i}`, json: toJson(`k${i}`) },
+      });
       if (batch.length === 7) yield batch.splice(0);
     }
     if (batch.length > 0) yield batch;
@@ -52,7 +55,7 @@ describe("runBulk", () => {
           inFlight++;
           peak = Math.max(peak, inFlight);
           await sleep(Math.random() * 5);
-          chunks.push({ group, items });
+          chunks.push({ group, items: items.map((row) => row.label) });
           inFlight--;
           return undefined;
         },
@@ -70,7 +73,7 @@ describe("runBulk", () => {
         read: rows(30),
         concurrency: 4,
         send: async (_g, items) => {
-          await sleep(30 - Number(items[0]!.slice(1)));
+          await sleep(30 - Number(items[0]!.label.slice(1)));
           return { failed: [{ index: 0, error: "nope" }] };
         },
       }),
@@ -125,12 +128,12 @@ describe("runBulk", () => {
       yield Array.from({ length: 50 }, (_, i) =>
         i % 2
           ? { invalid: { line: i + 2, error: "bad" } }
-          : { row: { line: i + 2, group: "", key: `k${i}`, label: "", payload: "" } },
+          : { row: { line: i + 2, group: "", key: `k${i}`, label: "", json: toJson("") } },
       );
     };
-    const error = (await runBulk(job({ read, send: async (_g, items) => void sent.push(items) })).catch(
-      (e: unknown) => e,
-    )) as Error & {
+    const error = (await runBulk(
+      job({ read, send: async (_g, items) => void sent.push(items.map((row) => row.label)) }),
+    ).catch((e: unknown) => e)) as Error & {
       messages: string[];
     };
     expect(error.message).toMatch(/^25 of 50 rows are invalid; nothing was sent/);

@@ -4,6 +4,7 @@
  * through, then speeds up again. Counts, not timings.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toJson } from "../../src/api/json.js";
 import { AdaptiveLimit } from "../../src/bulk/adaptive-limit.js";
 import type { BulkEntry } from "../../src/bulk/engine.js";
 import { runBulk } from "../../src/bulk/engine.js";
@@ -67,7 +68,7 @@ describe("runBulk under a rate limit", () => {
     const answer: Array<() => void> = [];
     const read = async function* (): AsyncGenerator<BulkEntry<string>[]> {
       yield Array.from({ length: 40 }, (_, i) => ({
-        row: { line: i + 2, group: "", key: `k${i}`, label: `k${i}`, payload: `k${i}` },
+        row: { line: i + 2, group: "", key: `k${i}`, label: `k${i}`, json: toJson(`k${i}`) },
       }));
     };
     // No ledger writes (dry run): a chunk goes out as soon as the engine lets it, with no disk in between.

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { Api, ROUTES } from "../../src/api/endpoints.js";
+import { toJson } from "../../src/api/json.js";
 import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
@@ -71,8 +72,8 @@ describe("every employee-skills command, over a skills base URL with a path pref
     try {
       const before = t.sandbox.requests.length;
       const result = await new Api(client).upsertEmployees([
-        { email: "new.hire@acme.example", firstName: "New", lastName: "Hire", jobCode: "QA1" },
-        { email: "bad@acme.example", firstName: "Bad", lastName: "Job", jobCode: "NOPE" },
+        toJson({ email: "new.hire@acme.example", firstName: "New", lastName: "Hire", jobCode: "QA1" }),
+        toJson({ email: "bad@acme.example", firstName: "Bad", lastName: "Job", jobCode: "NOPE" }),
       ]);
       expect(result.successful?.map((s) => s.email)).toEqual(["new.hire@acme.example"]);
       expect(result.failed?.[0]?.errors).toContain("Unknown job code");

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine.js";
 import { UsageError } from "../../errors.js";
 
@@ -25,7 +26,7 @@ export function idEntry(text: string, line: number): BulkEntry<number> | undefin
       },
     };
   }
-  return { row: { line, group: "", key: String(id), label: String(id), payload: id } };
+  return { row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } };
 }
 
 /** Arguments or ids already in memory; `line` is the 1-based position. */
@@ -36,7 +37,7 @@ export function idsOfList(
   return entriesOfLines(values.map(String), name);
 }
 
-/** A file, streamed on each read (the engine reads twice: check, then send); `line` is the physical line. */
+/** A file, streamed; `line` is the physical line. */
 export async function idsReaderOfFile(file: string): Promise<() => AsyncGenerator<BulkEntry<number>[]>> {
   try {
     await access(file);

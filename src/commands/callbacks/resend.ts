@@ -34,7 +34,11 @@ const resend: Handler = async (ctx, args, o) => {
       skipInvalid: false,
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
-      send: (_group, ids) => resendChunk(api, ids),
+      send: (_group, rows) =>
+        resendChunk(
+          api,
+          rows.map((row) => Number(row.json)),
+        ),
     },
     { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name },
   );

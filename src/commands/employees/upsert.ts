@@ -1,3 +1,4 @@
+import { MAX_UPSERT_EMPLOYEES } from "../../api/schemas.js";
 import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
@@ -6,12 +7,9 @@ import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
 import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
 import type { Handler } from "../shared/kit.js";
 
-/** The sandbox and API.md §2.11 work in arrays; 100 per request is the limit the service enforces. */
-const MAX_EMPLOYEES = 100;
-
 const upsert: Handler = async (ctx, args, o) => {
   const file = args[0]!;
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_EMPLOYEES);
+  const chunkSize = parseChunkSize(o.chunkSize, MAX_UPSERT_EMPLOYEES);
   // Requests of 100 employees are small and many (10,000 for a million rows): more in flight hide the latency.
   const concurrency = parseConcurrency(o.concurrency, 8);
   const json = /\.json$/i.test(file);
@@ -44,25 +42,32 @@ const upsert: Handler = async (ctx, args, o) => {
       ...rows,
       target: () => ({ baseUrl: skillsBaseUrl, key }),
       chunkSize,
-      maxChunk: MAX_EMPLOYEES,
+      maxChunk: MAX_UPSERT_EMPLOYEES,
       concurrency,
       skipInvalid: o.skipInvalid === true,
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
       rejects: openRejects,
-      send: async (_group, items) => readUpsertAnswer(items, await api.upsertEmployees(items)),
+      send: async (_group, rows) =>
+        readUpsertAnswer(
+          rows.map((row) => row.label),
+          await api.upsertEmployees(rows.map((row) => row.json)),
+        ),
     },
     { verb: "Upserted", noun: ["employee", "employees"], inputName },
   );
 };
 export default upsert;
 
-/** API.md §4.4: `failed` items name the employee by e-mail; each maps back to the row that sent it. */
+/**
+ * API.md §4.4: `failed` items name the employee by e-mail; each maps back to the row that sent it (`emails`:
+ * the chunk's, in order).
+ */
 export function readUpsertAnswer(
-  items: Employee[],
+  emails: string[],
   answer: { failed?: Array<{ email?: string | null; errors?: string | string[] | null }> | null },
 ): ChunkAnswer {
-  const index = new Map(items.map((item, i) => [item.email.toLowerCase(), i]));
+  const index = new Map(emails.map((email, i) => [email.toLowerCase(), i]));
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   const unmatched: string[] = [];
   for (const entry of answer.failed ?? []) {

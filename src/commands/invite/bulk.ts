@@ -1,4 +1,4 @@
-import type { BulkInviteBody } from "../../api/schemas.js";
+import { type BulkInviteSettings, MAX_BULK_CANDIDATES } from "../../api/schemas.js";
 import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
@@ -10,21 +10,18 @@ import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
 
-/** API.md §4.2.2: at most 1000 candidates per call. */
-const MAX_CANDIDATES = 1000;
-
 const bulk: Handler = async (ctx, args, o) => {
   const file = args[0]!;
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_CANDIDATES);
+  const chunkSize = parseChunkSize(o.chunkSize, MAX_BULK_CANDIDATES);
   const concurrency = parseConcurrency(o.concurrency, 4);
   const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
   const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
-  const options: Omit<BulkInviteBody, "candidates"> = dropUndefined({
+  const settings: BulkInviteSettings = dropUndefined({
     startDateTime: start && toServiceTime(start),
     endDateTime: end && toServiceTime(end),
     timezoneId: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
-    proctoringMode: o.proctoring as BulkInviteBody["proctoringMode"],
+    proctoringMode: o.proctoring as BulkInviteSettings["proctoringMode"],
   });
   const rejects = rejectsPath(file, o.rejects);
 
@@ -52,14 +49,18 @@ const bulk: Handler = async (ctx, args, o) => {
       ...csvRows(input, { rows: "invites", columns, testId }),
       target: (group) => ({ baseUrl, key, testId: Number(group) }),
       chunkSize,
-      maxChunk: MAX_CANDIDATES,
+      maxChunk: MAX_BULK_CANDIDATES,
       concurrency,
       skipInvalid: o.skipInvalid === true,
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
       rejects: async () => new CsvRejects(rejects, input.header, input.delimiter),
-      send: async (group, candidates) => {
-        const accepted = await api.bulkInvite(Number(group), { ...options, candidates });
+      send: async (group, rows) => {
+        const accepted = await api.bulkInvite(
+          Number(group),
+          settings,
+          rows.map((row) => row.json),
+        );
         return accepted
           ? undefined
           : { refused: "the service answered false: no candidate of this request was invited" };
