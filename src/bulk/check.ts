@@ -17,7 +17,7 @@ import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput
 import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
 import type { BulkEntry, BulkJob } from "./engine.js";
 import { type Candidate, type InviteColumns, inviteEntries } from "./invites.js";
-import { closeSpool, openSpool, ready, type SpoolFile, SpoolWriter } from "./spool.js";
+import { closeSpool, openSpool, type SpoolFile, SpoolWriter } from "./spool.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
 export const SHOWN_ERRORS = 20;
@@ -91,7 +91,7 @@ export async function tally(
     for (const entry of batch) {
       result.rows++;
       if (!entry.invalid) {
-        writer?.add(ready(entry.row));
+        writer?.add(entry.row);
         continue;
       }
       result.invalid++;

@@ -1,0 +1,137 @@
+/**
+ * The spool of checked rows (src/bulk/spool.ts): what the validate-first pass writes is what the sending pass
+ * reads back, whatever the row holds, and the file is gone as soon as it is opened.
+ */
+import { readdirSync } from "node:fs";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { toJson } from "../../src/api/json.js";
+import type { BulkEntry, BulkRow } from "../../src/bulk/engine.js";
+import { runBulk } from "../../src/bulk/engine.js";
+import {
+  closeSpool,
+  openSpool,
+  type ReadyRow,
+  ready,
+  replay,
+  SpoolWriter,
+  sourceOf,
+} from "../../src/bulk/spool.js";
+import { tempDir } from "./helpers.js";
+
+const tmp = tempDir("assess-spool-");
+afterAll(() => tmp.cleanup());
+
+async function roundTrip(rows: BulkRow<unknown>[], lineOffset = 0): Promise<ReadyRow<unknown>[]> {
+  const spool = openSpool(tmp.file("spool"));
+  try {
+    const writer = new SpoolWriter(spool.fd);
+    for (const row of rows) writer.add(row);
+    writer.flush();
+    const back: ReadyRow<unknown>[] = [];
+    for await (const batch of replay(spool.fd, lineOffset)) back.push(...batch);
+    return back;
+  } finally {
+    closeSpool(spool);
+  }
+}
+
+/** What a replayed row must give back: the ready row, its source read back as the rejects file will. */
+function comparable(row: ReadyRow<unknown>) {
+  const { source: _source, spooledSource: _spooled, ...rest } = row;
+  return { ...rest, source: sourceOf(row) };
+}
+
+describe("the spool", () => {
+  it("gives back every row as written: any text, any source, dedupe keys, lines shifted (property)", async () => {
+    const text = fc.string({ unit: "binary", maxLength: 40 });
+    const row = fc.record({
+      line: fc.integer({ min: 1, max: 2 ** 31 }),
+      group: fc.oneof(fc.constant(""), fc.stringMatching(/^\d{1,15}$/)),
+      key: text,
+      dedupeKey: fc.option(text, { nil: undefined }),
+      label: text,
+      item: fc.dictionary(text, text, { maxKeys: 4 }),
+      // CSV fields (some holding NUL, which the spool writes as JSON instead), a JSON item, or nothing.
+      source: fc.oneof(
+        fc.array(text, { maxLength: 6 }),
+        fc.dictionary(text, fc.oneof(text, fc.integer()), { maxKeys: 3 }),
+        fc.constant(undefined),
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { maxLength: 60 }), fc.nat(1000), async (drawn, offset) => {
+        const rows: BulkRow<unknown>[] = drawn.map(({ item, dedupeKey, ...r }) => ({
+          ...r,
+          ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+          json: toJson(item),
+        }));
+        const back = await roundTrip(rows, offset);
+        expect(back.map(comparable)).toEqual(
+          rows.map((r) => comparable({ ...ready(r), line: r.line + offset })),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads a row larger than its read buffer and than its write buffer", async () => {
+    const huge = "é".repeat(700_000); // 1.4 MB of UTF-8: more than either buffer
+    const rows: BulkRow<unknown>[] = [
+      { line: 2, group: "", key: "a", label: "a", json: toJson({ a: 1 }), source: ["a"] },
+      { line: 3, group: "", key: "b", label: "b", json: toJson({ name: huge }), source: [huge, "x\u0000y"] },
+      { line: 4, group: "", key: "c", label: "c", json: toJson({ c: 3 }), source: ["c"] },
+    ];
+    const back = await roundTrip(rows);
+    expect(back.map((r) => r.line)).toEqual([2, 3, 4]);
+    expect(JSON.parse(back[1]!.json).name).toBe(huge);
+    expect(sourceOf(back[1]!)).toEqual([huge, "x\u0000y"]);
+  });
+
+  it("leaves no file behind: it has no name from the moment it is opened", () => {
+    const dir = tmp.file("spool-names");
+    const spool = openSpool(dir);
+    try {
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      closeSpool(spool);
+    }
+  });
+});
+
+describe("a bulk run with its spool", () => {
+  it("reads the input once: the sending pass sends the rows the check read, not a second reading", async () => {
+    let reads = 0;
+    const read = async function* (): AsyncGenerator<BulkEntry<string>[]> {
+      reads++;
+      // A file edited between two readings would differ: this one changes on every read.
+      yield Array.from({ length: 25 }, (_, i) => ({
+        row: { line: i + 2, group: "", key: `k${i}`, label: `read ${reads}`, json: toJson(`k${i}`) },
+      }));
+    };
+    const ledgerDir = tmp.file("ledgers-once");
+    const sent: string[] = [];
+    let filesWhileSending: string[] = [];
+    const result = await runBulk<string>({
+      kind: "test",
+      read,
+      target: () => ({ baseUrl: "http://x", key: "k" }),
+      ledgerDir,
+      chunkSize: 10,
+      maxChunk: 10,
+      concurrency: 2,
+      skipInvalid: false,
+      send: async (_group, rows) => {
+        filesWhileSending = readdirSync(ledgerDir);
+        sent.push(...rows.map((row) => `${row.json} ${row.label}`));
+        return undefined;
+      },
+    });
+    expect(reads).toBe(1);
+    expect(result).toMatchObject({ rows: 25, sent: 25, chunks: { total: 3 } });
+    expect(sent).toEqual(Array.from({ length: 25 }, (_, i) => `"k${i}" read 1`));
+    // Only the ledger and its lock: the spool has no name, during the run or after it.
+    expect(filesWhileSending.filter((name) => name.startsWith("spool-"))).toEqual([]);
+    expect(readdirSync(ledgerDir).filter((name) => name.startsWith("spool-"))).toEqual([]);
+  });
+});
