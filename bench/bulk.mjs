@@ -337,6 +337,7 @@ export class Ledger {
   readonly keys: KeySet;
   private constructor(expected: number) { this.keys = new KeySet(Math.max(1024, expected)); }
   static async open(_dir: string, _kind: string, _target: unknown, options: { expected?: number } = {}) { return new Ledger(options.expected ?? 0); }
+  async prepare(): Promise<void> {}
   async begin(): Promise<void> {}
   async end(): Promise<void> {}
   async close(): Promise<void> {}

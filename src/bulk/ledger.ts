@@ -4,13 +4,19 @@
  * answer comes back. It holds 64-bit hashes of row keys, never e-mails or the API key.
  *
  *   {"ledger":1,"kind":"invite","target":{"baseUrl":"…","key":"<sha256 prefix>","testId":1001},"created":"…"}
- *   {"t":"send","c":"<run>-<seq>","n":1000,"lines":[2,1001],"h":"<base64 of the rows' 64-bit key hashes>","at":"…"}
+ *   {"t":"keys","c":"<run>-<seq>","n":1000,"lines":[2,1001],"h":"<base64 of the rows' 64-bit key hashes>"}
+ *   {"t":"send","c":"…","at":"…"}           the chunk is about to go out
  *   {"t":"ok","c":"…"}                      answered; with "failed":[indexes] for per-item refusals
  *   {"t":"fail","c":"…","error":"…"}         refused as a whole or never delivered: nothing confirmed
  *   {"t":"uncertain","c":"…","error":"…"}    went out, answer lost: outcome unknown
  *
- * A "send" with no later record (the process died) is uncertain too. Loading folds the file into a KeySet:
- * DONE for confirmed keys, UNCERTAIN for keys of chunks of unknown outcome that were never confirmed later.
+ * A chunk's keys are recorded as soon as the chunk is formed, while the requests before it are out; only the
+ * short "send" record is then on the path of its request (a 1000-row chunk's keys are 11 KB, and flushes of
+ * that size took 0.5 ms at the median and 7 ms at the 99th percentile here, against 0.2 and 2 ms for short
+ * records: bench/README.md). Keys with no "send" after them never went out. A "send" with no later record (the
+ * process died) is uncertain too. Loading folds the file into a KeySet: DONE for confirmed keys, UNCERTAIN for
+ * keys of chunks of unknown outcome that were never confirmed later. (Ledgers of earlier versions carry the
+ * keys in the "send" record itself, and read the same way.)
  */
 import { createHash } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
@@ -64,7 +70,8 @@ export class Ledger {
   private handle?: FileHandle;
   private queue: string[] = [];
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
-  private flushing = false;
+  /** The write under way, if any (close waits for it). */
+  private flushing?: Promise<void>;
   private lockPath?: string;
 
   private constructor(
@@ -116,12 +123,21 @@ export class Ledger {
     }
   }
 
-  /** Durably records that a chunk is about to go out; resolves once it is on disk. */
-  begin(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
+  /** Durably records the keys of a chunk that will go out (`begin`); resolves once they are on disk. */
+  prepare(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
     const bytes = Buffer.allocUnsafe(hashes.length * 4);
     for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
     const h = bytes.toString("base64");
-    return this.append({ t: "send", c: chunk, n: hashes.length / 2, lines, h, at: new Date().toISOString() });
+    return this.append({ t: "keys", c: chunk, n: hashes.length / 2, lines, h });
+  }
+
+  /**
+   * Durably records that a prepared chunk is about to go out; resolves once it is on disk. Call it once the
+   * chunk's `prepare` has resolved: records are written in order, but a failed write must not leave a "send"
+   * without its keys.
+   */
+  begin(chunk: string): Promise<void> {
+    return this.append({ t: "send", c: chunk, at: new Date().toISOString() });
   }
 
   /** Durably records a chunk's outcome. */
@@ -137,12 +153,13 @@ export class Ledger {
     if (!this.handle) return Promise.resolve();
     this.queue.push(`${JSON.stringify(record)}\n`);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    if (!this.flushing) void this.flush();
+    // Started once this turn of the event loop is over: an answer's record and the next chunk's "send", which
+    // the answer lets go, are appended a few microtasks apart and share one write.
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return done;
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     while (this.queue.length > 0) {
       const text = this.queue.join("");
       const waiters = this.waiters;
@@ -156,10 +173,11 @@ export class Ledger {
         for (const w of waiters) w.reject(error);
       }
     }
-    this.flushing = false;
+    this.flushing = undefined;
   }
 
   async close(): Promise<void> {
+    await this.flushing;
     const handle = this.handle;
     this.handle = undefined;
     await handle?.close();
@@ -177,6 +195,9 @@ async function load(path: string, expected: number): Promise<{ keys: KeySet; ski
     () => 0,
   );
   const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
+  /** Chunks whose keys are known and that have not gone out (yet). */
+  const prepared = new Map<string, Uint32Array>();
+  /** Chunks that went out and have no outcome (yet). */
   const pending = new Map<string, Uint32Array>();
   let skipped = 0;
   const apply = (line: string) => {
@@ -190,9 +211,15 @@ async function load(path: string, expected: number): Promise<{ keys: KeySet; ski
     }
     const chunk = String(record.c ?? "");
     switch (record.t) {
-      case "send":
-        pending.set(chunk, parseHashes(String(record.h ?? "")));
+      case "keys":
+        prepared.set(chunk, parseHashes(String(record.h ?? "")));
         break;
+      case "send": {
+        const hashes = record.h !== undefined ? parseHashes(String(record.h)) : prepared.get(chunk);
+        prepared.delete(chunk);
+        if (hashes) pending.set(chunk, hashes);
+        break;
+      }
       case "ok": {
         const hashes = pending.get(chunk);
         if (!hashes) break;

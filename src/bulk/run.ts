@@ -40,6 +40,8 @@ interface Chunk<T> {
   group: Group<T>;
   rows: ReadyRow<T>[];
   hashes: number[];
+  /** Its keys recorded in the ledger (from when it is formed, while the requests before it are out). */
+  prepared?: Promise<void>;
 }
 
 type Outcome =
@@ -304,6 +306,13 @@ class Run<T> {
   private async dispatch(chunk: Chunk<T>): Promise<void> {
     // Numbered when it goes out, so a group's half-filled chunk never holds back the release of others.
     chunk.seq = this.seq++;
+    const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
+    chunk.prepared = ledger?.prepare(this.chunkId(chunk), Uint32Array.from(chunk.hashes), [
+      chunk.rows[0]!.line,
+      chunk.rows.at(-1)!.line,
+    ]);
+    // Awaited before the chunk goes out; a chunk that never does (the run stopped) must not fail unheard.
+    chunk.prepared?.catch(() => undefined);
     const window = this.job.concurrency * 2;
     while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
@@ -335,6 +344,11 @@ class Run<T> {
     this.inflight.add(task);
   }
 
+  /** Tells this run's chunks from other runs' in the ledger. */
+  private chunkId(chunk: Chunk<T>): string {
+    return `${this.runId}-${chunk.seq}`;
+  }
+
   private async drain(): Promise<void> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
@@ -342,10 +356,11 @@ class Run<T> {
   /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
   private async execute1(chunk: Chunk<T>, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    const id = `${this.runId}-${chunk.seq}`;
+    const id = this.chunkId(chunk);
     let outcome: Outcome;
     try {
-      await ledger?.begin(id, Uint32Array.from(chunk.hashes), [chunk.rows[0]!.line, chunk.rows.at(-1)!.line]);
+      await chunk.prepared;
+      await ledger?.begin(id);
     } catch (error) {
       outcome = { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false };
       this.finish(chunk, outcome);

@@ -53,15 +53,20 @@ describe("Ledger", () => {
   it("folds sends and answers into DONE / UNCERTAIN; a torn last line is skipped", async () => {
     const dir = tmp.file("fold");
     const a = await Ledger.open(dir, "invite", target);
-    await a.begin("r1-0", hashesOf(["a@x", "b@x"]), [2, 3]);
+    await a.prepare("r1-0", hashesOf(["a@x", "b@x"]), [2, 3]);
+    await a.begin("r1-0");
     await a.end("r1-0", { t: "ok" });
-    await a.begin("r1-1", hashesOf(["c@x", "d@x"]), [4, 5]);
+    await a.prepare("r1-1", hashesOf(["c@x", "d@x"]), [4, 5]);
+    await a.begin("r1-1");
     await a.end("r1-1", { t: "uncertain", error: "reset" });
-    await a.begin("r1-2", hashesOf(["e@x"]), [6, 6]);
+    await a.prepare("r1-2", hashesOf(["e@x"]), [6, 6]);
+    await a.begin("r1-2");
     await a.end("r1-2", { t: "fail", error: "HTTP 400" });
-    await a.begin("r1-3", hashesOf(["f@x", "g@x"]), [7, 8]);
+    await a.prepare("r1-3", hashesOf(["f@x", "g@x"]), [7, 8]);
+    await a.begin("r1-3");
     await a.end("r1-3", { t: "ok", failed: [1] });
-    await a.begin("r1-4", hashesOf(["h@x"]), [9, 9]); // the process dies here
+    await a.prepare("r1-4", hashesOf(["h@x"]), [9, 9]);
+    await a.begin("r1-4"); // the process dies here
     await a.close();
     await appendFile(a.path, '{"t":"ok","c":"r1-4"'); // torn write: no newline, not JSON
 
@@ -78,7 +83,8 @@ describe("Ledger", () => {
       UNCERTAIN,
     ]);
     // --retry-uncertain resends c; once confirmed it is DONE and no longer uncertain.
-    await b.begin("r2-0", hashesOf(["c@x"]), [4, 4]);
+    await b.prepare("r2-0", hashesOf(["c@x"]), [4, 4]);
+    await b.begin("r2-0");
     await b.end("r2-0", { t: "ok" });
     await b.close();
     const c = await Ledger.open(dir, "invite", target);
@@ -86,10 +92,39 @@ describe("Ledger", () => {
     await c.close();
   });
 
+  it("keys recorded for a chunk that never went out guard nothing; ledgers of the earlier format read the same", async () => {
+    const dir = tmp.file("keys-only");
+    const a = await Ledger.open(dir, "invite", target);
+    await a.prepare("r1-0", hashesOf(["sent@x"]), [2, 2]);
+    await a.begin("r1-0");
+    await a.end("r1-0", { t: "ok" });
+    await a.prepare("r1-1", hashesOf(["waiting@x"]), [3, 3]); // the run stopped before this chunk went out
+    await a.prepare("r1-2", hashesOf(["out@x"]), [4, 4]);
+    await a.begin("r1-2"); // the process dies while this one is out
+    await a.close();
+    // A chunk written by the earlier version: its keys in the send record itself.
+    const [hi, lo] = hashesOf(["old@x"]);
+    const h = Buffer.alloc(8);
+    h.writeUInt32LE(hi!, 0);
+    h.writeUInt32LE(lo!, 4);
+    await appendFile(
+      a.path,
+      `${JSON.stringify({ t: "send", c: "r0-0", n: 1, lines: [5, 5], h: h.toString("base64"), at: "x" })}\n`,
+    );
+    const b = await Ledger.open(dir, "invite", target, { readOnly: true });
+    expect(["sent@x", "waiting@x", "out@x", "old@x"].map((k) => flagsOf(b.keys, k))).toEqual([
+      DONE,
+      0,
+      UNCERTAIN,
+      UNCERTAIN,
+    ]);
+  });
+
   it("never stores the key or the e-mails; --restart starts over", async () => {
     const dir = tmp.file("private");
     const l = await Ledger.open(dir, "invite", target);
-    await l.begin("r-0", hashesOf(["someone@example.com"]), [2, 2]);
+    await l.prepare("r-0", hashesOf(["someone@example.com"]), [2, 2]);
+    await l.begin("r-0");
     await l.end("r-0", { t: "ok" });
     await l.close();
     const text = readFileSync(l.path, "utf8");

@@ -109,7 +109,7 @@ describe("torn ledger writes", () => {
     chunks.forEach((_, c) => {
       const id = `r1-${c}`;
       const sent = complete.some((r) => r.t === "send" && r.c === id);
-      const outcome = complete.find((r) => r.t !== "send" && r.c === id);
+      const outcome = complete.find((r) => r.t !== "keys" && r.t !== "send" && r.c === id);
       keysOf(c).forEach((key, i) => {
         let f = 0;
         // A send line that is not complete: the request never went out (it waits for the line to be on disk).
@@ -126,7 +126,8 @@ describe("torn ledger writes", () => {
     const dir = tmp.file("torn");
     const writer = await Ledger.open(dir, "invite", target);
     for (const [c, outcome] of chunks.entries()) {
-      await writer.begin(`r1-${c}`, hashesOf(keysOf(c)), [c * 3 + 2, c * 3 + 4]);
+      await writer.prepare(`r1-${c}`, hashesOf(keysOf(c)), [c * 3 + 2, c * 3 + 4]);
+      await writer.begin(`r1-${c}`);
       if (outcome) await writer.end(`r1-${c}`, outcome);
     }
     await writer.close();
@@ -149,7 +150,8 @@ describe("torn ledger writes", () => {
         // Every so often (and right inside the last line): a run resumes on the torn file and its records read back.
         if (cut % 97 === 0 || cut === full.length - 5) {
           const resumed = await Ledger.open(dir, "invite", target);
-          await resumed.begin("r2-0", hashesOf(["new@example.com"]), [99, 99]);
+          await resumed.prepare("r2-0", hashesOf(["new@example.com"]), [99, 99]);
+          await resumed.begin("r2-0");
           await resumed.end("r2-0", { t: "ok" });
           await resumed.close();
           const again = await Ledger.open(dir, "invite", target, { readOnly: true });
