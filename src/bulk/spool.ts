@@ -21,6 +21,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { asJson } from "../api/json.js";
+import { CliError } from "../errors.js";
 import type { BulkRow, InvalidRow, SentRow } from "./engine.js";
 import { H, hashKey } from "./keyset.js";
 
@@ -111,15 +112,31 @@ export interface SpoolFile {
 
 /** A new private spool file in `dir`. */
 export function openSpool(dir: string): SpoolFile {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let fd: number;
   const path = join(dir, `spool-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(path, "w+", 0o600);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fd = openSync(path, "w+", 0o600);
+  } catch (error) {
+    throw spoolError(dir, error);
+  }
   try {
     unlinkSync(path);
     return { fd };
   } catch {
     return { fd, path }; // Windows: an open file cannot be unlinked
   }
+}
+
+/** The checked rows could not be kept (no space, no such folder): nothing has been sent yet. */
+function spoolError(where: string, error: unknown): CliError {
+  const reason =
+    (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+  return new CliError(`Cannot keep the checked rows in ${where}: ${reason}; nothing was sent`, {
+    suggestion:
+      "A bulk run keeps its checked rows beside its ledgers while it runs (about three times the input's size): free some space there, or point ASSESS_CONFIG_DIR at a folder with room.",
+    cause: error,
+  });
 }
 
 export function closeSpool(file: SpoolFile): void {
@@ -221,7 +238,11 @@ export class SpoolWriter {
   /** Writes what is buffered; call once the last row is added. */
   flush(): void {
     let done = 0;
-    while (done < this.at) done += writeSync(this.fd, this.buffer, done, this.at - done);
+    try {
+      while (done < this.at) done += writeSync(this.fd, this.buffer, done, this.at - done);
+    } catch (error) {
+      throw spoolError("the folder of the ledgers", error);
+    }
     this.at = 0;
   }
 }

@@ -2,7 +2,8 @@
  * The spool of checked rows (src/bulk/spool.ts): what the validate-first pass writes is what the sending pass
  * reads back, whatever the row holds, and the file is gone as soon as it is opened.
  */
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../src/api/json.js";
@@ -17,7 +18,8 @@ import {
   SpoolWriter,
   sourceOf,
 } from "../../src/bulk/spool.js";
-import { tempDir } from "./helpers.js";
+import { startTestEnv } from "../helpers/cli.js";
+import { isBulkInvite, tempDir, writeCandidates } from "./helpers.js";
 
 const tmp = tempDir("assess-spool-");
 afterAll(() => tmp.cleanup());
@@ -133,5 +135,26 @@ describe("a bulk run with its spool", () => {
     // Only the ledger and its lock: the spool has no name, during the run or after it.
     expect(filesWhileSending.filter((name) => name.startsWith("spool-"))).toEqual([]);
     expect(readdirSync(ledgerDir).filter((name) => name.startsWith("spool-"))).toEqual([]);
+  });
+});
+
+describe("a spool that cannot be written", () => {
+  it("says where and what to do, exits 1, and sends nothing", async () => {
+    const env = await startTestEnv();
+    try {
+      const configDir = mkdtempSync(join(tmp.dir, "config-"));
+      writeFileSync(join(configDir, "ledgers"), "a file where the folder of the ledgers should be");
+      const file = tmp.file("unspoolable.csv");
+      writeCandidates(file, 50);
+      const run = await env.run(["invite", "bulk", file, "--test", "1001"], {
+        env: { ASSESS_CONFIG_DIR: configDir },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/Cannot keep the checked rows in .*ledgers: E[A-Z]+; nothing was sent/);
+      expect(run.stderr).toContain("ASSESS_CONFIG_DIR");
+      expect(env.sandbox.requests.filter(isBulkInvite)).toEqual([]);
+    } finally {
+      await env.close();
+    }
   });
 });
