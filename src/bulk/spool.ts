@@ -3,9 +3,9 @@
  * item's JSON text, the label and source that reports and the rejects file need) in a private temporary
  * file. The sending pass replays it instead of reading and checking the input a second time, so each row is
  * parsed, checked and serialized once, and what is sent is exactly what was checked (a file edited between
- * the passes changes nothing). On a million rows this took the CLI's own CPU time from 4.9 s to ~2.9 s
- * (invites) and from 12.2 s to ~5 s (upserts), which the sandbox needs on the same two cores
- * (bench/README.md).
+ * the passes changes nothing). With the changes around it, the CLI's own CPU time for a million rows went
+ * from 4.9 s to ~3.8 s (invites) and from 12.2 s to ~8 s (upserts): time the sandbox needs on the same two
+ * cores (bench/README.md).
  *
  * The file lives beside the ledgers (mode 0600 in a 0700 folder: it holds the candidates' data) and is
  * unlinked as soon as it is opened, where the system allows it, so that not even a SIGKILL leaves it behind;
