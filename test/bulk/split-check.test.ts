@@ -173,6 +173,26 @@ describe("a large file checked in two halves", () => {
     ]);
   });
 
+  it("a worker thread that fails on a valid file: the one pass's rows are the ones sent, each once", async () => {
+    const path = tmp.file("failing-worker-valid.csv");
+    writeFileSync(path, `email,name\n${rowsText(0, ROWS)}`);
+    const broken = tmp.file("broken-worker-2.cjs");
+    writeFileSync(broken, 'throw new Error("the worker broke");\n');
+    const mark = env.sandbox.requests.length;
+    const run = await env.run(["invite", "bulk", path, "--test", "1001", "--debug", "--json"], {
+      checkWorker: pathToFileURL(broken),
+      env: { ASSESS_CONFIG_DIR: tmp.file("config-broken-valid") },
+    });
+    expect(run.stderr).toMatch(/the worker thread failed \(the worker broke\)/);
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ rows: ROWS, valid: ROWS, sent: ROWS, chunks: { total: 200 } });
+    const emails = bulkRequests(env.sandbox, mark).flatMap((r) =>
+      (r.body as { candidates: Array<{ email: string }> }).candidates.map((c) => c.email),
+    );
+    expect(emails).toHaveLength(ROWS);
+    expect(new Set(emails).size).toBe(ROWS);
+  });
+
   it("the built CLI finds its worker beside it (bin/assess.js → dist/check-worker.cjs)", async () => {
     const path = tmp.file("built.csv");
     writeFileSync(
