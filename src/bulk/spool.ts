@@ -46,23 +46,35 @@ export interface ReadyRow<T> extends SentRow<T> {
 /** What the sending pass reads: ready rows, and (without a validate-first pass) invalid ones. */
 export type ReadyEntry<T> = ReadyRow<T> | { invalid: InvalidRow };
 
-/** Hashes a row's keys: the one place a BulkRow becomes a ReadyRow. */
-export function ready<T>(row: BulkRow<T>): ReadyRow<T> {
+/** A row's key hashes as `hashRow` leaves them: hi, lo, has a dedupe key (1 or 0), dhi, dlo. */
+const KEYS = new Uint32Array(5);
+
+/** Hashes a row's ledger key and dedupe key into KEYS (no object a row: the check spools a million). */
+function hashRow(row: BulkRow<unknown>): void {
   hashKey(row.key);
-  const { hi, lo } = H;
-  let dedupe = false;
-  if (row.dedupeKey !== undefined) {
-    hashKey(row.dedupeKey);
-    dedupe = true;
+  KEYS[0] = H.hi;
+  KEYS[1] = H.lo;
+  if (row.dedupeKey === undefined) {
+    KEYS[2] = KEYS[3] = KEYS[4] = 0;
+    return;
   }
+  hashKey(row.dedupeKey);
+  KEYS[2] = 1;
+  KEYS[3] = H.hi;
+  KEYS[4] = H.lo;
+}
+
+/** A row read directly (no validate-first pass), ready to send. */
+export function ready<T>(row: BulkRow<T>): ReadyRow<T> {
+  hashRow(row);
   return {
     line: row.line,
     group: row.group,
-    hi,
-    lo,
-    dedupe,
-    dhi: dedupe ? H.hi : 0,
-    dlo: dedupe ? H.lo : 0,
+    hi: KEYS[0]!,
+    lo: KEYS[1]!,
+    dedupe: KEYS[2] === 1,
+    dhi: KEYS[3]!,
+    dlo: KEYS[4]!,
     label: row.label,
     json: row.json,
     source: row.source,
@@ -215,19 +227,12 @@ export class SpoolWriter {
     const i = start >>> 2;
     w[i] = p - start;
     w[i + 1] = row.line;
-    hashKey(row.key);
-    w[i + 2] = H.hi;
-    w[i + 3] = H.lo;
-    if (row.dedupeKey === undefined) {
-      w[i + 4] = flag;
-      w[i + 5] = 0;
-      w[i + 6] = 0;
-    } else {
-      hashKey(row.dedupeKey);
-      w[i + 4] = DEDUPE | flag;
-      w[i + 5] = H.hi;
-      w[i + 6] = H.lo;
-    }
+    hashRow(row);
+    w[i + 2] = KEYS[0]!;
+    w[i + 3] = KEYS[1]!;
+    w[i + 4] = (KEYS[2] === 1 ? DEDUPE : 0) | flag;
+    w[i + 5] = KEYS[3]!;
+    w[i + 6] = KEYS[4]!;
     w[i + 7] = row.group === this.group ? SAME_GROUP : groupBytes;
     w[i + 8] = labelBytes;
     w[i + 9] = jsonBytes;
