@@ -70,6 +70,8 @@ export class Ledger {
   private handle?: FileHandle;
   private queue: string[] = [];
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Each prepared chunk's keys record, until its begin (which waits for it). */
+  private readonly keysWritten = new Map<string, Promise<void>>();
   /** The write under way, if any (close waits for it). */
   private flushing?: Promise<void>;
   private lockPath?: string;
@@ -123,21 +125,31 @@ export class Ledger {
     }
   }
 
-  /** Durably records the keys of a chunk that will go out (`begin`); resolves once they are on disk. */
+  /**
+   * Durably records the keys of a chunk that will go out (`begin`), as soon as the chunk is formed; resolves
+   * once they are on disk. A chunk that never goes out (the run stopped) needs nothing more.
+   */
   prepare(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
     const bytes = Buffer.allocUnsafe(hashes.length * 4);
     for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
     const h = bytes.toString("base64");
-    return this.append({ t: "keys", c: chunk, n: hashes.length / 2, lines, h });
+    const written = this.append({ t: "keys", c: chunk, n: hashes.length / 2, lines, h });
+    // Awaited by begin; a chunk that never goes out must not leave its failure unheard.
+    written.catch(() => undefined);
+    this.keysWritten.set(chunk, written);
+    return written;
   }
 
   /**
-   * Durably records that a prepared chunk is about to go out; resolves once it is on disk. Call it once the
-   * chunk's `prepare` has resolved: records are written in order, but a failed write must not leave a "send"
-   * without its keys.
+   * Durably records that a prepared chunk is about to go out; resolves once it is on disk. It waits for the
+   * chunk's keys first: records are written in order, but a failed write must not leave a "send" without them.
    */
-  begin(chunk: string): Promise<void> {
-    return this.append({ t: "send", c: chunk, at: new Date().toISOString() });
+  async begin(chunk: string): Promise<void> {
+    const keys = this.keysWritten.get(chunk);
+    this.keysWritten.delete(chunk);
+    if (keys === undefined) throw new Error(`ledger: chunk ${chunk} was not prepared`);
+    await keys;
+    await this.append({ t: "send", c: chunk, at: new Date().toISOString() });
   }
 
   /** Durably records a chunk's outcome. */

@@ -40,8 +40,6 @@ interface Chunk<T> {
   group: Group<T>;
   rows: ReadyRow<T>[];
   hashes: number[];
-  /** Its keys recorded in the ledger (from when it is formed, while the requests before it are out). */
-  prepared?: Promise<void>;
 }
 
 type Outcome =
@@ -306,13 +304,12 @@ class Run<T> {
   private async dispatch(chunk: Chunk<T>): Promise<void> {
     // Numbered when it goes out, so a group's half-filled chunk never holds back the release of others.
     chunk.seq = this.seq++;
+    // Its keys go to the ledger now, while the requests before it are out (begin waits for them).
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    chunk.prepared = ledger?.prepare(this.chunkId(chunk), Uint32Array.from(chunk.hashes), [
+    void ledger?.prepare(this.chunkId(chunk), Uint32Array.from(chunk.hashes), [
       chunk.rows[0]!.line,
       chunk.rows.at(-1)!.line,
     ]);
-    // Awaited before the chunk goes out; a chunk that never does (the run stopped) must not fail unheard.
-    chunk.prepared?.catch(() => undefined);
     const window = this.job.concurrency * 2;
     while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
@@ -359,7 +356,6 @@ class Run<T> {
     const id = this.chunkId(chunk);
     let outcome: Outcome;
     try {
-      await chunk.prepared;
       await ledger?.begin(id);
     } catch (error) {
       outcome = { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false };

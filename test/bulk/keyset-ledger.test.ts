@@ -120,6 +120,14 @@ describe("Ledger", () => {
     ]);
   });
 
+  it("never records a send whose keys it was not given", async () => {
+    const dir = tmp.file("unprepared");
+    const l = await Ledger.open(dir, "invite", target);
+    await expect(l.begin("r1-0")).rejects.toThrow(/chunk r1-0 was not prepared/);
+    await l.close();
+    expect(readFileSync(l.path, "utf8")).not.toContain('"send"');
+  });
+
   it("never stores the key or the e-mails; --restart starts over", async () => {
     const dir = tmp.file("private");
     const l = await Ledger.open(dir, "invite", target);
