@@ -118,7 +118,7 @@ export class Api {
     settings: s.BulkInviteSettings,
     candidates: readonly Json<s.BulkCandidate>[],
   ): Promise<boolean> {
-    itemCount(candidates, s.MAX_BULK_CANDIDATES, "candidates");
+    s.BulkCandidateTexts.parse(candidates);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":${jsonArray(candidates)}}`;
     const data = await this.call("bulkInvite", { testId }, { json });
@@ -240,7 +240,7 @@ export class Api {
   }
   /** §2.11: up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
   async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
-    itemCount(items, s.MAX_UPSERT_EMPLOYEES, "employees");
+    s.UpsertItemTexts.parse(items);
     const json = jsonArray(items);
     return read(s.UpsertResult, await this.call("upsertEmployees", {}, { json }), "upsert result");
   }
@@ -328,13 +328,6 @@ function pick(data: unknown, keys: string[], orSelf = false): unknown {
 function skillsPage(data: unknown): Page<Record_> {
   const page = read(s.SkillsPage, Array.isArray(data) ? { items: data, hasNextPage: false } : data, "page");
   return { items: page.items, more: page.hasNextPage === true, total: page.totalCount ?? undefined };
-}
-
-/** A bulk request carries 1 to `max` items (API.md §8); more is a bug of the caller, not the user's input. */
-function itemCount(items: readonly unknown[], max: number, what: string): void {
-  if (items.length < 1 || items.length > max) {
-    throw new RangeError(`a request carries 1 to ${max} ${what}, not ${items.length}`);
-  }
 }
 
 function read<T>(schema: z.ZodType<T>, data: unknown, what: string): T {

@@ -160,6 +160,8 @@ export interface BulkCandidate {
 }
 /** Candidates per request (API.md §8). */
 export const MAX_BULK_CANDIDATES = 1000;
+/** A bulk invite's candidates as their JSON texts (api/json.ts): 1 to 1000 of them. */
+export const BulkCandidateTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_BULK_CANDIDATES));
 
 // §2.8
 export const TestAttempt = z.lazy(() =>
@@ -283,6 +285,8 @@ export const EmployeeUpsertItem = z.lazy(() =>
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
 /** Employees per upsert request (the service's limit; API.md shows none, the sandbox enforces it). */
 export const MAX_UPSERT_EMPLOYEES = 100;
+/** An upsert's employees as their JSON texts (api/json.ts): 1 to 100 of them. */
+export const UpsertItemTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_UPSERT_EMPLOYEES));
 const UpsertOutcome = z.lazy(() =>
   z.looseObject({
     email: z.string().nullish(),

@@ -59,6 +59,29 @@ describe("every employee-skills command, over a skills base URL with a path pref
     }
   });
 
+  it("upsert refuses a request of no employees or of more than 100 before sending it (a ZodError: never sent)", async () => {
+    const client = new ApiClient({
+      baseUrl: t.sandbox.url,
+      skillsBaseUrl: t.sandbox.skillsUrl,
+      apiKey: SANDBOX_KEYS.acme,
+      timeoutMs: 5000,
+      retries: 0,
+      userAgent: "test",
+      warn: () => undefined,
+    });
+    try {
+      const before = t.sandbox.requests.length;
+      const many = Array.from({ length: 101 }, (_, i) => toJson({ email: `e${i}@acme.example` }));
+      for (const items of [[], many]) {
+        const error = await new Api(client).upsertEmployees(items).catch((e: unknown) => e);
+        expect((error as Error).name).toBe("ZodError");
+      }
+      expect(t.sandbox.requests.length).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("upsert (the typed function `employees upsert` builds on) answers successful and failed items", async () => {
     const client = new ApiClient({
       baseUrl: t.sandbox.url,
