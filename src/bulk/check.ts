@@ -12,11 +12,12 @@
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
+import type { BulkCandidate } from "../api/schemas.js";
 import { CliError, UsageError } from "../errors.js";
 import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput, midpoint } from "./csv.js";
 import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
 import type { BulkEntry, BulkJob } from "./engine.js";
-import { type Candidate, type InviteColumns, inviteEntries } from "./invites.js";
+import { type InviteColumns, inviteEntries } from "./invites.js";
 import { closeSpool, openSpool, type SpoolFile, SpoolWriter } from "./spool.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
@@ -32,9 +33,9 @@ type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
 type Read<T> = () => AsyncIterable<BulkEntry<T>[]>;
 
 /** The rows `reader` describes, read from `input`. */
-function rowsOf(input: CsvInput, reader: InviteRows): Read<Candidate>;
-function rowsOf(input: CsvInput, reader: RowReader): Read<Candidate | Employee>;
-function rowsOf(input: CsvInput, reader: RowReader): Read<Candidate | Employee> {
+function rowsOf(input: CsvInput, reader: InviteRows): Read<BulkCandidate>;
+function rowsOf(input: CsvInput, reader: RowReader): Read<BulkCandidate | Employee>;
+function rowsOf(input: CsvInput, reader: RowReader): Read<BulkCandidate | Employee> {
   return reader.rows === "invites"
     ? inviteEntries(input, reader.columns, reader.testId)
     : employeeCsvEntries(input, reader.columns);
@@ -44,7 +45,10 @@ function rowsOf(input: CsvInput, reader: RowReader): Read<Candidate | Employee> 
  * A CSV job's `read` and `splitCheck`, both from one description of its rows: the sending pass and each half
  * of the check read them the same way.
  */
-export function csvRows(input: CsvInput, reader: InviteRows): Pick<BulkJob<Candidate>, "read" | "splitCheck">;
+export function csvRows(
+  input: CsvInput,
+  reader: InviteRows,
+): Pick<BulkJob<BulkCandidate>, "read" | "splitCheck">;
 export function csvRows(
   input: CsvInput,
   reader: EmployeeRows,
@@ -52,7 +56,7 @@ export function csvRows(
 export function csvRows(
   input: CsvInput,
   reader: RowReader,
-): Pick<BulkJob<Candidate | Employee>, "read" | "splitCheck"> {
+): Pick<BulkJob<BulkCandidate | Employee>, "read" | "splitCheck"> {
   return { read: rowsOf(input, reader), splitCheck: { source: input, reader } };
 }
 

@@ -10,8 +10,6 @@ export const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemai
 export const NAME_ALIASES = ["name", "fullname", "candidatename"] as const;
 export const TEST_ALIASES = ["testid", "test"] as const;
 
-export type Candidate = BulkCandidate;
-
 export interface InviteColumns {
   email: number;
   name?: number;
@@ -71,13 +69,13 @@ export function inviteEntries(
   input: CsvInput,
   columns: InviteColumns,
   testId: number | undefined,
-): () => AsyncIterable<BulkEntry<Candidate>[]> {
+): () => AsyncIterable<BulkEntry<BulkCandidate>[]> {
   const width = input.header.length;
   const fixedGroup = testId === undefined ? undefined : String(testId);
   const names = columnNames(input.header, columns);
   return async function* entries() {
     for await (const batch of input.batches()) {
-      const out: BulkEntry<Candidate>[] = new Array(batch.length);
+      const out: BulkEntry<BulkCandidate>[] = new Array(batch.length);
       for (let i = 0; i < batch.length; i++) {
         const { line, fields } = batch[i]!;
         out[i] = toEntry(line, fields, columns, names, width, fixedGroup);
@@ -118,7 +116,7 @@ function toEntry(
   names: ColumnNames,
   width: number,
   fixedGroup: string | undefined,
-): BulkEntry<Candidate> {
+): BulkEntry<BulkCandidate> {
   const email = (fields[columns.email] ?? "").trim();
   const name =
     columns.name !== undefined
@@ -155,7 +153,7 @@ function toEntry(
 }
 
 /** `toJson({ email, name })` written out: 0.11 µs a row instead of 0.18, and a million rows make the difference. */
-function candidateJson(email: string, name: string): Json<Candidate> {
+function candidateJson(email: string, name: string): Json<BulkCandidate> {
   return asJson(`{"email":${JSON.stringify(email)},"name":${JSON.stringify(name)}}`);
 }
 

@@ -1,8 +1,8 @@
-import { type BulkInviteSettings, MAX_BULK_CANDIDATES } from "../../api/schemas.js";
+import { type BulkCandidate, type BulkInviteSettings, MAX_BULK_CANDIDATES } from "../../api/schemas.js";
 import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
-import { type Candidate, inviteColumns } from "../../bulk/invites.js";
+import { inviteColumns } from "../../bulk/invites.js";
 import { CsvRejects, rejectsPath } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
@@ -40,7 +40,7 @@ const bulk: Handler = async (ctx, args, o) => {
 
   const api = await ctx.api();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  return runAndReport<Candidate>(
+  return runAndReport<BulkCandidate>(
     ctx,
     {
       kind: "invite",
