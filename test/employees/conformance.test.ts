@@ -59,8 +59,9 @@ describe("every employee-skills command, over a skills base URL with a path pref
     }
   });
 
-  it("upsert refuses a request of no employees or of more than 100 before sending it (a ZodError: never sent)", async () => {
-    const client = new ApiClient({
+  /** The API client the bulk commands use, on the test sandbox, with no retries. */
+  const sandboxClient = () =>
+    new ApiClient({
       baseUrl: t.sandbox.url,
       skillsBaseUrl: t.sandbox.skillsUrl,
       apiKey: SANDBOX_KEYS.acme,
@@ -69,6 +70,9 @@ describe("every employee-skills command, over a skills base URL with a path pref
       userAgent: "test",
       warn: () => undefined,
     });
+
+  it("upsert refuses a request of no employees or of more than 100 before sending it (a ZodError: never sent)", async () => {
+    const client = sandboxClient();
     try {
       const before = t.sandbox.requests.length;
       const many = Array.from({ length: 101 }, (_, i) => toJson({ email: `e${i}@acme.example` }));
@@ -83,15 +87,7 @@ describe("every employee-skills command, over a skills base URL with a path pref
   });
 
   it("upsert (the typed function `employees upsert` builds on) answers successful and failed items", async () => {
-    const client = new ApiClient({
-      baseUrl: t.sandbox.url,
-      skillsBaseUrl: t.sandbox.skillsUrl,
-      apiKey: SANDBOX_KEYS.acme,
-      timeoutMs: 5000,
-      retries: 0,
-      userAgent: "test",
-      warn: () => undefined,
-    });
+    const client = sandboxClient();
     try {
       const before = t.sandbox.requests.length;
       const result = await new Api(client).upsertEmployees([
