@@ -1,6 +1,6 @@
 /**
- * The ledger of bulk runs (CLI.md "Bulk runs"): one append-only NDJSON file per target under
- * ASSESS_CONFIG_DIR/ledgers, made durable (write + fdatasync) before each request goes out and after its
+ * The ledger of bulk runs (CLI.md "Bulk runs"): one NDJSON file per target under ASSESS_CONFIG_DIR/ledgers,
+ * written only at its end and made durable (write + fdatasync) before each request goes out and after its
  * answer comes back. It holds 64-bit hashes of row keys, never e-mails or the API key.
  *
  *   {"ledger":1,"kind":"invite","target":{"baseUrl":"…","key":"<sha256 prefix>","testId":1001},"created":"…"}
@@ -17,6 +17,11 @@
  * process died) is uncertain too. Loading folds the file into a KeySet: DONE for confirmed keys, UNCERTAIN for
  * keys of chunks of unknown outcome that were never confirmed later. (Ledgers of earlier versions carry the
  * keys in the "send" record itself, and read the same way.)
+ *
+ * While a run writes, the file ends in zeros: records overwrite space that was zeroed and synced ahead of them
+ * (`reserve`), so a record's flush carries no change of the file's size or blocks and no journal commit
+ * (bench/README.md). Reading ignores the zeros; a run truncates them when it closes and a run after a crash
+ * writes on from the last byte that is not zero.
  */
 import { createHash } from "node:crypto";
 import { constants, createReadStream } from "node:fs";
@@ -46,12 +51,16 @@ export function ledgerPath(dir: string, kind: string, target: LedgerTarget): str
 }
 
 /**
- * "a+", and where the system has it O_DSYNC: each write returns once it is on disk, one trip to libuv's thread
- * pool instead of two (write, then fdatasync). Every trip waits for the event loop to pick up its result, and
- * the begin record is on the path of every request (bench/README.md).
+ * Where the system has it, O_DSYNC: each write returns once it is on disk, one trip to libuv's thread pool
+ * instead of two (write, then fdatasync). Every trip waits for the event loop to pick up its result, and the
+ * begin record is on the path of every request (bench/README.md).
  */
-const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
+const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
 const DSYNC = constants.O_DSYNC !== undefined;
+/** Zeroed space is reserved in steps that double from the first to the last, and written this much at a time. */
+const FIRST_RESERVE = 64 * 1024;
+const MAX_RESERVE = 4 * 1024 * 1024;
+const ZEROS_PIECE = 1024 * 1024;
 
 export type ChunkOutcome =
   | { t: "ok"; failed?: number[] }
@@ -74,6 +83,13 @@ export class Ledger {
   private readonly keysWritten = new Map<string, Promise<void>>();
   /** The write under way, if any (close waits for it). */
   private flushing?: Promise<void>;
+  /** Where the next record goes: the end of the records. */
+  private tail = 0;
+  /** The end of the zeroed space; `reserving` is on its way to move it further. */
+  private reserved = 0;
+  private reserving?: Promise<void>;
+  /** A write failed, maybe half done: the next record starts on a line of its own. */
+  private torn = false;
   private lockPath?: string;
 
   private constructor(
@@ -104,14 +120,12 @@ export class Ledger {
       if (!options.readOnly) {
         ledger.lockPath = `${path}.lock`;
         const fresh = keys.size === 0 && !(await exists(path));
-        ledger.handle = await open(path, APPEND_FLAGS, 0o600);
-        // A write torn by a crash leaves a last line without its newline: start on a line of our own.
+        ledger.handle = await open(path, WRITE_FLAGS, 0o600);
         const { size } = await ledger.handle.stat();
-        if (size > 0) {
-          const last = Buffer.alloc(1);
-          await ledger.handle.read(last, 0, 1, size - 1);
-          if (last[0] !== 0x0a) await ledger.handle.write("\n");
-        }
+        ledger.reserved = size;
+        ledger.tail = await recordsEnd(ledger.handle, size);
+        // A write torn by a crash leaves a last line without its newline: start on a line of our own.
+        ledger.torn = ledger.tail > 0 && (await byteAt(ledger.handle, ledger.tail - 1)) !== 0x0a;
         if (fresh) {
           await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
           // The new directory entry must survive a crash too.
@@ -173,28 +187,83 @@ export class Ledger {
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const text = this.queue.join("");
+      const bytes = Buffer.from((this.torn ? "\n" : "") + this.queue.join(""));
       const waiters = this.waiters;
       this.queue = [];
       this.waiters = [];
+      const at = this.tail;
+      // Past a failed write, whatever it left: its bytes stay on a line of their own.
+      this.tail += bytes.length;
       try {
-        await this.handle!.write(text);
-        if (!DSYNC) await this.handle!.datasync();
+        while (this.tail > this.reserved) await this.reserve();
+        // Zeroes the next step while the last half of this one fills, off the path of the records.
+        if (this.reserved - this.tail < this.step() / 2) this.reserve().catch(() => undefined);
+        await this.writeAt(bytes, at);
+        this.torn = false;
         for (const w of waiters) w.resolve();
       } catch (error) {
+        this.torn = true;
         for (const w of waiters) w.reject(error);
       }
     }
     this.flushing = undefined;
   }
 
+  /** Writes at a position; returns once it is on disk. */
+  private async writeAt(bytes: Buffer, position: number): Promise<void> {
+    const { bytesWritten } = await this.handle!.write(bytes, 0, bytes.length, position);
+    if (bytesWritten !== bytes.length)
+      throw new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`);
+    if (!DSYNC) await this.handle!.datasync();
+  }
+
+  private step(): number {
+    return Math.min(MAX_RESERVE, Math.max(FIRST_RESERVE, this.reserved));
+  }
+
+  /** Zeroes (and syncs) the next step of space past `reserved`; one step at a time. */
+  private reserve(): Promise<void> {
+    this.reserving ??= (async () => {
+      try {
+        const step = this.step();
+        const zeros = Buffer.alloc(Math.min(step, ZEROS_PIECE));
+        for (let done = 0; done < step; done += zeros.length) await this.writeAt(zeros, this.reserved + done);
+        this.reserved += step;
+      } finally {
+        this.reserving = undefined;
+      }
+    })();
+    return this.reserving;
+  }
+
   async close(): Promise<void> {
     await this.flushing;
+    await this.reserving?.catch(() => undefined);
     const handle = this.handle;
     this.handle = undefined;
+    // The zeros past the records go (a crash that leaves them is harmless: reading ignores them).
+    await handle?.truncate(this.tail).catch(() => undefined);
     await handle?.close();
     if (this.lockPath) await unlink(this.lockPath).catch(() => undefined);
   }
+}
+
+/** The end of a ledger's records: past its last byte that is not zero (the space reserved after them). */
+async function recordsEnd(handle: FileHandle, size: number): Promise<number> {
+  const piece = Buffer.allocUnsafe(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - piece.length);
+    const { bytesRead } = await handle.read(piece, 0, end - start, start);
+    for (let i = bytesRead - 1; i >= 0; i--) if (piece[i] !== 0) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}
+
+async function byteAt(handle: FileHandle, position: number): Promise<number> {
+  const one = Buffer.alloc(1);
+  await handle.read(one, 0, 1, position);
+  return one[0]!;
 }
 
 /** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
@@ -212,7 +281,9 @@ async function load(path: string, expected: number): Promise<{ keys: KeySet; ski
   /** Chunks that went out and have no outcome (yet). */
   const pending = new Map<string, Uint32Array>();
   let skipped = 0;
-  const apply = (line: string) => {
+  const apply = (text: string) => {
+    // Zeros end the records (space reserved for more, or a write a crash cut short).
+    const line = text.charCodeAt(text.length - 1) === 0 ? text.replace(/\0+$/, "") : text;
     if (line.trim() === "") return;
     let record: Record<string, unknown>;
     try {

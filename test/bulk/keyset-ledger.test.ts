@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -156,6 +156,47 @@ describe("Ledger", () => {
     await second.close();
     await first.close();
     expect(readdirSync(dir).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  });
+
+  it("writes over zeros it reserved ahead; a crash that leaves them reads back and writes on; closing drops them", async () => {
+    const dir = tmp.file("reserved");
+    const a = await Ledger.open(dir, "upsert", { baseUrl: "http://x", key: "k" });
+    // ~330 KB of records: several steps of reserved space, each zeroed while records go on being written.
+    const keysOf = (c: number) => Array.from({ length: 100 }, (_, i) => `c${c}-${i}`);
+    const chunks = Array.from({ length: 300 }, (_, c) => c);
+    await Promise.all(
+      chunks.map(async (c) => {
+        await a.prepare(`r1-${c}`, hashesOf(keysOf(c)), [c * 100 + 2, c * 100 + 101]);
+        await a.begin(`r1-${c}`);
+        await a.end(`r1-${c}`, { t: "ok" });
+      }),
+    );
+    // What a SIGKILL would leave: the records, then zeros.
+    const killed = readFileSync(a.path);
+    const records = killed.subarray(0, killed.lastIndexOf(10) + 1);
+    expect(killed.length).toBeGreaterThan(records.length);
+    expect(killed.subarray(records.length).every((b) => b === 0)).toBe(true);
+    expect(records.includes(0)).toBe(false);
+    await a.close();
+    expect(readFileSync(a.path).equals(records)).toBe(true);
+
+    const crashed = tmp.file("reserved-crash");
+    mkdirSync(crashed);
+    const path = ledgerPath(crashed, "upsert", { baseUrl: "http://x", key: "k" });
+    writeFileSync(path, killed);
+    const b = await Ledger.open(crashed, "upsert", { baseUrl: "http://x", key: "k" });
+    expect(b.skippedLines).toBe(0);
+    expect(chunks.flatMap(keysOf).every((k) => flagsOf(b.keys, k) === DONE)).toBe(true);
+    await b.prepare("r2-0", hashesOf(["after@x"]), [2, 2]);
+    await b.begin("r2-0");
+    await b.end("r2-0", { t: "ok" });
+    await b.close();
+    const after = readFileSync(path);
+    expect(after.includes(0)).toBe(false);
+    expect(after.subarray(0, records.length).equals(records)).toBe(true);
+    const c = await Ledger.open(crashed, "upsert", { baseUrl: "http://x", key: "k" }, { readOnly: true });
+    expect(c.skippedLines).toBe(0);
+    expect([...keysOf(299), "after@x"].map((k) => flagsOf(c.keys, k))).toEqual(Array(101).fill(DONE));
   });
 
   it("names one ledger per target: base URL, key fingerprint and test", () => {
