@@ -81,10 +81,10 @@ export function ready<T>(row: BulkRow<T>): ReadyRow<T> {
   };
 }
 
-/** Where a replayed row's source lies in the piece of the spool it was read from (decoded on demand). */
+/** Where a replayed row's source lies in the spool file (read and decoded on demand). */
 interface SpooledSource {
-  piece: Buffer;
-  at: number;
+  fd: number;
+  position: number;
   bytes: number;
   /** CSV fields joined by NUL; else JSON. */
   fields: boolean;
@@ -109,11 +109,20 @@ function spooled(source: unknown): { flag: number; text: string } {
   return { flag: JSON_SOURCE, text: JSON.stringify(source) ?? "null" };
 }
 
-/** The row as read, for the rejects file (decoded only for the few rows that go there). */
+/**
+ * The row as read, for the rejects file: read back from the spool (which stays open until the run is over)
+ * only for the few rows that go there.
+ */
 export function sourceOf(row: ReadyRow<unknown>): unknown {
   const spooled = row.spooledSource;
   if (!spooled) return row.source;
-  const text = spooled.piece.toString("utf8", spooled.at, spooled.at + spooled.bytes);
+  const bytes = Buffer.allocUnsafe(spooled.bytes);
+  for (let done = 0; done < bytes.length; ) {
+    const read = readSync(spooled.fd, bytes, done, bytes.length - done, spooled.position + done);
+    if (read === 0) throw new Error("the spool of checked rows ends inside a row");
+    done += read;
+  }
+  const text = bytes.toString("utf8");
   return spooled.fields ? text.split(SEPARATOR) : JSON.parse(text);
 }
 
@@ -170,10 +179,7 @@ export function closeSpool(file: SpoolFile): void {
 const HEADER_WORDS = 11;
 const HEADER = HEADER_WORDS * 4;
 const BUFFER_BYTES = 1024 * 1024;
-/**
- * Pieces the sending pass reads: ~1,500 invites. Measured on a million rows against 64 KiB: 0.1–0.3 s less
- * time, 3–5 MiB more peak RSS (a piece's rows live until their chunk has gone out).
- */
+/** Pieces the sending pass reads: ~1,500 invites. Measured on a million rows against 64 KiB: 0.1–0.3 s less. */
 const REPLAY_BYTES = 256 * 1024;
 
 /**
@@ -257,19 +263,21 @@ export class SpoolWriter {
  * The rows of a spool file from its start, in batches; `lineOffset` is added to every line. The file was
  * written moments ago and is in the page cache: each read is a memory copy, done synchronously (through
  * libuv's thread pool, each of ~2,500 reads for a million invites cost the sending pass a thread hand-off
- * on a machine whose cores are busy with the requests). Each piece is a buffer of its own: the rows read
- * from it keep it for their sources, which are decoded only for the rejects file.
+ * on a machine whose cores are busy with the requests). One buffer is read into again and again: a row keeps
+ * strings of its own, and only where its source lies in the file (`sourceOf`). (A buffer for each piece, kept
+ * by its rows for their sources until their chunks were released, took up to 40 MB at concurrency 8, freed
+ * only by full collections.)
  */
 export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<ReadyRow<T>[]> {
   let buffer = Buffer.allocUnsafeSlow(REPLAY_BYTES);
+  let words = wordsOf(buffer);
+  /** Bytes of the file in the buffer, from its start; the file's offset of the buffer's first byte. */
   let have = 0;
-  let position = 0;
+  let base = 0;
   let group = "";
   for (;;) {
-    const bytesRead = readSync(fd, buffer, have, buffer.length - have, position);
-    position += bytesRead;
+    const bytesRead = readSync(fd, buffer, have, buffer.length - have, base + have);
     have += bytesRead;
-    const words = wordsOf(buffer);
     const rows: ReadyRow<T>[] = [];
     let at = 0;
     while (at + HEADER <= have) {
@@ -294,7 +302,7 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
         json: asJson<T>(buffer.toString("utf8", jsonAt, sourceAt)),
         spooledSource:
           flags & (FIELDS | JSON_SOURCE)
-            ? { piece: buffer, at: sourceAt, bytes: words[i + 10]!, fields: (flags & FIELDS) !== 0 }
+            ? { fd, position: base + sourceAt, bytes: words[i + 10]!, fields: (flags & FIELDS) !== 0 }
             : undefined,
       });
       at += size;
@@ -304,12 +312,18 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
       if (have > at) throw new Error("the spool of checked rows ends inside a row");
       return;
     }
-    // The rest (a row cut by the end of the read) starts the next piece, which is large enough for it whole.
+    // The rest (a row cut by the end of the read) moves to the start; a row larger than the buffer grows it.
+    base += at;
     have -= at;
     const need = have >= HEADER ? words[at >>> 2]! : HEADER;
-    const next = Buffer.allocUnsafeSlow(Math.max(REPLAY_BYTES, need + REPLAY_BYTES));
-    buffer.copy(next, 0, at, at + have);
-    buffer = next;
+    if (need + REPLAY_BYTES / 2 > buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(need + REPLAY_BYTES);
+      buffer.copy(larger, 0, at, at + have);
+      buffer = larger;
+      words = wordsOf(buffer);
+    } else {
+      buffer.copyWithin(0, at, at + have);
+    }
   }
 }
 
