@@ -1,8 +1,9 @@
 /**
  * Streaming CSV input for bulk runs: UTF-8 with or without BOM, `,` `;` or tab detected from the header row,
  * CRLF, quoted fields with delimiters and line breaks, and the physical 1-based line where each record starts
- * (so every message can say `file.csv:12`). csv-parse does the parsing, as a stream fed 64 KiB pieces with
- * backpressure: only the records of the piece being handled are in memory.
+ * (so every message can say `file.csv:12`). The file is read in 16 KiB pieces with backpressure: only the
+ * records of the piece being handled are in memory. Lines are split here until the first quote; csv-parse
+ * parses from that line on (`fieldBatches`).
  */
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
@@ -265,20 +266,11 @@ async function* readRecords(
 ): AsyncGenerator<CsvRecord[]> {
   const { range } = options;
   const fromStart = (range?.start ?? 0) === 0;
-  const parser = parse({ ...PARSE_OPTIONS, delimiter });
-  const records = batchesOf(parser);
-  const file = createReadStream(path, {
-    highWaterMark: PIECE_BYTES,
-    ...(range ? { start: range.start, end: range.end - 1 } : {}),
-  });
-  pipeline(file, utf8Only(path, name, range?.start ?? 0), parser, (error) => {
-    if (error) records.fail(error);
-  });
   // Only a part that starts the file has the header (and maybe Excel's "sep=" line).
   let headerSeen = options.header === "keep" || !fromStart;
   let line = 1;
   try {
-    for await (const batch of records.batches) {
+    for await (const batch of fieldBatches(path, name, delimiter, range?.start ?? 0, range?.end)) {
       const out: CsvRecord[] = [];
       for (const fields of batch) {
         const start = line;
@@ -303,6 +295,132 @@ async function* readRecords(
     const known = SYNTAX_ERRORS[(error as { code?: string }).code ?? ""];
     if (known) throw new CsvSyntaxError(name, line, known.message, known.hint);
     throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
+  }
+}
+
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/**
+ * The fields of each record from byte `start` (where a line starts) to `end`, in batches. Up to the line of
+ * the first quote, lines are split at their breaks and fields at the delimiter here; from that line on,
+ * csv-parse reads the rest (`parsedBatches`). Text without a quote holds no quoted value, and csv-parse gives
+ * exactly these records for it (PARSE_OPTIONS: trailing blanks trimmed, \r\n, \n and \r each end a line;
+ * a property test in test/bulk/csv.test.ts holds the two to that). csv-parse's loop over each character was
+ * half of the validate-first pass (bench/README.md); most files quote nothing, or little. (Exported for the
+ * property test.)
+ */
+export async function* fieldBatches(
+  path: string,
+  name: string,
+  delimiter: string,
+  start: number,
+  end: number | undefined,
+): AsyncGenerator<string[][]> {
+  const file = createReadStream(path, {
+    highWaterMark: PIECE_BYTES,
+    start,
+    ...(end !== undefined ? { end: end - 1 } : {}),
+  });
+  /** The unfinished last line, and the file offset of its first byte. */
+  let rest: Buffer | undefined;
+  let at = start;
+  let first = true;
+  for await (const piece of utf8Only(path, name, start)(file)) {
+    let data = rest ? Buffer.concat([rest, piece]) : piece;
+    if (first) {
+      first = false;
+      // csv-parse's `bom`: at the start of what it reads.
+      if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+        data = data.subarray(3);
+        at += 3;
+      }
+    }
+    const quote = data.indexOf(QUOTE);
+    if (quote !== -1) {
+      // The lines before the quote's own are whole; csv-parse reads on from the start of that line.
+      const cut = lineStart(data, quote);
+      const batch = splitLines(data.toString("utf8", 0, cut), delimiter, false);
+      if (batch.length > 0) yield batch;
+      file.destroy();
+      yield* parsedBatches(path, name, delimiter, at + cut, end);
+      return;
+    }
+    // Whole lines end at the last break; a \r at the very end may be the first half of a \r\n.
+    const cut =
+      data[data.length - 1] === CR ? lineStart(data, data.length - 1) : lineStart(data, data.length);
+    if (cut > 0) {
+      const batch = splitLines(data.toString("utf8", 0, cut), delimiter, false);
+      if (batch.length > 0) yield batch;
+    }
+    rest = cut < data.length ? data.subarray(cut) : undefined;
+    at += cut;
+  }
+  if (rest) yield splitLines(rest.toString("utf8"), delimiter, true);
+}
+
+/** Where the line holding byte `before - 1` starts: just after the last line break before `before`. */
+function lineStart(data: Buffer, before: number): number {
+  if (before === 0) return 0;
+  return Math.max(data.lastIndexOf(LF, before - 1), data.lastIndexOf(CR, before - 1)) + 1;
+}
+
+/**
+ * Records of quote-free text as csv-parse gives them: one per line, fields split at the delimiter, trailing
+ * blanks trimmed. The text ends with a line break unless it is the input's end (`last`).
+ */
+function splitLines(text: string, delimiter: string, last: boolean): string[][] {
+  const lines = text.split(LINE_BREAK);
+  // After the last break: nothing, or (at the input's end) a last line without a break.
+  const n = last && lines[lines.length - 1] !== "" ? lines.length : lines.length - 1;
+  const records: string[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const fields = lines[i]!.split(delimiter);
+    for (let f = 0; f < fields.length; f++) fields[f] = fields[f]!.trimEnd();
+    if (lines[i]!.length * 3 > MAX_RECORD_BYTES) tooLong(lines[i]!.split(delimiter));
+    records[i] = fields;
+  }
+  return records;
+}
+
+/**
+ * csv-parse's CSV_MAX_RECORD_SIZE, for a long line. Before it adds each byte of a field, the trimmed lengths
+ * of the fields before it plus the bytes of the field so far may not exceed MAX_RECORD_BYTES.
+ */
+function tooLong(raw: string[]): void {
+  let before = 0;
+  for (const field of raw) {
+    if (field !== "" && before + Buffer.byteLength(field) - 1 > MAX_RECORD_BYTES) {
+      throw Object.assign(new Error(`a record longer than ${MAX_RECORD_BYTES} bytes`), {
+        code: "CSV_MAX_RECORD_SIZE",
+      });
+    }
+    before += field.trimEnd().length;
+  }
+}
+
+/** csv-parse's records from byte `start` (where a line starts) to `end`, in batches (exported for the test). */
+export async function* parsedBatches(
+  path: string,
+  name: string,
+  delimiter: string,
+  start: number,
+  end: number | undefined,
+): AsyncGenerator<string[][]> {
+  const parser = parse({ ...PARSE_OPTIONS, delimiter });
+  const records = batchesOf(parser);
+  const file = createReadStream(path, {
+    highWaterMark: PIECE_BYTES,
+    start,
+    ...(end !== undefined ? { end: end - 1 } : {}),
+  });
+  pipeline(file, utf8Only(path, name, start), parser, (error) => {
+    if (error) records.fail(error);
+  });
+  try {
+    yield* records.batches;
   } finally {
     parser.destroy(); // ends the pipeline when the caller stops early (openCsv reads only the header)
   }

@@ -2,7 +2,14 @@ import { writeFileSync } from "node:fs";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CsvRecord, detectDelimiter, openCsv } from "../../src/bulk/csv.js";
+import {
+  type CsvRecord,
+  detectDelimiter,
+  fieldBatches,
+  MAX_RECORD_BYTES,
+  openCsv,
+  parsedBatches,
+} from "../../src/bulk/csv.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-csv-");
@@ -231,5 +238,108 @@ describe("openCsv", () => {
     const { header, records } = await readAll(path, "|");
     expect(header).toEqual(["email", "name"]);
     expect(records[0]!.fields).toEqual(["a@example.com", "A, B"]);
+  });
+});
+
+describe("records of text without quotes, split without csv-parse", () => {
+  /** Every record of a part of a file, or the code of the error that stopped the reading. */
+  async function collect(batches: AsyncGenerator<string[][]>): Promise<string[][] | string> {
+    const out: string[][] = [];
+    try {
+      for await (const batch of batches) out.push(...batch);
+      return out;
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  }
+
+  // Pieces of text, long and short, with every kind of line break, blanks csv-parse trims, and characters of
+  // two, three and four bytes (split between two reads of 16 KiB now and then).
+  const token = (quotes: boolean) =>
+    fc.constantFrom(
+      "a",
+      "bcd",
+      "é",
+      "€",
+      "😀",
+      ",",
+      ";",
+      "\t",
+      " ",
+      "\u00a0",
+      "\n",
+      "\r\n",
+      "\r",
+      "x".repeat(500),
+      ...(quotes ? ['"', '""', '",'] : []),
+    );
+  const text = (quotes: boolean) =>
+    fc
+      .tuple(fc.boolean(), fc.array(token(quotes), { maxLength: 12_000 }))
+      .map(([bom, parts]) => (bom ? "\ufeff" : "") + parts.join(""));
+
+  for (const quotes of [false, true]) {
+    it(`gives csv-parse's records from any line on, ${quotes ? "up to the first quote (csv-parse reads on from its line)" : "for text without a quote"} (property)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          text(quotes),
+          fc.constantFrom(",", ";", "\t"),
+          fc.nat(),
+          async (content, delimiter, pick) => {
+            const path = tmp.file(`fast-${n++}.csv`);
+            const bytes = Buffer.from(content);
+            writeFileSync(path, bytes);
+            // A part from a line start, as the halves of a split check are; or the whole file.
+            const starts = [0];
+            for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) starts.push(i + 1);
+            const start = pick % 3 === 0 ? 0 : starts[pick % starts.length]!;
+            const fast = await collect(fieldBatches(path, "f.csv", delimiter, start, undefined));
+            const parsed = await collect(parsedBatches(path, "f.csv", delimiter, start, undefined));
+            expect(fast).toEqual(parsed);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  it("gives csv-parse's records when a \\r\\n or a character straddles two reads", async () => {
+    const PIECE = 16 * 1024; // csv.ts reads this much at a time
+    for (let shift = -3; shift <= 3; shift++) {
+      for (const straddler of ["\r\n", "\r", "€", "😀"]) {
+        const filler = "z".repeat(PIECE + shift - 4);
+        const path = tmp.file(`straddle-${n++}.csv`);
+        writeFileSync(path, `a,b\n${filler}${straddler}x ,y\r\nlast`);
+        const fast = await collect(fieldBatches(path, "f.csv", ",", 0, undefined));
+        expect(fast).toEqual(await collect(parsedBatches(path, "f.csv", ",", 0, undefined)));
+      }
+    }
+  });
+
+  it("refuses a record longer than 1 MiB where csv-parse does, to the byte", async () => {
+    const cases = [
+      "x".repeat(MAX_RECORD_BYTES),
+      "x".repeat(MAX_RECORD_BYTES + 1),
+      "x".repeat(MAX_RECORD_BYTES + 2),
+      `${"y".repeat(10)}   ,${"x".repeat(MAX_RECORD_BYTES - 10)}`,
+      `${"y".repeat(10)}   ,${"x".repeat(MAX_RECORD_BYTES - 9)}`,
+      `${"é".repeat(MAX_RECORD_BYTES / 2)}`,
+      `${"é".repeat(MAX_RECORD_BYTES / 2)}a`,
+      `a,${"€".repeat(MAX_RECORD_BYTES / 3)},b`,
+    ];
+    const outcomes: string[] = [];
+    for (const line of cases) {
+      const path = tmp.file(`long-${n++}.csv`);
+      writeFileSync(path, `email,name\n${line}\nlast,row\n`);
+      const fast = await collect(fieldBatches(path, "f.csv", ",", 0, undefined));
+      const parsed = await collect(parsedBatches(path, "f.csv", ",", 0, undefined));
+      expect(typeof fast === "string" ? fast : fast.length).toEqual(
+        typeof parsed === "string" ? parsed : parsed.length,
+      );
+      outcomes.push(typeof fast === "string" ? fast : "ok");
+    }
+    // Both outcomes are met: the threshold is where csv-parse puts it.
+    expect(outcomes).toContain("ok");
+    expect(outcomes).toContain("CSV_MAX_RECORD_SIZE");
   });
 });
