@@ -270,7 +270,13 @@ async function* readRecords(
   let headerSeen = options.header === "keep" || !fromStart;
   let line = 1;
   try {
-    for await (const batch of fieldBatches(path, name, delimiter, range?.start ?? 0, range?.end)) {
+    for await (const batch of fieldBatches({
+      path,
+      name,
+      delimiter,
+      start: range?.start ?? 0,
+      end: range?.end,
+    })) {
       const out: CsvRecord[] = [];
       for (const fields of batch) {
         const start = line;
@@ -298,13 +304,23 @@ async function* readRecords(
   }
 }
 
+/** What a reader of records reads: a file's bytes from `start` (where a line starts) to `end` (or its end). */
+export interface FilePart {
+  path: string;
+  /** How messages name the file. */
+  name: string;
+  delimiter: string;
+  start: number;
+  end?: number;
+}
+
 const QUOTE = 0x22;
 const CR = 0x0d;
 const LF = 0x0a;
 const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
- * The fields of each record from byte `start` (where a line starts) to `end`, in batches. Up to the line of
+ * The fields of each record of a part of the file, in batches. Up to the line of
  * the first quote, lines are split at their breaks and fields at the delimiter here; from that line on,
  * csv-parse reads the rest (`parsedBatches`). Text without a quote holds no quoted value, and csv-parse gives
  * exactly these records for it (PARSE_OPTIONS: trailing blanks trimmed, \r\n, \n and \r each end a line;
@@ -312,13 +328,8 @@ const LINE_BREAK = /\r\n|\r|\n/;
  * half of the validate-first pass (bench/README.md); most files quote nothing, or little. (Exported for the
  * property test.)
  */
-export async function* fieldBatches(
-  path: string,
-  name: string,
-  delimiter: string,
-  start: number,
-  end: number | undefined,
-): AsyncGenerator<string[][]> {
+export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> {
+  const { path, name, delimiter, start, end } = part;
   const fd = openSync(path, "r");
   try {
     // The unfinished last line first, then what was read after it; `at` is the file offset of its first byte.
@@ -355,7 +366,7 @@ export async function* fieldBatches(
         if (batch.length > 0) yield batch;
       }
       if (quote !== -1) {
-        yield* parsedBatches(path, name, delimiter, at + cut, end);
+        yield* parsedBatches({ ...part, start: at + cut });
         return;
       }
       buffer.copyWithin(0, cut, have);
@@ -426,14 +437,9 @@ function tooLong(raw: string[]): void {
   }
 }
 
-/** csv-parse's records from byte `start` (where a line starts) to `end`, in batches (exported for the test). */
-export async function* parsedBatches(
-  path: string,
-  name: string,
-  delimiter: string,
-  start: number,
-  end: number | undefined,
-): AsyncGenerator<string[][]> {
+/** csv-parse's records of a part of the file, in batches (exported for the test). */
+export async function* parsedBatches(part: FilePart): AsyncGenerator<string[][]> {
+  const { path, name, delimiter, start, end } = part;
   const parser = parse({ ...PARSE_OPTIONS, delimiter });
   const records = batchesOf(parser);
   const file = createReadStream(path, {

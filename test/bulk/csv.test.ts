@@ -293,8 +293,8 @@ describe("records of text without quotes, split without csv-parse", () => {
             const starts = [0];
             for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) starts.push(i + 1);
             const start = pick % 3 === 0 ? 0 : starts[pick % starts.length]!;
-            const fast = await collect(fieldBatches(path, "f.csv", delimiter, start, undefined));
-            const parsed = await collect(parsedBatches(path, "f.csv", delimiter, start, undefined));
+            const fast = await collect(fieldBatches({ path, name: "f.csv", delimiter, start }));
+            const parsed = await collect(parsedBatches({ path, name: "f.csv", delimiter, start }));
             expect(fast).toEqual(parsed);
           },
         ),
@@ -310,8 +310,8 @@ describe("records of text without quotes, split without csv-parse", () => {
         const filler = "z".repeat(PIECE + shift - 4);
         const path = tmp.file(`straddle-${n++}.csv`);
         writeFileSync(path, `a,b\n${filler}${straddler}x ,y\r\nlast`);
-        const fast = await collect(fieldBatches(path, "f.csv", ",", 0, undefined));
-        expect(fast).toEqual(await collect(parsedBatches(path, "f.csv", ",", 0, undefined)));
+        const fast = await collect(fieldBatches({ path, name: "f.csv", delimiter: ",", start: 0 }));
+        expect(fast).toEqual(await collect(parsedBatches({ path, name: "f.csv", delimiter: ",", start: 0 })));
       }
     }
   });
@@ -331,8 +331,8 @@ describe("records of text without quotes, split without csv-parse", () => {
     for (const line of cases) {
       const path = tmp.file(`long-${n++}.csv`);
       writeFileSync(path, `email,name\n${line}\nlast,row\n`);
-      const fast = await collect(fieldBatches(path, "f.csv", ",", 0, undefined));
-      const parsed = await collect(parsedBatches(path, "f.csv", ",", 0, undefined));
+      const fast = await collect(fieldBatches({ path, name: "f.csv", delimiter: ",", start: 0 }));
+      const parsed = await collect(parsedBatches({ path, name: "f.csv", delimiter: ",", start: 0 }));
       expect(typeof fast === "string" ? fast : fast.length).toEqual(
         typeof parsed === "string" ? parsed : parsed.length,
       );
