@@ -6,7 +6,7 @@
  * parses from that line on (`fieldBatches`).
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, createReadStream, openSync, readSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { pipeline } from "node:stream";
@@ -330,71 +330,45 @@ const LINE_BREAK = /\r\n|\r|\n/;
  */
 export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> {
   const { path, name, delimiter, start, end } = part;
-  const fd = openSync(path, "r");
-  try {
-    // The unfinished last line first, then what was read after it; `at` is the file offset of its first byte.
-    let buffer = Buffer.allocUnsafeSlow(PIECE_BYTES);
-    let have = 0;
-    let at = start;
-    let position = start;
-    const stop = end ?? Number.POSITIVE_INFINITY;
-    for (let first = true; ; first = false) {
-      // Read synchronously: the file is read once, in order, and most of it is in the page cache; each read
-      // through libuv's thread pool cost a thread hand-off (~1,600 per half of a million invites).
-      const want = Math.min(buffer.length - have, stop - position);
-      const read = want > 0 ? readSync(fd, buffer, have, want, position) : 0;
-      position += read;
-      have += read;
+  const file = createReadStream(path, {
+    highWaterMark: PIECE_BYTES,
+    start,
+    ...(end !== undefined ? { end: end - 1 } : {}),
+  });
+  /** The unfinished last line, and the file offset of its first byte. */
+  let rest: Buffer | undefined;
+  let at = start;
+  let first = true;
+  for await (const piece of utf8Only(path, name, start)(file)) {
+    let data = rest ? Buffer.concat([rest, piece]) : piece;
+    if (first) {
+      first = false;
       // csv-parse's `bom`: at the start of what it reads.
-      if (first && have >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) {
-        buffer.copyWithin(0, 3, have);
-        have -= 3;
+      if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+        data = data.subarray(3);
         at += 3;
       }
-      const data = buffer.subarray(0, have);
-      if (read === 0) {
-        if (have > 0) yield splitLines(await utf8Text(path, name, data, at, have), delimiter, true);
-        return;
-      }
-      const quote = data.indexOf(QUOTE);
-      // Whole lines end at the last break (a \r at the very end may be the first half of a \r\n), or, from
-      // the first quote on, at the start of its line: csv-parse reads on from there.
-      const cut =
-        quote !== -1 ? lineStart(data, quote) : lineStart(data, data[have - 1] === CR ? have - 1 : have);
-      if (cut > 0) {
-        const batch = splitLines(await utf8Text(path, name, data, at, cut), delimiter, false);
-        if (batch.length > 0) yield batch;
-      }
-      if (quote !== -1) {
-        yield* parsedBatches({ ...part, start: at + cut });
-        return;
-      }
-      buffer.copyWithin(0, cut, have);
-      have -= cut;
-      at += cut;
-      // A line longer than the buffer: a larger one (csv-parse's limit is on characters kept, not bytes).
-      if (have === buffer.length) {
-        const larger = Buffer.allocUnsafeSlow(buffer.length * 2);
-        buffer.copy(larger, 0, 0, have);
-        buffer = larger;
-      }
     }
-  } finally {
-    closeSync(fd);
+    const quote = data.indexOf(QUOTE);
+    // Whole lines end at the last break (a \r at the very end may be the first half of a \r\n), or, from the
+    // first quote on, at the start of its line: csv-parse reads on from there.
+    const cut =
+      quote !== -1
+        ? lineStart(data, quote)
+        : lineStart(data, data[data.length - 1] === CR ? data.length - 1 : data.length);
+    if (cut > 0) {
+      const batch = splitLines(data.toString("utf8", 0, cut), delimiter, false);
+      if (batch.length > 0) yield batch;
+    }
+    if (quote !== -1) {
+      file.destroy();
+      yield* parsedBatches({ ...part, start: at + cut });
+      return;
+    }
+    rest = cut < data.length ? data.subarray(cut) : undefined;
+    at += cut;
   }
-}
-
-/** The text of `data`'s first `bytes` (whole lines), refused at its first byte that is not UTF-8. */
-async function utf8Text(
-  path: string,
-  name: string,
-  data: Buffer,
-  at: number,
-  bytes: number,
-): Promise<string> {
-  const text = data.subarray(0, bytes);
-  if (!isUtf8(text)) throw notUtf8(name, await lineOfOffset(path, at + firstInvalidUtf8(text)));
-  return text.toString("utf8");
+  if (rest) yield splitLines(rest.toString("utf8"), delimiter, true);
 }
 
 /** Where the line holding byte `before - 1` starts: just after the last line break before `before`. */
