@@ -6,13 +6,14 @@ import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../errors.js";
 import { checkPart, type RowReader, type WorkerAnswer } from "./check.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError } from "./csv.js";
+import type { SpoolTarget } from "./spool.js";
 
 const { source, reader, range, spool } = workerData as {
   source: CsvSource;
   reader: RowReader;
   range: ByteRange;
-  /** The file descriptor of this half's spool (spool.ts), opened by the main thread. */
-  spool: number;
+  /** This half's spool (spool.ts), opened by the main thread: threads share a process's descriptors. */
+  spool: SpoolTarget;
 };
 
 async function answer(): Promise<WorkerAnswer> {

@@ -18,7 +18,7 @@ import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput
 import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
 import type { BulkEntry, BulkJob } from "./engine.js";
 import { type InviteColumns, inviteEntries } from "./invites.js";
-import { closeSpool, openSpool, type SpoolFile, SpoolWriter } from "./spool.js";
+import { closeSpool, openSpool, type SpoolFile, type SpoolTarget, SpoolWriter } from "./spool.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
 export const SHOWN_ERRORS = 20;
@@ -86,7 +86,7 @@ export interface Checked extends Tally {
  */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
-  spool: number | undefined,
+  spool: SpoolTarget | undefined,
   signal?: AbortSignal,
 ): Promise<Tally> {
   const result: Tally = { rows: 0, invalid: 0, shown: [] };
@@ -126,10 +126,10 @@ export async function checkRows(
 }
 
 /** One reader through the whole input, into a spool of its own. */
-async function onePass(spoolDir: string, check: (spool: number) => Promise<Tally>): Promise<Checked> {
+async function onePass(spoolDir: string, check: (spool: SpoolTarget) => Promise<Tally>): Promise<Checked> {
   const spool = openSpool(spoolDir);
   try {
-    return { ...(await check(spool.fd)), parts: [{ spool, lineOffset: 0 }] };
+    return { ...(await check(spool)), parts: [{ spool, lineOffset: 0 }] };
   } catch (error) {
     closeSpool(spool);
     throw error;
@@ -160,7 +160,7 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
 export function checkPart(
   source: CsvSource,
   reader: RowReader,
-  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal; spool?: number } = {},
+  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal; spool?: SpoolTarget } = {},
 ): Promise<Tally> {
   const input = csvInput(source);
   const ranged = { ...input, batches: () => input.batches(part.range, part.end) };
@@ -199,7 +199,7 @@ export async function checkSplit(
     source: { path, name, delimiter, header, headerLine },
     reader,
     range: { start: cut, end: size },
-    spool: secondSpool.fd,
+    spool: { fd: secondSpool.fd, dir: secondSpool.dir },
   };
   const thread = new Worker(worker, { workerData });
   const answer = new Promise<WorkerAnswer>((resolve) => {
@@ -215,7 +215,7 @@ export async function checkSplit(
         range: { start: 0, end: cut },
         end,
         signal,
-        spool: firstSpool.fd,
+        spool: firstSpool,
       });
     } catch (error) {
       // Most likely the cut fell inside a quoted value: one reader through the whole file decides.

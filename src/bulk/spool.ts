@@ -128,9 +128,14 @@ export function sourceOf(row: ReadyRow<unknown>): unknown {
 
 export interface SpoolFile {
   fd: number;
+  /** The folder it is in: what a message names when it cannot be written. */
+  dir: string;
   /** Set while the file still has a name (where it could not be unlinked at once). */
   path?: string;
 }
+
+/** What a writer needs of a spool file (a worker thread gets it as data). */
+export type SpoolTarget = Pick<SpoolFile, "fd" | "dir">;
 
 /** A new private spool file in `dir`. */
 export function openSpool(dir: string): SpoolFile {
@@ -144,9 +149,9 @@ export function openSpool(dir: string): SpoolFile {
   }
   try {
     unlinkSync(path);
-    return { fd };
+    return { fd, dir };
   } catch {
-    return { fd, path }; // Windows: an open file cannot be unlinked
+    return { fd, dir, path }; // Windows: an open file cannot be unlinked
   }
 }
 
@@ -192,7 +197,7 @@ export class SpoolWriter {
   private at = 0;
   private group: string | undefined;
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly spool: SpoolTarget) {}
 
   add(row: BulkRow<unknown>): void {
     const { flag, text: source } = spooled(row.source);
@@ -251,9 +256,9 @@ export class SpoolWriter {
   flush(): void {
     let done = 0;
     try {
-      while (done < this.at) done += writeSync(this.fd, this.buffer, done, this.at - done);
+      while (done < this.at) done += writeSync(this.spool.fd, this.buffer, done, this.at - done);
     } catch (error) {
-      throw spoolError("the folder of the ledgers", error);
+      throw spoolError(this.spool.dir, error);
     }
     this.at = 0;
   }

@@ -2,7 +2,7 @@
  * The spool of checked rows (src/bulk/spool.ts): what the validate-first pass writes is what the sending pass
  * reads back, whatever the row holds, and the file is gone as soon as it is opened.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,7 +28,7 @@ afterAll(() => tmp.cleanup());
 async function roundTrip(rows: BulkRow<unknown>[], lineOffset = 0) {
   const spool = openSpool(tmp.file("spool"));
   try {
-    const writer = new SpoolWriter(spool.fd);
+    const writer = new SpoolWriter(spool);
     for (const row of rows) writer.add(row);
     writer.flush();
     const back: ReturnType<typeof comparable>[] = [];
@@ -155,5 +155,14 @@ describe("a spool that cannot be written", () => {
     } finally {
       await env.close();
     }
+  });
+
+  it("names its folder when a write fails on the way (a full disk, say)", () => {
+    const dir = tmp.file("failing-spool");
+    const spool = openSpool(dir);
+    closeSync(spool.fd); // every write now fails, as on a full disk
+    const writer = new SpoolWriter(spool);
+    writer.add({ line: 2, group: "", key: "k", label: "k", json: toJson("k") });
+    expect(() => writer.flush()).toThrow(`Cannot keep the checked rows in ${dir}: EBADF; nothing was sent`);
   });
 });
