@@ -324,7 +324,8 @@ const LINE_BREAK = /\r\n|\r|\n/;
  * the first quote, lines are split at their breaks and fields at the delimiter here; from that line on,
  * csv-parse reads the rest (`parsedBatches`). Text without a quote holds no quoted value, and csv-parse gives
  * exactly these records for it (PARSE_OPTIONS: trailing blanks trimmed, \r\n, \n and \r each end a line;
- * a property test in test/bulk/csv.test.ts holds the two to that). csv-parse's loop over each character was
+ * a property test in test/bulk/csv.test.ts holds the two to that). Lines are split here only while they are
+ * well below csv-parse's record limit, so that limit is csv-parse's alone. csv-parse's loop over each character was
  * half of the validate-first pass (bench/README.md); most files quote nothing, or little. (Exported for the
  * property test.)
  */
@@ -360,13 +361,15 @@ export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> 
       const batch = splitLines(data.toString("utf8", 0, cut), delimiter, false);
       if (batch.length > 0) yield batch;
     }
-    if (quote !== -1) {
-      file.destroy();
-      yield* parsedBatches({ ...part, start: at + cut });
-      return;
-    }
     rest = cut < data.length ? data.subarray(cut) : undefined;
     at += cut;
+    // From a quote's line on, or a line long enough to near csv-parse's record limit (which it then applies,
+    // and every line split here is far below), csv-parse reads on.
+    if (quote !== -1 || (rest?.length ?? 0) > MAX_RECORD_BYTES / 2) {
+      file.destroy();
+      yield* parsedBatches({ ...part, start: at });
+      return;
+    }
   }
   if (rest) yield splitLines(rest.toString("utf8"), delimiter, true);
 }
@@ -389,26 +392,9 @@ function splitLines(text: string, delimiter: string, last: boolean): string[][] 
   for (let i = 0; i < n; i++) {
     const fields = lines[i]!.split(delimiter);
     for (let f = 0; f < fields.length; f++) fields[f] = fields[f]!.trimEnd();
-    if (lines[i]!.length * 3 > MAX_RECORD_BYTES) tooLong(lines[i]!.split(delimiter));
     records[i] = fields;
   }
   return records;
-}
-
-/**
- * csv-parse's CSV_MAX_RECORD_SIZE, for a long line. Before it adds each byte of a field, the trimmed lengths
- * of the fields before it plus the bytes of the field so far may not exceed MAX_RECORD_BYTES.
- */
-function tooLong(raw: string[]): void {
-  let before = 0;
-  for (const field of raw) {
-    if (field !== "" && before + Buffer.byteLength(field) - 1 > MAX_RECORD_BYTES) {
-      throw Object.assign(new Error(`a record longer than ${MAX_RECORD_BYTES} bytes`), {
-        code: "CSV_MAX_RECORD_SIZE",
-      });
-    }
-    before += field.trimEnd().length;
-  }
 }
 
 /** csv-parse's records of a part of the file, in batches (exported for the test). */

@@ -342,4 +342,21 @@ describe("records of text without quotes, split without csv-parse", () => {
     expect(outcomes).toContain("ok");
     expect(outcomes).toContain("CSV_MAX_RECORD_SIZE");
   });
+
+  it("hands a line near the record limit to csv-parse, which refuses it as it reads", async () => {
+    // 8 MiB without a line break: csv-parse stops it once it passes 1 MiB, whoever read the lines before it.
+    const path = tmp.file(`endless-${n++}.csv`);
+    writeFileSync(path, `email,name\na@x.org,A\n${"y".repeat(8 * 1024 * 1024)}\nlast,row\n`);
+    const records: string[][] = [];
+    const batches = fieldBatches({ path, name: "f.csv", delimiter: ",", start: 0 });
+    await expect(
+      (async () => {
+        for await (const batch of batches) records.push(...batch);
+      })(),
+    ).rejects.toMatchObject({ code: "CSV_MAX_RECORD_SIZE" });
+    expect(records).toEqual([
+      ["email", "name"],
+      ["a@x.org", "A"],
+    ]);
+  });
 });
