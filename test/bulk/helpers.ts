@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { H, hashKey, type KeySet } from "../../src/bulk/keyset.js";
+import type { Ledger } from "../../src/bulk/ledger.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -83,4 +84,16 @@ export function hashesOf(keys: string[]): Uint32Array {
 export function flagsOf(set: KeySet, key: string): number {
   hashKey(key);
   return set.get(H.hi, H.lo);
+}
+
+/** Records a chunk in a ledger as a run does, from its keys to a confirming answer. */
+export async function confirmChunk(
+  ledger: Ledger,
+  chunk: string,
+  keys: string[],
+  lines: [number, number],
+): Promise<void> {
+  await ledger.prepare(chunk, hashesOf(keys), lines);
+  await ledger.begin(chunk);
+  await ledger.end(chunk, { t: "ok" });
 }

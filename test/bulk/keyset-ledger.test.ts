@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/keyset.js";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/ledger.js";
-import { flagsOf, hashesOf, tempDir } from "./helpers.js";
+import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-ledger-");
 afterAll(() => tmp.cleanup());
@@ -53,9 +53,7 @@ describe("Ledger", () => {
   it("folds sends and answers into DONE / UNCERTAIN; a torn last line is skipped", async () => {
     const dir = tmp.file("fold");
     const a = await Ledger.open(dir, "invite", target);
-    await a.prepare("r1-0", hashesOf(["a@x", "b@x"]), [2, 3]);
-    await a.begin("r1-0");
-    await a.end("r1-0", { t: "ok" });
+    await confirmChunk(a, "r1-0", ["a@x", "b@x"], [2, 3]);
     await a.prepare("r1-1", hashesOf(["c@x", "d@x"]), [4, 5]);
     await a.begin("r1-1");
     await a.end("r1-1", { t: "uncertain", error: "reset" });
@@ -83,9 +81,7 @@ describe("Ledger", () => {
       UNCERTAIN,
     ]);
     // --retry-uncertain resends c; once confirmed it is DONE and no longer uncertain.
-    await b.prepare("r2-0", hashesOf(["c@x"]), [4, 4]);
-    await b.begin("r2-0");
-    await b.end("r2-0", { t: "ok" });
+    await confirmChunk(b, "r2-0", ["c@x"], [4, 4]);
     await b.close();
     const c = await Ledger.open(dir, "invite", target);
     expect(flagsOf(c.keys, "c@x")).toBe(DONE);
@@ -95,9 +91,7 @@ describe("Ledger", () => {
   it("keys recorded for a chunk that never went out guard nothing; ledgers of the earlier format read the same", async () => {
     const dir = tmp.file("keys-only");
     const a = await Ledger.open(dir, "invite", target);
-    await a.prepare("r1-0", hashesOf(["sent@x"]), [2, 2]);
-    await a.begin("r1-0");
-    await a.end("r1-0", { t: "ok" });
+    await confirmChunk(a, "r1-0", ["sent@x"], [2, 2]);
     await a.prepare("r1-1", hashesOf(["waiting@x"]), [3, 3]); // the run stopped before this chunk went out
     await a.prepare("r1-2", hashesOf(["out@x"]), [4, 4]);
     await a.begin("r1-2"); // the process dies while this one is out
@@ -131,9 +125,7 @@ describe("Ledger", () => {
   it("never stores the key or the e-mails; --restart starts over", async () => {
     const dir = tmp.file("private");
     const l = await Ledger.open(dir, "invite", target);
-    await l.prepare("r-0", hashesOf(["someone@example.com"]), [2, 2]);
-    await l.begin("r-0");
-    await l.end("r-0", { t: "ok" });
+    await confirmChunk(l, "r-0", ["someone@example.com"], [2, 2]);
     await l.close();
     const text = readFileSync(l.path, "utf8");
     expect(text).not.toContain("sbx-secret-key");
@@ -166,9 +158,7 @@ describe("Ledger", () => {
     const chunks = Array.from({ length: 300 }, (_, c) => c);
     await Promise.all(
       chunks.map(async (c) => {
-        await a.prepare(`r1-${c}`, hashesOf(keysOf(c)), [c * 100 + 2, c * 100 + 101]);
-        await a.begin(`r1-${c}`);
-        await a.end(`r1-${c}`, { t: "ok" });
+        await confirmChunk(a, `r1-${c}`, keysOf(c), [c * 100 + 2, c * 100 + 101]);
       }),
     );
     // What a SIGKILL would leave: the records, then zeros.
@@ -187,9 +177,7 @@ describe("Ledger", () => {
     const b = await Ledger.open(crashed, "upsert", { baseUrl: "http://x", key: "k" });
     expect(b.skippedLines).toBe(0);
     expect(chunks.flatMap(keysOf).every((k) => flagsOf(b.keys, k) === DONE)).toBe(true);
-    await b.prepare("r2-0", hashesOf(["after@x"]), [2, 2]);
-    await b.begin("r2-0");
-    await b.end("r2-0", { t: "ok" });
+    await confirmChunk(b, "r2-0", ["after@x"], [2, 2]);
     await b.close();
     const after = readFileSync(path);
     expect(after.includes(0)).toBe(false);

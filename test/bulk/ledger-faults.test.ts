@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DONE } from "../../src/bulk/keyset.js";
 import { keyFingerprint, Ledger } from "../../src/bulk/ledger.js";
-import { flagsOf, hashesOf, tempDir } from "./helpers.js";
+import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 /** When set, the next writeSync writes half of what it was given, then fails. */
 const fault = vi.hoisted(() => ({ armed: false }));
@@ -39,17 +39,13 @@ describe("a ledger write that fails part-way", () => {
     const dir = tmp.file("torn-write");
     const target = { baseUrl: "http://127.0.0.1:1/api", key: keyFingerprint("k"), testId: 1 };
     const ledger = await Ledger.open(dir, "invite", target);
-    await ledger.prepare("r1-0", hashesOf(["before@x"]), [2, 2]);
-    await ledger.begin("r1-0");
-    await ledger.end("r1-0", { t: "ok" });
+    await confirmChunk(ledger, "r1-0", ["before@x"], [2, 2]);
 
     fault.armed = true;
     await expect(ledger.prepare("r1-1", hashesOf(["failed@x"]), [3, 3])).rejects.toThrow(/EIO/);
     expect(fault.armed).toBe(false);
     // The run goes on recording what it can (answers of requests already out, say).
-    await ledger.prepare("r1-2", hashesOf(["after@x"]), [4, 4]);
-    await ledger.begin("r1-2");
-    await ledger.end("r1-2", { t: "ok" });
+    await confirmChunk(ledger, "r1-2", ["after@x"], [4, 4]);
     await ledger.close();
 
     const lines = readFileSync(ledger.path, "utf8").split("\n");

@@ -13,6 +13,7 @@ import { type ChunkOutcome, keyFingerprint, Ledger } from "../../src/bulk/ledger
 import type { BulkResult } from "../../src/bulk/summary.js";
 import {
   bulkRequests,
+  confirmChunk,
   flagsOf,
   hashesOf,
   invitedCounts,
@@ -148,9 +149,7 @@ describe("torn ledger writes", () => {
         // Every so often (and right inside the last line): a run resumes on the torn file and its records read back.
         if (cut % 97 === 0 || cut === full.length - 5) {
           const resumed = await Ledger.open(dir, "invite", target);
-          await resumed.prepare("r2-0", hashesOf(["new@example.com"]), [99, 99]);
-          await resumed.begin("r2-0");
-          await resumed.end("r2-0", { t: "ok" });
+          await confirmChunk(resumed, "r2-0", ["new@example.com"], [99, 99]);
           await resumed.close();
           const again = await Ledger.open(dir, "invite", target, { readOnly: true });
           expect(stateOf(again.keys, "new@example.com")).toBe(DONE);
