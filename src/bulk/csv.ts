@@ -2,8 +2,8 @@
  * Streaming CSV input for bulk runs: UTF-8 with or without BOM, `,` `;` or tab detected from the header row,
  * CRLF, quoted fields with delimiters and line breaks, and the physical 1-based line where each record starts
  * (so every message can say `file.csv:12`). The file is read in 16 KiB pieces with backpressure: only the
- * records of the piece being handled are in memory. Lines are split here until the first quote; csv-parse
- * parses from that line on (`fieldBatches`).
+ * records of the piece being handled are in memory. Lines are split here until the first quote (or a line
+ * nearing the record limit); csv-parse parses from that line on (`fieldBatches`).
  */
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
