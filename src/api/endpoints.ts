@@ -1,8 +1,11 @@
 import { ApiError } from "../errors.js";
 import type { ApiClient, ApiName, RequestOptions } from "./client.js";
 import { type Json, jsonArray } from "./json.js";
+import { type Answer, field, isRecord, type Page, read, readList, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 import * as z from "./zod.js";
+
+export type { Page } from "./read.js";
 
 /**
  * Every operation of API.md §4.1 and §4.4, declared once. The method and path here are the only place a
@@ -61,57 +64,50 @@ const SKILLS_OPERATIONS = new Set<Operation>([
 ]);
 
 type Params = Record<string, string | number>;
-type Record_ = Record<string, unknown>;
+type Fields = Record<string, unknown>;
+const AnyRecord = z.record(z.string(), z.unknown());
 
-export interface Page<T> {
-  items: T[];
-  /** False when this was the last page. */
-  more: boolean;
-  total?: number;
-}
-
-/** Typed functions over the routes: request bodies checked strictly, answers read leniently. */
+/** Typed functions over the routes: request bodies checked strictly, answers read leniently (read.ts). */
 export class Api {
   constructor(readonly client: ApiClient) {}
 
   // Tests
   async listTests(pageNo: number, pageSize: number): Promise<Page<s.Test>> {
-    const data = await this.call("listTests", {}, { query: { pageNo, pageSize } });
-    const items = read(z.array(s.Test), pick(data, ["tests", "items"]), "tests");
-    return { items, more: items.length >= pageSize, total: numberField(data, "count") };
+    const answer = await this.call("listTests", {}, { query: { pageNo, pageSize } });
+    return readPage(s.Test, answer, ["tests"], "tests", pageNo, pageSize);
   }
-  async getTest(testId: number): Promise<Record_> {
-    return read(
-      z.looseObject({ testId: z.number().optional() }),
-      await this.call("getTest", { testId }),
-      "test",
-    );
+  async getTest(testId: number): Promise<Fields> {
+    return read(AnyRecord, await this.call("getTest", { testId }), "test");
   }
   async getSettings(testId: number): Promise<s.TestSettings> {
-    const data = await this.call("getSettings", { testId });
-    return read(s.TestSettings, data, "test settings") as s.TestSettings;
+    return read(
+      s.TestSettings,
+      await this.call("getSettings", { testId }),
+      "test settings",
+    ) as s.TestSettings;
   }
-  async updateSettings(testId: number, body: Record_): Promise<Record_ | undefined> {
-    const data = await this.call("updateSettings", { testId }, { body });
+  async updateSettings(testId: number, body: Fields): Promise<Fields | undefined> {
+    const { data } = await this.call("updateSettings", { testId }, { body });
     return isRecord(data) ? data : undefined;
   }
 
   // Invitations
   async invite(testId: number, body: s.InviteBody): Promise<s.Invitation> {
-    const data = await this.call("invite", { testId }, { body: s.InviteBody.parse(body) });
-    return read(s.Invitation, data, "invitation");
+    const answer = await this.call("invite", { testId }, { body: s.InviteBody.parse(body) });
+    return read(s.Invitation, answer, "invitation");
   }
   async inviteThroughLink(testId: number, testLinkId: number, body: s.LinkInviteBody): Promise<s.Invitation> {
-    const data = await this.call(
+    const answer = await this.call(
       "inviteThroughLink",
       { testId, testLinkId },
       { body: s.LinkInviteBody.parse(body) },
     );
-    return read(s.Invitation, data, "invitation");
+    return read(s.Invitation, answer, "invitation");
   }
   /**
-   * §2.7: the settings and up to 1000 candidates (their texts checked and serialized by the bulk run); the
-   * answer is a single boolean, and `false` means the service refused the chunk.
+   * §2.7: the settings and up to 1000 candidates (their texts checked and serialized by the bulk run). The
+   * answer is a single boolean: only an explicit `false` means the service refused the chunk; any other 2xx
+   * answer (`true`, an empty body, an object) is success.
    */
   async bulkInvite(
     testId: number,
@@ -121,25 +117,22 @@ export class Api {
     s.BulkCandidateTexts.parse(candidates);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":${jsonArray(candidates)}}`;
-    const data = await this.call("bulkInvite", { testId }, { json });
-    return data === true || data === "true" || (isRecord(data) && data.result === true) || data === undefined;
+    const { data } = await this.call("bulkInvite", { testId }, { json });
+    const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
+    return !(verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false"));
   }
-  async cancelInvitation(testInvitationId: number): Promise<Record_> {
-    return asRecord(await this.call("cancelInvitation", { testInvitationId }, { body: {} }));
+  async cancelInvitation(testInvitationId: number): Promise<Fields> {
+    return asRecord((await this.call("cancelInvitation", { testInvitationId }, { body: {} })).data);
   }
-  async reattempt(testInvitationId: number, body: s.ReattemptBody): Promise<Record_> {
-    return asRecord(
-      await this.call("reattempt", { testInvitationId }, { body: s.ReattemptBody.parse(body) }),
-    );
+  async reattempt(testInvitationId: number, body: s.ReattemptBody): Promise<Fields> {
+    const answer = await this.call("reattempt", { testInvitationId }, { body: s.ReattemptBody.parse(body) });
+    return asRecord(answer.data);
   }
 
   // Reports and attempts
   async getReport(testInvitationId: number, reportType?: 1 | 2 | 3): Promise<s.Report> {
-    return read(
-      s.Report,
-      await this.call("getReport", { testInvitationId }, { query: { reportType } }),
-      "report",
-    );
+    const answer = await this.call("getReport", { testInvitationId }, { query: { reportType } });
+    return read(s.Report, answer, "report");
   }
   async getReportPdf(testInvitationId: number): Promise<Buffer> {
     const res = await this.client.request({
@@ -155,12 +148,12 @@ export class Api {
     endDateTime: string,
     state = "completed",
   ): Promise<s.TestAttempt[]> {
-    const data = await this.call(
+    const answer = await this.call(
       "listAttempts",
       {},
       { query: { state }, body: { StartDateTime: startDateTime, EndDateTime: endDateTime }, safe: true },
     );
-    return read(z.array(s.TestAttempt), pick(data, ["testAttempts", "items"]) ?? [], "test attempts");
+    return readList(s.TestAttempt, answer, ["testAttempts"], "test attempts");
   }
   /**
    * §4.3. A 401 that names ids is a per-id refusal, not a bad key: it comes back as `invalid`, and nothing
@@ -170,10 +163,10 @@ export class Api {
     ids: number[],
   ): Promise<{ successful: number[]; failed: number[]; invalid: number[] }> {
     try {
-      const data = await this.call("processCallbacks", {}, { body: { testinvitationIds: ids } });
-      const result = read(s.CallbacksResult, data, "callbacks result");
+      const answer = await this.call("processCallbacks", {}, { body: { testinvitationIds: ids } });
+      const result = read(s.CallbacksResult, answer, "callbacks result");
       const numbers = (list: unknown[] | null | undefined) =>
-        (list ?? []).map(Number).filter(Number.isFinite);
+        (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
       return {
         successful: numbers(result.testinvitationIds?.successful),
         failed: numbers(result.testinvitationIds?.failed),
@@ -189,23 +182,21 @@ export class Api {
 
   // Test links
   async listLinks(testId: number): Promise<s.TestLink[]> {
-    const data = await this.call("listLinks", { testId });
-    return read(z.array(s.TestLink), pick(data, ["testLinks", "items"]) ?? [], "test links");
+    return readList(s.TestLink, await this.call("listLinks", { testId }), ["testLinks"], "test links");
   }
   async getLink(testId: number, testLinkId: number): Promise<s.TestLink> {
-    return read(
-      s.TestLink,
-      pick(await this.call("getLink", { testId, testLinkId }), ["testLink"], true),
-      "test link",
-    );
+    return this.readLink(await this.call("getLink", { testId, testLinkId }));
   }
   async createLink(testId: number, body: s.TestLinkBody): Promise<s.TestLink> {
-    const data = await this.call("createLink", { testId }, { body: s.TestLinkBody.parse(body) });
-    return read(s.TestLink, pick(data, ["testLink"], true), "test link");
+    return this.readLink(await this.call("createLink", { testId }, { body: s.TestLinkBody.parse(body) }));
   }
   async updateLink(testId: number, testLinkId: number, body: s.TestLinkBody): Promise<s.TestLink> {
-    const data = await this.call("updateLink", { testId, testLinkId }, { body: s.TestLinkBody.parse(body) });
-    return read(s.TestLink, pick(data, ["testLink"], true), "test link");
+    const answer = await this.call(
+      "updateLink",
+      { testId, testLinkId },
+      { body: s.TestLinkBody.parse(body) },
+    );
+    return this.readLink(answer);
   }
 
   // Users and GDPR
@@ -219,64 +210,73 @@ export class Api {
     return read(s.User, await this.call("setUserStatus", {}, { body: s.UserStatusBody.parse(body) }), "user");
   }
   async maskCandidate(body: z.input<typeof s.GdprBody>): Promise<string> {
-    const data = await this.call("maskCandidate", {}, { body: s.GdprBody.parse(body) }, false);
-    const result = isRecord(data) ? data.result : data;
-    return typeof result === "string" ? result : "Request accepted for processing";
+    const { data } = await this.call("maskCandidate", {}, { body: s.GdprBody.parse(body) }, false);
+    const result = isRecord(data) ? (field(data, "result") ?? field(data, "message")) : data;
+    return typeof result === "string" && result.trim() ? result : "Request accepted for processing";
   }
 
   // Employee skills (§4.4)
-  async listEmployees(pageNumber: number, pageSize: number): Promise<Page<Record_>> {
-    return skillsPage(
-      await this.call("listEmployees", {}, { query: { PageNumber: pageNumber, PageSize: pageSize } }),
+  async listEmployees(pageNumber: number, pageSize: number): Promise<Page<Fields>> {
+    const answer = await this.call(
+      "listEmployees",
+      {},
+      { query: { PageNumber: pageNumber, PageSize: pageSize } },
+    );
+    return readPage(AnyRecord, answer, ["employees"], "employees", pageNumber, pageSize);
+  }
+  async listSkillsProfiles(pageNumber: number, pageSize: number): Promise<Page<Fields>> {
+    const answer = await this.call(
+      "listSkillsProfiles",
+      {},
+      { query: { PageNumber: pageNumber, PageSize: pageSize } },
+    );
+    return readPage(
+      AnyRecord,
+      answer,
+      ["employees", "skillsProfiles"],
+      "skills profiles",
+      pageNumber,
+      pageSize,
     );
   }
-  async listSkillsProfiles(pageNumber: number, pageSize: number): Promise<Page<Record_>> {
-    return skillsPage(
-      await this.call("listSkillsProfiles", {}, { query: { PageNumber: pageNumber, PageSize: pageSize } }),
-    );
-  }
-  async getSkillsProfile(employeeId: number): Promise<Record_> {
-    return asRecord(await this.call("getSkillsProfile", { employeeId }));
+  async getSkillsProfile(employeeId: number): Promise<Fields> {
+    return asRecord((await this.call("getSkillsProfile", { employeeId })).data);
   }
   /** §2.11: up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
   async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     s.UpsertItemTexts.parse(items);
-    const json = jsonArray(items);
-    return read(s.UpsertResult, await this.call("upsertEmployees", {}, { json }), "upsert result");
+    const answer = await this.call("upsertEmployees", {}, { json: jsonArray(items) });
+    return read(s.UpsertResult, answer, "upsert result");
   }
-  async listCertificates(employeeId: number, includeSkills: boolean): Promise<Record_[]> {
-    const data = await this.call(
+  async listCertificates(employeeId: number, includeSkills: boolean): Promise<Fields[]> {
+    const answer = await this.call(
       "listCertificates",
       { employeeId },
       { query: { includeSkills: includeSkills || undefined } },
     );
-    return read(
-      z.array(z.record(z.string(), z.unknown())),
-      pick(data, ["items", "certificates"]) ?? [],
-      "certificates",
-    );
+    return readList(AnyRecord, answer, ["certificates"], "certificates");
   }
-  async addCertificate(employeeId: number, body: Record_): Promise<Record_> {
-    return asRecord(await this.call("addCertificate", { employeeId }, { body }));
+  async addCertificate(employeeId: number, body: Fields): Promise<Fields> {
+    return asRecord((await this.call("addCertificate", { employeeId }, { body })).data);
   }
-  async setEmployeeStatus(employeeId: number, body: Record_): Promise<Record_> {
-    return asRecord(await this.call("setEmployeeStatus", { employeeId }, { body }));
+  async setEmployeeStatus(employeeId: number, body: Fields): Promise<Fields> {
+    return asRecord((await this.call("setEmployeeStatus", { employeeId }, { body })).data);
   }
   async getEmployeeReport(employeeId: number, testId: number): Promise<s.Report> {
     return read(s.Report, await this.call("getEmployeeReport", { employeeId, testId }), "report");
   }
-  async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Record_> {
+  async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> {
     const res = await this.client.request({
       ...this.target("uploadResume", { EmployeeId: employeeId }),
       raw: upload,
     });
     return asRecord(unwrap(res.data));
   }
-  async assignLearning(employeeId: number, body: Record_): Promise<Record_> {
-    return asRecord(await this.call("assignLearning", { employeeId }, { body }));
+  async assignLearning(employeeId: number, body: Fields): Promise<Fields> {
+    return asRecord((await this.call("assignLearning", { employeeId }, { body })).data);
   }
-  async getSkillGap(employeeId: number): Promise<Record_> {
-    return asRecord(await this.call("getSkillGap", { employeeId }));
+  async getSkillGap(employeeId: number): Promise<Fields> {
+    return asRecord((await this.call("getSkillGap", { employeeId })).data);
   }
 
   /** Method, api and substituted path of an operation. */
@@ -291,79 +291,58 @@ export class Api {
     return { method, path, api };
   }
 
+  /** A test link's answer: the link itself, or the link under `testLink` (or an envelope). */
+  private readLink(answer: Answer): s.TestLink {
+    const inner = field(answer.data, "testLink");
+    return read(s.TestLink, answer, "test link", isRecord(inner) ? inner : answer.data);
+  }
+
   private async call(
     operation: Operation,
     params: Params = {},
     extra: Pick<RequestOptions, "query" | "body" | "json" | "safe"> = {},
     unwrapEnvelope = true,
-  ): Promise<unknown> {
-    const res = await this.client.request({ ...this.target(operation, params), ...extra });
-    return unwrapEnvelope ? unwrap(res.data) : res.data;
+  ): Promise<Answer> {
+    const target = this.target(operation, params);
+    const res = await this.client.request({ ...target, ...extra });
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(extra.query ?? {})) {
+      if (value !== undefined) query.set(key, String(value));
+    }
+    return {
+      data: unwrapEnvelope ? unwrap(res.data) : res.data,
+      method: target.method,
+      path: query.size > 0 ? `${target.path}?${query}` : target.path,
+      skills: target.api === "skills",
+    };
   }
 }
 
-/**
- * Some answers come in a `{"result": ..., "errors": null}` envelope (§2.8, §4.3), others bare; a tolerant
- * client accepts either for every operation.
- */
-export function unwrap(data: unknown): unknown {
-  if (isRecord(data) && "result" in data && data.result !== null && typeof data.result === "object") {
-    const others = Object.keys(data).filter(
-      (key) => !["result", "errors", "statusCode", "message", "success"].includes(key),
-    );
-    if (others.length === 0) return data.result;
-  }
-  return data;
-}
-
-/** The list inside an answer: under one of `keys`, or the answer itself when it is already an array. */
-function pick(data: unknown, keys: string[], orSelf = false): unknown {
-  if (Array.isArray(data)) return data;
-  if (isRecord(data)) {
-    for (const key of keys) if (key in data && (orSelf ? isRecord(data[key]) : true)) return data[key];
-  }
-  return orSelf ? data : undefined;
-}
-
-function skillsPage(data: unknown): Page<Record_> {
-  const page = read(s.SkillsPage, Array.isArray(data) ? { items: data, hasNextPage: false } : data, "page");
-  return { items: page.items, more: page.hasNextPage === true, total: page.totalCount ?? undefined };
-}
-
-function read<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
-  const parsed = schema.safeParse(data);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  throw new ApiError(
-    200,
-    [`Unexpected ${what} in the service's answer${where}: ${issue?.message ?? "invalid"}`],
-    {
-      body: data,
-      suggestion: "Run with --debug to see the exchange; `assess api` shows the raw answer.",
-    },
-  );
-}
-
-function isRecord(value: unknown): value is Record_ {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asRecord(data: unknown): Record_ {
+function asRecord(data: unknown): Fields {
   return isRecord(data) ? data : { result: data };
 }
 
-function numberField(data: unknown, key: string): number | undefined {
-  return isRecord(data) && typeof data[key] === "number" ? data[key] : undefined;
-}
-
-/** Pages until a short or empty page; stop early by breaking out of the loop. */
+/**
+ * Pages until the last one (read.ts decides from what the answer carries); stop early by breaking out of the
+ * loop. A page that repeats the one before (a service that ignores the page number) ends it with a warning
+ * instead of looping forever.
+ */
 export async function* paginate<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   firstPage = 1,
+  warn?: (message: string) => void,
 ): AsyncGenerator<T[]> {
+  let previous: string | undefined;
   for (let page = firstPage; ; page++) {
     const result = await fetchPage(page);
+    const fingerprint = result.items.length > 0 ? JSON.stringify(result.items) : undefined;
+    if (fingerprint !== undefined && fingerprint === previous) {
+      warn?.(
+        `Page ${page} repeats page ${page - 1}; the service seems to ignore the page number, so paging stops here.`,
+      );
+      return;
+    }
+    previous = fingerprint;
     if (result.items.length > 0) yield result.items;
     if (!result.more || result.items.length === 0) return;
   }

@@ -4,8 +4,11 @@ import { listPages } from "../shared/pages.js";
 import { EMPLOYEE_COLUMNS, skillsOf, TOP_SKILLS_COLUMN } from "./records.js";
 
 const list: Handler = async (ctx, _args, options) => {
-  const { pages, limit } = listPages(options, async (page, size) =>
-    (await ctx.api()).listEmployees(page, size),
+  const { pages, limit } = listPages(
+    ctx,
+    options,
+    async (page, size) => (await ctx.api()).listEmployees(page, size),
+    "employees",
   );
   // The list shows top skills only when the service includes skills in it (the sandbox's does not).
   const { first, rest } = await peek(pages);

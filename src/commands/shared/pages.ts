@@ -1,24 +1,50 @@
 import { type Page, paginate } from "../../api/endpoints.js";
+import type { Context } from "../../context.js";
+import { createProgress } from "../../output/progress.js";
 import { optionalInt, parseIntInRange } from "./options.js";
 
 /**
  * The pages a list command prints, from its `--page`, `--page-size`, `--all` and `--limit` options: one
  * page, or (with --all or --limit) every page from --page on, fetched only as the output consumes them, so
- * `--limit` stops early and ndjson streams each page as it arrives.
+ * `--limit` stops early and ndjson streams each page as it arrives. Following pages shows progress on a
+ * terminal (the total when the service tells it).
  */
 export function listPages<T>(
+  ctx: Context,
   options: Record<string, unknown>,
   fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
+  noun: string,
   maxPageSize = 100,
 ): { pages: AsyncIterable<T[]>; limit: number | undefined } {
   const pageSize = parseIntInRange(options.pageSize, "--page-size", 1, maxPageSize);
   const first = parseIntInRange(options.page, "--page", 1, 1_000_000);
   const limit = optionalInt(options.limit, "--limit");
-  const pages =
-    options.all === true || limit !== undefined
-      ? paginate((n) => fetchPage(n, pageSize), first)
-      : (async function* () {
-          yield (await fetchPage(first, pageSize)).items;
-        })();
-  return { pages, limit };
+  if (options.all !== true && limit === undefined) {
+    return {
+      pages: (async function* () {
+        yield (await fetchPage(first, pageSize)).items;
+      })(),
+      limit,
+    };
+  }
+  async function* following(): AsyncGenerator<T[]> {
+    const progress = createProgress(ctx.io.stderr, ctx.io.env, noun);
+    let done = 0;
+    let total: number | undefined;
+    const fetchCounted = async (page: number) => {
+      const result = await fetchPage(page, pageSize);
+      total = result.total ?? total;
+      return result;
+    };
+    try {
+      for await (const items of paginate(fetchCounted, first, (message) => ctx.warn(message))) {
+        done += items.length;
+        progress.update({ done, total });
+        yield items;
+      }
+    } finally {
+      progress.done();
+    }
+  }
+  return { pages: following(), limit };
 }

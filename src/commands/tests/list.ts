@@ -10,7 +10,12 @@ export const TEST_COLUMNS = [
 ];
 
 const list: Handler = async (ctx, _args, options) => {
-  const { pages, limit } = listPages(options, async (page, size) => (await ctx.api()).listTests(page, size));
+  const { pages, limit } = listPages(
+    ctx,
+    options,
+    async (page, size) => (await ctx.api()).listTests(page, size),
+    "tests",
+  );
   const count = await ctx.out.list(pages, TEST_COLUMNS, limit);
   if (count === 0) ctx.info("No tests found.");
   return 0;

@@ -1,0 +1,300 @@
+/**
+ * Reading the service's answers as the real service sends them (fixtures/real/ holds its documented samples).
+ * API.md shows few answers, and the real ones differ from our reading of it: envelopes (`{result, errors}`,
+ * `data`), lists under `tests`, `items`, `testLinks`... or bare, PascalCase keys (`Status`, `TestInvitationId`),
+ * extra fields, 200 or 201. So an answer is never changed and never refused for a detail the command does not
+ * need:
+ * - a documented field spelled in another casing (`TestInvitationId`, `test_invitation_id`) is given its
+ *   documented name as a hidden alias (not enumerable): code and table columns read it, while `--json` prints
+ *   the answer exactly as it came;
+ * - a field that does not fit its schema is ignored when the field is optional there; only a required field
+ *   (an id the command goes on to use) stops the command, with an error naming it and how to see the raw answer.
+ */
+import { ApiError } from "../errors.js";
+import type * as z from "./zod.js";
+
+type Fields = Record<string, unknown>;
+
+/** Where an answer came from, for errors that say how to see it raw (`assess api`). */
+export interface Answer {
+  data: unknown;
+  method: string;
+  /** The path as sent, with its query. */
+  path: string;
+  skills: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** False when this was the last page. */
+  more: boolean;
+  /** Items in all pages, when the answer says. */
+  total?: number;
+}
+
+export function isRecord(value: unknown): value is Fields {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `TestInvitationId`, `test_invitation_id` and `testInvitationId` name one field. */
+function fold(key: string): string {
+  return key.replace(/[_\-\s]/g, "").toLowerCase();
+}
+
+/** The own key of `record` that spells `name`, in its documented casing or another one. */
+export function findKey(record: Fields, name: string): string | undefined {
+  if (Object.hasOwn(record, name)) return name;
+  const wanted = fold(name);
+  return Object.keys(record).find((key) => fold(key) === wanted);
+}
+
+/** The value of the field `name`, whatever its casing. */
+export function field(record: unknown, name: string): unknown {
+  if (!isRecord(record)) return undefined;
+  const key = findKey(record, name);
+  return key === undefined ? undefined : record[key];
+}
+
+/** Checks `answer` against `schema` leniently (see the top of this file) and returns it as it came. */
+export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data = answer.data): T {
+  addAliases(data, schema);
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return data as T;
+  const fatal = parsed.error.issues.find((issue) => !underOptionalField(schema, issue.path));
+  if (!fatal) return data as T;
+  const where = fatal.path.length > 0 ? fatal.path.join(".") : undefined;
+  const missing = where !== undefined && valueAt(data, fatal.path) === undefined;
+  const problem = where
+    ? missing
+      ? `has no ${where}`
+      : `has an unexpected ${where} (${fatal.message})`
+    : `is not what was expected (${fatal.message})`;
+  throw new ApiError(200, [`The service's answer (${what}) ${problem}: ${preview(answer.data)}`], {
+    body: answer.data,
+    suggestion: rawHint(answer),
+  });
+}
+
+/** The list in an answer (bare, or under one of `keys` or another list-like key, in any envelope). */
+export function readList<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: string): T[] {
+  const found = findList(answer.data, keys);
+  if (!found) {
+    throw new ApiError(
+      200,
+      [
+        `The service's answer holds no list of ${what} (looked for ${keys.join(", ")}): ${preview(answer.data)}`,
+      ],
+      { body: answer.data, suggestion: rawHint(answer) },
+    );
+  }
+  return read(schema.array(), answer, what, found.items);
+}
+
+/**
+ * One page of a paged list. It is the last page when the answer says so (`hasNextPage`, `totalPages`, a total
+ * reached), or, when it says nothing, when it is short or empty. (`count` is a total only when it exceeds the
+ * page: the real service's `count` may be either; API-NOTES.md.)
+ */
+export function readPage<T>(
+  schema: z.ZodType<T>,
+  answer: Answer,
+  keys: string[],
+  what: string,
+  pageNumber: number,
+  pageSize: number,
+): Page<T> {
+  const items = readList(schema, answer, keys, what);
+  const meta = findList(answer.data, keys)?.meta ?? {};
+  const count = meta.count !== undefined && meta.count > items.length ? meta.count : undefined;
+  const total = meta.totalCount ?? count;
+  const seen = (pageNumber - 1) * pageSize + items.length;
+  let more: boolean;
+  if (items.length === 0) more = false;
+  else if (meta.hasNextPage !== undefined) more = meta.hasNextPage;
+  else if (meta.totalPages !== undefined) more = pageNumber < meta.totalPages;
+  else if (total !== undefined) more = seen < total;
+  else more = items.length >= pageSize;
+  if (total !== undefined && seen >= total) more = false;
+  return { items, more, total };
+}
+
+interface PageMeta {
+  hasNextPage?: boolean;
+  totalCount?: number;
+  totalPages?: number;
+  count?: number;
+}
+
+const META_KEYS: Record<keyof PageMeta, string[]> = {
+  hasNextPage: ["hasNextPage", "hasMore", "hasNext"],
+  totalCount: ["totalCount", "total", "totalRecords", "totalItems", "totalResults"],
+  totalPages: ["totalPages", "pageCount"],
+  count: ["count"],
+};
+/** Keys a list may sit under, after the operation's own (`tests`, `testLinks`, ...). */
+const LIST_KEYS = ["items", "data", "result", "results", "records", "list", "values", "value"];
+
+function findList(data: unknown, keys: string[]): { items: unknown[]; meta: PageMeta } | undefined {
+  const meta: PageMeta = {};
+  let current = data;
+  for (let depth = 0; depth < 4; depth++) {
+    if (Array.isArray(current)) return { items: current, meta };
+    if (current === undefined || current === null || current === "") return { items: [], meta };
+    if (!isRecord(current)) return undefined;
+    readMeta(current, meta);
+    let next: unknown;
+    for (const key of [...keys, ...LIST_KEYS]) {
+      const found = findKey(current, key);
+      if (found !== undefined && (Array.isArray(current[found]) || isRecord(current[found]))) {
+        next = current[found];
+        break;
+      }
+    }
+    if (next === undefined) {
+      const arrays = Object.values(current).filter(Array.isArray);
+      if (arrays.length === 1) return { items: arrays[0] as unknown[], meta };
+      // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list.
+      const record = current;
+      const empty = [...keys, ...LIST_KEYS].some((key) => {
+        const found = findKey(record, key);
+        return found !== undefined && record[found] === null;
+      });
+      return empty ? { items: [], meta } : undefined;
+    }
+    current = next;
+  }
+  return undefined;
+}
+
+function readMeta(record: Fields, meta: PageMeta): void {
+  for (const [name, aliases] of Object.entries(META_KEYS) as [keyof PageMeta, string[]][]) {
+    for (const alias of aliases) {
+      const value = field(record, alias);
+      if (name === "hasNextPage" ? typeof value === "boolean" : typeof value === "number") {
+        (meta as Fields)[name] = value;
+        break;
+      }
+    }
+  }
+}
+
+const ENVELOPE_KEYS = new Set([
+  "result",
+  "data",
+  "errors",
+  "error",
+  "statuscode",
+  "message",
+  "success",
+  "issuccess",
+]);
+
+/**
+ * A record's answer may come in an envelope, `{"result": {...}, "errors": null}` (API.md §2.8, §4.3) or
+ * `{"data": {...}}`; the record is what is inside. A record that has fields of its own is not an envelope.
+ */
+export function unwrap(data: unknown): unknown {
+  if (!isRecord(data)) return data;
+  const keys = Object.keys(data);
+  if (keys.some((key) => !ENVELOPE_KEYS.has(key.toLowerCase()))) return data;
+  const inner = field(data, "result") ?? field(data, "data");
+  return inner !== null && typeof inner === "object" ? unwrap(inner) : data;
+}
+
+/** How to look at the raw answer: `assess api` repeats a read; a write is better seen with --debug. */
+function rawHint(answer: Answer): string {
+  const api = `assess api ${answer.method} ${answer.path}${answer.skills ? " --skills" : ""}`;
+  return answer.method === "GET"
+    ? `See the whole answer with \`${api}\`; --debug shows the exchange.`
+    : `Run with --debug to see the exchange (\`${api} --data …\` sends the request raw, and sends it again).`;
+}
+
+function preview(data: unknown): string {
+  const text = typeof data === "string" ? data : (JSON.stringify(data) ?? String(data));
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let current = data;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+// Walking a zod schema (zod 4's `_zod.def`), to name documented fields and tell optional ones.
+
+interface Def {
+  type: string;
+  innerType?: Schema;
+  in?: Schema;
+  getter?: () => Schema;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  valueType?: Schema;
+  options?: Schema[];
+}
+interface Schema {
+  _zod: { def: Def };
+  safeParse(value: unknown): { success: boolean };
+}
+
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
+
+function bare(schema: Schema): Schema {
+  let current = schema;
+  for (let i = 0; i < 16; i++) {
+    const def = current._zod.def;
+    if (def.type === "lazy" && def.getter) current = def.getter();
+    else if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
+    else if (def.type === "pipe" && def.in) current = def.in;
+    else break;
+  }
+  return current;
+}
+
+function child(schema: Schema, key: PropertyKey): Schema | undefined {
+  const def = bare(schema)._zod.def;
+  if (def.type === "object" && typeof key === "string") return def.shape?.[key];
+  if (def.type === "array" && typeof key === "number") return def.element;
+  if (def.type === "record") return def.valueType;
+  if (def.type === "union") {
+    for (const option of def.options ?? []) {
+      const found = child(option, key);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Gives documented fields spelled otherwise their documented name, as hidden aliases, all the way down. */
+function addAliases(data: unknown, schema: z.ZodType | Schema): void {
+  const s = bare(schema as Schema);
+  const def = s._zod.def;
+  if (def.type === "array" && Array.isArray(data) && def.element) {
+    for (const item of data) addAliases(item, def.element);
+  } else if (def.type === "union") {
+    for (const option of def.options ?? []) addAliases(data, option);
+  } else if (def.type === "object" && isRecord(data)) {
+    for (const [name, fieldSchema] of Object.entries(def.shape ?? {})) {
+      const key = findKey(data, name);
+      if (key === undefined) continue;
+      if (key !== name) {
+        Object.defineProperty(data, name, { value: data[key], enumerable: false, configurable: true });
+      }
+      addAliases(data[key], fieldSchema);
+    }
+  }
+}
+
+/** Whether the issue at `path` lies in a field the schema lets be absent: then it is ignored. */
+function underOptionalField(schema: z.ZodType | Schema, path: PropertyKey[]): boolean {
+  let current: Schema | undefined = schema as Schema;
+  for (const key of path) {
+    current = current ? child(current, key) : undefined;
+    if (!current) return true; // not a documented field: never a reason to refuse
+    if (typeof key === "string" && current.safeParse(undefined).success) return true;
+  }
+  return false;
+}
