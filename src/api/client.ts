@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { ApiError, AuthError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import { field, isRecord } from "./read.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
 
@@ -310,19 +311,32 @@ export function readErrorBody(status: number, data: unknown): { messages: string
       else if (value.trim()) messages.push(value.trim());
     } else if (Array.isArray(value)) value.forEach(collect);
     else if (value && typeof value === "object") {
-      const record = value as Record<string, unknown>;
-      if (typeof record.message === "string") collect(record.message);
-      else Object.values(record).forEach(collect);
+      const message = field(value, "message");
+      if (typeof message === "string") collect(message);
+      else Object.values(value).forEach(collect);
     }
   };
-  if (data && typeof data === "object" && !Array.isArray(data)) {
-    const body = data as Record<string, unknown>;
-    if (body.errors !== undefined && body.errors !== null) collect(body.errors);
-    else if (typeof body.message === "string") collect(body.message);
-    else if (typeof body.error === "string") collect(body.error);
-    else if (typeof body.title === "string") collect(body.detail ?? body.title);
+  if (isRecord(data)) {
+    // `{"errors": [...]}`, `{"result": null, "errors": [...]}`, `{"statusCode": N, "message": "..."}`,
+    // `{"Message": "..."}`, `{"error": "..."}`, problem details `{"title", "detail"}`: in any casing.
+    const errors = field(data, "errors");
+    const text = ["message", "error", "detail", "title", "errorMessage"]
+      .map((name) => field(data, name))
+      .find((value) => typeof value === "string" && value.trim() !== "");
+    if (errors !== undefined && errors !== null) collect(errors);
+    if (messages.length === 0 && text !== undefined) collect(text);
+    if (messages.length === 0) {
+      const inner = field(data, "error");
+      if (isRecord(inner)) collect(inner);
+    }
+  } else if (typeof data === "string" && /^\s*</.test(data)) {
+    messages.push(`The service answered HTTP ${status} with an HTML page: ${summarizeText(data)}`);
   } else if (typeof data === "string" && data.trim()) {
-    messages.push(`The service answered HTTP ${status} with a non-JSON body: ${summarizeText(data)}`);
+    // A plain-text answer is the message itself ("API key not valid or Subscription expired or not found").
+    const text = data.trim().replace(/^"(.*)"$/s, "$1").replace(/\s+/g, " ");
+    messages.push(text.length > 300 ? `${text.slice(0, 299)}…` : text);
+  } else if (Array.isArray(data)) {
+    collect(data);
   }
   if (messages.length === 0) messages.push(`The service answered HTTP ${status}`);
   return { messages, ids };
