@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { ApiError, AuthError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
-import { field, isRecord } from "./read.js";
+import { field, isRecord } from "../fields.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
 
@@ -333,7 +333,10 @@ export function readErrorBody(status: number, data: unknown): { messages: string
     messages.push(`The service answered HTTP ${status} with an HTML page: ${summarizeText(data)}`);
   } else if (typeof data === "string" && data.trim()) {
     // A plain-text answer is the message itself ("API key not valid or Subscription expired or not found").
-    const text = data.trim().replace(/^"(.*)"$/s, "$1").replace(/\s+/g, " ");
+    const text = data
+      .trim()
+      .replace(/^"(.*)"$/s, "$1")
+      .replace(/\s+/g, " ");
     messages.push(text.length > 300 ? `${text.slice(0, 299)}…` : text);
   } else if (Array.isArray(data)) {
     collect(data);

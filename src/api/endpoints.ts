@@ -1,7 +1,8 @@
 import { ApiError } from "../errors.js";
+import { field, isRecord } from "../fields.js";
 import type { ApiClient, ApiName, RequestOptions } from "./client.js";
 import { type Json, jsonArray } from "./json.js";
-import { type Answer, field, isRecord, type Page, read, readList, readPage, unwrap } from "./read.js";
+import { type Answer, type Page, read, readList, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 import * as z from "./zod.js";
 

@@ -11,9 +11,8 @@
  *   (an id the command goes on to use) stops the command, with an error naming it and how to see the raw answer.
  */
 import { ApiError } from "../errors.js";
+import { type Fields, field, findKey, isRecord } from "../fields.js";
 import type * as z from "./zod.js";
-
-type Fields = Record<string, unknown>;
 
 /** Where an answer came from, for errors that say how to see it raw (`assess api`). */
 export interface Answer {
@@ -30,29 +29,6 @@ export interface Page<T> {
   more: boolean;
   /** Items in all pages, when the answer says. */
   total?: number;
-}
-
-export function isRecord(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** `TestInvitationId`, `test_invitation_id` and `testInvitationId` name one field. */
-function fold(key: string): string {
-  return key.replace(/[_\-\s]/g, "").toLowerCase();
-}
-
-/** The own key of `record` that spells `name`, in its documented casing or another one. */
-export function findKey(record: Fields, name: string): string | undefined {
-  if (Object.hasOwn(record, name)) return name;
-  const wanted = fold(name);
-  return Object.keys(record).find((key) => fold(key) === wanted);
-}
-
-/** The value of the field `name`, whatever its casing. */
-export function field(record: unknown, name: string): unknown {
-  if (!isRecord(record)) return undefined;
-  const key = findKey(record, name);
-  return key === undefined ? undefined : record[key];
 }
 
 /** Checks `answer` against `schema` leniently (see the top of this file) and returns it as it came. */

@@ -7,6 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
+import { field } from "../../fields.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Slow or stalled senders are cut off instead of holding a socket forever. */
@@ -202,12 +203,14 @@ export function parseNotification(body: Buffer): Parsed {
     return { error: "expected a JSON object (the test-completion notification)" };
   }
   const notification = value as Record<string, unknown>;
-  const rawId = notification.TestInvitationId;
+  // The real body is PascalCase (`TestInvitationId`, `Status`); any casing is read.
+  const rawId = field(notification, "TestInvitationId");
   const id = typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
+  const status = field(notification, "Status");
   return {
     notification,
     testInvitationId: typeof id === "number" && Number.isSafeInteger(id) ? id : null,
-    status: typeof notification.Status === "string" ? notification.Status : null,
+    status: typeof status === "string" ? status : null,
   };
 }
 

@@ -1,10 +1,11 @@
+import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { skillsOf } from "./records.js";
 
 export const CERTIFICATE_COLUMNS: Column[] = [
-  { key: "certificateId", header: "ID", get: (row) => row.certificateId ?? row.id },
+  { key: "certificateId", header: "ID", get: (row) => field(row, "certificateId") ?? field(row, "id") },
   { key: "title", header: "TITLE" },
   { key: "issuer", header: "ISSUER" },
   { key: "issueDate", header: "ISSUED" },

@@ -2,6 +2,7 @@
  * Reading employees and skills out of the service's answers. API.md shows none of these shapes, so every
  * field is looked up under the names it plausibly has, and anything unexpected is passed through untouched.
  */
+import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 
 export interface Skill {
@@ -14,47 +15,65 @@ export interface Skill {
 }
 
 export function employeeName(row: Row): string | undefined {
-  const full = text(row.fullName) ?? text(row.name) ?? text(row.employeeName);
+  const full = text(field(row, "fullName")) ?? text(field(row, "name")) ?? text(field(row, "employeeName"));
   if (full) return full;
-  const parts = [text(row.firstName), text(row.lastName)].filter(Boolean);
+  const parts = [text(field(row, "firstName")), text(field(row, "lastName"))].filter(Boolean);
   return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
 /** `Software Engineer II (SWE2)`, or whichever half the answer carries. */
 export function jobOf(row: Row): string | undefined {
-  const profile = record(row.jobProfile);
-  const code = text(row.jobCode) ?? text(profile?.jobCode);
-  const title = text(row.jobTitle) ?? text(profile?.title) ?? text(profile?.jobTitle);
+  const profile = record(field(row, "jobProfile"));
+  const code = text(field(row, "jobCode")) ?? text(field(profile, "jobCode"));
+  const title =
+    text(field(row, "jobTitle")) ?? text(field(profile, "title")) ?? text(field(profile, "jobTitle"));
   if (title && code) return `${title} (${code})`;
   return title ?? code;
 }
 
 export function departmentOf(row: Row): string | undefined {
-  return text(row.department) ?? text(record(row.employeeHRMSInfo)?.department);
+  return text(field(row, "department")) ?? text(field(field(row, "employeeHRMSInfo"), "department"));
 }
 
 /** The skills of a profile, normalised; an entry without a name is not a skill and is left out. */
 export function skillsOf(row: Row): Skill[] {
   const list = [
-    row.skills,
-    record(row.skillsProfile)?.skills,
-    row.skillsProfile,
-    row.skillProfile,
-    row.employeeSkills,
+    field(row, "skills"),
+    field(field(row, "skillsProfile"), "skills"),
+    field(row, "skillsProfile"),
+    field(row, "skillProfile"),
+    field(row, "employeeSkills"),
   ].find(Array.isArray) as unknown[] | undefined;
   const skills: Skill[] = [];
   for (const item of list ?? []) {
     const entry = record(item);
-    const skillName = entry ? (text(entry.skillName) ?? text(entry.name) ?? text(entry.skill)) : text(item);
+    // The real service nests the skill itself: `{"skill": {"skillName": …}, "selfValidationScore": 3}`.
+    const skill = record(field(entry, "skill"));
+    const skillName = entry
+      ? (text(field(entry, "skillName")) ??
+        text(field(entry, "name")) ??
+        text(field(entry, "skill")) ??
+        text(field(skill, "skillName")))
+      : text(item);
     if (!skillName) continue;
+    const sources = field(entry, "sources");
     skills.push({
       skillName,
-      category: text(entry?.category) ?? text(entry?.skillCategory) ?? text(entry?.categoryName),
-      level: number(entry?.level ?? entry?.skillLevel ?? entry?.proficiencyLevel),
-      proficiency: text(entry?.proficiency) ?? text(entry?.proficiencyLabel),
-      source: Array.isArray(entry?.sources)
-        ? entry.sources.map(String).join(", ")
-        : (text(entry?.source) ?? text(entry?.skillSource)),
+      category:
+        text(field(entry, "category")) ??
+        text(field(entry, "skillCategory")) ??
+        text(field(entry, "categoryName")) ??
+        text(field(field(skill, "skillClassification"), "classificationName")),
+      level: number(
+        field(entry, "level") ??
+          field(entry, "skillLevel") ??
+          field(entry, "proficiencyLevel") ??
+          field(entry, "weightedProficiencyScore"),
+      ),
+      proficiency: text(field(entry, "proficiency")) ?? text(field(entry, "proficiencyLabel")),
+      source: Array.isArray(sources)
+        ? sources.map(String).join(", ")
+        : (text(field(entry, "source")) ?? text(field(entry, "skillSource"))),
     });
   }
   return skills;

@@ -1,3 +1,4 @@
+import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
@@ -21,7 +22,8 @@ const GAP_COLUMNS: Column[] = [
 
 /** Every expected skill of the employee's job: the gaps first (largest first), then the skills already met. */
 export function gapRows(answer: Row): GapRow[] {
-  const listed = (keys: string[]) => (keys.map((k) => answer[k]).find(Array.isArray) ?? []) as unknown[];
+  const listed = (keys: string[]) =>
+    (keys.map((k) => field(answer, k)).find(Array.isArray) ?? []) as unknown[];
   const rows: GapRow[] = [];
   for (const [items, listedAs] of [
     [listed(["gaps", "skillGaps", "items"]), "gap"],
@@ -29,11 +31,16 @@ export function gapRows(answer: Row): GapRow[] {
   ] as const) {
     for (const item of items) {
       const entry = record(item);
-      const skillName = text(entry?.skillName) ?? text(entry?.name) ?? text(entry?.skill);
+      const skillName =
+        text(field(entry, "skillName")) ?? text(field(entry, "name")) ?? text(field(entry, "skill"));
       if (!entry || !skillName) continue;
-      const requiredLevel = number(entry.requiredLevel ?? entry.expectedLevel ?? entry.required);
-      const currentLevel = number(entry.currentLevel ?? entry.level ?? entry.current);
-      const gap = number(entry.gap) ?? Math.max(0, (requiredLevel ?? 0) - (currentLevel ?? 0));
+      const requiredLevel = number(
+        field(entry, "requiredLevel") ?? field(entry, "expectedLevel") ?? field(entry, "required"),
+      );
+      const currentLevel = number(
+        field(entry, "currentLevel") ?? field(entry, "level") ?? field(entry, "current"),
+      );
+      const gap = number(field(entry, "gap")) ?? Math.max(0, (requiredLevel ?? 0) - (currentLevel ?? 0));
       rows.push({
         ...entry,
         skillName,

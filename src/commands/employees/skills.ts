@@ -1,3 +1,4 @@
+import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
@@ -29,7 +30,7 @@ const skills: Handler = async (ctx, [idArg]) => {
   if (ctx.out.format === "table" && !ctx.flags.fields) {
     await ctx.out.record(
       profile,
-      SUMMARY_COLUMNS.filter((c) => c.get || profile[c.key] !== undefined),
+      SUMMARY_COLUMNS.filter((c) => c.get || field(profile, c.key) !== undefined),
     );
     const firstOfGroup = rows.map((row, i) => ({
       ...row,

@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { multipartFile } from "../../api/multipart.js";
 import { UsageError } from "../../errors.js";
+import { field } from "../../fields.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
@@ -55,8 +56,8 @@ const uploadResume: Handler = async (ctx, [idArg, path]) => {
   );
   await ctx.out.record(answer, [
     { key: "employeeId", header: "EMPLOYEE" },
-    { key: "fileName", header: "FILE", get: (row) => row.fileName ?? filename },
-    { key: "size", header: "BYTES", get: (row) => row.size ?? data.length },
+    { key: "fileName", header: "FILE", get: (row) => field(row, "fileName") ?? filename },
+    { key: "size", header: "BYTES", get: (row) => field(row, "size") ?? data.length },
     CERTIFICATE_SKILLS_COLUMN,
   ]);
   return 0;

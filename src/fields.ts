@@ -1,0 +1,33 @@
+/**
+ * Field names as the real service spells them: `TestInvitationId`, `testinvitationId`, `test_invitation_id`
+ * and `testInvitationId` name one field (fixtures/real/ shows every one of these casings). Used where answers
+ * are read (api/read.ts) and where columns are looked up (output/format.ts).
+ */
+
+export type Fields = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is Fields {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `TestInvitationId` → `testinvitationid`; a trailing space (`"TotalScore "`, seen in the service's samples) goes too. */
+function fold(key: string): string {
+  return key.replace(/[_\-\s]/g, "").toLowerCase();
+}
+
+/**
+ * The own key of `record` that spells `name`: `name` itself, else one in another casing. Own keys only, so
+ * `constructor` or `__proto__` name nothing.
+ */
+export function findKey(record: object, name: string): string | undefined {
+  if (Object.hasOwn(record, name)) return name;
+  const wanted = fold(name);
+  return Object.keys(record).find((key) => fold(key) === wanted);
+}
+
+/** The value of the field `name`, whatever its casing. */
+export function field(record: unknown, name: string): unknown {
+  if (!isRecord(record)) return undefined;
+  const key = findKey(record, name);
+  return key === undefined ? undefined : record[key];
+}
