@@ -4,6 +4,7 @@ import { registerCommands } from "./commands/index.js";
 import { createKit } from "./commands/shared/kit.js";
 import { Context, type Io } from "./context.js";
 import { CliError, DryRunStop, ExitCode } from "./errors.js";
+import { escapeControls, jsonText } from "./output/escape.js";
 import { declareProgram } from "./program.js";
 
 export interface MainOptions {
@@ -105,11 +106,12 @@ function printError(
   status?: number,
   messages?: string[],
 ): number {
-  ctx.io.stderr.write(`${ctx.style.red("error:")} ${message}\n`);
-  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${hint}\n`);
+  // Messages quote the service's answers and the user's input: their control characters are shown, not run.
+  ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
+  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(hint, "\t\n")}\n`);
   if (wantsJson(ctx)) {
     ctx.io.stderr.write(
-      `${JSON.stringify({ error: { status: status ?? null, messages: messages ?? [message] } })}\n`,
+      `${jsonText({ error: { status: status ?? null, messages: messages ?? [message] } })}\n`,
     );
   }
   return code;

@@ -5,6 +5,7 @@ import type { Api } from "./api/endpoints.js";
 import { type GlobalFlags, profileName, resolveSettings, type Settings } from "./config/resolve.js";
 import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
+import { escapeControls } from "./output/escape.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
 import { isCi } from "./output/progress.js";
@@ -113,15 +114,22 @@ export class Context {
     return this.flags.dryRun === true;
   }
 
-  /** Progress, notices and results meant for people: stderr. */
+  /**
+   * Progress, notices and results meant for people: stderr. Messages quote the service and input files, so
+   * their control characters are shown escaped (tabs and line breaks kept); styled text goes through hint().
+   */
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${escapeControls(message, "\t\n")}\n`);
   }
   success(message: string): void {
-    this.io.stderr.write(`${this.style.green("✓")} ${message}\n`);
+    this.io.stderr.write(`${this.style.green("✓")} ${escapeControls(message, "\t\n")}\n`);
   }
   warn(message: string): void {
-    this.io.stderr.write(`${this.style.yellow("warning:")} ${message}\n`);
+    this.io.stderr.write(`${this.style.yellow("warning:")} ${escapeControls(message, "\t\n")}\n`);
+  }
+  /** `hint: …`, dimmed like the error handler's. */
+  hint(message: string): void {
+    this.io.stderr.write(`${this.style.dim("hint:")} ${escapeControls(message, "\t\n")}\n`);
   }
 
   /** The typed API over a configured client; starts the embedded sandbox for `--sandbox`. */
@@ -160,7 +168,9 @@ export class Context {
       timeoutMs: this.settings.timeoutMs,
       retries: this.settings.retries,
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
-      debug: this.debugEnabled ? (line) => this.io.stderr.write(`[debug] ${line}\n`) : undefined,
+      debug: this.debugEnabled
+        ? (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`)
+        : undefined,
       warn: (line) => this.warn(line),
       dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
     });

@@ -28,7 +28,7 @@ const SHOWN = 20;
 export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
   const code = bulkExitCode(result);
   if (ctx.out.isJson || code === ExitCode.partial) {
-    ctx.out.write(`${JSON.stringify(result, null, ctx.out.format === "ndjson" ? 0 : 2)}\n`);
+    ctx.out.json(result);
   }
   printHuman(ctx, result, wording, code);
 }
@@ -94,8 +94,8 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       `${count(r.uncertain, ["row has", "rows have"])} an unknown outcome: the request went out but its answer never came back; not sent again:`,
     );
     list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
-    ctx.info(
-      `${ctx.style.dim("hint:")} check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).`,
+    ctx.hint(
+      "check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).",
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
+import { escapeControls, jsonText } from "./escape.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
 import { plainStyle, type Style } from "./style.js";
 
@@ -44,6 +45,7 @@ export class Output {
     return this.options.format === "json" || this.options.format === "ndjson";
   }
 
+  /** Text the CLI composed, as it is: values from the service in it must go through escapeControls first. */
   write(text: string): void {
     this.stdout.write(text);
   }
@@ -69,7 +71,7 @@ export class Output {
         count++;
         switch (this.format) {
           case "ndjson":
-            this.stdout.write(`${JSON.stringify(this.project(row, chosen))}\n`);
+            this.stdout.write(`${jsonText(this.project(row, chosen))}\n`);
             break;
           case "tsv":
           case "csv":
@@ -84,9 +86,8 @@ export class Output {
     if (this.format === "json") {
       const cols = chosen ?? columns;
       this.stdout.write(
-        `${JSON.stringify(
+        `${jsonText(
           collected.map((row) => this.project(row, cols)),
-          null,
           2,
         )}\n`,
       );
@@ -106,8 +107,8 @@ export class Output {
       const table = new Table({ style: { head: [], border: this.options.color ? ["grey"] : [] } });
       for (const column of cols) {
         table.push({
-          [this.bold(column.header ?? column.key)]: truncate(
-            cellText(cellValue(column, row)),
+          [this.bold(tableText(column.header ?? column.key))]: truncate(
+            tableText(cellText(cellValue(column, row))),
             this.cellWidth(2),
           ),
         });
@@ -117,7 +118,7 @@ export class Output {
     }
     if (this.format === "json") {
       const value = this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row;
-      this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      this.stdout.write(`${jsonText(value, 2)}\n`);
       return;
     }
     await this.list([row], columns ?? Object.keys(row).map((key) => ({ key })));
@@ -136,7 +137,7 @@ export class Output {
 
   /** Any JSON value, as the service sent it (`--json` of commands whose answer is not a record list). */
   json(value: unknown): void {
-    this.stdout.write(`${JSON.stringify(value, null, this.format === "ndjson" ? 0 : 2)}\n`);
+    this.stdout.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
   }
 
   private columns(defaults: Column[], sample: Row | undefined): Column[] {
@@ -162,25 +163,27 @@ export class Output {
     return Object.fromEntries(columns.map((c) => [c.key, cellValue(c, row) ?? null]));
   }
 
+  /**
+   * One tsv or csv line. TSV escapes every control character, tab and line breaks included (they separate
+   * cells and rows); CSV keeps those inside quoted cells, as RFC 4180 allows, and escapes the others.
+   */
   private writeLine(cells: string[]): void {
     const line =
       this.format === "csv"
-        ? cells.map((cell) => csvCell(neutralizeFormula(cell))).join(",")
-        : cells.map((cell) => cell.replace(/[\t\r\n]+/g, " ")).join("\t");
+        ? cells.map((cell) => csvCell(neutralizeFormula(escapeControls(cell, "\t\r\n")))).join(",")
+        : cells.map((cell) => escapeControls(cell)).join("\t");
     this.stdout.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
   }
 
   private async table(columns: Column[], rows: Row[]): Promise<void> {
     const { default: Table } = await import("cli-table3");
-    const cells = rows.map((row) =>
-      columns.map((c) => cellText(cellValue(c, row)).replace(/\s*\n\s*/g, " ")),
-    );
+    const cells = rows.map((row) => columns.map((c) => tableText(cellText(cellValue(c, row)))));
     const widths = fitWidths(
       columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]?.length ?? 0))),
       this.options.width ?? 120,
     );
     const table = new Table({
-      head: columns.map((c) => this.bold(c.header ?? c.key)),
+      head: columns.map((c) => this.bold(tableText(c.header ?? c.key))),
       style: { head: [], border: this.options.color ? ["grey"] : [] },
     });
     for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
@@ -213,9 +216,17 @@ function fitWidths(natural: number[], total: number): number[] {
   return widths;
 }
 
+/**
+ * A table cell's text: a line break (with the blanks around it) becomes one space, any other control
+ * character a visible escape, so a cell cut by `…` can never leave an escape sequence open.
+ */
+function tableText(text: string): string {
+  return escapeControls(text.replace(/\s*\n\s*/g, " "));
+}
+
+/** `text` (already through tableText) cut to `width` characters, the last one an ellipsis. */
 function truncate(text: string, width: number): string {
-  const flat = text.replace(/\s*\n\s*/g, " ");
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 function csvCell(cell: string): string {

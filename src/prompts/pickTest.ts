@@ -3,6 +3,7 @@ import { type Api, paginate } from "../api/endpoints.js";
 import type { Test } from "../api/schemas.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
+import { escapeControls } from "../output/escape.js";
 import { promptIo } from "./io.js";
 
 /** A searchable list of the account's tests, for commands run without `--test`. */
@@ -17,7 +18,10 @@ export async function pickTest(ctx: Context, api: Api): Promise<number> {
         const needle = (term ?? "").toLowerCase();
         return tests
           .filter((t) => !needle || `${t.testId} ${t.testName ?? ""}`.toLowerCase().includes(needle))
-          .map((t) => ({ name: `${t.testName ?? "(unnamed)"} (${t.testId})`, value: t.testId }));
+          .map((t) => ({
+            name: escapeControls(`${t.testName ?? "(unnamed)"} (${t.testId})`),
+            value: t.testId,
+          }));
       },
     },
     promptIo(ctx),

@@ -16,6 +16,7 @@ import { type CsvRecord, openCsv } from "../../src/bulk/csv.js";
 import { MAX_WINDOW_MS, splitWindows } from "../../src/bulk/windows.js";
 import { parseDate, parseRange, toServiceTime } from "../../src/commands/shared/dates.js";
 import { type CliError, UsageError } from "../../src/errors.js";
+import { escapeControls } from "../../src/output/escape.js";
 import { Output } from "../../src/output/output.js";
 import { ROOT, tempDir } from "../bulk/helpers.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
@@ -378,7 +379,8 @@ describe("CSV writer: no cell starts a formula (property)", () => {
           cells.forEach((cell, j) => {
             expect(cell).not.toMatch(/^[=+\-@\t\r\n]/);
             const original = rows[i]![j];
-            const text = original === null ? "" : String(original);
+            // Control characters other than tab and line breaks are written as visible escapes (\x1b).
+            const text = original === null ? "" : escapeControls(String(original), "\t\r\n");
             expect([text, `'${text}`]).toContain(cell);
           });
         });
@@ -387,7 +389,8 @@ describe("CSV writer: no cell starts a formula (property)", () => {
     );
     record({
       input: "CSV output: any cell text (property)",
-      outcome: "reads back as written; cells starting = + - @ tab CR LF get a leading '",
+      outcome:
+        "reads back as written (other control characters than tab, CR, LF escaped); cells starting = + - @ tab CR LF get a leading '",
       lost: 0,
       duplicated: 0,
     });

@@ -4,6 +4,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
 import type { Context } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
+import { escapeControls, jsonText } from "../../output/escape.js";
 import type { Handler } from "../shared/kit.js";
 import { parseIntInRange } from "../shared/options.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
@@ -20,7 +21,7 @@ const listen: Handler = async (ctx, _args, o) => {
   const counts = { notifications: 0, duplicates: 0, rejected: 0 };
 
   const onEvent = (event: ReceivedEvent) => {
-    log?.write(`${JSON.stringify(event)}\n`);
+    log?.write(`${jsonText(event)}\n`);
     if (event.error !== undefined) {
       counts.rejected++;
       ctx.warn(`answered ${event.answered} to a request: ${event.error}`);
@@ -28,7 +29,7 @@ const listen: Handler = async (ctx, _args, o) => {
     }
     counts.notifications++;
     if (event.duplicate) counts.duplicates++;
-    ctx.out.write(ctx.out.format === "table" ? `${humanLine(event)}\n` : `${JSON.stringify(event)}\n`);
+    ctx.out.write(ctx.out.format === "table" ? `${humanLine(event)}\n` : `${jsonText(event)}\n`);
   };
 
   let listener: Awaited<ReturnType<typeof startListener>>;
@@ -69,7 +70,10 @@ const listen: Handler = async (ctx, _args, o) => {
 };
 export default listen;
 
-/** `10:41:03  50123  Complete  ada@example.com  42/60 Strong  → 200  duplicate` */
+/**
+ * `10:41:03  50123  Complete  ada@example.com  42/60 Strong  → 200  duplicate`. Anyone who can reach the
+ * receiver writes these fields: their control characters are shown escaped.
+ */
 function humanLine(event: ReceivedEvent): string {
   const n = event.notification ?? {};
   const score =
@@ -83,7 +87,7 @@ function humanLine(event: ReceivedEvent): string {
   ];
   if (event.forward) cells.push(`→ ${event.forward.status ?? event.forward.error ?? "failed"}`);
   if (event.duplicate) cells.push("duplicate");
-  return cells.join("  ").trimEnd();
+  return escapeControls(cells.join("  ").trimEnd());
 }
 
 function httpUrl(value: string, flag: string): string {

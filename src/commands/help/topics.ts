@@ -29,6 +29,13 @@ export const TOPICS: Record<string, string> = {
   Data goes to stdout; progress, warnings and errors go to stderr. With -o json an error is also printed to
   stderr as {"error":{"status":N,"messages":[...]}}.
 
+  Control characters (C0, DEL and C1) in values from the service or a file are shown, never sent to the
+  terminal as they are: tab, line feed and carriage return as \\t \\n \\r, any other as \\xHH (ESC is \\x1b,
+  so \\x1b[2J stays text). A table shows a line break as a space; tsv escapes tabs and line breaks too, as
+  they separate cells and rows; csv keeps them inside quoted cells (RFC 4180); messages on stderr keep
+  tabs and line feeds. json and ndjson escape them as JSON does (\\u001b), DEL and C1 included. A
+  backslash is not escaped, so these escapes are for reading: use --json for the exact value.
+
   CSV input (invite bulk, employees upsert): a header row is required; , ; or tab is detected; UTF-8 with or
   without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress |
   candidateemail, and name | fullname | candidatename (or firstname + lastname); an optional testid column

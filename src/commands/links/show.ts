@@ -1,5 +1,6 @@
 import type { TestLink } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
+import { escapeControls } from "../../output/escape.js";
 import type { Column, Row } from "../../output/output.js";
 
 const details = (row: Row) => (row as TestLink).invitationSchedule?.scheduleDetails;
@@ -51,7 +52,7 @@ export const LIST_COLUMNS: Column[] = LIST_KEYS.map((key) => LINK_COLUMNS.find((
  */
 export async function showLink(ctx: Context, link: TestLink): Promise<void> {
   if (ctx.out.format === "table" && !ctx.out.options.fields && link.testLink) {
-    ctx.out.write(`${ctx.out.style.bold(link.testLink)}\n`);
+    ctx.out.write(`${ctx.out.style.bold(escapeControls(link.testLink))}\n`);
     await ctx.out.record(link, LINK_COLUMNS.slice(1));
     return;
   }
