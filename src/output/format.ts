@@ -32,11 +32,14 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** A dotted path into a record: `invitationSchedule.scheduleType`. */
+/**
+ * A dotted path into a record: `invitationSchedule.scheduleType`. Own keys only: `--fields constructor` or
+ * `__proto__` must name nothing (an unknown field), not reach into Object.prototype.
+ */
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split(".")) {
-    if (current === null || typeof current !== "object") return undefined;
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<string, unknown>)[part];
   }
   return current;

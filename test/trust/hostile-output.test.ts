@@ -1,7 +1,7 @@
 /**
- * Hostile answers reaching the terminal (issue 18, item 2): a small server on 127.0.0.1 answers with test names,
- * error messages and notifications full of escape sequences. Each ends in the wanted behaviour with the exit
- * codes of CLI.md, no stack trace, and the key in no output.
+ * Hostile answers reaching the terminal (issue 18, items 2 and 8): a small server on 127.0.0.1 answers with test
+ * names, error messages and notifications full of escape sequences; `--fields` names Object.prototype's keys.
+ * Each ends in the wanted behaviour with the exit codes of CLI.md, no stack trace, and the key in no output.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -256,5 +256,57 @@ describe("item 2: the service's control characters reach no terminal", () => {
       await human.stop();
       await piped.stop();
     }
+  });
+});
+
+describe("item 8: --fields looks up own keys only", () => {
+  it.each(
+    [
+      ["tests", "list"],
+      ["tests", "list", "-o", "json"],
+      ["tests", "get", "1001"],
+      ["attempts", "list", "--from", "90d", "--to", "now"],
+    ].map((argv) => [argv.join(" "), argv]),
+  )(
+    "%s --fields constructor,__proto__,toString: unknown fields (exit 2, the available ones listed)",
+    async (_name, argv) => {
+      const r = await t.run([...argv, "--fields", "constructor,__proto__,toString"]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).not.toContain("function");
+      expect(r.stderr).toContain("error: Unknown fields: constructor, __proto__, toString");
+      expect(r.stderr).toMatch(/hint: Available fields: \w+/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it("own fields, nested paths included, still work", async () => {
+    const r = await t.run(["tests", "list", "-o", "tsv", "--fields", "testId,testName"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("ID\tNAME");
+    const path = "invitationSchedule.scheduleDetails.timeZoneId";
+    const links = await t.run([
+      "links",
+      "list",
+      "--test",
+      "1001",
+      "-o",
+      "tsv",
+      "--fields",
+      `testLinkId,${path}`,
+    ]);
+    expect(links.code, links.stderr).toBe(0);
+    expect(links.stdout.split("\n")[0]).toBe(`ID\t${path}`);
+    expect(links.stdout.split("\n")[1]).toMatch(/^\d+\t\d+$/);
+    const nested = await t.run([
+      "links",
+      "list",
+      "--test",
+      "1001",
+      "--fields",
+      "invitationSchedule.constructor",
+    ]);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain("Unknown field: invitationSchedule.constructor");
   });
 });
