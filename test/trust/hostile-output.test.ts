@@ -1,15 +1,18 @@
 /**
- * Hostile answers reaching the terminal (issue 18, items 2 and 8): a small server on 127.0.0.1 answers with test
- * names, error messages and notifications full of escape sequences; `--fields` names Object.prototype's keys.
- * Each ends in the wanted behaviour with the exit codes of CLI.md, no stack trace, and the key in no output.
+ * Hostile answers reaching the terminal (issue 18, items 2, 8 and 10): a small server on 127.0.0.1 answers with
+ * test names, error messages and notifications full of escape sequences; `--fields` names Object.prototype's
+ * keys; a period of two centuries would fan out to thousands of calls. Each ends in the wanted behaviour with
+ * the exit codes of CLI.md, no stack trace, and the key in no output.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/kit.js";
 import { escapeControls, jsonText } from "../../src/output/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
 import { type RunOptions, type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { Terminal } from "../links/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
 const CLEAR_AND_RETITLE = "\u001b[2J\u001b]0;pwned\u0007";
@@ -308,5 +311,87 @@ describe("item 8: --fields looks up own keys only", () => {
     ]);
     expect(nested.code).toBe(2);
     expect(nested.stderr).toContain("Unknown field: invitationSchedule.constructor");
+  });
+});
+
+describe("item 10: a period of many windows needs confirmation", () => {
+  const ATTEMPTS_PATH = "/v3/candidates/testattempts";
+  const DAY = 86_400_000;
+  const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+  const listings = (before: number) =>
+    t.sandbox.requests.slice(before).filter((q) => q.path === ATTEMPTS_PATH).length;
+
+  it.each([[["attempts", "list"]], [["reports", "export"]], [["callbacks", "resend"]]])(
+    "%j --from 1970-01-01 --to 2200-01-01 without prompts: exit 2 naming --yes and 2,801 calls, nothing sent",
+    async (command) => {
+      const before = t.sandbox.requests.length;
+      const r = await t.run([...command, "--from", "1970-01-01", "--to", "2200-01-01"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("takes 2,801 calls to the service");
+      expect(r.stderr).toContain(`more than ${MAX_WINDOWS_UNASKED} need confirmation`);
+      expect(r.stderr).toContain("hint: Pass --yes to make the 2,801 calls");
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(t.sandbox.requests.length).toBe(before);
+    },
+  );
+
+  it(`${MAX_WINDOWS_UNASKED} windows go without asking; one more needs --yes, which makes them all`, async () => {
+    let before = t.sandbox.requests.length;
+    const at = await t.run(["attempts", "list", "--from", dayOf(-719), "--to", dayOf(0), "--json"]);
+    expect(at.code, at.stderr).toBe(0);
+    expect(listings(before)).toBe(MAX_WINDOWS_UNASKED);
+
+    before = t.sandbox.requests.length;
+    const over = await t.run(["attempts", "list", "--from", dayOf(-720), "--to", dayOf(0), "--json"]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`takes ${MAX_WINDOWS_UNASKED + 1} calls`);
+    expect(listings(before)).toBe(0);
+
+    const yes = await t.run(["attempts", "list", "--from", dayOf(-720), "--to", dayOf(0), "--json", "--yes"]);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(listings(before)).toBe(MAX_WINDOWS_UNASKED + 1);
+    expect(yes.json<unknown[]>().length).toBe(at.json<unknown[]>().length);
+  });
+
+  it("--yes also lets reports export and callbacks resend --from/--to through, with progress on a terminal's stderr", async () => {
+    const period = ["--from", dayOf(-800), "--to", dayOf(0), "--yes"];
+    const calls = Math.ceil((800 * DAY + DAY) / (30 * DAY));
+    for (const command of [
+      ["reports", "export", "-o", "json"],
+      ["callbacks", "resend", "--dry-run"],
+      ["attempts", "list"],
+    ]) {
+      const before = t.sandbox.requests.length;
+      const r = await t.run([...command, ...period], { tty: true, env: { CI: undefined } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(listings(before)).toBe(calls);
+      expect(r.stderr).toMatch(new RegExp(`\\d+/${calls} windows`));
+    }
+  });
+
+  it("on a terminal it asks: No sends nothing (exit 130), Yes lists the period", async () => {
+    let before = t.sandbox.requests.length;
+    const no = Terminal.start(["attempts", "list", "--from", "1970-01-01", "--to", "2200-01-01"], t.env);
+    try {
+      await no.answer("Make them?", "n");
+      expect(await no.exited).toBe(130);
+      const screen = no.screen.replace(/\s+/g, " ");
+      expect(screen).toContain("takes 2,801 calls to the service");
+      expect(screen).toContain("Cancelled; nothing was sent");
+    } finally {
+      no.kill();
+    }
+    expect(listings(before)).toBe(0);
+
+    before = t.sandbox.requests.length;
+    const yes = Terminal.start(["attempts", "list", "--from", dayOf(-720), "--to", dayOf(0)], t.env);
+    try {
+      await yes.answer("Make them?", "y");
+      expect(await yes.exited).toBe(0);
+      expect(yes.screen.replace(/\s+/g, " ")).toContain(`takes ${MAX_WINDOWS_UNASKED + 1} calls`);
+    } finally {
+      yes.kill();
+    }
+    expect(listings(before)).toBe(MAX_WINDOWS_UNASKED + 1);
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type Kit, PERIOD_YES } from "../shared/kit.js";
 
 export function register(group: Command, { lazy }: Kit): void {
   const attempts = group;
@@ -15,6 +15,7 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--to <date>", "end of the period (a bare date includes the whole day)")
       .option("--state <state>", "attempt state the service filters on", "completed")
       .option("--limit <n>", "stop after this many attempts")
+      .option(...PERIOD_YES)
       .action(lazy(() => import("./list.js"))),
     [
       "assess attempts list --from 2026-01-01 --to 2026-03-31",

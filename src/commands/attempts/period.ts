@@ -1,14 +1,17 @@
 /**
  * The attempts of a period of any length, as `attempts list`, `callbacks resend --from --to` and
- * `reports export` need them: one call per ≤30-day window, a few at a time, deduplicated by id.
+ * `reports export` need them: one call per ≤30-day window, a few at a time, deduplicated by id. A period of
+ * more than MAX_WINDOWS_UNASKED windows is listed only once confirmed (a prompt, or `--yes`).
  */
 import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { mapOrdered } from "../../bulk/map-ordered.js";
 import { inclusiveBounds, splitWindows } from "../../bulk/windows.js";
 import type { Context } from "../../context.js";
-import { InterruptedError } from "../../errors.js";
+import { InterruptedError, UsageError } from "../../errors.js";
+import { formatCount } from "../../output/progress.js";
 import { parseRange, toServiceTime } from "../shared/dates.js";
+import { MAX_WINDOWS_UNASKED } from "../shared/kit.js";
 import { requireValues } from "../shared/options.js";
 
 /** Windows fetched at once: enough to hide latency on long periods, few enough to stay polite. */
@@ -19,13 +22,38 @@ export interface Period {
   end: Date;
 }
 
-/** `--from` and `--to` (asked for when missing and prompts are allowed), parsed per CLI.md "Dates". */
+/**
+ * `--from` and `--to` (asked for when missing and prompts are allowed), parsed per CLI.md "Dates", and the
+ * number of calls they take confirmed (`--yes` in `options`) when it is more than MAX_WINDOWS_UNASKED.
+ */
 export async function periodFromOptions(ctx: Context, options: Record<string, unknown>): Promise<Period> {
   const [from, to] = await requireValues(ctx, [
     { flag: "--from", value: options.from, question: "From (YYYY-MM-DD, ISO time, or 30d for 30 days ago):" },
     { flag: "--to", value: options.to, question: "To (YYYY-MM-DD, ISO time, or now):" },
   ]);
-  return parseRange(from!, to!);
+  const period = parseRange(from!, to!);
+  await confirmCalls(ctx, period, options.yes === true);
+  return period;
+}
+
+/**
+ * `--from 1970-01-01 --to 2200-01-01` is ~2,800 calls: a typing mistake more often than not, and a load on
+ * the service either way. Above the threshold a person is asked; without prompts `--yes` is required (exit 2
+ * naming it and the number of calls). Dry runs ask too: the listing's calls are reads, sent even then.
+ */
+export async function confirmCalls(ctx: Context, period: Period, yes: boolean): Promise<void> {
+  const calls = splitWindows(period.start, period.end).length;
+  if (calls <= MAX_WINDOWS_UNASKED || yes) return;
+  const span = `${toServiceTime(period.start)} … ${toServiceTime(period.end)}`;
+  const what = `Listing the attempts of ${span} takes ${formatCount(calls)} calls to the service (one per 30 days)`;
+  if (!ctx.canPrompt) {
+    throw new UsageError(
+      `${what}; more than ${MAX_WINDOWS_UNASKED} need confirmation`,
+      `Pass --yes to make the ${formatCount(calls)} calls, or give a shorter period with --from and --to.`,
+    );
+  }
+  const { confirmAction } = await import("../../prompts/confirm.js");
+  await confirmAction(ctx, `${what}. Make them?`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type Kit, PERIOD_YES } from "../shared/kit.js";
 
 export function register(group: Command, { lazy }: Kit): void {
   const callbacks = group;
@@ -18,6 +18,7 @@ export function register(group: Command, { lazy }: Kit): void {
         "send again the ids of chunks whose outcome an earlier run could not learn",
       )
       .option("--restart", "forget earlier runs of this input and send everything again")
+      .option(...PERIOD_YES)
       .action(lazy(() => import("./resend.js"))),
     [
       "assess callbacks resend 50123 50124",

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type Kit, PERIOD_YES } from "../shared/kit.js";
 
 export function register(group: Command, { lazy }: Kit): void {
   const reports = group;
@@ -38,6 +38,7 @@ export function register(group: Command, { lazy }: Kit): void {
       )
       .option("--force", "overwrite an existing --out file")
       .option("--concurrency <n>", "reports fetched at once (1-32)", "8")
+      .option(...PERIOD_YES)
       .action(lazy(() => import("./export.js"))),
     [
       "assess reports export --from 2026-10-01 --to 2026-10-31 -o csv --out october.csv",

@@ -36,6 +36,19 @@ export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`);
 }
 
+/**
+ * Calls a period's attempt listing makes without asking: one per 30-day window, so 24 ≈ two years. Above it
+ * (`--from 1970-01-01 --to 2200-01-01` is ~2,800 calls) src/commands/attempts/period.ts asks first. Here, not
+ * there, so that declaring `--yes` loads nothing more than the group's declaration.
+ */
+export const MAX_WINDOWS_UNASKED = 24;
+
+/** `--yes` of every command that lists the attempts of a period: `.option(...PERIOD_YES)`. */
+export const PERIOD_YES = [
+  "-y, --yes",
+  `make the calls of a period longer than ${MAX_WINDOWS_UNASKED} × 30 days (~2 years) without asking (required then when prompts are off)`,
+] as const;
+
 /** Commander collector for repeatable options: `--set a=1 --set b=2`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
