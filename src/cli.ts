@@ -3,7 +3,7 @@ import { groupOf } from "./commands/groups.js";
 import { registerCommands } from "./commands/index.js";
 import { createKit } from "./commands/shared/kit.js";
 import { Context, type Io } from "./context.js";
-import { CliError, DryRunStop, ExitCode } from "./errors.js";
+import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./output/escape.js";
 import { declareProgram } from "./program.js";
 
@@ -69,8 +69,10 @@ function report(ctx: Context, error: unknown): number {
         : undefined;
     return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, hint);
   }
-  if (error instanceof CliError)
-    return printError(ctx, error.message, error.exitCode, error.suggestion, error.status, error.messages);
+  if (error instanceof CliError) {
+    const hint = error instanceof ApiError && error.status === 401 ? keyHint(ctx) : error.suggestion;
+    return printError(ctx, error.message, error.exitCode, hint, error.status, error.messages);
+  }
   if (isNamed(error, "ExitPromptError") || isNamed(error, "AbortPromptError")) {
     return printError(ctx, "Cancelled; nothing was sent", ExitCode.interrupted);
   }
@@ -96,6 +98,24 @@ function report(ctx: Context, error: unknown): number {
     ExitCode.failure,
     "This looks like a bug in assess; run again with --debug and report it.",
   );
+}
+
+/** A 401 ("API key not valid or Subscription expired or not found"): which key was sent, and how to fix it. */
+function keyHint(ctx: Context): string {
+  const { apiKeySource, profile } = ctx.settings;
+  const origin =
+    ctx.flags.sandbox === true
+      ? "the embedded sandbox's demo account"
+      : apiKeySource === "flag"
+        ? "--api-key"
+        : apiKeySource === "environment"
+          ? "ASSESS_API_KEY"
+          : `profile "${profile}"`;
+  const replace =
+    apiKeySource === "environment"
+      ? "set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)"
+      : `store a valid one with \`assess auth login --profile ${profile}\``;
+  return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${replace}.`;
 }
 
 function printError(

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { findKey } from "../fields.js";
 
 export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -33,14 +34,17 @@ export function cellText(value: unknown): string {
 }
 
 /**
- * A dotted path into a record: `invitationSchedule.scheduleType`. Own keys only: `--fields constructor` or
- * `__proto__` must name nothing (an unknown field), not reach into Object.prototype.
+ * A dotted path into a record: `invitationSchedule.scheduleType`, each part in any casing the service uses
+ * (`Status`, `employee_hrms_info`). Own keys only: `--fields constructor` or `__proto__` must name nothing (an
+ * unknown field), not reach into Object.prototype.
  */
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split(".")) {
-    if (current === null || typeof current !== "object" || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
+    if (current === null || typeof current !== "object") return undefined;
+    const key = findKey(current, part);
+    if (key === undefined) return undefined;
+    current = (current as Record<string, unknown>)[key];
   }
   return current;
 }

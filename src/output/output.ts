@@ -105,14 +105,17 @@ export class Output {
       const cols: Column[] = columns ?? Object.keys(row).map((key) => ({ key }));
       const { default: Table } = await import("cli-table3");
       const table = new Table({ style: { head: [], border: this.options.color ? ["grey"] : [] } });
-      for (const column of cols) {
+      const labels = cols.map((column) => tableText(column.header ?? column.key));
+      // The values get what the labels leave of the terminal: a test URL or link is shown whole when it fits.
+      const valueWidth = Math.max(
+        12,
+        (this.options.width ?? 120) - Math.max(0, ...labels.map((l) => l.length)) - 7,
+      );
+      cols.forEach((column, i) => {
         table.push({
-          [this.bold(tableText(column.header ?? column.key))]: truncate(
-            tableText(cellText(cellValue(column, row))),
-            this.cellWidth(2),
-          ),
+          [this.bold(labels[i] ?? "")]: truncate(tableText(cellText(cellValue(column, row))), valueWidth),
         });
-      }
+      });
       this.stdout.write(`${table.toString()}\n`);
       return;
     }
@@ -188,11 +191,6 @@ export class Output {
     });
     for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
     this.stdout.write(`${table.toString()}\n`);
-  }
-
-  private cellWidth(columns: number): number {
-    const total = this.options.width ?? 120;
-    return Math.max(12, Math.floor((total - 3 * columns - 1) / columns));
   }
 
   private bold(text: string): string {

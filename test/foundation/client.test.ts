@@ -145,6 +145,8 @@ describe("secrets and transport safety", () => {
     const r = await t.run(["tests", "list"], { env: { ASSESS_API_KEY: "sbx-nope-000000000" } });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain("assess auth login");
+    // The hint names where the refused key came from.
+    expect(r.stderr).toContain("The key sent comes from ASSESS_API_KEY");
     expect(r.stderr).not.toContain("sbx-nope-000000000");
   });
 });

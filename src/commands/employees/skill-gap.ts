@@ -26,7 +26,7 @@ export function gapRows(answer: Row): GapRow[] {
     (keys.map((k) => field(answer, k)).find(Array.isArray) ?? []) as unknown[];
   const rows: GapRow[] = [];
   for (const [items, listedAs] of [
-    [listed(["gaps", "skillGaps", "items"]), "gap"],
+    [listed(["gaps", "skillGaps", "items", "skills"]), "gap"],
     [listed(["matched", "met", "metSkills"]), "met"],
   ] as const) {
     for (const item of items) {
@@ -35,10 +35,16 @@ export function gapRows(answer: Row): GapRow[] {
         text(field(entry, "skillName")) ?? text(field(entry, "name")) ?? text(field(entry, "skill"));
       if (!entry || !skillName) continue;
       const requiredLevel = number(
-        field(entry, "requiredLevel") ?? field(entry, "expectedLevel") ?? field(entry, "required"),
+        field(entry, "requiredLevel") ??
+          field(entry, "expectedLevel") ??
+          field(entry, "required") ??
+          field(entry, "skillRequiredProficiency"),
       );
       const currentLevel = number(
-        field(entry, "currentLevel") ?? field(entry, "level") ?? field(entry, "current"),
+        field(entry, "currentLevel") ??
+          field(entry, "level") ??
+          field(entry, "current") ??
+          field(entry, "weightedProficiencyScore"),
       );
       const gap = number(field(entry, "gap")) ?? Math.max(0, (requiredLevel ?? 0) - (currentLevel ?? 0));
       rows.push({
