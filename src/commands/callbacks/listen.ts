@@ -4,6 +4,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
 import type { Context } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
+import { field } from "../../fields.js";
 import { escapeControls, jsonText } from "../../output/escape.js";
 import type { Handler } from "../shared/kit.js";
 import { parseIntInRange } from "../shared/options.js";
@@ -71,19 +72,26 @@ const listen: Handler = async (ctx, _args, o) => {
 export default listen;
 
 /**
- * `10:41:03  50123  Complete  ada@example.com  42/60 Strong  → 200  duplicate`. Anyone who can reach the
- * receiver writes these fields: their control characters are shown escaped.
+ * `10:41:03  50123     Complete     2020-10-09 13:21Z  ada@example.com  42/60 Strong  → 200  duplicate`. The
+ * notification's fields are read in any casing; anyone who can reach the receiver writes them, so their control
+ * characters are shown escaped.
  */
 function humanLine(event: ReceivedEvent): string {
   const n = event.notification ?? {};
+  const candidateScore = field(n, "CandidateScore");
+  const totalScore = field(n, "TotalScore");
   const score =
-    n.CandidateScore !== undefined && n.TotalScore !== undefined ? `${n.CandidateScore}/${n.TotalScore}` : "";
+    candidateScore !== undefined && totalScore !== undefined ? `${candidateScore}/${totalScore}` : "";
+  const attempted = event.attemptedAt
+    ? `${event.attemptedAt.slice(0, 10)} ${event.attemptedAt.slice(11, 16)}Z`
+    : String(field(n, "AttemptedOn") ?? "");
   const cells = [
     event.receivedAt.slice(11, 19),
     String(event.testInvitationId ?? "?").padEnd(8),
     String(event.status ?? "?").padEnd(11),
-    String(n.CandidateEmailId ?? "").padEnd(28),
-    `${score} ${n.PerformanceCategory ?? ""}`.trim().padEnd(16),
+    attempted.padEnd(19),
+    String(field(n, "CandidateEmailId") ?? "").padEnd(28),
+    `${score} ${field(n, "PerformanceCategory") ?? ""}`.trim().padEnd(16),
   ];
   if (event.forward) cells.push(`→ ${event.forward.status ?? event.forward.error ?? "failed"}`);
   if (event.duplicate) cells.push("duplicate");
@@ -105,8 +113,9 @@ function httpUrl(value: string, flag: string): string {
   return url.toString();
 }
 
+/** Created 0600 (an existing file keeps its mode): the notifications it keeps carry candidates' data. */
 async function openLog(file: string): Promise<WriteStream> {
-  const stream = createWriteStream(file, { flags: "a" });
+  const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
   try {
     await once(stream, "open");
   } catch (error) {

@@ -29,6 +29,12 @@ export interface ReceivedEvent {
   answered: number;
   testInvitationId: number | null;
   status: string | null;
+  /**
+   * When the candidate attempted the test, in UTC ISO 8601: the notification's `AttemptedOnUtc`
+   * (`2020-10-09T13:21:53`, sent without a zone) with its `Z`. Null when it has none; `AttemptedOn`
+   * (`09-Oct-2020 06:51 PM`) is the account's local time, in a zone the notification does not name.
+   */
+  attemptedAt: string | null;
   /** The same (TestInvitationId, Status) arrived before: a retry or a `callbacks resend`. */
   duplicate: boolean;
   notification?: Record<string, unknown>;
@@ -102,7 +108,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
           return;
         }
         reply(res, 200, { received: true });
-        const { notification, testInvitationId, status } = parsed;
+        const { notification, testInvitationId, status, attemptedAt } = parsed;
         const key = testInvitationId === null ? undefined : `${testInvitationId}\u0000${status ?? ""}`;
         const duplicate = key !== undefined && seen.has(key);
         if (key !== undefined) seen.add(key);
@@ -117,6 +123,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
             answered: 200,
             testInvitationId,
             status,
+            attemptedAt,
             duplicate,
             notification,
             forward,
@@ -140,6 +147,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         answered: code,
         testInvitationId: null,
         status: null,
+        attemptedAt: null,
         duplicate: false,
         error,
       });
@@ -188,7 +196,9 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | un
 }
 
 type Parsed =
-  | { notification: Record<string, unknown>; testInvitationId: number | null; status: string | null }
+  | (Pick<ReceivedEvent, "testInvitationId" | "status" | "attemptedAt"> & {
+      notification: Record<string, unknown>;
+    })
   | { error: string };
 
 /** The notification's shape is documented loosely: require a JSON object, read the two fields we key on. */
@@ -211,7 +221,17 @@ export function parseNotification(body: Buffer): Parsed {
     notification,
     testInvitationId: typeof id === "number" && Number.isSafeInteger(id) ? id : null,
     status: typeof status === "string" ? status : null,
+    attemptedAt: utcTime(field(notification, "AttemptedOnUtc")),
   };
+}
+
+/** `2020-10-09T13:21:53` (UTC, no zone) → `2020-10-09T13:21:53Z`; a value with a zone is kept as it is. */
+function utcTime(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const text = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)) return null;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
+  return Number.isNaN(Date.parse(zoned)) ? null : zoned;
 }
 
 async function forwardBody(url: string, body: Buffer, contentType: string): Promise<ForwardOutcome> {
