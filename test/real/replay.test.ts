@@ -361,7 +361,7 @@ firstOk.set("getReportPdf", { ...responses[0]!, file: "", contentType: "applicat
 
 let server: http.Server;
 let origin: string;
-const requests: { sample: string; method: string; path: string }[] = [];
+const requests: { sample: string; method: string; path: string; body: string }[] = [];
 
 function startReplay(): Promise<void> {
   server = http.createServer((req, res) => {
@@ -369,9 +369,15 @@ function startReplay(): Promise<void> {
     const [, key, ...rest] = url.pathname.split("/");
     const path = `/${rest.join("/")}`.replace(/^\/skills\//, "/");
     const sample = responses.find((s) => s.file === decodeURIComponent(key ?? ""));
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      requests.push({ sample: sample?.file ?? "", method: req.method ?? "", path });
+      requests.push({
+        sample: sample?.file ?? "",
+        method: req.method ?? "",
+        path,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       const route = ROUTE_LIST.find((r) => r.method === req.method && r.pattern.test(path));
       const operation =
         route?.operation ?? (path === "/v3/accounts/business-units" ? "listBusinessUnits" : undefined);
@@ -484,4 +490,33 @@ describe.concurrent("each real answer, through the built CLI", () => {
       });
     });
   }
+});
+
+describe("what is written back from a real answer", () => {
+  it("settings set reads the grouped settings and sends API.md's flat fields, the one flag changed", async () => {
+    const sample = responses.find((s) => s.file === "tests/settings-update-201.json");
+    if (!sample) throw new Error("no settings update sample");
+    const result = await cli(sample, ["tests", "settings", "set", "1134601", "--copy-paste", "yes"]);
+    expect(result.code, result.stderr).toBe(0);
+    const sent = requests.filter((r) => r.sample === sample.file && r.method === "POST").at(-1);
+    // fixtures/real/tests/settings-get-200.json, its groups (two levels deep) taken apart.
+    expect(JSON.parse(sent?.body ?? "{}")).toEqual({
+      testName: "A11",
+      testAliasName: "A11",
+      typeOfTest: 1,
+      practiceTest: 1,
+      randomQuestions: 0,
+      randomAnswers: 0,
+      showQuestionScore: 0,
+      sectionEndPopup: 0,
+      sectionTimeLeftAlert: 0,
+      candidateFeedback: 0,
+      sendTestReportEmailToCandidate: 0,
+      terminateTestOnImageViolation: 0,
+      terminateTestAfterViolationCount: 1,
+      copyPaste: 1,
+      displayViolationPopUp: 1,
+      terminateTestOnWindowViolation: 1,
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import { TestSettings } from "../../api/schemas.js";
 import { SETTING_FLAGS } from "../../api/settings-flags.js";
 import { UsageError } from "../../errors.js";
+import { field, isRecord } from "../../fields.js";
 import { readJsonObject } from "../shared/files.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
@@ -32,7 +33,7 @@ const settingsSet: Handler = async (ctx, [testIdArg], options) => {
     }
     // The service takes the whole object (no partial update): read, change, write back.
     const current = await api.getSettings(testId);
-    body = { ...current, ...changes };
+    body = { ...flatSettings(current), ...changes };
   }
   const answer = await api.updateSettings(testId, body);
   ctx.success(`Settings of test ${testId} updated`);
@@ -40,6 +41,24 @@ const settingsSet: Handler = async (ctx, [testIdArg], options) => {
   return 0;
 };
 export default settingsSet;
+
+/**
+ * The fields of API.md §2.2 in a settings answer, flat, as they are written back. The real service groups them
+ * (`testSettings`, `questionSettings`, `windowViolationSettings`...; fixtures/real/tests/settings-get-200.json):
+ * a field is taken from the top level, or else from the first group that holds it.
+ */
+export function flatSettings(answer: Record<string, unknown>): Record<string, unknown> {
+  // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
+  const groups: Record<string, unknown>[] = [answer];
+  for (let i = 0; i < groups.length && i < 64; i++)
+    groups.push(...Object.values(groups[i] ?? {}).filter(isRecord));
+  const flat: Record<string, unknown> = {};
+  for (const name of ["testName", "testAliasName", "typeOfTest", ...SETTING_FLAGS]) {
+    const value = groups.map((group) => field(group, name)).find((v) => v !== undefined);
+    if (value !== undefined) flat[name] = value;
+  }
+  return flat;
+}
 
 function changesFromFlags(options: Record<string, unknown>): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
