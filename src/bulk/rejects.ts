@@ -2,10 +2,13 @@
  * Rejects files: the rows a run did not get through, as the user wrote them plus an `error` column, so the
  * file can be fixed and fed back in (`error` is ignored on input). CSV input gives a CSV with the same
  * header and delimiter; JSON input gives a JSON array of the original items with an `error` property.
+ *
+ * It is checked before anything is sent (`checkRejectsFile`: no file or link clobbered without --force) and
+ * written under a temporary name, moved into place when the run ends (files.ts).
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { CliError, UsageError } from "../errors.js";
+import { AtomicFile, checkTarget } from "../files.js";
 import { normalizeHeader } from "./columns.js";
 import type { RejectsSink } from "./engine.js";
 
@@ -27,17 +30,32 @@ export function rejectsPath(input: string, option: unknown, extension?: string):
   return path;
 }
 
-/** Buffered synchronous writes: rows are written in the order they are reported, with no backpressure to manage. */
+/**
+ * Before anything is sent: the rejects file's folder exists, and nothing is at its path (a file of an earlier
+ * run that someone may be fixing, or a link) unless `force`. Dry runs write no rejects file and skip this.
+ */
+export function checkRejectsFile(path: string, force: boolean): void {
+  checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
+}
+
+/**
+ * Buffered synchronous writes: rows are written in the order they are reported, with no backpressure to
+ * manage. They go to a temporary file beside the target, moved into place by `finish`.
+ */
 class FileSink {
-  private fd: number;
+  private readonly file: AtomicFile;
   private buffer = "";
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    force: boolean,
+  ) {
     try {
-      this.fd = openSync(path, "w", 0o600);
+      this.file = new AtomicFile(path, force);
     } catch (error) {
-      throw new UsageError(
+      throw new CliError(
         `Cannot write the rejects file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        { suggestion: "Check that its folder is writable; the summary lists the rows it would hold." },
       );
     }
   }
@@ -49,13 +67,13 @@ class FileSink {
 
   protected flush(): void {
     if (this.buffer.length === 0) return;
-    writeSync(this.fd, this.buffer);
+    this.file.write(this.buffer);
     this.buffer = "";
   }
 
   protected finish(): void {
     this.flush();
-    closeSync(this.fd);
+    this.file.commit();
   }
 }
 
@@ -67,8 +85,9 @@ export class CsvRejects extends FileSink implements RejectsSink {
     path: string,
     header: string[],
     private readonly delimiter: string,
+    force = false,
   ) {
-    super(path);
+    super(path, force);
     this.keep = header.flatMap((cell, i) => (normalizeHeader(cell) === "error" ? [] : [i]));
     this.put(this.line([...this.keep.map((i) => header[i]!), "error"]));
   }
@@ -101,8 +120,8 @@ function needsQuotes(cell: string, delimiter: string): boolean {
 export class JsonRejects extends FileSink implements RejectsSink {
   private count = 0;
 
-  constructor(path: string) {
-    super(path);
+  constructor(path: string, force = false) {
+    super(path, force);
     this.put("[\n");
   }
 

@@ -475,18 +475,27 @@ class Run<T> {
     this.progress();
   }
 
-  /** Writes a rejected row; the sink is opened on first use. Sink writes are synchronous after that. */
+  /**
+   * Writes a rejected row; the sink is opened on first use. Sink writes are synchronous after that. A sink that
+   * cannot be opened stops the run (its rows are still in the summary); it never rejects: callers do not wait.
+   */
   private async reject(source: unknown, line: number, error: string): Promise<void> {
     if (!this.job.rejects || this.job.dryRun) return;
     if (!this.rejects) {
-      this.rejectsOpening ??= this.job.rejects().then((sink) => {
-        this.rejects = sink;
-        this.result.rejects = sink.path;
-        return sink;
-      });
+      this.rejectsOpening ??= this.job.rejects().then(
+        (sink) => {
+          this.rejects = sink;
+          this.result.rejects = sink.path;
+          return sink;
+        },
+        (failure: unknown) => {
+          this.setFatal(failure);
+          return undefined;
+        },
+      );
       await this.rejectsOpening;
     }
-    this.rejects!.write(source, line, error);
+    this.rejects?.write(source, line, error);
   }
 
   private progress(): void {

@@ -32,6 +32,10 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
       .option("--skip-invalid", "send the valid rows and write the invalid ones to --rejects")
       .option("--rejects <file.csv>", "where rows the run could not send are written")
+      .option(
+        "--force",
+        "overwrite an existing rejects file (a link there is replaced; its target is left alone)",
+      )
       .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")
       .option("--restart", "ignore what earlier runs of this file already got confirmed")
       .option("--retry-uncertain", "send again the rows whose earlier request got no answer")

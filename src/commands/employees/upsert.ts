@@ -4,7 +4,7 @@ import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "..
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
 import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
-import { CsvRejects, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
+import { CsvRejects, checkRejectsFile, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
 import type { Handler } from "../shared/kit.js";
 
 const upsert: Handler = async (ctx, args, o) => {
@@ -13,6 +13,7 @@ const upsert: Handler = async (ctx, args, o) => {
   // Requests of 100 employees are small and many (10,000 for a million rows): more in flight hide the latency.
   const concurrency = parseConcurrency(o.concurrency, 8);
   const json = /\.json$/i.test(file);
+  const force = o.force === true;
 
   let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
   let openRejects: () => Promise<RejectsSink>;
@@ -20,15 +21,17 @@ const upsert: Handler = async (ctx, args, o) => {
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
     const path = rejectsPath(file, o.rejects, ".json");
+    if (!ctx.dryRun) checkRejectsFile(path, force);
     rows = { read: employeeJsonEntries(file, file) };
-    openRejects = async () => new JsonRejects(path);
+    openRejects = async () => new JsonRejects(path, force);
   } else {
     const path = rejectsPath(file, o.rejects);
+    if (!ctx.dryRun) checkRejectsFile(path, force);
     const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
     inputName = input.name;
     noRows = noRowsMessage(input);
     rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
-    openRejects = async () => new CsvRejects(path, input.header, input.delimiter);
+    openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force);
   }
 
   const api = await ctx.api();

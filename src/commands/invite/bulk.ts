@@ -3,7 +3,7 @@ import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { inviteColumns } from "../../bulk/invites.js";
-import { CsvRejects, rejectsPath } from "../../bulk/rejects.js";
+import { CsvRejects, checkRejectsFile, rejectsPath } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
@@ -24,6 +24,8 @@ const bulk: Handler = async (ctx, args, o) => {
     proctoringMode: o.proctoring as BulkInviteSettings["proctoringMode"],
   });
   const rejects = rejectsPath(file, o.rejects);
+  const force = o.force === true;
+  if (!ctx.dryRun) checkRejectsFile(rejects, force);
 
   const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
   const columns = inviteColumns(input, {
@@ -54,7 +56,7 @@ const bulk: Handler = async (ctx, args, o) => {
       skipInvalid: o.skipInvalid === true,
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
-      rejects: async () => new CsvRejects(rejects, input.header, input.delimiter),
+      rejects: async () => new CsvRejects(rejects, input.header, input.delimiter, force),
       send: async (group, rows) => {
         const accepted = await api.bulkInvite(
           Number(group),

@@ -46,6 +46,10 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "4")
       .option("--skip-invalid", "send the valid rows and write invalid ones to the rejects file")
       .option("--rejects <file.csv>", "where rejected rows go (default: <file>.rejects.csv)")
+      .option(
+        "--force",
+        "overwrite an existing rejects file (a link there is replaced; its target is left alone)",
+      )
       .option("--email-column <name>", "the column holding e-mails")
       .option("--name-column <name>", "the column holding names")
       .option("--delimiter <char>", "field delimiter (default: detected among , ; and tab)")

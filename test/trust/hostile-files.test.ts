@@ -1,0 +1,233 @@
+/**
+ * Hostile files (issue 18, items 3, 4, 6 and 7): what assess writes beside the user's files and keeps in its
+ * config folder, tried as an attacker (or a tired user) would leave things. Through `main(argv)` against the
+ * sandbox on loopback, with files and links crafted in a temp folder (helpers and inputs: fixtures/hostile/).
+ *
+ * - The rejects file of `invite bulk` / `employees upsert` never replaces a file or writes through a link without
+ *   --force (exit 2, nothing sent); with --force a link is replaced, its target left alone; it is written under a
+ *   temporary name and moved into place.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/files.js";
+import type { BulkResult } from "../../src/bulk/summary.js";
+import { isBulkInvite, isUpsert, tempDir } from "../bulk/helpers.js";
+import { type RunResult, startTestEnv, type TestEnv } from "../helpers/cli.js";
+
+let env: TestEnv;
+let tmp: ReturnType<typeof tempDir>;
+let n = 0;
+beforeAll(async () => {
+  env = await startTestEnv();
+  tmp = tempDir("assess-trust-hostile-files-");
+});
+afterAll(async () => {
+  await env.close();
+  tmp.cleanup();
+});
+
+/** A folder of its own for each test: inputs, outputs and decoys side by side. */
+function folder(): string {
+  const dir = tmp.file(`case-${n++}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+/** Requests the sandbox received since `mark` that carry rows (bulk invites, upserts) or fetch a PDF. */
+function sentSince(mark: number) {
+  return env.sandbox.requests
+    .slice(mark)
+    .filter((r) => isBulkInvite(r) || isUpsert(r) || /\/pdf$/.test(r.path));
+}
+
+/** A usage error as CLI.md wants it: exit 2, the message, something to do next, no stack trace, no "bug". */
+function expectUsageError(r: RunResult, message: RegExp): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/looks like a bug|\n\s+at \S+ \(|node:internal/);
+}
+
+const VICTIM_TEXT = "precious: someone else's file, must never change\n";
+
+describe("item 3: the rejects file never clobbers a file or writes through a link", () => {
+  /** An invite file with one valid row and one invalid one (so --skip-invalid has a row to reject). */
+  function mixedInput(dir: string): string {
+    const file = join(dir, "mixed.csv");
+    writeFileSync(file, `email,name\nok${n}@example.com,Ok\nnot-an-email,Bad\n`);
+    return file;
+  }
+
+  /** An employee file with one row. */
+  function staffInput(dir: string): string {
+    const file = join(dir, "staff.csv");
+    writeFileSync(file, `email,firstName,lastName,jobCode\nstaff${n}@example.com,Staff,Row,QA1\n`);
+    return file;
+  }
+
+  it("an existing rejects file (given or the default one) → exit 2 before anything is sent; content unchanged", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const given = join(dir, "fixing.csv");
+    const byDefault = join(dir, "mixed.rejects.csv");
+    writeFileSync(given, "email,name,error\nfixed@example.com,Being fixed by hand,\n");
+    writeFileSync(byDefault, "an earlier run's rejects, being fixed\n");
+    const before = snapshotFiles([given, byDefault]);
+    const mark = env.sandbox.requests.length;
+
+    const r = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      given,
+    ]);
+    expectUsageError(r, /The rejects file .*fixing\.csv already exists/);
+    expect(r.stderr).toMatch(/--force/);
+    expect(r.stderr).toMatch(/nothing was sent/);
+
+    const d = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid"]);
+    expectUsageError(d, /The rejects file .*mixed\.rejects\.csv already exists/);
+
+    const e = await env.run(["employees", "upsert", staffInput(dir), "--rejects", given]);
+    expectUsageError(e, /The rejects file .*fixing\.csv already exists/);
+
+    const json = join(dir, "people.json");
+    writeFileSync(json, JSON.stringify([{ email: "j@example.com", firstName: "J", lastName: "Son" }]));
+    writeFileSync(join(dir, "people.rejects.json"), "[]\n");
+    const j = await env.run(["employees", "upsert", json]);
+    expectUsageError(j, /The rejects file .*people\.rejects\.json already exists/);
+
+    expect(sentSince(mark)).toEqual([]);
+    expect(changedFiles(before)).toEqual([]);
+  });
+
+  it("a link at --rejects (to a file, or dangling) → exit 2, nothing sent, the target and the link unchanged", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const elsewhere = folder();
+    const victim = join(elsewhere, "victim.txt");
+    writeFileSync(victim, VICTIM_TEXT);
+    const link = join(dir, "rejects.csv");
+    plantLink(link, victim);
+    const dangling = join(dir, "dangling.csv");
+    const wouldBeCreated = join(elsewhere, "created-through-the-link.csv");
+    plantLink(dangling, wouldBeCreated);
+    const before = snapshotFiles([victim, link, dangling, wouldBeCreated, elsewhere]);
+    const mark = env.sandbox.requests.length;
+
+    const r = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid", "--rejects", link]);
+    expectUsageError(r, /The rejects file .*rejects\.csv is a symbolic link \(to .*victim\.txt\)/);
+    expect(r.stderr).toMatch(/--force to replace the link itself/);
+
+    const g = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      dangling,
+    ]);
+    expectUsageError(g, /dangling\.csv is a symbolic link/);
+
+    const e = await env.run(["employees", "upsert", staffInput(dir), "--rejects", link]);
+    expectUsageError(e, /is a symbolic link/);
+
+    expect(sentSince(mark)).toEqual([]);
+    expect(changedFiles(before)).toEqual([]);
+  });
+
+  it("--force replaces the link itself with the rejects file (0600): its target is left alone, no temporary file stays", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const elsewhere = folder();
+    const victim = join(elsewhere, "victim.txt");
+    writeFileSync(victim, VICTIM_TEXT);
+    const link = join(dir, "rejects.csv");
+    plantLink(link, victim);
+    const before = snapshotFiles([victim, elsewhere]);
+
+    const r = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      link,
+      "--force",
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<BulkResult>()).toMatchObject({ sent: 1, invalid: 1, rejects: link });
+    expect(changedFiles(before)).toEqual([]);
+    const info = lstatSync(link);
+    expect(info.isFile()).toBe(true);
+    expect(info.mode & 0o777).toBe(0o600);
+    expect(readFileSync(link, "utf8")).toMatch(/^email,name,error\r\nnot-an-email,Bad,"line 3: email: /);
+    expect(readdirSync(dir).sort()).toEqual(["mixed.csv", "rejects.csv"]);
+
+    // An existing file is overwritten with --force, through the same temporary file.
+    const again = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      link,
+    ]);
+    expectUsageError(again, /already exists/);
+    const forced = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      link,
+      "--force",
+    ]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(link, "utf8")).toMatch(/^email,name,error\r\nnot-an-email,Bad,"line 3: email: /);
+    expect(readdirSync(dir).sort()).toEqual(["mixed.csv", "rejects.csv"]);
+  });
+
+  it("a --rejects in a folder that does not exist → exit 2 naming the folder, nothing sent", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const mark = env.sandbox.requests.length;
+    const missing = join(dir, "no", "such");
+    const r = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1001",
+      "--skip-invalid",
+      "--rejects",
+      join(missing, "rejects.csv"),
+    ]);
+    expectUsageError(r, new RegExp(`the folder ${missing.replaceAll("/", "\\/")} does not exist`));
+    expect(r.stderr).toMatch(/mkdir -p/);
+    expect(sentSince(mark)).toEqual([]);
+  });
+
+  it("a dry run writes no rejects file, so an existing one does not stop it", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const existing = join(dir, "mixed.rejects.csv");
+    writeFileSync(existing, "kept\n");
+    const r = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid", "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(existing, "utf8")).toBe("kept\n");
+  });
+});
