@@ -5,6 +5,7 @@ import type { AccountId } from "./keys.js";
 import type { MultipartPart } from "./multipart.js";
 import type { Notifier } from "./notify.js";
 import type { Employee, Invitation, Store, Test } from "./state.js";
+import type { Shapes } from "./types.js";
 
 export interface Reply {
   status: number;
@@ -21,6 +22,8 @@ export interface SandboxEnv {
   /** Assessment base URL including its prefix, for links in answers (report PDF URLs). */
   assessUrl: () => string;
   notifier: Notifier;
+  /** Whose answer shapes to follow where they differ (SandboxOptions.shapes). */
+  shapes: Shapes;
 }
 
 export interface RouteContext {

@@ -22,4 +22,5 @@ export type {
   RecordedRequest,
   Sandbox,
   SandboxOptions,
+  Shapes,
 } from "./types.js";

@@ -134,7 +134,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const requests: RecordedRequest[] = [];
   let seq = 0;
   let origin = "";
-  const env: SandboxEnv = { store, now, assessUrl: () => `${origin}${assessPrefix}`, notifier };
+  const env: SandboxEnv = {
+    store,
+    now,
+    assessUrl: () => `${origin}${assessPrefix}`,
+    notifier,
+    shapes: opts.shapes ?? "real",
+  };
 
   const assessRouter = new Router();
   for (const register of [

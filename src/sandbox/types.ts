@@ -20,7 +20,16 @@ export interface SandboxOptions {
   now?: () => Date;
   /** One line per request (method path status ms); the key is never logged. */
   log?: (line: string) => void;
+  /**
+   * "real" (default): where the real service's documented answers (fixtures/real/) differ from API.md's
+   * literal reading, answer like the real service: the attempt listing's `testStatus: "Completed"`, settings
+   * grouped (`testSettings`, `questionSettings`...), the ids of a process-callbacks 401 as strings.
+   * "api-md": API.md's literal shapes (`teststatus: "Complete"`, flat settings, numeric ids).
+   */
+  shapes?: Shapes;
 }
+
+export type Shapes = "real" | "api-md";
 
 export interface RecordedRequest {
   seq: number;

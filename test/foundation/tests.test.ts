@@ -98,10 +98,13 @@ describe("tests get", () => {
 });
 
 describe("tests settings", () => {
-  it("get prints the flat settings", async () => {
+  it("get prints the settings as sent (--json) and API.md's flat fields in a table", async () => {
     const r = await t.run(["tests", "settings", "get", "1002", "--json"]);
     expect(r.code).toBe(0);
-    expect(r.json()).toHaveProperty("randomQuestions");
+    expect(r.json()).toHaveProperty("questionSettings.randomQuestions");
+    const table = await t.run(["tests", "settings", "get", "1002", "-o", "tsv"]);
+    expect(table.stdout.split("\n")[0]?.split("\t")).toContain("randomQuestions");
+    expect(table.stdout).not.toContain("questionSettings");
   });
 
   it("set with flags reads, changes and writes back the whole object", async () => {
@@ -122,14 +125,17 @@ describe("tests settings", () => {
     const post = t.sandbox.requests
       .filter((q) => q.method === "POST" && q.path === "/v3/tests/1002/settings")
       .at(-1);
-    expect(post?.body).toEqual({ ...before, randomQuestions: 1, copyPaste: 0 });
+    // The grouped answer is written back as the flat fields of API.md §2.2.
+    const flat = Object.assign({}, ...Object.values(before));
+    expect(Object.keys(flat)).toHaveLength(16);
+    expect(post?.body).toEqual({ ...flat, randomQuestions: 1, copyPaste: 0 });
     const after = (await t.run(["tests", "settings", "get", "1002", "--json"])).json<
       Record<string, unknown>
     >();
-    expect(after).toMatchObject({
+    expect(Object.assign({}, ...Object.values(after))).toMatchObject({
       randomQuestions: 1,
       copyPaste: 0,
-      candidateFeedback: before.candidateFeedback,
+      candidateFeedback: flat.candidateFeedback,
     });
   });
 

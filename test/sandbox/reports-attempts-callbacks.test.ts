@@ -4,11 +4,19 @@ import { ACME, clients, GLOBEX, start } from "./helpers.js";
 
 let sb: Sandbox;
 let c: ReturnType<typeof clients>;
+/** The same seed answering in API.md's literal shapes (`teststatus`, numeric ids in a 401). */
+let literal: Sandbox;
+let l: ReturnType<typeof clients>;
 beforeAll(async () => {
   sb = await start();
   c = clients(sb);
+  literal = await start({ shapes: "api-md" });
+  l = clients(literal);
 });
-afterAll(() => sb.close());
+afterAll(async () => {
+  await sb.close();
+  await literal.close();
+});
 
 const finishedAcme = () => sb.state.invitations.filter((i) => i.accountId === "acme" && i.completedAt);
 
@@ -113,7 +121,18 @@ describe("POST /v3/candidates/testattempts?state=completed", () => {
   const list = (body: unknown, state = "completed") =>
     c.api("POST", `/v3/candidates/testattempts?state=${state}`, { body });
 
-  it("lists the finished attempts of the window in §2.8 records", async () => {
+  it("lists them as the real service does: testStatus, Completed", async () => {
+    const a = await list({ StartDateTime: "2025-05-20T00:00:00Z", EndDateTime: "2025-06-15T12:00:00Z" });
+    const records = a.json.result.testAttempts;
+    expect(Object.keys(records[0]).sort()).toEqual(
+      ["testInvitationId", "extEmployeeId", "testId", "name", "email", "invitationtype", "testStatus"].sort(),
+    );
+    const statuses = new Set(records.map((r: { testStatus: string }) => r.testStatus));
+    expect(statuses).toEqual(new Set(["Completed", "TestLeft", "Terminated"]));
+  });
+
+  it("lists the finished attempts of the window in §2.8 records (API.md's literal shapes)", async () => {
+    const list = (body: unknown) => l.api("POST", "/v3/candidates/testattempts?state=completed", { body });
     const a = await list({ StartDateTime: "2025-05-20T00:00:00Z", EndDateTime: "2025-06-15T12:00:00Z" });
     expect(a.status).toBe(200);
     expect(a.json.errors).toBeNull();
@@ -152,7 +171,7 @@ describe("POST /v3/candidates/testattempts?state=completed", () => {
       name: "Api Made",
       email: "api.made@example.com",
       invitationtype: "api",
-      teststatus: "Terminated",
+      testStatus: "Terminated",
     });
   });
 
@@ -192,7 +211,12 @@ describe("POST /v3/callbacks/process", () => {
       body: { testinvitationIds: [own, 42, foreign] },
     });
     expect(a.status).toBe(401);
-    expect(a.json).toEqual({ result: null, errors: ["Invalid testinvitationIds", 42, foreign] });
+    // As the real service names them: strings (fixtures/real/callbacks/process-401.json).
+    expect(a.json).toEqual({ result: null, errors: ["Invalid testinvitationIds", "42", String(foreign)] });
+    const b = await l.api("POST", "/v3/callbacks/process", {
+      body: { testinvitationIds: [own, 42, foreign] },
+    });
+    expect(b.json).toEqual({ result: null, errors: ["Invalid testinvitationIds", 42, foreign] });
   });
 
   it("splits ids into successful (callback URL and finished) and failed", async () => {

@@ -4,11 +4,19 @@ import { clients, GLOBEX, start } from "./helpers.js";
 
 let sb: Sandbox;
 let c: ReturnType<typeof clients>;
+/** The same seed answering in API.md's literal shapes (flat settings). */
+let literal: Sandbox;
+let l: ReturnType<typeof clients>;
 beforeAll(async () => {
   sb = await start();
   c = clients(sb);
+  literal = await start({ shapes: "api-md" });
+  l = clients(literal);
 });
-afterAll(() => sb.close());
+afterAll(async () => {
+  await sb.close();
+  await literal.close();
+});
 
 describe("tests", () => {
   it("lists the account's tests with 1-based pages (defaults 1/10)", async () => {
@@ -56,8 +64,25 @@ describe("tests", () => {
 });
 
 describe("test settings", () => {
-  it("reads the flat settings of API.md 2.2", async () => {
+  it("reads the settings grouped, as the real service does", async () => {
     const a = await c.api("GET", "/v3/tests/1003/settings");
+    expect(a.status).toBe(200);
+    expect(Object.keys(a.json).sort()).toEqual(
+      [
+        "testSettings",
+        "questionSettings",
+        "displayMessageSettings",
+        "emailSettings",
+        "imageProctoringSettings",
+        "windowViolationSettings",
+      ].sort(),
+    );
+    expect(a.json.testSettings).toMatchObject({ testName: "SQL for Analysts", typeOfTest: 1 });
+    expect(a.json.questionSettings.randomQuestions).toBe(1);
+  });
+
+  it("reads the flat settings of API.md 2.2 (API.md's literal shapes)", async () => {
+    const a = await l.api("GET", "/v3/tests/1003/settings");
     expect(a.status).toBe(200);
     expect(Object.keys(a.json).sort()).toEqual(
       [
@@ -84,9 +109,9 @@ describe("test settings", () => {
   });
 
   it("writes the whole object (missing flags reset to 0) and answers 201", async () => {
-    const before = (await c.api("GET", "/v3/tests/1003/settings")).json;
+    const before = (await l.api("GET", "/v3/tests/1003/settings")).json;
     expect(before.randomQuestions).toBe(1);
-    const w = await c.api("POST", "/v3/tests/1003/settings", {
+    const w = await l.api("POST", "/v3/tests/1003/settings", {
       body: { testName: "SQL for Analysts", testAliasName: "SQL-A", typeOfTest: 2, practiceTest: 1 },
     });
     expect(w.status).toBe(201);
@@ -96,8 +121,13 @@ describe("test settings", () => {
       practiceTest: 1,
       randomQuestions: 0,
     });
-    const after = (await c.api("GET", "/v3/tests/1003/settings")).json;
+    const after = (await l.api("GET", "/v3/tests/1003/settings")).json;
     expect(after).toEqual(w.json);
+    // The real shapes answer the same write grouped.
+    const real = await c.api("POST", "/v3/tests/1003/settings", { body: { typeOfTest: 2, practiceTest: 1 } });
+    expect(real.status).toBe(201);
+    expect(real.json.testSettings).toMatchObject({ typeOfTest: 2, practiceTest: 1 });
+    expect(real.json.questionSettings.randomQuestions).toBe(0);
   });
 
   it("refuses a flag other than 0 or 1, naming it", async () => {

@@ -57,7 +57,10 @@ function listAttempts(ctx: RouteContext) {
     name: inv.name,
     email: inv.email,
     invitationtype: inv.invitationType,
-    teststatus: inv.status,
+    // The real listing says `testStatus` and "Completed" (fixtures/real/attempts/list-200.json).
+    ...(ctx.env.shapes === "real"
+      ? { testStatus: inv.status === "Complete" ? "Completed" : inv.status }
+      : { teststatus: inv.status }),
   }));
   return ok({ result: { testAttempts }, errors: null });
 }

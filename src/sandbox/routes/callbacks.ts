@@ -31,7 +31,9 @@ function processCallbacks(ctx: RouteContext) {
     else if (!found.includes(inv)) found.push(inv);
   }
   // Nothing is queued when any id is invalid: the caller fixes the list and sends it again.
-  if (offending.length > 0) throw resultErrors(401, [MSG.callbacksInvalidIds, ...offending]);
+  // The real service names them as strings (fixtures/real/callbacks/process-401.json).
+  const named = ctx.env.shapes === "real" ? offending.map(String) : offending;
+  if (offending.length > 0) throw resultErrors(401, [MSG.callbacksInvalidIds, ...named]);
 
   const successful: number[] = [];
   const failed: number[] = [];

@@ -44,9 +44,37 @@ function testDetail(t: Test) {
   };
 }
 
-function settingsView(t: Test) {
+/**
+ * The settings as read back. The real service groups the fields of §2.2 (API-NOTES.md,
+ * fixtures/real/tests/settings-get-200.json); API.md's reading is the flat object it takes on write.
+ */
+function settingsView(ctx: RouteContext, t: Test) {
   const { testAliasName, typeOfTest, ...flags } = t.settings;
-  return { testName: t.testName, testAliasName, typeOfTest, ...flags };
+  if (ctx.env.shapes === "api-md") return { testName: t.testName, testAliasName, typeOfTest, ...flags };
+  return {
+    testSettings: { testName: t.testName, testAliasName, typeOfTest, practiceTest: flags.practiceTest },
+    questionSettings: {
+      randomQuestions: flags.randomQuestions,
+      randomAnswers: flags.randomAnswers,
+      showQuestionScore: flags.showQuestionScore,
+    },
+    displayMessageSettings: {
+      sectionEndPopup: flags.sectionEndPopup,
+      sectionTimeLeftAlert: flags.sectionTimeLeftAlert,
+      candidateFeedback: flags.candidateFeedback,
+    },
+    emailSettings: { sendTestReportEmailToCandidate: flags.sendTestReportEmailToCandidate },
+    imageProctoringSettings: {
+      terminateTestOnImageViolation: flags.terminateTestOnImageViolation,
+      terminateTestAfterViolationCount: flags.terminateTestAfterViolationCount,
+    },
+    windowViolationSettings: {
+      copyPaste: flags.copyPaste,
+      displayViolationPopUp: flags.displayViolationPopUp,
+      terminateTestOnWindowViolation: flags.terminateTestOnWindowViolation,
+      terminateTestAfterViolationCount: flags.terminateTestAfterViolationCount,
+    },
+  };
 }
 
 /** The whole object is written (API-NOTES): a flag left out is reset to 0, names and type keep their value. */
@@ -77,7 +105,7 @@ function writeSettings(ctx: RouteContext) {
     ? body.testAliasName.trim()
     : test.settings.testAliasName;
   test.settings = { ...(next as Record<(typeof SETTINGS_FLAGS)[number], 0 | 1>), testAliasName, typeOfTest };
-  return ok(settingsView(test), 201);
+  return ok(settingsView(ctx, test), 201);
 }
 
 export function registerTestRoutes(router: Router): void {
@@ -85,7 +113,7 @@ export function registerTestRoutes(router: Router): void {
     .add("GET", "/v3/tests", listTests)
     .add("GET", "/v3/tests/:testId", (ctx) => ok(testDetail(ownedTest(ctx, idParam(ctx, "testId")))))
     .add("GET", "/v3/tests/:testId/settings", (ctx) =>
-      ok(settingsView(ownedTest(ctx, idParam(ctx, "testId")))),
+      ok(settingsView(ctx, ownedTest(ctx, idParam(ctx, "testId")))),
     )
     .add("POST", "/v3/tests/:testId/settings", writeSettings);
 }
