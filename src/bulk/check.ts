@@ -18,6 +18,7 @@ import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput
 import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
 import type { BulkEntry, BulkJob } from "./engine.js";
 import { type InviteColumns, inviteEntries } from "./invites.js";
+import { fromRejectsFile } from "./rejects.js";
 import { closeSpool, openSpool, type SpoolFile, type SpoolTarget, SpoolWriter } from "./spool.js";
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
@@ -32,10 +33,11 @@ type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
 
 type Read<T> = () => AsyncIterable<BulkEntry<T>[]>;
 
-/** The rows `reader` describes, read from `input`. */
+/** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
 function rowsOf(input: CsvInput, reader: InviteRows): Read<BulkCandidate>;
 function rowsOf(input: CsvInput, reader: RowReader): Read<BulkCandidate | Employee>;
-function rowsOf(input: CsvInput, reader: RowReader): Read<BulkCandidate | Employee> {
+function rowsOf(csv: CsvInput, reader: RowReader): Read<BulkCandidate | Employee> {
+  const input = fromRejectsFile(csv);
   return reader.rows === "invites"
     ? inviteEntries(input, reader.columns, reader.testId)
     : employeeCsvEntries(input, reader.columns);

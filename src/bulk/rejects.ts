@@ -3,13 +3,17 @@
  * file can be fixed and fed back in (`error` is ignored on input). CSV input gives a CSV with the same
  * header and delimiter; JSON input gives a JSON array of the original items with an `error` property.
  *
- * It is checked before anything is sent (`checkRejectsFile`: no file or link clobbered without --force) and
- * written under a temporary name, moved into place when the run ends (files.ts).
+ * People open it in a spreadsheet to fix the rows, so its cells are neutralised as `-o csv`'s are (one rule:
+ * output/format.ts `neutralizeFormula`), and a rejects file read back in has that quote taken off again
+ * (`fromRejectsFile`). It is checked before anything is sent (`checkRejectsFile`: no file or link clobbered
+ * without --force) and written under a temporary name, moved into place when the run ends (files.ts).
  */
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { CliError, UsageError } from "../errors.js";
 import { AtomicFile, checkTarget } from "../files.js";
+import { neutralizeFormula } from "../output/format.js";
 import { normalizeHeader } from "./columns.js";
+import type { CsvInput } from "./csv.js";
 import type { RejectsSink } from "./engine.js";
 
 /** `candidates.csv` → `candidates.rejects.csv`, beside the input. */
@@ -36,6 +40,25 @@ export function rejectsPath(input: string, option: unknown, extension?: string):
  */
 export function checkRejectsFile(path: string, force: boolean): void {
   checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
+}
+
+/** A cell as a rejects file wrote it, back as the input had it: `neutralizeFormula`'s quote taken off. */
+export function restoreCell(cell: string): string {
+  return cell.charCodeAt(0) === 0x27 && neutralizeFormula(cell.slice(1)) === cell ? cell.slice(1) : cell;
+}
+
+/** A CSV input whose header has a rejects file's `error` column: its cells read back with `restoreCell`. */
+export function fromRejectsFile(input: CsvInput): CsvInput {
+  if (!input.header.some((cell) => normalizeHeader(cell) === "error")) return input;
+  return {
+    ...input,
+    async *batches(range, end) {
+      for await (const batch of input.batches(range, end)) {
+        for (const record of batch) record.fields = record.fields.map(restoreCell);
+        yield batch;
+      }
+    },
+  };
 }
 
 /**
@@ -103,7 +126,12 @@ export class CsvRejects extends FileSink implements RejectsSink {
 
   private line(cells: string[]): string {
     const d = this.delimiter;
-    return `${cells.map((cell) => (needsQuotes(cell, d) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(d)}\r\n`;
+    return `${cells
+      .map((text) => {
+        const cell = neutralizeFormula(text);
+        return needsQuotes(cell, d) ? `"${cell.replaceAll('"', '""')}"` : cell;
+      })
+      .join(d)}\r\n`;
   }
 }
 

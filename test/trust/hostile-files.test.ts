@@ -6,14 +6,19 @@
  * - The rejects file of `invite bulk` / `employees upsert` never replaces a file or writes through a link without
  *   --force (exit 2, nothing sent); with --force a link is replaced, its target left alone; it is written under a
  *   temporary name and moved into place.
+ * - Its cells are neutralised for spreadsheets by the very function `-o csv` uses, and read back as they were.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/files.js";
 import type { BulkResult } from "../../src/bulk/summary.js";
-import { isBulkInvite, isUpsert, tempDir } from "../bulk/helpers.js";
+import { neutralizeFormula } from "../../src/output/format.js";
+import { isBulkInvite, isUpsert, ROOT, tempDir } from "../bulk/helpers.js";
 import { type RunResult, startTestEnv, type TestEnv } from "../helpers/cli.js";
+
+const HOSTILE = join(ROOT, "fixtures", "hostile");
 
 let env: TestEnv;
 let tmp: ReturnType<typeof tempDir>;
@@ -229,5 +234,105 @@ describe("item 3: the rejects file never clobbers a file or writes through a lin
     const r = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid", "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(existing, "utf8")).toBe("kept\n");
+  });
+});
+
+describe("item 4: rejects files are formula-safe, by the rule of -o csv, and read back as they were", () => {
+  const FORMULA = /^[=+\-@\t\r\n]/;
+
+  it("invite bulk --skip-invalid: every rejected cell is neutralizeFormula(cell); fixed and fed back, the rows are sent as first written", async () => {
+    const dir = folder();
+    const input = join(dir, "formula-candidates.csv");
+    copyFileSync(join(HOSTILE, "formula-candidates.csv"), input);
+    const rejects = join(dir, "rejects.csv");
+    const r = await env.run([
+      "invite",
+      "bulk",
+      input,
+      "--test",
+      "1002",
+      "--skip-invalid",
+      "--rejects",
+      rejects,
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<BulkResult>()).toMatchObject({ rows: 6, sent: 1, invalid: 5 });
+
+    const original = parse(readFileSync(input), { relaxQuotes: true }) as string[][];
+    const written = parse(readFileSync(rejects), { relaxQuotes: true }) as string[][];
+    expect(written).toHaveLength(6);
+    // Header as -o csv would write it, then each refused row: its cells neutralised by the one function.
+    expect(written[0]).toEqual([...original[0]!, "error"].map(neutralizeFormula));
+    const refused = original.slice(2);
+    refused.forEach((row, i) => {
+      const out = written[i + 1]!;
+      expect(out.slice(0, row.length)).toEqual(row.map(neutralizeFormula));
+      expect(out[row.length]).toMatch(/^line \d+: /);
+    });
+    for (const cell of written.flat()) expect(cell, cell).not.toMatch(FORMULA);
+    // What a spreadsheet would have run is now text: =HYPERLINK, +…, -…, @…, a leading tab.
+    expect(written.flat().filter((cell) => cell.startsWith("'")).length).toBeGreaterThanOrEqual(9);
+
+    // Fix the e-mails (the neutralised cells left as the file has them) and feed the file back in.
+    const emails = refused.map((_, i) => `fixed${i}.${n}@example.com`);
+    const fixed = written.map((row, i) => (i === 0 ? row : [emails[i - 1]!, ...row.slice(1)]));
+    const fixedFile = join(dir, "fixed.csv");
+    writeFileSync(
+      fixedFile,
+      `${fixed.map((row) => row.map((c) => `"${c.replaceAll('"', '""')}"`).join(",")).join("\r\n")}\r\n`,
+    );
+    const mark = env.sandbox.requests.length;
+    const back = await env.run(["invite", "bulk", fixedFile, "--test", "1002", "--json"]);
+    expect(back.code, back.stderr).toBe(0);
+    const names = sentSince(mark).flatMap(
+      (req) => (req.body as { candidates: Array<{ email: string; name: string }> }).candidates,
+    );
+    // Names as the first file had them (trimmed, as every invite name is), not with the spreadsheet quote.
+    expect(names).toEqual(refused.map((row, i) => ({ email: emails[i], name: row[1]!.trim() })));
+  });
+
+  it("employees upsert: a row the service refused lands neutralised; fixed and fed back, +44…, -20 and =HYPERLINK(…) arrive as written", async () => {
+    const dir = folder();
+    const input = join(dir, "formula-employees.csv");
+    copyFileSync(join(HOSTILE, "formula-employees.csv"), input);
+    const r = await env.run(["employees", "upsert", input, "--json"]);
+    expect(r.code, r.stderr).toBe(3);
+    const rejects = join(dir, "formula-employees.rejects.csv");
+    const written = parse(readFileSync(rejects)) as string[][];
+    expect(written[1]!.slice(0, 7)).toEqual([
+      "refused@example.com",
+      "Refused",
+      "Row",
+      "NOPE9",
+      "'+44 20 7946 0002",
+      "'-20",
+      `'=HYPERLINK("http://evil.example/")`,
+    ]);
+    for (const cell of written.flat()) expect(cell).not.toMatch(FORMULA);
+
+    writeFileSync(rejects, readFileSync(rejects, "utf8").replace("NOPE9", "QA1"));
+    const mark = env.sandbox.requests.length;
+    const back = await env.run([
+      "employees",
+      "upsert",
+      rejects,
+      "--rejects",
+      join(dir, "again.csv"),
+      "--json",
+    ]);
+    expect(back.code, back.stderr).toBe(0);
+    const [sent] = sentSince(mark).flatMap((req) => req.body as Array<Record<string, unknown>>);
+    expect(sent).toMatchObject({
+      email: "refused@example.com",
+      jobCode: "QA1",
+      employeeHRMSInfo: {
+        customFieldWithValue: {
+          Phone: "+44 20 7946 0002",
+          Balance: "-20",
+          Website: `=HYPERLINK("http://evil.example/")`,
+        },
+      },
+    });
   });
 });
