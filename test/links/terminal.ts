@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { type IPty, spawn } from "node-pty";
+import { type IPty, spawn } from "@lydell/node-pty";
 
 export const KEY = {
   enter: "\r",
