@@ -7,7 +7,8 @@
  * ~10 ms of every command's start-up (bench/README.md). The enums stay plain: their `.options` are value
  * lists for flags.
  */
-import { SETTING_FLAGS } from "./settings-flags.js";
+import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
+import { SETTING_FLAGS } from "../spec/settings-flags.js";
 import * as z from "./zod.js";
 
 /** Yes/No flags are 0 or 1 (API-NOTES.md). */
@@ -158,8 +159,6 @@ export interface BulkCandidate {
   email: string;
   name: string;
 }
-/** Candidates per request (API.md §8). */
-export const MAX_BULK_CANDIDATES = 1000;
 /** A bulk invite's candidates as their JSON texts (api/json.ts): 1 to 1000 of them. */
 export const BulkCandidateTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_BULK_CANDIDATES));
 
@@ -283,8 +282,6 @@ export const EmployeeUpsertItem = z.lazy(() =>
   }),
 );
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
-/** Employees per upsert request (the service's limit; API.md shows none, the sandbox enforces it). */
-export const MAX_UPSERT_EMPLOYEES = 100;
 /** An upsert's employees as their JSON texts (api/json.ts): 1 to 100 of them. */
 export const UpsertItemTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_UPSERT_EMPLOYEES));
 const UpsertOutcome = z.lazy(() =>

@@ -1,3 +1,4 @@
+import { MAX_ATTEMPT_SPAN_DAYS } from "../spec/limits.js";
 /**
  * Splitting a period into the ≤30-day windows the attempt listing accepts (API.md §4.2.1, §8).
  *
@@ -6,7 +7,7 @@
  * bounds are inclusive datetimes to the second, so a window is sent as start … end − 1 s.
  */
 
-export const MAX_WINDOW_MS = 30 * 86_400_000;
+export const MAX_WINDOW_MS = MAX_ATTEMPT_SPAN_DAYS * 86_400_000;
 const SECOND_MS = 1000;
 
 /** A half-open span [start, end) of whole seconds. */

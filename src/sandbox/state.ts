@@ -2,6 +2,8 @@
  * The sandbox's whole store: plain JSON-serialisable data (so it can be dumped and persisted as is) plus the
  * indexes that keep every request O(1) in the number of stored invitations.
  */
+
+import { SETTING_FLAGS } from "../spec/settings-flags.js";
 import type { AccountId } from "./keys.js";
 
 export type { AccountId };
@@ -31,22 +33,8 @@ export interface TestSection {
   skill: string;
 }
 
-/** The 0/1 flags of API.md §2.2, in the order the table lists them. */
-export const SETTINGS_FLAGS = [
-  "practiceTest",
-  "randomQuestions",
-  "randomAnswers",
-  "showQuestionScore",
-  "sectionEndPopup",
-  "sectionTimeLeftAlert",
-  "candidateFeedback",
-  "sendTestReportEmailToCandidate",
-  "terminateTestOnImageViolation",
-  "terminateTestAfterViolationCount",
-  "copyPaste",
-  "displayViolationPopUp",
-  "terminateTestOnWindowViolation",
-] as const;
+/** The 0/1 flags of API.md §2.2, in the order the table lists them (one list for client and sandbox). */
+export const SETTINGS_FLAGS = SETTING_FLAGS;
 
 export type SettingsFlag = (typeof SETTINGS_FLAGS)[number];
 

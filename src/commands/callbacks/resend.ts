@@ -4,19 +4,17 @@ import type { BulkEntry, ChunkAnswer } from "../../bulk/engine.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
+import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { attemptsOfPeriod, periodFromOptions } from "../attempts/period.js";
 import type { Handler } from "../shared/kit.js";
 import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
-
-/** API.md §4.3 and §8: at most 100 records per call. */
-const MAX_IDS = 100;
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
 const NOT_QUEUED =
   "the service could not queue its notification (is a callback URL registered, and is the attempt finished?)";
 
 const resend: Handler = async (ctx, args, o) => {
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_IDS);
+  const chunkSize = parseChunkSize(o.chunkSize, MAX_CALLBACK_IDS);
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
   const api = await ctx.api();
@@ -29,7 +27,7 @@ const resend: Handler = async (ctx, args, o) => {
       read: input.read,
       target: () => ({ baseUrl, key }),
       chunkSize,
-      maxChunk: MAX_IDS,
+      maxChunk: MAX_CALLBACK_IDS,
       concurrency: 2,
       skipInvalid: false,
       restart: o.restart === true,

@@ -1,10 +1,10 @@
-import { MAX_UPSERT_EMPLOYEES } from "../../api/schemas.js";
 import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
 import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
 import { CsvRejects, checkRejectsFile, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
+import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import type { Handler } from "../shared/kit.js";
 
 const upsert: Handler = async (ctx, args, o) => {

@@ -1,10 +1,11 @@
-import { type BulkCandidate, type BulkInviteSettings, MAX_BULK_CANDIDATES } from "../../api/schemas.js";
+import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { inviteColumns } from "../../bulk/invites.js";
 import { CsvRejects, checkRejectsFile, rejectsPath } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
+import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";

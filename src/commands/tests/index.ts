@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { SETTING_FLAGS } from "../../api/settings-flags.js";
+import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { examples, type Kit } from "../shared/kit.js";
 
 export function register(group: Command, { lazy }: Kit): void {

@@ -1,7 +1,7 @@
 import { TestSettings } from "../../api/schemas.js";
-import { SETTING_FLAGS } from "../../api/settings-flags.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
+import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { readJsonObject } from "../shared/files.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";

@@ -1,4 +1,6 @@
 /** POST /v3/candidates/testattempts?state=completed — finished attempts in a ≤30-day window (API.md §2.8, §4.2). */
+
+import { MAX_ATTEMPT_SPAN_DAYS } from "../../spec/limits.js";
 import { ok, type RouteContext } from "../context.js";
 import { DAY_MS, parseLooseUtc } from "../dates.js";
 import { ApiError, MSG, resultErrors } from "../errors.js";
@@ -6,7 +8,7 @@ import type { Router } from "../router.js";
 import { isFinished } from "../state.js";
 import { isObject, isPresent } from "../validate.js";
 
-const MAX_SPAN_MS = 30 * DAY_MS;
+const MAX_SPAN_MS = MAX_ATTEMPT_SPAN_DAYS * DAY_MS;
 
 function listAttempts(ctx: RouteContext) {
   const state = ctx.query.get("state");

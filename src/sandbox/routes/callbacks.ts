@@ -1,4 +1,6 @@
 /** POST /v3/callbacks/process — queue re-deliveries of test-completion notifications (API.md §4.3). */
+
+import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { ok, type RouteContext } from "../context.js";
 import { ApiError, MSG, resultErrors } from "../errors.js";
 import { redeliver } from "../lifecycle.js";
@@ -18,7 +20,7 @@ function processCallbacks(ctx: RouteContext) {
   const ids = isObject(body) ? body.testinvitationIds : undefined;
   if (!Array.isArray(ids)) throw resultErrors(400, ["testinvitationIds is required and must be an array"]);
   if (ids.length === 0) throw resultErrors(400, ["testinvitationIds must contain at least one id"]);
-  if (ids.length > 100) throw resultErrors(400, [MSG.callbacksTooMany]);
+  if (ids.length > MAX_CALLBACK_IDS) throw resultErrors(400, [MSG.callbacksTooMany]);
 
   const unique = [...new Set(ids)];
   const offending: unknown[] = [];

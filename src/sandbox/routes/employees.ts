@@ -2,6 +2,8 @@
  * Employee skills API (API.md §4.4), the employee records: GET /employees, GET /employees/skills-profile,
  * POST /employees/upsert, PATCH /employees/{id}/status, GET /employees/{id}/reports/{testId}.
  */
+
+import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { idParam, ok, ownedEmployee, ownedTest, queryInt, type RouteContext } from "../context.js";
 import { isoSeconds, parseIsoDateTime } from "../dates.js";
 import { employeeView, skillsProfileView } from "../employee-views.js";
@@ -198,7 +200,7 @@ function upsertOne(ctx: RouteContext, item: unknown): UpsertOutcome {
 function upsert(ctx: RouteContext) {
   const body = ctx.json();
   if (!Array.isArray(body)) throw badRequest("The request body must be a JSON array of employees");
-  if (body.length > 100) throw badRequest(MSG.upsertTooMany);
+  if (body.length > MAX_UPSERT_EMPLOYEES) throw badRequest(MSG.upsertTooMany);
   const successful: UpsertOutcome[] = [];
   const failed: UpsertOutcome[] = [];
   for (const item of body) {

@@ -2,6 +2,8 @@
  * Invitations: POST /v3/tests/{testId}/invite, /testlinks/{testLinkId}/invite, /invite/bulk,
  * POST /v3/invitations/{id}/cancel and /reattempt.
  */
+
+import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { idParam, ok, ownedInvitation, ownedTest, type RouteContext } from "../context.js";
 import { DATE_FORMAT_HINT, DAY_MS, isoSeconds, parseStrictUtc } from "../dates.js";
 import { badRequest, MSG, statusError } from "../errors.js";
@@ -218,7 +220,7 @@ function inviteBulk(ctx: RouteContext) {
   const candidates = body.candidates;
   if (!Array.isArray(candidates)) throw badRequest("candidates is required and must be an array");
   if (candidates.length === 0) throw badRequest("candidates must contain at least one candidate");
-  if (candidates.length > 1000) throw badRequest(MSG.bulkTooMany);
+  if (candidates.length > MAX_BULK_CANDIDATES) throw badRequest(MSG.bulkTooMany);
   const problems = new Problems();
   const window = checkWindow(problems, body, "startDateTime", "endDateTime");
   const timeZoneId = checkTimeZone(problems, body, "timezoneId");

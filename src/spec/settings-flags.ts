@@ -1,4 +1,7 @@
-/** The Yes/No flags of API.md §2.2, apart from the schemas so `--help` can list them without loading zod. */
+/**
+ * The Yes/No flags of API.md §2.2, apart from the schemas so `--help` can list them without loading zod. Data
+ * only: the client's schemas and flags and the sandbox read the one list.
+ */
 export const SETTING_FLAGS = [
   "practiceTest",
   "randomQuestions",
