@@ -2,27 +2,28 @@
  * Deterministic demo data for the two accounts. Everything derives from a fixed PRNG seed and `now`, so a
  * sandbox started with the same clock holds the same data (no Math.random here).
  */
+
+import { SETTING_FLAGS } from "../spec/settings-flags.js";
 import { DAY_MS, isoSeconds } from "./dates.js";
 import type { AccountId } from "./keys.js";
 import { intBetween, mulberry32, pick, type Rng } from "./prng.js";
 import { scoreAttempt } from "./scoring.js";
 import { categoryOf, inferSkills, JOB_PROFILES, proficiencyOf } from "./skills-catalog.js";
-import {
-  type Certificate,
-  type Employee,
-  type EmployeeSkill,
-  type EmployeeStatus,
-  type FinalStatus,
-  type Invitation,
-  type InvitationStatus,
-  type SandboxState,
-  SETTINGS_FLAGS,
-  type SkillSource,
-  type Test,
-  type TestLink,
-  type TestSection,
-  type TestSettings,
-  type User,
+import type {
+  Certificate,
+  Employee,
+  EmployeeSkill,
+  EmployeeStatus,
+  FinalStatus,
+  Invitation,
+  InvitationStatus,
+  SandboxState,
+  SkillSource,
+  Test,
+  TestLink,
+  TestSection,
+  TestSettings,
+  User,
 } from "./state.js";
 import { testUrlFor } from "./tokens.js";
 
@@ -154,8 +155,8 @@ function buildTest(spec: TestSpec, index: number): Test {
       skill,
     }),
   );
-  const flags = Object.fromEntries(SETTINGS_FLAGS.map((f) => [f, 0])) as Record<
-    (typeof SETTINGS_FLAGS)[number],
+  const flags = Object.fromEntries(SETTING_FLAGS.map((f) => [f, 0])) as Record<
+    (typeof SETTING_FLAGS)[number],
     0 | 1
   >;
   // A believable mix of switched-on settings, different per test.

@@ -3,7 +3,7 @@
  * indexes that keep every request O(1) in the number of stored invitations.
  */
 
-import { SETTING_FLAGS } from "../spec/settings-flags.js";
+import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 import type { AccountId } from "./keys.js";
 
 export type { AccountId };
@@ -33,10 +33,7 @@ export interface TestSection {
   skill: string;
 }
 
-/** The 0/1 flags of API.md §2.2, in the order the table lists them (one list for client and sandbox). */
-export const SETTINGS_FLAGS = SETTING_FLAGS;
-
-export type SettingsFlag = (typeof SETTINGS_FLAGS)[number];
+export type SettingsFlag = (typeof SETTING_FLAGS)[number];
 
 export type TestSettings = { testAliasName: string; typeOfTest: 1 | 2 } & Record<SettingsFlag, 0 | 1>;
 

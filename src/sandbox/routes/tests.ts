@@ -1,8 +1,10 @@
 /** GET /v3/tests, GET /v3/tests/{testId}, GET|POST /v3/tests/{testId}/settings. */
+
+import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { idParam, ok, ownedTest, queryInt, type RouteContext } from "../context.js";
 import { MSG } from "../errors.js";
 import type { Router } from "../router.js";
-import { SETTINGS_FLAGS, type Test, type TestSettings } from "../state.js";
+import type { Test, TestSettings } from "../state.js";
 import { isFlag, nonEmptyString, Problems, requireObject } from "../validate.js";
 
 function listTests(ctx: RouteContext) {
@@ -83,7 +85,7 @@ function writeSettings(ctx: RouteContext) {
   const body = requireObject(ctx.json());
   const problems = new Problems();
   const next: Partial<TestSettings> = {};
-  for (const flag of SETTINGS_FLAGS) {
+  for (const flag of SETTING_FLAGS) {
     const value = body[flag];
     if (value === undefined || value === null) next[flag] = 0;
     else if (isFlag(value)) next[flag] = value;
@@ -104,7 +106,7 @@ function writeSettings(ctx: RouteContext) {
   const testAliasName = nonEmptyString(body.testAliasName)
     ? body.testAliasName.trim()
     : test.settings.testAliasName;
-  test.settings = { ...(next as Record<(typeof SETTINGS_FLAGS)[number], 0 | 1>), testAliasName, typeOfTest };
+  test.settings = { ...(next as Record<(typeof SETTING_FLAGS)[number], 0 | 1>), testAliasName, typeOfTest };
   return ok(settingsView(ctx, test), 201);
 }
 
