@@ -22,15 +22,20 @@
  * (`reserve`), so a record's flush carries no change of the file's size or blocks and no journal commit
  * (bench/README.md). Reading ignores the zeros; a run truncates them when it closes and a run after a crash
  * writes on from the last byte that is not zero.
+ *
+ * What a ledger says decides what is sent again, so it is read and written only as a file of its own in a
+ * folder of the user's own (ledger-dir.ts): a ledger that is a symbolic link is refused (opened with
+ * O_NOFOLLOW: no system call more), and lines it cannot read are counted for a warning, not ignored silently.
  */
 import { createHash } from "node:crypto";
-import { constants, createReadStream, fdatasyncSync, writeSync } from "node:fs";
-import { access, type FileHandle, mkdir, open, readFile, rm, stat, unlink } from "node:fs/promises";
+import { constants, fdatasyncSync, writeSync } from "node:fs";
+import { access, type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../config/store.js";
 import { UsageError } from "../errors.js";
 import type { LedgerTarget } from "./engine.js";
 import { DONE, KeySet, UNCERTAIN } from "./keyset.js";
+import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
 
 /** A key's fingerprint: enough to tell accounts apart in a ledger name, useless as a credential. */
 export function keyFingerprint(apiKey: string): string {
@@ -54,7 +59,10 @@ export function ledgerPath(dir: string, kind: string, target: LedgerTarget): str
  * Where the system has it, O_DSYNC: each write returns once it is on disk, one system call instead of two
  * (write, then fdatasync); the begin record is on the path of every request (bench/README.md).
  */
-const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0);
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0) | NOFOLLOW;
+/** O_NONBLOCK: a FIFO in a ledger's place must not hang the run before it can be refused. */
+const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 const DSYNC = constants.O_DSYNC !== undefined;
 /** Zeroed space is reserved in steps that double from the first to the last, and written this much at a time. */
 const FIRST_RESERVE = 64 * 1024;
@@ -97,6 +105,8 @@ export class Ledger {
     readonly keys: KeySet,
     /** Ledger lines that could not be read (a torn last line after a crash). */
     readonly skippedLines: number,
+    /** The line numbers of the first few of them, for the warning. */
+    readonly skippedAt: number[] = [],
   ) {}
 
   static async open(
@@ -107,20 +117,29 @@ export class Ledger {
   ): Promise<Ledger> {
     const path = ledgerPath(dir, kind, target);
     if (!options.readOnly) {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      ensureLedgerDir(dir);
       await takeLock(`${path}.lock`);
-    }
+    } else checkLedgerDir(dir);
     try {
+      // A link in the ledger's place goes, not its target (rm does not follow it).
       if (options.restart && !options.readOnly) await rm(path, { force: true });
-      const { keys, skipped } = options.restart
-        ? { keys: new KeySet(options.expected), skipped: 0 }
+      const { keys, skipped, skippedAt } = options.restart
+        ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
-      const ledger = new Ledger(path, keys, skipped);
+      const ledger = new Ledger(path, keys, skipped, skippedAt);
       if (!options.readOnly) {
         ledger.lockPath = `${path}.lock`;
         const fresh = keys.size === 0 && !(await exists(path));
-        ledger.handle = await open(path, WRITE_FLAGS, 0o600);
-        const { size } = await ledger.handle.stat();
+        ledger.handle = await open(path, WRITE_FLAGS, 0o600).catch((error: unknown) => {
+          throw notAFile(path, error);
+        });
+        const info = await ledger.handle.stat();
+        if (!info.isFile()) {
+          await ledger.handle.close();
+          ledger.handle = undefined;
+          throw notAFile(path);
+        }
+        const { size } = info;
         ledger.reserved = size;
         ledger.tail = await recordsEnd(ledger.handle, size);
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
@@ -278,32 +297,77 @@ async function byteAt(handle: FileHandle, position: number): Promise<number> {
   return one[0]!;
 }
 
+/** Lines a warning names (it counts the rest). */
+const SKIPPED_SHOWN = 3;
+
+/**
+ * A ledger that is a symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on some BSDs), or not a file at all:
+ * refused, since what it says decides what is sent again. Other errors keep their own message.
+ */
+function notAFile(path: string, error?: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (error !== undefined && code !== "ELOOP" && code !== "EMLINK") return error;
+  return new UsageError(
+    `The ledger ${path} is ${error !== undefined ? "a symbolic link" : "not a file"}; assess reads and writes ledgers only as files of their own`,
+    "Replace it with a copy of the ledger it stands for (or delete it if no earlier run should count: its rows would be sent again); nothing was sent.",
+  );
+}
+
+interface Loaded {
+  keys: KeySet;
+  skipped: number;
+  skippedAt: number[];
+}
+
 /** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
-async function load(path: string, expected: number): Promise<{ keys: KeySet; skipped: number }> {
+async function load(path: string, expected: number): Promise<Loaded> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
+    const refused = notAFile(path, error);
+    if (refused !== error) throw refused;
+    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+  }
+  let info: Awaited<ReturnType<FileHandle["stat"]>>;
+  try {
+    info = await handle.stat();
+    if (!info.isFile()) throw notAFile(path);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   // Sized for the larger of this run's rows and the ledger's (about 11 bytes of ledger per row; a rerun
   // mostly has the same keys), so a million-row run allocates its table once instead of growing it (and
   // holding two tables at once) on the way.
-  const size = await stat(path).then(
-    (info) => info.size,
-    () => 0,
-  );
-  const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
+  const keys = new KeySet(Math.max(1024, expected, Math.ceil(info.size / 11)));
   /** Chunks whose keys are known and that have not gone out (yet). */
   const prepared = new Map<string, Uint32Array>();
   /** Chunks that went out and have no outcome (yet). */
   const pending = new Map<string, Uint32Array>();
   let skipped = 0;
+  const skippedAt: number[] = [];
+  let lineNumber = 0;
   const apply = (text: string) => {
+    lineNumber++;
     // Zeros end the records (space reserved for more, or a write a crash cut short).
     const line = text.charCodeAt(text.length - 1) === 0 ? text.replace(/\0+$/, "") : text;
     if (line.trim() === "") return;
-    let record: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      record = JSON.parse(line) as Record<string, unknown>;
+      parsed = JSON.parse(line);
     } catch {
+      parsed = undefined;
+    }
+    // Not JSON (a write cut short), or JSON but not a record (the file was changed by something else).
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       skipped++;
+      if (skippedAt.length < SKIPPED_SHOWN) skippedAt.push(lineNumber);
       return;
     }
+    const record = parsed as Record<string, unknown>;
     const chunk = String(record.c ?? "");
     switch (record.t) {
       case "keys":
@@ -338,7 +402,7 @@ async function load(path: string, expected: number): Promise<{ keys: KeySet; ski
   };
   let rest = "";
   try {
-    for await (const piece of createReadStream(path, { encoding: "utf8", highWaterMark: 256 * 1024 })) {
+    for await (const piece of handle.createReadStream({ encoding: "utf8", highWaterMark: 256 * 1024 })) {
       const text = rest + (piece as string);
       let start = 0;
       for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
@@ -348,13 +412,12 @@ async function load(path: string, expected: number): Promise<{ keys: KeySet; ski
       rest = text.slice(start);
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { keys, skipped };
     throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
   }
   apply(rest);
   // Sent, then nothing: the process died while the request was out.
   for (const hashes of pending.values()) markUncertain(keys, hashes);
-  return { keys, skipped };
+  return { keys, skipped, skippedAt };
 }
 
 function markUncertain(keys: KeySet, hashes: Uint32Array): void {

@@ -305,6 +305,7 @@ class Run<T> {
     const group: Group<T> = { id, ledger, keys: ledger.keys };
     this.groups.set(id, group);
     this.result.ledgers.push(ledger.path);
+    if (ledger.skippedLines > 0) this.job.onNotice?.(skippedWarning(ledger));
     return group;
   }
 
@@ -543,6 +544,23 @@ function reason(error: UncertainError): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Lines of a ledger that could not be read were ignored. One is what a run that stopped mid-write leaves (its
+ * request never went out, or its answer is lost: that chunk counts as uncertain); more mean that something
+ * else changed the file, and rows whose records were lost with them may be sent again.
+ */
+function skippedWarning(ledger: Ledger): string {
+  const n = ledger.skippedLines;
+  const at = ledger.skippedAt.join(", ") + (n > ledger.skippedAt.length ? ", …" : "");
+  const lines = n === 1 ? `1 line (line ${at})` : `${n} lines (lines ${at})`;
+  return (
+    `the ledger ${ledger.path} has ${lines} that could not be read, ignored` +
+    (n === 1
+      ? " (a run that stopped while writing a record leaves one such line)"
+      : ": more than a stopped run leaves, so something else changed the file; rows whose records were lost may be sent again (--dry-run shows what a run would send)")
+  );
 }
 
 function ledgerError(path: string, error: unknown): CliError {

@@ -19,12 +19,13 @@
  *   else as JSON.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { asJson } from "../api/json.js";
 import { CliError } from "../errors.js";
 import type { BulkRow, InvalidRow, SentRow } from "./engine.js";
 import { H, hashKey } from "./keyset.js";
+import { ensureLedgerDir } from "./ledger-dir.js";
 
 /** A checked row ready to send: its keys hashed, its item serialized. */
 export interface ReadyRow<T> extends SentRow<T> {
@@ -142,9 +143,11 @@ export function openSpool(dir: string): SpoolFile {
   let fd: number;
   const path = join(dir, `spool-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // The ledgers' folder: refused when it is a link or others can write to it (it holds candidates' data).
+    ensureLedgerDir(dir);
     fd = openSync(path, "w+", 0o600);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw spoolError(dir, error);
   }
   try {

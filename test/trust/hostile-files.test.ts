@@ -7,15 +7,27 @@
  *   --force (exit 2, nothing sent); with --force a link is replaced, its target left alone; it is written under a
  *   temporary name and moved into place.
  * - Its cells are neutralised for spreadsheets by the very function `-o csv` uses, and read back as they were.
+ * - Ledgers: a linked or world-writable ledger folder and a linked ledger file are refused (exit 2, nothing sent);
+ *   unreadable ledger lines are warned about.
  */
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/files.js";
 import type { BulkResult } from "../../src/bulk/summary.js";
 import { neutralizeFormula } from "../../src/output/format.js";
-import { isBulkInvite, isUpsert, ROOT, tempDir } from "../bulk/helpers.js";
+import { isBulkInvite, isUpsert, ROOT, tempDir, writeCandidates } from "../bulk/helpers.js";
 import { type RunResult, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 const HOSTILE = join(ROOT, "fixtures", "hostile");
@@ -36,6 +48,13 @@ afterAll(async () => {
 function folder(): string {
   const dir = tmp.file(`case-${n++}`);
   mkdirSync(dir);
+  return dir;
+}
+
+/** A config folder of its own (ledgers start empty), made 0700 as mkdtemp would. */
+function configDir(): string {
+  const dir = tmp.file(`config-${n++}`);
+  mkdirSync(dir, { mode: 0o700 });
   return dir;
 }
 
@@ -334,5 +353,120 @@ describe("item 4: rejects files are formula-safe, by the rule of -o csv, and rea
         },
       },
     });
+  });
+});
+
+describe("item 6: ledgers are files of their own, in a folder of the user's own", () => {
+  const invite = (file: string, config: string, ...more: string[]) =>
+    env.run(["invite", "bulk", file, "--test", "1001", "--json", ...more], {
+      env: { ASSESS_CONFIG_DIR: config },
+    });
+
+  it("a ledgers folder that is a link to a 0777 folder → exit 2, nothing sent, nothing written there (with and without --skip-invalid)", async () => {
+    const config = configDir();
+    const outside = folder();
+    chmodSync(outside, 0o777);
+    plantLink(join(config, "ledgers"), outside);
+    const file = join(folder(), "c.csv");
+    writeCandidates(file, 5, 7_100_000);
+    const mark = env.sandbox.requests.length;
+
+    for (const more of [[], ["--skip-invalid"], ["--dry-run"]]) {
+      const r = await invite(file, config, ...more);
+      expectUsageError(r, /ledgers \(where bulk runs keep their ledgers\) is a symbolic link/);
+      expect(r.stderr).toMatch(/ASSESS_CONFIG_DIR/);
+    }
+    expect(sentSince(mark)).toEqual([]);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it("a ledgers folder other users can write to → exit 2 naming its mode and the chmod to run, nothing sent", async () => {
+    const config = configDir();
+    const ledgers = join(config, "ledgers");
+    mkdirSync(ledgers);
+    chmodSync(ledgers, 0o770);
+    const file = join(folder(), "c.csv");
+    writeCandidates(file, 5, 7_200_000);
+    const mark = env.sandbox.requests.length;
+    const r = await invite(file, config);
+    expectUsageError(r, /can be written by other users \(mode 0770\)/);
+    expect(r.stderr).toContain(`chmod 700 ${ledgers}`);
+    expect(sentSince(mark)).toEqual([]);
+    expect(readdirSync(ledgers)).toEqual([]);
+
+    // Once it is the user's alone, the same command runs.
+    chmodSync(ledgers, 0o700);
+    const ok = await invite(file, config);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it("a ledger file replaced by a link to another file → exit 2, nothing sent, the other file unchanged", async () => {
+    const config = configDir();
+    const dir = folder();
+    const file = join(dir, "c.csv");
+    writeCandidates(file, 5, 7_300_000);
+    expect((await invite(file, config)).code).toBe(0);
+    const ledgers = join(config, "ledgers");
+    const [name] = readdirSync(ledgers).filter((f) => f.endsWith(".ndjson"));
+    const ledger = join(ledgers, name!);
+    // The attacker's file: a copy of the ledger (plausible content), linked in the ledger's place.
+    const victim = join(folder(), "victim.ndjson");
+    copyFileSync(ledger, victim);
+    rmSync(ledger);
+    plantLink(ledger, victim);
+    writeCandidates(file, 10, 7_300_000); // 5 new rows that a rerun would send
+    const before = snapshotFiles([victim, ledger]);
+    const mark = env.sandbox.requests.length;
+
+    for (const more of [[], ["--skip-invalid"], ["--dry-run"]]) {
+      const r = await invite(file, config, ...more);
+      expectUsageError(r, /The ledger .*\.ndjson is a symbolic link/);
+    }
+    expect(sentSince(mark)).toEqual([]);
+    expect(changedFiles(before)).toEqual([]);
+  });
+
+  it("ledger lines it cannot read are warned about on stderr (which lines, what it means); the run goes on", async () => {
+    const config = configDir();
+    const file = join(folder(), "c.csv");
+    writeCandidates(file, 5, 7_400_000);
+    expect((await invite(file, config)).code).toBe(0);
+    const ledgers = join(config, "ledgers");
+    const [name] = readdirSync(ledgers).filter((f) => f.endsWith(".ndjson"));
+    const ledger = join(ledgers, name!);
+    const lines = readFileSync(ledger, "utf8").split("\n").length - 1;
+
+    // One torn line: what a run that stopped while writing leaves.
+    writeFileSync(ledger, `${readFileSync(ledger, "utf8")}{"t":"ok","c":"dead-`);
+    const torn = await invite(file, config);
+    expect(torn.code, torn.stderr).toBe(0);
+    expect(torn.json<BulkResult>()).toMatchObject({ alreadyDone: 5, sent: 0 });
+    expect(torn.stderr).toMatch(
+      new RegExp(`warning: the ledger .*has 1 line \\(line ${lines + 1}\\) that could not be read, ignored`),
+    );
+    expect(torn.stderr).toMatch(/a run that stopped while writing a record leaves one such line/);
+
+    // More, and JSON that is not a record: someone else changed the file.
+    writeFileSync(ledger, `${readFileSync(ledger, "utf8")}\nnot json\n42\nnull\n[1,2]\n`);
+    const changed = await invite(file, config);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.json<BulkResult>()).toMatchObject({ alreadyDone: 5, sent: 0 });
+    expect(changed.stderr).toMatch(
+      new RegExp(
+        `has 5 lines \\(lines ${lines + 1}, ${lines + 2}, ${lines + 3}, …\\) that could not be read`,
+      ),
+    );
+    expect(changed.stderr).toMatch(/something else changed the file/);
+    expect(changed.stderr).not.toMatch(/looks like a bug|\n\s+at /);
+  });
+
+  it("a ledgers folder made by assess is 0700, its ledger 0600", async () => {
+    const config = configDir();
+    const file = join(folder(), "c.csv");
+    writeCandidates(file, 3, 7_500_000);
+    expect((await invite(file, config)).code).toBe(0);
+    const ledgers = join(config, "ledgers");
+    expect(statSync(ledgers).mode & 0o777).toBe(0o700);
+    for (const f of readdirSync(ledgers)) expect(statSync(join(ledgers, f)).mode & 0o777).toBe(0o600);
   });
 });
