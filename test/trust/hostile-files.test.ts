@@ -9,6 +9,8 @@
  * - Its cells are neutralised for spreadsheets by the very function `-o csv` uses, and read back as they were.
  * - Ledgers: a linked or world-writable ledger folder and a linked ledger file are refused (exit 2, nothing sent);
  *   unreadable ledger lines are warned about.
+ * - `reports pdf --out` checks its folder (and what is at the path) before downloading; `callbacks listen --log`
+ *   creates its file 0600.
  */
 import {
   chmodSync,
@@ -28,6 +30,7 @@ import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/f
 import type { BulkResult } from "../../src/bulk/summary.js";
 import { neutralizeFormula } from "../../src/output/format.js";
 import { isBulkInvite, isUpsert, ROOT, tempDir, writeCandidates } from "../bulk/helpers.js";
+import { startLiveCli } from "../callbacks/live.js";
 import { type RunResult, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 const HOSTILE = join(ROOT, "fixtures", "hostile");
@@ -468,5 +471,80 @@ describe("item 6: ledgers are files of their own, in a folder of the user's own"
     const ledgers = join(config, "ledgers");
     expect(statSync(ledgers).mode & 0o777).toBe(0o700);
     for (const f of readdirSync(ledgers)) expect(statSync(join(ledgers, f)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("item 7: reports pdf --out is checked before the download; callbacks listen --log is 0600", () => {
+  let attempt: number;
+  beforeAll(async () => {
+    const r = await env.run([
+      "invite",
+      "send",
+      "--test",
+      "1001",
+      "--email",
+      "pdf.hostile@example.com",
+      "--name",
+      "Pdf",
+      "--json",
+    ]);
+    attempt = r.json<{ testInvitationId: number }>().testInvitationId;
+    await env.sandbox.completeAttempt(attempt, "Complete");
+  });
+
+  it("--out in a missing folder → exit 2 naming the folder, before any download", async () => {
+    const dir = folder();
+    const missing = join(dir, "missing", "dir");
+    const mark = env.sandbox.requests.length;
+    const r = await env.run(["reports", "pdf", String(attempt), "--out", join(missing, "x.pdf")]);
+    expectUsageError(
+      r,
+      new RegExp(`--out .*x\\.pdf: the folder ${missing.replaceAll("/", "\\/")} does not exist`),
+    );
+    expect(r.stderr).toMatch(/mkdir -p/);
+    expect(sentSince(mark)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("--out on an existing file or a link → exit 2 before the download; --force replaces the link, not its target", async () => {
+    const dir = folder();
+    const elsewhere = folder();
+    const victim = join(elsewhere, "victim.pdf");
+    writeFileSync(victim, VICTIM_TEXT);
+    const existing = join(dir, "existing.pdf");
+    writeFileSync(existing, "an earlier report");
+    const link = join(dir, "link.pdf");
+    plantLink(link, victim);
+    const before = snapshotFiles([victim, existing, link]);
+    const mark = env.sandbox.requests.length;
+
+    expectUsageError(
+      await env.run(["reports", "pdf", String(attempt), "--out", existing]),
+      /existing\.pdf already exists/,
+    );
+    expectUsageError(
+      await env.run(["reports", "pdf", String(attempt), "--out", link]),
+      /link\.pdf is a symbolic link \(to .*victim\.pdf\)/,
+    );
+    expect(sentSince(mark)).toEqual([]);
+    expect(changedFiles(before)).toEqual([]);
+
+    const forced = await env.run(["reports", "pdf", String(attempt), "--out", link, "--force"]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(lstatSync(link).isFile()).toBe(true);
+    expect(readFileSync(link).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(readFileSync(victim, "utf8")).toBe(VICTIM_TEXT);
+    expect(readdirSync(dir).sort()).toEqual(["existing.pdf", "link.pdf"]);
+  });
+
+  it("callbacks listen --log creates its file 0600 (it holds candidates' data)", async () => {
+    const log = join(folder(), "callbacks.ndjson");
+    const cli = startLiveCli(["callbacks", "listen", "--port", "0", "--log", log], env.env);
+    try {
+      await cli.waitFor("stderr", /Callback URL to use/);
+      expect(statSync(log).mode & 0o777).toBe(0o600);
+    } finally {
+      await cli.stop();
+    }
   });
 });
