@@ -60,7 +60,8 @@ describe("completion", () => {
     expect(zsh.stdout).toMatch(/^#compdef assess/);
     expect(zsh.stdout).toContain("invite");
     const fish = await runCli(["completion", "fish"]);
-    expect(fish.stdout).toContain("complete -c assess -n '__fish_use_subcommand' -a invite");
+    // Scoped by the exact command path (issue 20, item 2): at the root, the groups.
+    expect(fish.stdout).toContain("complete -c assess -n '__assess_at' -a invite");
     expect(fish.stdout).toContain("-l proctoring -x -a 'disabled image video'");
   });
 

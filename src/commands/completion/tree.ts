@@ -1,37 +1,49 @@
 import type { Command } from "commander";
+import { valuesOf } from "./values.js";
 
 /** What completion needs of one command: its subcommands, its options and their allowed values. */
 export interface Node {
   path: string[];
   description: string;
   subcommands: string[];
-  options: Array<{
-    flags: string[];
-    takesValue: boolean;
-    takesFile: boolean;
-    choices?: string[];
-    description: string;
-  }>;
+  options: NodeOption[];
 }
 
-/** Walks commander's tree; global options are listed on the root and offered everywhere. */
-export function commandTree(root: Command): Node[] {
+export interface NodeOption {
+  flags: string[];
+  takesValue: boolean;
+  takesFile: boolean;
+  /** The values this command accepts for this option: commander's choices, or those declared with `offers`. */
+  choices?: string[];
+  description: string;
+}
+
+/**
+ * Walks commander's tree; global options are listed on the root and offered everywhere. Each option's values
+ * are its own command's: `reports get --type` and `links create --type` are two options.
+ */
+export async function commandTree(root: Command): Promise<Node[]> {
   const nodes: Node[] = [];
-  const visit = (command: Command, path: string[]) => {
+  const visit = async (command: Command, path: string[]) => {
+    const options: NodeOption[] = [];
+    for (const o of command.options) {
+      const takesValue = o.required || o.optional;
+      options.push({
+        flags: [o.short, o.long].filter((f): f is string => typeof f === "string"),
+        takesValue,
+        takesFile: /<[^>]*(file|\.csv|\.json|\.pdf|\.txt|\.ndjson)[^>]*>/i.test(o.flags),
+        choices: takesValue ? await valuesOf(o) : undefined,
+        description: o.description,
+      });
+    }
     nodes.push({
       path,
       description: command.description(),
       subcommands: command.commands.map((c) => c.name()),
-      options: command.options.map((o) => ({
-        flags: [o.short, o.long].filter((f): f is string => typeof f === "string"),
-        takesValue: o.required || o.optional,
-        takesFile: /<[^>]*(file|\.csv|\.json|\.pdf|\.txt|\.ndjson)[^>]*>/i.test(o.flags),
-        choices: o.argChoices,
-        description: o.description,
-      })),
+      options,
     });
-    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+    for (const sub of command.commands) await visit(sub, [...path, sub.name()]);
   };
-  visit(root, []);
+  await visit(root, []);
   return nodes;
 }

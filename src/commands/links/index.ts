@@ -1,17 +1,36 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import { offers } from "../completion/values.js";
 import { examples, type Kit } from "../shared/kit.js";
+
+/** What `links create|update` accept for the enumerated flags: spec.ts's lists, which the commands check against. */
+const spec = () => import("./spec.js");
 
 /** The options of `links create`, which `links update` shares (every field of API.md §2.3). */
 function linkOptions(command: Command, creating: boolean): Command {
   return command
     .option("--test <id>", "the test the link belongs to (asked for when missing and prompts are allowed)")
     .option("--name <name>", "name of the link")
-    .option("--type <type>", "invitation type: email or open")
-    .option(
-      "--proctoring <mode>",
-      `proctoring: disabled, image or video${creating ? " (default disabled)" : ""}`,
+    .addOption(
+      offers(
+        new Option("--type <type>", "invitation type: email or open"),
+        async () => (await spec()).INVITATION_TYPES,
+      ),
     )
-    .option("--schedule <type>", "schedule type: validityindays, timebound or slotwise")
+    .addOption(
+      offers(
+        new Option(
+          "--proctoring <mode>",
+          `proctoring: disabled, image or video${creating ? " (default disabled)" : ""}`,
+        ),
+        async () => (await spec()).PROCTORING_MODES,
+      ),
+    )
+    .addOption(
+      offers(
+        new Option("--schedule <type>", "schedule type: validityindays, timebound or slotwise"),
+        async () => (await spec()).SCHEDULE_TYPES,
+      ),
+    )
     .option("--validity-days <N>", "days an invitation stays valid (validityindays schedules)")
     .option(
       "--start <date>",
@@ -23,7 +42,12 @@ function linkOptions(command: Command, creating: boolean): Command {
       "--stakeholders <list>",
       "comma-separated e-mails told when a candidate completes; none clears them",
     )
-    .option("--status <status>", `active or inactive${creating ? " (default active)" : ""}`)
+    .addOption(
+      offers(
+        new Option("--status <status>", `active or inactive${creating ? " (default active)" : ""}`),
+        async () => (await spec()).LINK_STATUSES,
+      ),
+    )
     .option("--api-link", "mark an open link as an API link (isApiLink)")
     .option("--no-api-link", "mark an open link as not an API link");
 }
