@@ -64,6 +64,14 @@ export async function idsReaderOfStream(
   return () => entriesOfLines(lines, "stdin");
 }
 
+/** Invalid ids listed in the error; the count says how many more. */
+const SHOWN = 20;
+
+/**
+ * Every id checked as it is read. An invalid one stops the run before anything is sent, with every invalid
+ * id listed: ids are easy to fix, and `callbacks resend` has no --skip-invalid (the bulk engine's own message
+ * for invalid rows would suggest it).
+ */
 async function* entriesOfLines(
   lines: AsyncIterable<string> | Iterable<string>,
   name: string,
@@ -71,14 +79,26 @@ async function* entriesOfLines(
   let batch: BulkEntry<number>[] = [];
   let line = 0;
   let entries = 0;
+  const invalid: string[] = [];
+  let invalidCount = 0;
   for await (const text of lines) {
     const entry = idEntry(text, ++line);
-    if (entry) batch.push(entry);
+    if (entry?.invalid) {
+      if (++invalidCount <= SHOWN) invalid.push(`${name}:${entry.invalid.line}: ${entry.invalid.error}`);
+    } else if (entry) batch.push(entry);
     if (batch.length >= BATCH) {
       entries += batch.length;
       yield batch;
       batch = [];
     }
+  }
+  if (invalidCount > 0) {
+    const listed = [...invalid, ...(invalidCount > SHOWN ? [`… and ${invalidCount - SHOWN} more`] : [])];
+    throw new UsageError(
+      `${invalidCount} of ${entries + batch.length + invalidCount} ids ${invalidCount === 1 ? "is not a testInvitationId" : "are not testInvitationIds"}; nothing was sent:\n  ${listed.join("\n  ")}`,
+      "Fix or remove them, then run the command again.",
+      listed,
+    );
   }
   if (entries + batch.length === 0) {
     throw new UsageError(
