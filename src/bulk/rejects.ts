@@ -5,9 +5,10 @@
  *
  * People open it in a spreadsheet to fix the rows, so its cells are neutralised as `-o csv`'s are (one rule:
  * output/format.ts `neutralizeFormula`), and a rejects file read back in has that quote taken off again
- * (`fromRejectsFile`). It is checked before anything is sent (`checkRejectsFile`: no file or link clobbered
+ * (`fromRejectsFile`). It is checked before anything is sent (`rejectsTarget`: no file or link clobbered
  * without --force) and written under a temporary name, moved into place when the run ends (files.ts).
  */
+import { lstatSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { CliError, UsageError } from "../errors.js";
 import { AtomicFile, checkTarget } from "../files.js";
@@ -22,24 +23,45 @@ export function defaultRejectsPath(input: string, extension = extname(input) || 
   return join(dirname(input), `${base}.rejects${extension}`);
 }
 
-/** The rejects path to use: `--rejects`, or beside the input; never the input itself. */
-export function rejectsPath(input: string, option: unknown, extension?: string): string {
-  const path = typeof option === "string" && option !== "" ? option : defaultRejectsPath(input, extension);
+/**
+ * Where the rejected rows go, checked before anything is sent (dry runs write none and check nothing):
+ * - `--rejects FILE`: that file; its folder must exist, and nothing may be there yet (a file of an earlier run
+ *   that someone may be fixing, or a link) unless `force`;
+ * - otherwise beside the input, `candidates.rejects.csv`; when an earlier run's file (or anything) is there, the
+ *   next free `candidates.rejects-2.csv`, … so a rerun is never stopped and never overwrites (`force` reuses
+ *   the first name).
+ * Never the input itself.
+ */
+export function rejectsTarget(
+  input: string,
+  option: unknown,
+  { force, dryRun, extension }: { force: boolean; dryRun: boolean; extension?: string },
+): string {
+  const given = typeof option === "string" && option !== "";
+  let path = given ? option : defaultRejectsPath(input, extension);
+  if (!given && !force) {
+    const ext = extname(path);
+    const stem = path.slice(0, path.length - ext.length);
+    for (let n = 2; taken(path) && n < 1000; n++) path = `${stem}-${n}${ext}`;
+  }
   if (resolve(path) === resolve(input)) {
     throw new UsageError(
       `--rejects ${path} is the input file itself`,
       "Choose another file for the rejected rows.",
     );
   }
+  if (!dryRun) checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
   return path;
 }
 
-/**
- * Before anything is sent: the rejects file's folder exists, and nothing is at its path (a file of an earlier
- * run that someone may be fixing, or a link) unless `force`. Dry runs write no rejects file and skip this.
- */
-export function checkRejectsFile(path: string, force: boolean): void {
-  checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
+/** Something (a file, a folder, a link, even a dangling one) is at `path`. */
+function taken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A cell as a rejects file wrote it, back as the input had it: `neutralizeFormula`'s quote taken off. */

@@ -80,8 +80,7 @@ describe("employees upsert", () => {
 
     // Rerun: the 2,450 confirmed rows are skipped, the refused ones are sent again.
     const mark2 = env.sandbox.requests.length;
-    // --force: the rerun replaces the rejects file the first run wrote.
-    const rerun = await env.run(["employees", "upsert", file, "--json", "--force"]);
+    const rerun = await env.run(["employees", "upsert", file, "--json"]);
     expect(rerun.code).toBe(3);
     expect(rerun.json<BulkResult>()).toMatchObject({ alreadyDone: 2450, sent: 50, failed: 50 });
     expect(upserts(mark2)).toHaveLength(1);

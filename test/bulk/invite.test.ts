@@ -390,8 +390,7 @@ describe("invite bulk: faults", () => {
     const rejects = readFileSync(tmp.file("false.rejects.csv"), "utf8").trim().split("\r\n");
     expect(rejects).toHaveLength(11);
     const mark = env.sandbox.requests.length;
-    // --force: the rerun replaces the rejects file the first run wrote.
-    const rerun = await env.run(["invite", "bulk", file, "--test", "1001", "--json", "--force"]);
+    const rerun = await env.run(["invite", "bulk", file, "--test", "1001", "--json"]);
     expect(rerun.code).toBe(0);
     expect(rerun.json<BulkResult>()).toMatchObject({ alreadyDone: 20, sent: 10 });
     expect(bulkRequests(env.sandbox, mark)).toHaveLength(1);

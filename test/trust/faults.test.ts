@@ -288,8 +288,7 @@ describe("bulk invite (POST): refused requests are retried; lost answers are unc
     expect(waits(first.stderr)).toHaveLength(4);
 
     env.sandbox.faults.clear();
-    // --force: the rerun replaces the rejects file the first run wrote.
-    const rerun = await env.run([...argv, "--json", "--force"]);
+    const rerun = await env.run([...argv, "--json"]);
     expect(rerun.code).toBe(0);
     expect(rerun.json<BulkResult>()).toMatchObject({ sent: 1000, alreadyDone: 0 });
     const { lost, duplicated } = lostAndDuplicated(invitedCounts(env.sandbox, mark), emails);

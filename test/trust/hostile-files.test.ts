@@ -21,6 +21,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -116,19 +117,28 @@ describe("item 3: the rejects file never clobbers a file or writes through a lin
     expect(r.stderr).toMatch(/--force/);
     expect(r.stderr).toMatch(/nothing was sent/);
 
-    const d = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid"]);
-    expectUsageError(d, /The rejects file .*mixed\.rejects\.csv already exists/);
-
     const e = await env.run(["employees", "upsert", staffInput(dir), "--rejects", given]);
     expectUsageError(e, /The rejects file .*fixing\.csv already exists/);
 
-    const json = join(dir, "people.json");
-    writeFileSync(json, JSON.stringify([{ email: "j@example.com", firstName: "J", lastName: "Son" }]));
-    writeFileSync(join(dir, "people.rejects.json"), "[]\n");
-    const j = await env.run(["employees", "upsert", json]);
-    expectUsageError(j, /The rejects file .*people\.rejects\.json already exists/);
-
     expect(sentSince(mark)).toEqual([]);
+    expect(changedFiles(before)).toEqual([]);
+  });
+
+  it("beside the input, an earlier run's rejects file (or a link there) is kept: the rerun writes the next free name", async () => {
+    const dir = folder();
+    const input = mixedInput(dir);
+    const first = join(dir, "mixed.rejects.csv");
+    writeFileSync(first, "an earlier run's rejects, being fixed\n");
+    const decoy = join(dir, "decoy.txt");
+    writeFileSync(decoy, "not to be touched\n");
+    symlinkSync(decoy, join(dir, "mixed.rejects-2.csv"));
+    const before = snapshotFiles([first, decoy, join(dir, "mixed.rejects-2.csv")]);
+
+    const r = await env.run(["invite", "bulk", input, "--test", "1001", "--skip-invalid", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const third = join(dir, "mixed.rejects-3.csv");
+    expect(r.json<{ rejects: string | null }>().rejects).toBe(third);
+    expect(readFileSync(third, "utf8")).toMatch(/^email,name,error/);
     expect(changedFiles(before)).toEqual([]);
   });
 

@@ -93,7 +93,6 @@ describe("the key never leaves through output, files or messages", () => {
       "--skip-invalid",
       "--rejects",
       rejects(),
-      "--force", // each case writes it again
       "--debug",
       "--json",
     ],

@@ -34,7 +34,7 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--rejects <file.csv>", "where rows the run could not send are written")
       .option(
         "--force",
-        "overwrite an existing rejects file (a link there is replaced; its target is left alone)",
+        "overwrite an existing --rejects file, or the default one (a link there is replaced; its target is left alone)",
       )
       .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")
       .option("--restart", "ignore what earlier runs of this file already got confirmed")

@@ -3,7 +3,7 @@ import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "..
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
 import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
-import { CsvRejects, checkRejectsFile, JsonRejects, rejectsPath } from "../../bulk/rejects.js";
+import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rejects.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import type { Handler } from "../shared/kit.js";
 
@@ -20,13 +20,11 @@ const upsert: Handler = async (ctx, args, o) => {
   let inputName = file;
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
-    const path = rejectsPath(file, o.rejects, ".json");
-    if (!ctx.dryRun) checkRejectsFile(path, force);
+    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension: ".json" });
     rows = { read: employeeJsonEntries(file, file) };
     openRejects = async () => new JsonRejects(path, force);
   } else {
-    const path = rejectsPath(file, o.rejects);
-    if (!ctx.dryRun) checkRejectsFile(path, force);
+    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
     const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
     inputName = input.name;
     noRows = noRowsMessage(input);

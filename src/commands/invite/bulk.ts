@@ -3,7 +3,7 @@ import { csvRows } from "../../bulk/check.js";
 import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
 import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
 import { inviteColumns } from "../../bulk/invites.js";
-import { CsvRejects, checkRejectsFile, rejectsPath } from "../../bulk/rejects.js";
+import { CsvRejects, rejectsTarget } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { parseDate, toServiceTime } from "../shared/dates.js";
@@ -24,9 +24,8 @@ const bulk: Handler = async (ctx, args, o) => {
     timezoneId: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
     proctoringMode: o.proctoring as BulkInviteSettings["proctoringMode"],
   });
-  const rejects = rejectsPath(file, o.rejects);
   const force = o.force === true;
-  if (!ctx.dryRun) checkRejectsFile(rejects, force);
+  const rejects = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
 
   const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
   const columns = inviteColumns(input, {

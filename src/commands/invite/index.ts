@@ -45,10 +45,13 @@ export function register(group: Command, { lazy }: Kit): void {
       .option("--chunk-size <n>", "candidates per request (at most 1000)", "1000")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "4")
       .option("--skip-invalid", "send the valid rows and write invalid ones to the rejects file")
-      .option("--rejects <file.csv>", "where rejected rows go (default: <file>.rejects.csv)")
+      .option(
+        "--rejects <file.csv>",
+        "where rejected rows go (default: <file>.rejects.csv, or -2, -3… when an earlier run's is there)",
+      )
       .option(
         "--force",
-        "overwrite an existing rejects file (a link there is replaced; its target is left alone)",
+        "overwrite an existing --rejects file, or the default one (a link there is replaced; its target is left alone)",
       )
       .option("--email-column <name>", "the column holding e-mails")
       .option("--name-column <name>", "the column holding names")
