@@ -1,6 +1,10 @@
 import type { Api } from "../../api/endpoints.js";
-import { ledgerTarget, parseChunkSize, runAndReport } from "../../bulk/command.js";
-import type { BulkEntry, ChunkAnswer } from "../../bulk/engine.js";
+import { ledgerTarget, parseChunkSize } from "../../bulk/command.js";
+import type { BulkEntry, BulkJob, ChunkAnswer } from "../../bulk/engine.js";
+import { ledgerDir } from "../../bulk/ledger.js";
+import { printBulkResult, type Wording } from "../../bulk/report.js";
+import { runBulk } from "../../bulk/run.js";
+import { type BulkResult, bulkExitCode } from "../../bulk/summary.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
@@ -19,7 +23,7 @@ const resend: Handler = async (ctx, args, o) => {
   if (input === undefined) return 0;
   const api = await ctx.api();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  return runAndReport<number>(
+  return resendAndReport(
     ctx,
     {
       kind: "callbacks",
@@ -42,6 +46,52 @@ const resend: Handler = async (ctx, args, o) => {
   );
 };
 export default resend;
+
+/**
+ * runAndReport (bulk/command.ts), keeping the result to say what the ledger held back. Resending is a bulk run
+ * with a ledger (CLI.md): a rerun after a crash must not queue again what the service already confirmed, so
+ * the ledger stays; but whoever resends on purpose (testing a webhook) should learn why nothing went, and how
+ * to send anyway.
+ */
+async function resendAndReport(
+  ctx: Context,
+  job: Omit<
+    BulkJob<number>,
+    "ledgerDir" | "signal" | "dryRun" | "onProgress" | "watchRateLimits" | "onNotice" | "checkWorker"
+  >,
+  wording: Wording,
+): Promise<number> {
+  const client = await ctx.apiClient();
+  const progress = createProgress(ctx.io.stderr, ctx.io.env);
+  let result: BulkResult;
+  try {
+    result = await runBulk<number>({
+      ledgerDir: ledgerDir(ctx.io.env),
+      checkWorker: ctx.checkWorker,
+      signal: ctx.signal,
+      dryRun: ctx.dryRun,
+      onProgress: (p) => progress.update(p),
+      watchRateLimits: (listener) => client.onRateLimited(listener),
+      onNotice: (message) => ctx.warn(message),
+      onDebug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
+      ...job,
+    });
+  } catch (error) {
+    progress.done();
+    const partial = (error as { bulk?: BulkResult }).bulk;
+    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording);
+    throw error;
+  }
+  progress.done();
+  printBulkResult(ctx, result, wording);
+  if (result.alreadyDone > 0 && !result.interrupted) {
+    const n = result.alreadyDone;
+    ctx.hint(
+      `${n === 1 ? "1 id was" : `${n} ids were`} not resent: an earlier run already got ${n === 1 ? "its notification" : "their notifications"} queued (the ledger keeps a rerun from sending twice). Pass --restart to send ${n === 1 ? "it" : "them"} again, e.g. to test a webhook.`,
+    );
+  }
+  return bulkExitCode(result);
+}
 
 /**
  * One chunk. A 401 that names ids refuses the whole call (§4.3): those ids are reported as failed and the
