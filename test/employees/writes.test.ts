@@ -51,10 +51,13 @@ describe("employees status", () => {
     expect(r.stderr).toContain("Employee 520 is now OnLeave");
   });
 
-  it("a status the service refuses: its message, exit 1", async () => {
+  // Issue 20, item 7: the statuses --help documents are checked locally (it was the service's 400, exit 1).
+  it("a status --help does not document: exit 2, nothing sent", async () => {
+    const before = t.sandbox.requests.length;
     const r = await t.run(["employees", "status", "520", "Retired"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("status must be one of");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("<status> must be one of Active, Inactive, OnLeave, Exited");
+    expect(t.sandbox.requests.length).toBe(before);
   });
 
   it("an unknown employee: 404, exit 1", async () => {

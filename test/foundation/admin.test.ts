@@ -33,10 +33,13 @@ describe("users", () => {
     expect(r.json()).toMatchObject({ email: "grace@example.com", fullName: "Grace Hopper" });
   });
 
-  it("create with a bad e-mail surfaces the service's exact message, exit 1", async () => {
+  // Issue 20, item 7: checked locally, as a candidate's e-mail is (it was the service's 400 and exit 1).
+  it("create with a bad e-mail is a usage error: exit 2, nothing sent", async () => {
+    const before = t.sandbox.requests.length;
     const r = await t.run(["users", "create", "--email", "not-an-email", "--name", "X"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Email address is in invalid format");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--email: "not-an-email" is not a valid e-mail address');
+    expect(t.sandbox.requests.length).toBe(before);
   });
 
   it("create of an existing user surfaces the service's message", async () => {

@@ -290,3 +290,32 @@ describe("item 4: callbacks resend twice", () => {
     expect(third.stderr).toContain("Queued 1 id for re-delivery");
   });
 });
+
+// Item 7: what --help documents is checked before anything is sent (exit 2); the service's 400 stays exit 1.
+
+describe("item 7: bad input that --help documents exits 2 before sending", () => {
+  it("users' e-mails and employee statuses are checked locally, like invite send's e-mail", async () => {
+    const refused = [
+      ["users", "create", "--email", "bad", "--name", "X"],
+      ["users", "update", "--email", "bad", "--business-unit", "11"],
+      ["users", "activate", "--email", "bad"],
+      ["users", "deactivate", "--email", "bad@"],
+      ["employees", "status", "501", "retired"],
+      ["invite", "send", "--test", "1001", "--email", "bogus", "--name", "X"],
+    ];
+    for (const argv of refused) {
+      const before = t.sandbox.requests.length;
+      const r = await t.run(argv);
+      expect(r.code, `${argv.join(" ")}\n${r.stderr}`).toBe(2);
+      expect(t.sandbox.requests.length, argv.join(" ")).toBe(before);
+    }
+    expect((await t.run(["employees", "status", "501", "on-leave"])).code).toBe(0);
+    expect(
+      (await t.run(["users", "create", "--email", "user@example.com", "--name", "Test User"])).code,
+    ).toBe(0);
+    // The service's own refusal of well-formed input is still the service's: exit 1 (CLI.md: 2 = nothing sent).
+    const taken = await t.run(["users", "create", "--email", "user@example.com", "--name", "Test User"]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("already exists");
+  });
+});

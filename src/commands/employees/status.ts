@@ -3,14 +3,24 @@ import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { composeBody } from "./body.js";
 
-/** Statuses the service is known to use; other values are sent as typed, for the service to judge. */
+/**
+ * The statuses `employees status --help` documents, checked here (exit 2, nothing sent) as every documented
+ * value is.
+ */
 const KNOWN_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"];
 
 const status: Handler = async (ctx, [idArg, statusArg], o) => {
   const employeeId = parseId(idArg, "employeeId");
   const wanted = (statusArg ?? "").trim();
   if (wanted === "") throw new UsageError("Missing <status>", `Use one of ${KNOWN_STATUSES.join(", ")}`);
-  const body = await composeBody(o, { status: canonical(wanted) });
+  const known = canonical(wanted);
+  if (known === undefined) {
+    throw new UsageError(
+      `<status> must be one of ${KNOWN_STATUSES.join(", ")} (case and dashes don't matter), got "${wanted}"`,
+      "Nothing was sent.",
+    );
+  }
+  const body = await composeBody(o, { status: known });
   const api = await ctx.api();
   const answer = await api.setEmployeeStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
@@ -20,7 +30,7 @@ const status: Handler = async (ctx, [idArg, statusArg], o) => {
 export default status;
 
 /** `inactive`, `on-leave`, `ON_LEAVE` → the service's spelling; the service compares case-sensitively. */
-function canonical(value: string): string {
+function canonical(value: string): string | undefined {
   const squash = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
-  return KNOWN_STATUSES.find((known) => squash(known) === squash(value)) ?? value;
+  return KNOWN_STATUSES.find((known) => squash(known) === squash(value));
 }

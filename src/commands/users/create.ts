@@ -1,14 +1,14 @@
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
+import { checkEmail, emailProblem } from "./email.js";
 
 const create: Handler = async (ctx, _args, o) => {
-  // The e-mail is checked by the service (§7 answers "Email address is in invalid format"), not here,
-  // so the user sees the service's own message.
   const [email, fullName] = await requireValues(ctx, [
-    { flag: "--email", value: o.email, question: "E-mail of the new user" },
+    { flag: "--email", value: o.email, question: "E-mail of the new user", validate: emailProblem },
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
+  checkEmail(email!);
   const businessunitId =
     o.businessUnit === undefined ? undefined : parseId(o.businessUnit, "--business-unit");
   const api = await ctx.api();

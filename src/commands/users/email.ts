@@ -1,0 +1,16 @@
+import { UsageError } from "../../errors.js";
+import { validEmail } from "../invite/shared.js";
+
+/** What is wrong with an address, for prompts; the same check as a candidate's (`invite send`). */
+export const emailProblem = validEmail;
+
+/**
+ * `--email` checked here, as `invite send` checks a candidate's: a malformed address is a usage error (exit 2,
+ * nothing sent), not a round trip to the service and exit 1. The request schemas (api/schemas.ts) still let
+ * the service judge what passes this check, so its own words (§7) reach the user for anything else it refuses.
+ */
+export function checkEmail(email: string): void {
+  const problem = validEmail(email);
+  if (problem)
+    throw new UsageError(`--email: ${problem}`, "Give the user's address, like grace@example.com.");
+}
