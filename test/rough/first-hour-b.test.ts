@@ -319,3 +319,79 @@ describe("item 7: bad input that --help documents exits 2 before sending", () =>
     expect(taken.stderr).toContain("already exists");
   });
 });
+
+// Item 10: an end in the past is refused before anything is sent.
+
+describe("item 10: an end date in the past", () => {
+  it("is refused (exit 2, nothing sent) by invite send, bulk and reattempt, and links create and update", async () => {
+    const csv = join(dir, "one.csv");
+    writeFileSync(csv, "email,name\npast.end@example.com,Past End\n");
+    const refused = [
+      [
+        "invite",
+        "send",
+        "--test",
+        "1001",
+        "--email",
+        "past.end@example.com",
+        "--name",
+        "P",
+        "--end",
+        "2020-01-01",
+      ],
+      ["invite", "bulk", csv, "--test", "1001", "--end", "2020-01-01"],
+      ["invite", "reattempt", "100165", "--end", "3d"],
+      [
+        "links",
+        "create",
+        "--test",
+        "1001",
+        "--name",
+        "Past",
+        "--type",
+        "email",
+        "--schedule",
+        "timebound",
+        "--start",
+        "2019-12-01",
+        "--end",
+        "2020-01-01",
+        "--timezone",
+        "1720",
+      ],
+      [
+        "links",
+        "update",
+        "3001",
+        "--test",
+        "1001",
+        "--schedule",
+        "timebound",
+        "--start",
+        "30d",
+        "--end",
+        "1d",
+      ],
+    ];
+    for (const argv of refused) {
+      const before = t.sandbox.requests.filter((q) => q.method !== "GET").length;
+      const r = await t.run(argv, { env: { ASSESS_CONFIG_DIR: join(dir, "past-end") } });
+      expect(r.code, `${argv.join(" ")}\n${r.stderr}`).toBe(2);
+      expect(r.stderr, argv.join(" ")).toMatch(/--end \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\) is in the past/);
+      expect(t.sandbox.requests.filter((q) => q.method !== "GET").length, argv.join(" ")).toBe(before);
+    }
+    const future = await t.run([
+      "invite",
+      "send",
+      "--test",
+      "1001",
+      "--email",
+      "future.end@example.com",
+      "--name",
+      "F",
+      "--end",
+      "+7d",
+    ]);
+    expect(future.code, future.stderr).toBe(0);
+  });
+});

@@ -6,7 +6,7 @@ import { inviteColumns } from "../../bulk/invites.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rejects.js";
 import { UsageError } from "../../errors.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
+import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
@@ -18,6 +18,7 @@ const bulk: Handler = async (ctx, args, o) => {
   const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
   const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
+  refusePastEnd(end);
   const settings: BulkInviteSettings = dropUndefined({
     startDateTime: start && toServiceTime(start),
     endDateTime: end && toServiceTime(end),

@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
+import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
@@ -9,6 +9,7 @@ const reattempt: Handler = async (ctx, [idArg], o) => {
   const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
   const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
+  refusePastEnd(end);
   const api = await ctx.api();
   // §2.5 spells these fields with capitals, unlike the invite body.
   const answer = await api.reattempt(

@@ -1,6 +1,6 @@
 import type { InviteBody } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
+import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues, resolveTestId } from "../shared/options.js";
 import { dropUndefined, invitationColumns, validEmail } from "./shared.js";
@@ -17,6 +17,7 @@ const send: Handler = async (ctx, _args, o) => {
   const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
   const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
+  refusePastEnd(end);
   if (email !== undefined && validEmail(email)) throw new UsageError(`--email: ${validEmail(email)}`);
   const body: InviteBody = {
     emailId: email,

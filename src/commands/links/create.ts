@@ -1,4 +1,5 @@
 import { UsageError } from "../../errors.js";
+import { refusePastEnd } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
@@ -9,6 +10,7 @@ const create: Handler = async (ctx, _args, o) => {
   const flags = specFromFlags(o);
   // Contradicting flags are refused first: no prompt would fix them.
   rejectConflicts(flags, flags);
+  refusePastEnd(flags.end);
   const missing = [...(givenTest === undefined ? ["--test <testId>"] : []), ...missingFlags(flags)];
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(

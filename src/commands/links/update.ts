@@ -1,5 +1,6 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { refusePastEnd } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
@@ -31,6 +32,7 @@ const update: Handler = async (ctx, [idArg], o) => {
   const before = specFromLink(current);
   const after = { ...before, ...flags };
   rejectConflicts(after, flags);
+  refusePastEnd(flags.end);
   const missing = missingFlags(after);
   if (missing.length > 0) {
     throw new UsageError(

@@ -72,3 +72,18 @@ export function parseRange(
   }
   return { start, end };
 }
+
+/** A minute of slack, so that `--end now` typed a moment ago is not "in the past" (as the link wizard does). */
+const PAST_SLACK_MS = 60_000;
+
+/**
+ * An end that has already passed is refused: the invitation or link would be expired the moment it is made,
+ * and the service accepts it silently.
+ */
+export function refusePastEnd(end: Date | undefined, option = "--end", now: Date = new Date()): void {
+  if (end === undefined || end.getTime() >= now.getTime() - PAST_SLACK_MS) return;
+  throw new UsageError(
+    `${option} (${toServiceTime(end)}) is in the past: it would be expired from the start`,
+    "Nothing was sent. Give a later end, such as +7d (7 days from now) or a future date.",
+  );
+}
