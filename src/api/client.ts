@@ -54,7 +54,10 @@ export interface RequestOptions {
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string>;
+  /** The body as JSON; the text itself when it is not JSON (`notJson`). */
   data: T;
+  /** The body was text that is not JSON (an HTML page, a JSON text cut short, plain words). */
+  notJson?: boolean;
 }
 
 const MAX_REDIRECTS = 3;
@@ -239,12 +242,13 @@ export class ApiClient {
           url = next.toString();
           continue;
         }
-        const data =
-          opts.binary && res.statusCode < 300
-            ? Buffer.from(await res.body.arrayBuffer())
-            : parseBody(await res.body.text());
+        let data: unknown;
+        let notJson = false;
+        if (opts.binary && res.statusCode < 300) data = Buffer.from(await res.body.arrayBuffer());
+        else ({ data, notJson } = parseBody(await res.body.text()));
         this.options.debug?.(`← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms`);
-        const response = { status: res.statusCode, headers: resHeaders, data };
+        const response: ApiResponse = { status: res.statusCode, headers: resHeaders, data };
+        if (notJson) response.notJson = true;
         return res.statusCode >= 200 && res.statusCode < 300
           ? { kind: "ok", response }
           : { kind: "status", response };
@@ -269,14 +273,18 @@ export function joinUrl(base: string, path: string, query?: RequestOptions["quer
   return url.toString();
 }
 
-/** Bodies are JSON whatever the content type says (upsert answers JSON as text/plain, bulk invite a bare `true`). */
-function parseBody(text: string): unknown {
+/**
+ * Bodies are JSON whatever the content type says (upsert answers JSON as text/plain, bulk invite a bare
+ * `true`); text that is not JSON comes back as it is, flagged, for the reader to judge (a plain-text message
+ * may be fine, an HTML login page never is).
+ */
+function parseBody(text: string): { data: unknown; notJson: boolean } {
   const trimmed = text.trim();
-  if (trimmed === "") return undefined;
+  if (trimmed === "") return { data: undefined, notJson: false };
   try {
-    return JSON.parse(trimmed);
+    return { data: JSON.parse(trimmed), notJson: false };
   } catch {
-    return text;
+    return { data: text, notJson: true };
   }
 }
 

@@ -1,8 +1,18 @@
-import { ApiError } from "../errors.js";
+import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
-import type { ApiClient, ApiName, RequestOptions } from "./client.js";
+import type { ApiClient, ApiName, ApiResponse, RequestOptions } from "./client.js";
 import { type Json, jsonArray } from "./json.js";
-import { type Answer, type Page, read, readList, readPage, unwrap } from "./read.js";
+import {
+  type Answer,
+  describeText,
+  isHtml,
+  notJsonError,
+  type Page,
+  read,
+  readList,
+  readPage,
+  unwrap,
+} from "./read.js";
 import * as s from "./schemas.js";
 import * as z from "./zod.js";
 
@@ -241,7 +251,7 @@ export class Api {
     );
   }
   async getSkillsProfile(employeeId: number): Promise<Fields> {
-    return asRecord((await this.call("getSkillsProfile", { employeeId })).data);
+    return readRecord(await this.call("getSkillsProfile", { employeeId }), "skills profile");
   }
   /** §2.11: up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
   async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
@@ -267,17 +277,15 @@ export class Api {
     return read(s.Report, await this.call("getEmployeeReport", { employeeId, testId }), "report");
   }
   async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> {
-    const res = await this.client.request({
-      ...this.target("uploadResume", { EmployeeId: employeeId }),
-      raw: upload,
-    });
-    return asRecord(unwrap(res.data));
+    const target = this.target("uploadResume", { EmployeeId: employeeId });
+    const res = await this.client.request({ ...target, raw: upload });
+    return asRecord(this.answer(target, res).data);
   }
   async assignLearning(employeeId: number, body: Fields): Promise<Fields> {
     return asRecord((await this.call("assignLearning", { employeeId }, { body })).data);
   }
   async getSkillGap(employeeId: number): Promise<Fields> {
-    return asRecord((await this.call("getSkillGap", { employeeId })).data);
+    return readRecord(await this.call("getSkillGap", { employeeId }), "skill gap");
   }
 
   /** Method, api and substituted path of an operation. */
@@ -306,21 +314,51 @@ export class Api {
   ): Promise<Answer> {
     const target = this.target(operation, params);
     const res = await this.client.request({ ...target, ...extra });
+    return this.answer({ ...target, safe: extra.safe }, res, extra.query, unwrapEnvelope);
+  }
+
+  /**
+   * An answer, with where it came from. Text that is not JSON is flagged for the readers (read.ts), which
+   * refuse it; an HTML page is refused here after a write, whatever the operation (a proxy's login or error
+   * page that says 200, even to operations whose answer may be plain text, as `maskCandidate`'s message):
+   * then the request may or may not have been processed.
+   */
+  private answer(
+    target: Pick<RequestOptions, "method" | "path" | "api" | "safe">,
+    res: ApiResponse,
+    queryParams: RequestOptions["query"] = {},
+    unwrapEnvelope = true,
+  ): Answer {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(extra.query ?? {})) {
+    for (const [key, value] of Object.entries(queryParams)) {
       if (value !== undefined) query.set(key, String(value));
     }
-    return {
+    const answer: Answer = {
       data: unwrapEnvelope ? unwrap(res.data) : res.data,
       method: target.method,
       path: query.size > 0 ? `${target.path}?${query}` : target.path,
       skills: target.api === "skills",
     };
+    if (res.notJson) answer.notJson = true;
+    if (res.notJson && !(target.method === "GET" || target.safe) && isHtml(String(res.data))) {
+      throw new UncertainError(
+        target.method,
+        this.client.url(target.api ?? "assess", answer.path),
+        `the service answered HTTP ${res.status} with ${describeText(res.data)}`,
+      );
+    }
+    return answer;
   }
 }
 
 function asRecord(data: unknown): Fields {
   return isRecord(data) ? data : { result: data };
+}
+
+/** A read's answer as a record, whatever its shape; but an HTML page (a login page that says 200) is no answer. */
+function readRecord(answer: Answer, what: string): Fields {
+  if (answer.notJson && isHtml(String(answer.data))) throw notJsonError(answer, what);
+  return asRecord(answer.data);
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { ApiError } from "../errors.js";
 import { type Fields, field, findKey, isRecord } from "../fields.js";
+import { escapeControls } from "../output/escape.js";
 import type * as z from "./zod.js";
 
 /** Where an answer came from, for errors that say how to see it raw (`assess api`). */
@@ -21,6 +22,8 @@ export interface Answer {
   /** The path as sent, with its query. */
   path: string;
   skills: boolean;
+  /** The body was text, not JSON (`data` is that text): an HTML page, JSON cut short, plain words. */
+  notJson?: boolean;
 }
 
 export interface Page<T> {
@@ -33,6 +36,7 @@ export interface Page<T> {
 
 /** Checks `answer` against `schema` leniently (see the top of this file) and returns it as it came. */
 export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data = answer.data): T {
+  if (answer.notJson) throw notJsonError(answer, what);
   addAliases(data, schema);
   const parsed = schema.safeParse(data);
   if (parsed.success) return data as T;
@@ -53,6 +57,7 @@ export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data
 
 /** The list in an answer (bare, or under one of `keys` or another list-like key, in any envelope). */
 export function readList<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: string): T[] {
+  if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
     throw new ApiError(
@@ -175,6 +180,43 @@ export function unwrap(data: unknown): unknown {
   if (keys.some((key) => !ENVELOPE_KEYS.has(key.toLowerCase()))) return data;
   const inner = field(data, "result") ?? field(data, "data");
   return inner !== null && typeof inner === "object" ? unwrap(inner) : data;
+}
+
+/**
+ * A 2xx answer that is text where JSON was expected: a login or error page of a proxy (HTML, named by its
+ * title), JSON cut short, or words. Said as such, with its first line (escaped: it is the service's text),
+ * rather than as a field missing from it. Exit 1, like any answer the command cannot use.
+ */
+export function notJsonError(answer: Answer, what: string): ApiError {
+  return new ApiError(200, [`The service's answer (${what}) is ${describeText(answer.data)}`], {
+    body: answer.data,
+    suggestion: rawHint(answer),
+  });
+}
+
+/** `an HTML page titled "Sign in", not JSON; its first line: <!DOCTYPE html>`, for text that is not JSON. */
+export function describeText(data: unknown): string {
+  const text = (typeof data === "string" ? data : String(data)).trim();
+  let kind: string;
+  if (isHtml(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
+    kind = `an HTML page${title ? ` titled "${clip(escapeControls(title), 120)}"` : ""}, not JSON`;
+  } else if (/^[[{"]/.test(text)) {
+    kind = "not JSON: it starts as JSON but breaks off or goes wrong part-way (cut short?)";
+  } else {
+    kind = "not JSON";
+  }
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
+  return `${kind}; its first line: ${clip(escapeControls(firstLine), 200)}`;
+}
+
+/** An HTML page, as proxies and login portals answer: a doctype, or a tag at the start. */
+export function isHtml(text: string): boolean {
+  return /^(?:\uFEFF)?\s*<(?:!doctype\s+html|html|head|body|!--|\?xml|[a-z][\w-]*[\s>])/i.test(text);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** How to look at the raw answer: `assess api` repeats a read; a write is better seen with --debug. */

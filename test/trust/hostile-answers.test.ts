@@ -1,0 +1,213 @@
+/**
+ * Hostile answers (issue 18, item 9): the built CLI, spawned as a user runs it, against the small
+ * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
+ * - Item 9: an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
+ *   page's title and the first line (escaped), exit 1, and the hint of how to see the raw answer.
+ * Everywhere: no stack trace, and the canary key in no output.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  type HostileServer,
+  LOGIN_TITLE,
+  startFixedAnswer,
+  startHtmlPage,
+  startTruncatedJson,
+} from "../../fixtures/hostile/servers.js";
+import { ROOT } from "../bulk/helpers.js";
+
+const BIN = join(ROOT, "bin", "assess.js");
+const CANARY = "sbx-canary-0d15ea5e-7f3a9c21";
+const GNU_TIME = "/usr/bin/time";
+
+const tmp = mkdtempSync(join(tmpdir(), "assess-hostile-answers-"));
+const servers: HostileServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function serve(server: Promise<HostileServer>): Promise<HostileServer> {
+  const started = await server;
+  servers.push(started);
+  return started;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** Peak resident set size of the CLI's process, in bytes. */
+  peakRss: number;
+}
+
+let runs = 0;
+/** Runs the built CLI against `server`, with the canary key, and measures its time and peak memory. */
+async function assess(server: HostileServer, argv: string[], key = CANARY): Promise<Run> {
+  const n = runs++;
+  const timeFile = join(tmp, `rss-${n}.txt`);
+  const useTime = existsSync(GNU_TIME);
+  const [command, args] = useTime
+    ? [GNU_TIME, ["-f", "%M", "-o", timeFile, process.execPath, BIN, ...argv]]
+    : [process.execPath, [BIN, ...argv]];
+  const started = Date.now();
+  const child = spawn(command, args, {
+    env: {
+      PATH: process.env.PATH,
+      NO_COLOR: "1",
+      ASSESS_CONFIG_DIR: join(tmp, `config-${n}`),
+      ASSESS_API_KEY: key,
+      ASSESS_BASE_URL: server.url,
+      ASSESS_SKILLS_BASE_URL: server.url,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  // Without GNU time: the kernel's high-water mark of the process, polled until it exits.
+  let polledKiB = 0;
+  const poll = useTime
+    ? undefined
+    : setInterval(() => {
+        try {
+          const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+          polledKiB = Math.max(polledKiB, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+        } catch {
+          // exited
+        }
+      }, 20);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearInterval(poll);
+  const ms = Date.now() - started;
+  const peakKiB = useTime ? Number(readFileSync(timeFile, "utf8").trim().split("\n").pop()) : polledKiB;
+  return {
+    code,
+    stdout: Buffer.concat(out).toString("utf8"),
+    stderr: Buffer.concat(err).toString("utf8"),
+    ms,
+    peakRss: peakKiB * 1024,
+  };
+}
+
+/** What every run must show, whatever the server did: no stack trace, no key. */
+function expectClean(r: Run, keys = [CANARY]): void {
+  expect(r.stderr, r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(r.stderr).not.toMatch(/looks like a bug/);
+  for (const key of keys) {
+    expect(r.stdout.includes(key), `stdout holds the key ${key.slice(0, 8)}…`).toBe(false);
+    expect(r.stderr.includes(key), `stderr holds the key ${key.slice(0, 8)}…`).toBe(false);
+  }
+}
+
+describe("item 9: an answer that is not JSON is said to be so", () => {
+  const hint = /hint: See the whole answer with `assess api GET \/v3\/tests\?pageNo=1&pageSize=\d+`/;
+
+  it("an HTML login page with status 200: named by its title, its first line shown, exit 1, the raw hint kept", async () => {
+    const server = await serve(startHtmlPage());
+    for (const argv of [
+      ["tests", "list"],
+      ["tests", "list", "--json"],
+    ]) {
+      const r = await assess(server, argv);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        `error: The service's answer (tests) is an HTML page titled "${LOGIN_TITLE}", not JSON; its first line: <!DOCTYPE html>`,
+      );
+      expect(r.stderr).toMatch(hint);
+      expect(r.stderr).not.toMatch(/holds no list|Unexpected/);
+      expect(r.stdout).toBe("");
+      expectClean(r);
+    }
+    const record = await assess(server, ["tests", "get", "1001"]);
+    expect(record.code).toBe(1);
+    expect(record.stderr).toMatch(/answer \(test\) is an HTML page titled/);
+    expectClean(record);
+  });
+
+  it("an HTML page whose title and first line carry escape sequences: shown escaped, never run", async () => {
+    const server = await serve(
+      startHtmlPage({
+        body: "<html>\u001b]0;pwned\u0007<head><title>Log\u001b[2Jin</title></head></html>",
+      }),
+    );
+    const r = await assess(server, ["tests", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('titled "Log\\x1b[2Jin"');
+    expect(r.stderr).toContain("its first line: <html>\\x1b]0;pwned\\x07<head>");
+    expect(r.stderr).not.toContain("\u001b");
+    expectClean(r);
+  });
+
+  it("JSON cut short with status 200: said to break off, its first line shown, exit 1", async () => {
+    const server = await serve(startTruncatedJson());
+    const r = await assess(server, ["tests", "list"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /The service's answer \(tests\) is not JSON: it starts as JSON but breaks off or goes wrong part-way \(cut short\?\); its first line: \{"tests":\[\{"testId":1001/,
+    );
+    expect(r.stderr).toMatch(hint);
+    expectClean(r);
+  });
+
+  it("plain words with status 200 where JSON is expected: not JSON, first line only", async () => {
+    const server = await serve(
+      startFixedAnswer({ contentType: "text/plain", body: "Service under maintenance\r\nBack at 10:00\n" }),
+    );
+    const r = await assess(server, ["tests", "list"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      "The service's answer (tests) is not JSON; its first line: Service under maintenance\n",
+    );
+    expect(r.stderr).not.toContain("Back at 10:00");
+    expectClean(r);
+  });
+
+  it("after a write, an HTML page is no proof of anything: exit 1, the request may have been processed", async () => {
+    const server = await serve(startHtmlPage());
+    const r = await assess(server, [
+      "invite",
+      "send",
+      "--test",
+      "1001",
+      "--email",
+      "a@example.com",
+      "--name",
+      "A",
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /answered HTTP 200 with an HTML page titled "Sign in · Example SSO", not JSON; its first line: <!DOCTYPE html>; the request may have been processed/,
+    );
+    expect(server.requests).toHaveLength(1);
+    expectClean(r);
+  });
+
+  it("operations that answer plain text still work: a GDPR request's message, a bulk invite's `true`", async () => {
+    const gdpr = await serve(
+      startFixedAnswer({ contentType: "text/plain", body: "Request queued for masking" }),
+    );
+    const g = await assess(gdpr, ["gdpr", "mask", "--email", "ada@example.com", "--yes"]);
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stderr).toContain("Request queued for masking");
+    expectClean(g);
+
+    const bulk = await serve(startFixedAnswer({ contentType: "text/plain", body: "true" }));
+    const b = await assess(bulk, [
+      "invite",
+      "bulk",
+      join(ROOT, "fixtures", "candidates.csv"),
+      "--test",
+      "1001",
+      "--json",
+    ]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toMatchObject({ uncertain: 0, chunks: { failed: 0, uncertain: 0 } });
+    expectClean(b);
+  });
+});
