@@ -62,6 +62,8 @@ export interface ApiResponse<T = unknown> {
 
 const MAX_REDIRECTS = 3;
 const KEY_HEADER = "x-api-key";
+/** Shorter keys would match ordinary words and ids in answers; real keys are far longer. */
+const MIN_HIDDEN_KEY = 8;
 
 /**
  * The one HTTP client for both base URLs: joins paths onto base URLs that may carry a path prefix,
@@ -198,9 +200,7 @@ export class ApiClient {
     const started = Date.now();
     try {
       for (let hop = 0; ; hop++) {
-        this.options.debug?.(
-          `→ ${method} ${url}${body !== undefined ? ` (${headers["content-type"]})` : ""}`,
-        );
+        this.debug(`→ ${method} ${url}${body !== undefined ? ` (${headers["content-type"]})` : ""}`);
         const res = await request(this.dispatcher, url, {
           method: method as Dispatcher.HttpMethod,
           headers,
@@ -209,7 +209,7 @@ export class ApiClient {
           bodyTimeout: this.options.timeoutMs,
           signal: opts.signal,
         });
-        const resHeaders = flattenHeaders(res.headers);
+        const resHeaders = this.hideHeaders(flattenHeaders(res.headers));
         if (res.statusCode >= 300 && res.statusCode < 400 && resHeaders.location) {
           await res.body.dump();
           const next = new URL(resHeaders.location, url);
@@ -245,8 +245,12 @@ export class ApiClient {
         let data: unknown;
         let notJson = false;
         if (opts.binary && res.statusCode < 300) data = Buffer.from(await res.body.arrayBuffer());
-        else ({ data, notJson } = parseBody(await res.body.text()));
-        this.options.debug?.(`← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms`);
+        else {
+          const text = await res.body.text();
+          ({ data, notJson } = parseBody(text));
+          data = this.hide(data, text);
+        }
+        this.debug(`← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms`);
         const response: ApiResponse = { status: res.statusCode, headers: resHeaders, data };
         if (notJson) response.notJson = true;
         return res.statusCode >= 200 && res.statusCode < 300
@@ -255,12 +259,63 @@ export class ApiClient {
       }
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      this.options.debug?.(
+      this.debug(
         `✗ ${method} ${url}: ${describeNetworkError(error, this.options.timeoutMs)} after ${Date.now() - started} ms`,
       );
       return { kind: "error", error };
     }
   }
+
+  /** `--debug` lines name URLs, which a same-origin redirect chooses: the key never shows in them either. */
+  private debug(line: string): void {
+    this.options.debug?.(this.hide(line, line));
+  }
+
+  /**
+   * The key wherever it appears in an answer (a service or proxy that echoes request headers back) becomes
+   * `****` and its last four characters, as `config list` shows it: so no command, format, error or `--debug`
+   * line can print it. `text` is the answer as it came; one without the key (or a JSON escape that could
+   * spell it) is left untouched, at the cost of one search.
+   */
+  private hide<T>(data: T, text: string): T {
+    const key = this.options.apiKey;
+    if (key.length < MIN_HIDDEN_KEY || !(text.includes(key) || text.includes("\\"))) return data;
+    return hideKey(data, key, redactKey(key));
+  }
+
+  private hideHeaders(headers: Record<string, string>): Record<string, string> {
+    for (const [name, value] of Object.entries(headers)) headers[name] = this.hide(value, value);
+    return headers;
+  }
+}
+
+/** Replaces `key` in every string of `data` (values and property names), in place; iterative, for deep JSON. */
+function hideKey<T>(data: T, key: string, shown: string): T {
+  const hideText = (text: string) => (text.includes(key) ? text.replaceAll(key, shown) : text);
+  if (typeof data === "string") return hideText(data) as T;
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const value = node[i];
+        if (typeof value === "string") node[i] = hideText(value);
+        else if (value !== null && typeof value === "object") stack.push(value);
+      }
+    } else if (node !== null && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      for (const name of Object.keys(record)) {
+        const value = record[name];
+        const hidden = typeof value === "string" ? hideText(value) : value;
+        if (name.includes(key)) {
+          delete record[name];
+          record[hideText(name)] = hidden;
+        } else if (hidden !== value) record[name] = hidden;
+        if (hidden !== null && typeof hidden === "object") stack.push(hidden);
+      }
+    }
+  }
+  return data;
 }
 
 /** `https://h/api` + `/v3/tests` → `https://h/api/v3/tests`: the base URL's own path is kept as a prefix. */

@@ -1,6 +1,8 @@
 /**
- * Hostile answers (issue 18, item 9): the built CLI, spawned as a user runs it, against the small
+ * Hostile answers (issue 18, items 5 and 9): the built CLI, spawned as a user runs it, against the small
  * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
+ * - Item 5: a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
+ *   its headers and --debug.
  * - Item 9: an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
  *   page's title and the first line (escaped), exit 1, and the hint of how to see the raw answer.
  * Everywhere: no stack trace, and the canary key in no output.
@@ -14,9 +16,11 @@ import {
   type HostileServer,
   LOGIN_TITLE,
   startFixedAnswer,
+  startHeaderEcho,
   startHtmlPage,
   startTruncatedJson,
 } from "../../fixtures/hostile/servers.js";
+import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { ROOT } from "../bulk/helpers.js";
 
 const BIN = join(ROOT, "bin", "assess.js");
@@ -104,6 +108,48 @@ function expectClean(r: Run, keys = [CANARY]): void {
     expect(r.stderr.includes(key), `stderr holds the key ${key.slice(0, 8)}…`).toBe(false);
   }
 }
+
+describe("item 5: a 2xx answer that echoes the key never prints it", () => {
+  const echoed = (key: string) => `****${key.slice(-4)}`;
+  const commands: string[][] = [
+    ["api", "GET", "/v3/tests"],
+    ["api", "GET", "/v3/tests", "-i"],
+    ["api", "GET", "/employees", "--skills", "--paginate"],
+    ["tests", "list"],
+    ["tests", "list", "-o", "table"],
+    ["tests", "list", "--json"],
+    ["tests", "list", "-o", "ndjson"],
+    ["tests", "list", "-o", "csv"],
+    ["tests", "list", "--fields", "testId,testName,labels,request", "--debug"],
+    ["tests", "get", "1001", "--json"],
+    ["tests", "get", "1001"],
+  ];
+  for (const [name, key] of [
+    ["a canary key", CANARY],
+    ["the sandbox's demo key", SANDBOX_KEYS.acme],
+  ] as const) {
+    it(`${name}: every format, \`assess api\` with its headers, and --debug show ****${key.slice(-4)}`, async () => {
+      const server = await serve(startHeaderEcho());
+      for (const argv of commands) {
+        const r = await assess(server, argv, key);
+        expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
+        expectClean(r, [key]);
+        if (argv[0] === "api" || argv.includes("--json")) expect(r.stdout).toContain(echoed(key));
+        if (argv.includes("-i")) expect(r.stdout).toContain(`x-echo-api-key: ${echoed(key)}`);
+      }
+      // Every request did carry the real key: only what comes back is redacted.
+      expect(server.requests.every((req) => req.headers["x-api-key"] === key)).toBe(true);
+    });
+  }
+
+  it("a same-origin redirect to a URL holding the key: --debug lines and the answer show it redacted", async () => {
+    const server = await serve(startHeaderEcho({ redirect: true }));
+    const r = await assess(server, ["tests", "list", "--debug", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`echoed=${encodeURIComponent(echoed(CANARY))}`);
+    expectClean(r);
+  });
+});
 
 describe("item 9: an answer that is not JSON is said to be so", () => {
   const hint = /hint: See the whole answer with `assess api GET \/v3\/tests\?pageNo=1&pageSize=\d+`/;
