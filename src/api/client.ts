@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { ApiError, AuthError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
@@ -41,8 +41,8 @@ export interface RequestOptions {
   json?: string;
   /** A body that is not JSON (multipart upload); `data` is called again for each attempt. */
   raw?: { contentType: string; data: () => Buffer | Readable; describe: unknown };
-  /** Read the answer as bytes (PDF) instead of JSON/text. */
-  binary?: boolean;
+  /** The answer is bytes (a PDF), written to `download` as they arrive instead of read as JSON or text. */
+  download?: Download;
   /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
   safe?: boolean;
   /** `--dry-run` prints this request even though it only reads (`assess api` shows any request). */
@@ -54,16 +54,51 @@ export interface RequestOptions {
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string>;
-  /** The body as JSON; the text itself when it is not JSON (`notJson`). */
+  /** The body as JSON; the text itself when it is not JSON (`notJson`); with `download`, its size in bytes. */
   data: T;
   /** The body was text that is not JSON (an HTML page, a JSON text cut short, plain words). */
   notJson?: boolean;
 }
 
-const MAX_REDIRECTS = 3;
-const KEY_HEADER = "x-api-key";
+/**
+ * Where a downloaded answer's bytes go (`reports pdf`): `begin` is called when a 2xx answer's body starts,
+ * and again when a retry starts it over; the function it returns receives the bytes in order, and may
+ * return a promise the download waits for (a slow pipe on stdout). A CliError thrown by either ends the
+ * request (a full disk).
+ */
+export interface Download {
+  begin(): (chunk: Uint8Array) => void | Promise<void>;
+  /** False when the download cannot start over (bytes already gone to stdout): a failure is then final. */
+  canRestart?(): boolean;
+}
+
+/**
+ * The most of one answer assess reads. Far above any answer of the service (a page of a list, 30 days of
+ * attempts), far below what would hurt: a server that streams without end is cut off here, not at the
+ * machine's memory. Exceeding it ends the request; it is not retried (it would only come again).
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** A download streamed to disk (a report's PDF) is never held whole, so it may be larger. */
+export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+/** An error answer is read this far: enough for any message; its status is what counts. */
+const MAX_ERROR_BYTES = 1024 * 1024;
 /** Shorter keys would match ordinary words and ids in answers; real keys are far longer. */
 const MIN_HIDDEN_KEY = 8;
+const DEADLINE = "ASSESS_DEADLINE";
+const TOO_LARGE = "ASSESS_TOO_LARGE";
+
+/** A limit of one attempt was reached: its deadline (`--timeout`) or the cap on an answer's size. */
+class LimitError extends Error {
+  constructor(
+    readonly code: typeof DEADLINE | typeof TOO_LARGE,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_REDIRECTS = 3;
+const KEY_HEADER = "x-api-key";
 
 /**
  * The one HTTP client for both base URLs: joins paths onto base URLs that may carry a path prefix,
@@ -98,7 +133,7 @@ export class ApiClient {
     const url = this.url(opts.api ?? "assess", opts.path, opts.query);
     const headers: Record<string, string> = {
       [KEY_HEADER]: this.options.apiKey,
-      accept: opts.binary ? "application/pdf, */*" : "application/json, text/plain, */*",
+      accept: opts.download ? "application/pdf, */*" : "application/json, text/plain, */*",
       "user-agent": this.options.userAgent,
     };
     const payload = opts.json ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
@@ -125,7 +160,7 @@ export class ApiClient {
         for (const listener of this.rateLimitListeners) listener(sentAt);
       }
 
-      const last = attempt >= this.options.retries;
+      const last = attempt >= this.options.retries || opts.download?.canRestart?.() === false;
       if (outcome.kind === "status") {
         const { response } = outcome;
         const retry = !last && retryableStatus(idempotent ? "GET" : opts.method, response.status);
@@ -151,6 +186,15 @@ export class ApiClient {
       const reason = describeNetworkError(error, this.options.timeoutMs);
       const sendable = idempotent || neverSent(code);
       if (!sendable) throw new UncertainError(opts.method, url, reason, error);
+      // It would only come again, as large: one download of it is one too many already.
+      if (code === TOO_LARGE) {
+        throw new CliError(`${opts.method} ${url}: ${reason}; stopped reading it, not retried`, {
+          suggestion:
+            "No answer of the service comes near this size: check that the base URL names the service itself " +
+            "(`assess config get base-url`); lists can be asked for in smaller pages (--page-size) or shorter periods.",
+          cause: error,
+        });
+      }
       if (last) {
         throw new NetworkError(
           `${opts.method} ${url}: ${reason}`,
@@ -198,16 +242,33 @@ export class ApiClient {
     let method: string = opts.method;
     let body: string | Buffer | Readable | undefined = opts.raw ? opts.raw.data() : payload;
     const started = Date.now();
+    const { timeoutMs } = this.options;
+    // One deadline for the whole attempt, connecting to the last byte of the body (undici's own timers only
+    // bound the silences): a server that trickles an answer or streams one without end is cut off here.
+    // (A connection still being made when it fires ends with undici's connect timeout: never sent.)
+    let received: number | undefined;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      const reason =
+        received === undefined
+          ? `no answer within ${timeoutMs} ms (--timeout)`
+          : `the answer was still coming after ${timeoutMs} ms, the --timeout (${formatBytes(received)} so far)`;
+      deadline.abort(new LimitError(DEADLINE, reason));
+    }, timeoutMs);
+    const stop = () => deadline.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) stop();
+    else opts.signal?.addEventListener("abort", stop, { once: true });
     try {
       for (let hop = 0; ; hop++) {
         this.debug(`→ ${method} ${url}${body !== undefined ? ` (${headers["content-type"]})` : ""}`);
+        received = undefined;
         const res = await request(this.dispatcher, url, {
           method: method as Dispatcher.HttpMethod,
           headers,
           body,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-          signal: opts.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          signal: deadline.signal,
         });
         const resHeaders = this.hideHeaders(flattenHeaders(res.headers));
         if (res.statusCode >= 300 && res.statusCode < 400 && resHeaders.location) {
@@ -242,27 +303,56 @@ export class ApiClient {
           url = next.toString();
           continue;
         }
+        const ok = res.statusCode >= 200 && res.statusCode < 300;
         let data: unknown;
         let notJson = false;
-        if (opts.binary && res.statusCode < 300) data = Buffer.from(await res.body.arrayBuffer());
-        else {
-          const text = await res.body.text();
+        received = 0;
+        const count = (chunk: Uint8Array) => {
+          received = (received ?? 0) + chunk.length;
+        };
+        if (ok && opts.download) {
+          const write = opts.download.begin();
+          await readBody(res.body, resHeaders, MAX_DOWNLOAD_BYTES, "download", (chunk) => {
+            count(chunk);
+            return write(chunk);
+          });
+          data = received;
+        } else {
+          // An error answer is read only so far: its status decides, and its message is in its first bytes.
+          const chunks: Uint8Array[] = [];
+          await readBody(
+            res.body,
+            resHeaders,
+            ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES,
+            ok ? "answer" : "cut",
+            (chunk) => {
+              count(chunk);
+              chunks.push(chunk);
+            },
+          );
+          const text = Buffer.concat(chunks)
+            .toString("utf8")
+            .replace(/^\uFEFF/, "");
           ({ data, notJson } = parseBody(text));
           data = this.hide(data, text);
         }
-        this.debug(`← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms`);
+        this.debug(
+          `← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms (${formatBytes(received)})`,
+        );
         const response: ApiResponse = { status: res.statusCode, headers: resHeaders, data };
         if (notJson) response.notJson = true;
-        return res.statusCode >= 200 && res.statusCode < 300
-          ? { kind: "ok", response }
-          : { kind: "status", response };
+        return ok ? { kind: "ok", response } : { kind: "status", response };
       }
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      // Redirect refusals, and a download whose bytes cannot be taken (a full disk, stdout that cannot start over).
+      if (error instanceof CliError) throw error;
       this.debug(
-        `✗ ${method} ${url}: ${describeNetworkError(error, this.options.timeoutMs)} after ${Date.now() - started} ms`,
+        `✗ ${method} ${url}: ${describeNetworkError(error, timeoutMs)} after ${Date.now() - started} ms`,
       );
       return { kind: "error", error };
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", stop);
     }
   }
 
@@ -286,6 +376,43 @@ export class ApiClient {
   private hideHeaders(headers: Record<string, string>): Record<string, string> {
     for (const [name, value] of Object.entries(headers)) headers[name] = this.hide(value, value);
     return headers;
+  }
+}
+
+/**
+ * Reads a body chunk by chunk into `take`, never more than `cap` bytes. Past the cap an answer or a download
+ * ends the request (TOO_LARGE; a Content-Length above it, before a byte is read); an error answer ("cut") is
+ * only read that far.
+ */
+async function readBody(
+  body: Dispatcher.ResponseData["body"],
+  headers: Record<string, string>,
+  cap: number,
+  kind: "answer" | "download" | "cut",
+  take: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
+  // Stopping early destroys the body, which undici reports as an 'error' event: not a crash.
+  body.on("error", () => undefined);
+  const tooLarge = (how: string) => {
+    body.destroy();
+    const what = kind === "download" ? "the most assess downloads" : "the most assess reads of one answer";
+    return new LimitError(TOO_LARGE, `the answer ${how} ${formatBytes(cap)}, ${what}`);
+  };
+  const declared = Number(headers["content-length"]);
+  if (kind !== "cut" && declared > cap) {
+    throw tooLarge(`announces ${formatBytes(declared)} (Content-Length), more than`);
+  }
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    const room = cap - size;
+    if (chunk.length > room) {
+      if (kind !== "cut") throw tooLarge("went past");
+      await take(chunk.subarray(0, room));
+      body.destroy();
+      return;
+    }
+    size += chunk.length;
+    await take(chunk);
   }
 }
 
@@ -440,12 +567,22 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
     case "UND_ERR_BODY_TIMEOUT":
     case "UND_ERR_CONNECT_TIMEOUT":
       return `no answer within ${timeoutMs} ms`;
+    case DEADLINE:
+    case TOO_LARGE:
+      return (error as Error).message;
     case "UND_ERR_ABORTED":
     case "ABORT_ERR":
       return "request aborted";
     default:
       return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** `512 bytes`, `3.1 MiB`: sizes in messages. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
 }
 
 function formatWait(ms: number): string {

@@ -1,6 +1,6 @@
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
-import type { ApiClient, ApiName, ApiResponse, RequestOptions } from "./client.js";
+import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
 import { type Json, jsonArray } from "./json.js";
 import {
   type Answer,
@@ -145,12 +145,14 @@ export class Api {
     const answer = await this.call("getReport", { testInvitationId }, { query: { reportType } });
     return read(s.Report, answer, "report");
   }
-  async getReportPdf(testInvitationId: number): Promise<Buffer> {
+  /** The report's PDF, streamed into `download` as it arrives (never held whole); returns its size in bytes. */
+  async getReportPdf(testInvitationId: number, download: Download): Promise<number> {
     const res = await this.client.request({
       ...this.target("getReportPdf", { testInvitationId }),
-      binary: true,
+      download,
     });
-    if (!Buffer.isBuffer(res.data)) throw new ApiError(res.status, ["The service did not answer with a PDF"]);
+    if (typeof res.data !== "number")
+      throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
   /** §4.2.1: at most 30 days per call; callers split longer spans (src/bulk/windows.ts). */

@@ -1,6 +1,10 @@
 /**
- * Hostile answers (issue 18, items 5 and 9): the built CLI, spawned as a user runs it, against the small
+ * Hostile answers (issue 18, items 1, 5 and 9): the built CLI, spawned as a user runs it, against the small
  * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
+ * - Item 1: an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
+ *   (`--timeout`) covering the headers and the whole body, and an answer is read up to a cap (32 MiB; 256 MiB
+ *   for a PDF, streamed to disk). Exit 1 naming the limit hit, in about the time of the deadline, with peak
+ *   memory measured (GNU time's maximum RSS, or /proc's VmHWM) and bounded, the answer never downloaded again.
  * - Item 5: a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
  *   its headers and --debug.
  * - Item 9: an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
@@ -8,16 +12,20 @@
  * Everywhere: no stack trace, and the canary key in no output.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   type HostileServer,
   LOGIN_TITLE,
+  startEndlessStream,
   startFixedAnswer,
   startHeaderEcho,
+  startHostileServer,
   startHtmlPage,
+  startHugeBody,
+  startTrickle,
   startTruncatedJson,
 } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
@@ -25,6 +33,9 @@ import { ROOT } from "../bulk/helpers.js";
 
 const BIN = join(ROOT, "bin", "assess.js");
 const CANARY = "sbx-canary-0d15ea5e-7f3a9c21";
+const MiB = 1024 * 1024;
+/** Peak resident memory allowed to the CLI while a server pushes far more than that. */
+const RSS_BOUND = 200 * MiB;
 const GNU_TIME = "/usr/bin/time";
 
 const tmp = mkdtempSync(join(tmpdir(), "assess-hostile-answers-"));
@@ -108,6 +119,168 @@ function expectClean(r: Run, keys = [CANARY]): void {
     expect(r.stderr.includes(key), `stderr holds the key ${key.slice(0, 8)}…`).toBe(false);
   }
 }
+
+const measured: string[] = [];
+afterAll(() => {
+  if (measured.length > 0) console.log(["Hostile answers (peak RSS, time):", ...measured].join("\n  "));
+});
+function note(what: string, r: Run, server?: HostileServer): void {
+  const pushed = server ? `, server pushed ${(server.bytesSent() / MiB).toFixed(1)} MiB` : "";
+  measured.push(`${what}: exit ${r.code}, ${r.ms} ms, peak RSS ${(r.peakRss / MiB).toFixed(0)} MiB${pushed}`);
+}
+
+describe("item 1: every attempt has a deadline and every answer a cap", () => {
+  it("an answer without end (as fast as it is read) stops at the 32 MiB cap: exit 1, bounded memory, not retried", async () => {
+    const server = await serve(startEndlessStream());
+    const r = await assess(server, ["tests", "list", "--timeout", "30000"]);
+    note("endless stream, tests list", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/the answer went past 32 MiB, the most assess reads of one answer/);
+    expect(r.stderr).toMatch(/not retried/);
+    expect(r.stdout).toBe("");
+    expect(server.requests).toHaveLength(1);
+    expect(server.bytesSent()).toBeGreaterThan(32 * MiB);
+    expect(r.peakRss).toBeGreaterThan(0);
+    expect(r.peakRss).toBeLessThan(RSS_BOUND);
+    expect(r.ms).toBeLessThan(20_000);
+    expectClean(r);
+  });
+
+  it("a stream of 64 KB every 50 ms meets the deadline: --timeout 3000 ends it at ~3 s, saying how much came", async () => {
+    const server = await serve(startEndlessStream({ everyMs: 50 }));
+    const r = await assess(server, ["tests", "list", "--timeout", "3000", "--retries", "0"]);
+    note("slow endless stream, --timeout 3000 --retries 0", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /the answer was still coming after 3000 ms, the --timeout \([\d.]+ MiB so far\)/,
+    );
+    expect(r.ms).toBeGreaterThanOrEqual(2900);
+    expect(r.ms).toBeLessThan(12_000);
+    expect(r.peakRss).toBeLessThan(RSS_BOUND);
+    expect(server.requests).toHaveLength(1);
+    expectClean(r);
+  });
+
+  it("a body trickling one byte a second fails at --timeout, not when the body would end (45 s)", async () => {
+    const server = await serve(startTrickle());
+    const r = await assess(server, ["tests", "list", "--timeout", "3000", "--retries", "0"]);
+    note("trickle 1 byte/s, --timeout 3000 --retries 0", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/still coming after 3000 ms, the --timeout \(\d+ bytes so far\)/);
+    expect(r.stderr).toMatch(/--timeout and --retries adjust patience/);
+    expect(r.ms).toBeGreaterThanOrEqual(2900);
+    expect(r.ms).toBeLessThan(12_000);
+    expectClean(r);
+  });
+
+  it("the deadline keeps the retry rules: a GET is tried again, a POST cut off is uncertain and sent once", async () => {
+    const get = await serve(startTrickle());
+    const g = await assess(get, ["tests", "list", "--timeout", "1500", "--retries", "1"]);
+    expect(g.code, g.stderr).toBe(1);
+    expect(g.stderr).toMatch(/retrying in/);
+    expect(get.requests).toHaveLength(2);
+    expect(g.ms).toBeGreaterThanOrEqual(2900);
+    expectClean(g);
+
+    const post = await serve(
+      startTrickle({ body: '{"testInvitationId":1,"testInvitationUrl":"https://x"}' }),
+    );
+    const p = await assess(post, [
+      ...["invite", "send", "--test", "1001", "--email", "ada@example.com", "--name", "Ada"],
+      ...["--timeout", "1500", "--retries", "3"],
+    ]);
+    note("trickle on a POST (invite send), --timeout 1500 --retries 3", p, post);
+    expect(p.code, p.stderr).toBe(1);
+    expect(p.stderr).toMatch(/still coming after 1500 ms, the --timeout .*may have been processed/);
+    expect(p.stderr).not.toMatch(/retrying in/);
+    expect(post.requests).toHaveLength(1);
+    expectClean(p);
+  });
+
+  it("a 500 MB answer announced by Content-Length is refused before it is read, and not downloaded again", async () => {
+    const server = await serve(startHugeBody());
+    const r = await assess(server, ["tests", "list"]);
+    note("500 MB announced, tests list (default --retries 3)", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/the answer announces 500 MiB \(Content-Length\), more than 32 MiB/);
+    expect(server.requests).toHaveLength(1);
+    expect(server.bytesSent()).toBeLessThan(100 * MiB);
+    expect(r.peakRss).toBeLessThan(RSS_BOUND);
+    expectClean(r);
+  });
+
+  it("a 500 MB answer sent chunked (no length) is cut at the cap, once, with the retries left unused", async () => {
+    const server = await serve(startHugeBody({ announce: false }));
+    const r = await assess(server, ["attempts", "list", "--from", "7d", "--to", "now"]);
+    note("500 MB chunked, attempts list (a POST that only reads)", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /went past 32 MiB, the most assess reads of one answer; stopped reading it, not retried/,
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(r.peakRss).toBeLessThan(RSS_BOUND);
+    expectClean(r);
+  });
+
+  it("reports pdf streams to disk: an endless PDF stops at the 256 MiB cap, memory stays flat, no file is left", async () => {
+    const server = await serve(startEndlessStream({ contentType: "application/pdf" }));
+    const dir = mkdtempSync(join(tmp, "pdf-"));
+    const out = join(dir, "report.pdf");
+    const r = await assess(server, ["reports", "pdf", "42", "--out", out, "--timeout", "60000"]);
+    note("endless PDF, reports pdf --out", r, server);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/the answer went past 256 MiB, the most assess downloads/);
+    expect(server.requests).toHaveLength(1);
+    expect(server.bytesSent()).toBeGreaterThan(256 * MiB);
+    expect(r.peakRss).toBeLessThan(RSS_BOUND);
+    expect(readdirSync(dir)).toEqual([]);
+    expectClean(r);
+  });
+
+  const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(300_000, 7), Buffer.from("\n%%EOF\n")]);
+  /** Serves `pdf`, but breaks its first answer off after 100 kB. */
+  const breaksOffOnce = () =>
+    serve(
+      startHostileServer(async (x) => {
+        x.res.writeHead(200, { "content-type": "application/pdf", "content-length": String(pdf.length) });
+        if (x.index === 0) {
+          await x.write(pdf.subarray(0, 100_000));
+          x.res.destroy();
+          return;
+        }
+        await x.write(pdf);
+        x.res.end();
+      }),
+    );
+
+  it("reports pdf: a download that breaks off is started over in a new file; the one saved is whole", async () => {
+    const server = await breaksOffOnce();
+    const dir = mkdtempSync(join(tmp, "pdf-"));
+    const out = join(dir, "report.pdf");
+    const r = await assess(server, ["reports", "pdf", "42", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/retrying in/);
+    expect(server.requests).toHaveLength(2);
+    expect(readFileSync(out).equals(pdf)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["report.pdf"]);
+    // Its behaviour with files is unchanged: an existing file is refused before anything is fetched.
+    const again = await assess(server, ["reports", "pdf", "42", "--out", out]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists/);
+    expect(server.requests).toHaveLength(2);
+    expectClean(r);
+  });
+
+  it("reports pdf --out -: bytes gone to stdout cannot be taken back, so a break is final and said so", async () => {
+    const server = await breaksOffOnce();
+    const r = await assess(server, ["reports", "pdf", "42", "--out", "-"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/100000 bytes of the PDF had gone to stdout: what they make is not a whole PDF/);
+    expect(r.stderr).not.toMatch(/retrying in/);
+    expect(server.requests).toHaveLength(1);
+    expectClean(r);
+  });
+});
 
 describe("item 5: a 2xx answer that echoes the key never prints it", () => {
   const echoed = (key: string) => `****${key.slice(-4)}`;
