@@ -5,6 +5,7 @@ import { createKit } from "./commands/shared/kit.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./output/escape.js";
+import { quietWhenClosed } from "./output/pipe.js";
 import { declareProgram } from "./program.js";
 
 export interface MainOptions {
@@ -16,6 +17,9 @@ export interface MainOptions {
 
 /** Runs one command line and returns its exit code; never calls process.exit (tests run it in-process). */
 export async function main(argv: string[], io: Io = processIo(), options: MainOptions = {}): Promise<number> {
+  // A reader that went away (`| head -1`) ends the output, not the command: see src/output/pipe.ts.
+  quietWhenClosed(io.stdout);
+  quietWhenClosed(io.stderr);
   const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
   let exitCode: number = ExitCode.ok;
   try {

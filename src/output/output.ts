@@ -2,6 +2,7 @@ import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
+import { isClosed } from "./pipe.js";
 import { plainStyle, type Style } from "./style.js";
 
 export type Row = Record<string, unknown>;
@@ -45,9 +46,17 @@ export class Output {
     return this.options.format === "json" || this.options.format === "ndjson";
   }
 
+  /**
+   * Whether stdout's reader went away (`| head -2`, src/output/pipe.ts): from then on every write is dropped,
+   * and a list stops asking for pages.
+   */
+  get closed(): boolean {
+    return isClosed(this.stdout);
+  }
+
   /** Text the CLI composed, as it is: values from the service in it must go through escapeControls first. */
   write(text: string): void {
-    this.stdout.write(text);
+    if (!this.closed) this.stdout.write(text);
   }
 
   /** A list of records. Returns how many were written. */
@@ -62,7 +71,7 @@ export class Output {
     let chosen: Column[] | undefined;
     for await (const page of pages as AsyncIterable<Row[]>) {
       for (const row of page) {
-        if (limit !== undefined && count >= limit) break;
+        if ((limit !== undefined && count >= limit) || this.closed) break;
         if (!chosen) {
           chosen = this.columns(columns, row);
           if (this.format === "tsv" || this.format === "csv")
@@ -71,7 +80,7 @@ export class Output {
         count++;
         switch (this.format) {
           case "ndjson":
-            this.stdout.write(`${jsonText(this.project(row, chosen))}\n`);
+            this.write(`${jsonText(this.project(row, chosen))}\n`);
             break;
           case "tsv":
           case "csv":
@@ -81,11 +90,11 @@ export class Output {
             collected.push(row);
         }
       }
-      if (limit !== undefined && count >= limit) break;
+      if ((limit !== undefined && count >= limit) || this.closed) break;
     }
     if (this.format === "json") {
       const cols = chosen ?? columns;
-      this.stdout.write(
+      this.write(
         `${jsonText(
           collected.map((row) => this.project(row, cols)),
           2,
@@ -116,12 +125,12 @@ export class Output {
           [this.bold(labels[i] ?? "")]: truncate(tableText(cellText(cellValue(column, row))), valueWidth),
         });
       });
-      this.stdout.write(`${table.toString()}\n`);
+      this.write(`${table.toString()}\n`);
       return;
     }
     if (this.format === "json") {
       const value = this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row;
-      this.stdout.write(`${jsonText(value, 2)}\n`);
+      this.write(`${jsonText(value, 2)}\n`);
       return;
     }
     await this.list([row], columns ?? Object.keys(row).map((key) => ({ key })));
@@ -140,7 +149,7 @@ export class Output {
 
   /** Any JSON value, as the service sent it (`--json` of commands whose answer is not a record list). */
   json(value: unknown): void {
-    this.stdout.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
+    this.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
   }
 
   private columns(defaults: Column[], sample: Row | undefined): Column[] {
@@ -175,7 +184,7 @@ export class Output {
       this.format === "csv"
         ? cells.map((cell) => csvCell(neutralizeFormula(escapeControls(cell, "\t\r\n")))).join(",")
         : cells.map((cell) => escapeControls(cell)).join("\t");
-    this.stdout.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
+    this.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
   }
 
   private async table(columns: Column[], rows: Row[]): Promise<void> {
@@ -190,7 +199,7 @@ export class Output {
       style: { head: [], border: this.options.color ? ["grey"] : [] },
     });
     for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
-    this.stdout.write(`${table.toString()}\n`);
+    this.write(`${table.toString()}\n`);
   }
 
   private bold(text: string): string {
