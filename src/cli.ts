@@ -46,8 +46,9 @@ export async function buildProgram(
   setExitCode: (code: number) => void,
   group: string | undefined,
 ): Promise<Command> {
-  const program = declareProgram(ctx.io).hook("preAction", () => {
+  const program = declareProgram(ctx.io).hook("preAction", (_root, action) => {
     ctx.flags = program.opts();
+    ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   await registerCommands(program, createKit(ctx, setExitCode), group);
   // Subcommands inherit the error handling and output routing of the root.

@@ -2,7 +2,13 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
 import type { Api } from "./api/endpoints.js";
-import { type GlobalFlags, profileName, resolveSettings, type Settings } from "./config/resolve.js";
+import {
+  effectiveValues,
+  type GlobalFlags,
+  profileName,
+  resolveSettings,
+  type Settings,
+} from "./config/resolve.js";
 import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import { escapeControls } from "./output/escape.js";
@@ -34,6 +40,8 @@ export class Context {
   readonly io: Io;
   readonly signal: AbortSignal;
   flags: GlobalFlags = {};
+  /** `auth login --profile new` creates the profile it names; every other command needs it to exist. */
+  newProfile = false;
   private settingsCache?: Settings;
   private outputCache?: Output;
   private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
@@ -56,7 +64,7 @@ export class Context {
   }
 
   get settings(): Settings {
-    this.settingsCache ??= resolveSettings(this.flags, this.io.env);
+    this.settingsCache ??= resolveSettings(this.flags, this.io.env, { newProfile: this.newProfile });
     return this.settingsCache;
   }
 
@@ -84,7 +92,11 @@ export class Context {
 
   get out(): Output {
     if (!this.outputCache) {
-      const format = chooseFormat(this.settings.output, this.io.stdout.isTTY === true);
+      // Only the output setting: `completion bash` or `help` must not trip on a profile or URL they never use.
+      const format = chooseFormat(
+        effectiveValues(this.flags, this.io.env).output.value,
+        this.io.stdout.isTTY === true,
+      );
       const fields = this.flags.fields
         ?.split(",")
         .map((f) => f.trim())

@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import { type Profile, readProfile } from "./store.js";
+import { type ConfigKey, configPath, listProfiles, type Profile, readProfile } from "./store.js";
 
 export const DEFAULTS = {
   baseUrl: "https://api.assess.invalid",
@@ -39,41 +39,121 @@ export interface Settings {
   retries: number;
 }
 
+/**
+ * An ASSESS_* variable's value; an empty one (`ASSESS_BASE_URL=`, as a CI template leaves an unset secret)
+ * counts as unset, as ASSESS_API_KEY and ASSESS_CONFIG_DIR always did.
+ */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === "" ? undefined : value;
+}
+
 export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
-  return flags.profile ?? env.ASSESS_PROFILE ?? "default";
+  return flags.profile ?? envValue(env, "ASSESS_PROFILE") ?? "default";
+}
+
+export type Source = KeySource | "default";
+
+/** One setting as it takes effect, and where it came from (`source` undefined: set nowhere). */
+export interface Effective {
+  value?: string;
+  source?: Source;
+  /** The flag or variable it came from: "--base-url", "ASSESS_BASE_URL". */
+  origin?: string;
+}
+
+/**
+ * Every setting of a profile as it takes effect, flag > environment > profile > built-in default, unchecked:
+ * `config list` shows them even when one is broken, and resolveSettings checks them.
+ */
+export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Record<ConfigKey, Effective> {
+  const profile: Profile = readProfile(env, profileName(flags, env));
+  const flag = (value: string | undefined, name: string): Effective => ({
+    value,
+    source: "flag",
+    origin: name,
+  });
+  const variable = (name: string): Effective => ({
+    value: envValue(env, name),
+    source: "environment",
+    origin: name,
+  });
+  const stored = (key: ConfigKey): Effective => ({ value: profile[key], source: "profile" });
+  const builtIn = (value: number | string): Effective => ({ value: String(value), source: "default" });
+  // An empty --api-key falls through to the next source, as it always did; any other empty flag is an error.
+  const first = (candidates: Effective[], empty = false): Effective =>
+    candidates.find((c) => c.value !== undefined && (empty || c.value !== "")) ?? {};
+  return {
+    "api-key": first([flag(flags.apiKey, "--api-key"), variable("ASSESS_API_KEY"), stored("api-key")]),
+    "base-url": first(
+      [
+        flag(flags.baseUrl, "--base-url"),
+        variable("ASSESS_BASE_URL"),
+        stored("base-url"),
+        builtIn(DEFAULTS.baseUrl),
+      ],
+      true,
+    ),
+    "skills-base-url": first(
+      [
+        flag(flags.skillsBaseUrl, "--skills-base-url"),
+        variable("ASSESS_SKILLS_BASE_URL"),
+        stored("skills-base-url"),
+        builtIn(DEFAULTS.skillsBaseUrl),
+      ],
+      true,
+    ),
+    output: first(
+      [flag(flags.json ? "json" : flags.output, flags.json ? "--json" : "--output"), stored("output")],
+      true,
+    ),
+    timeout: first([flag(flags.timeout, "--timeout"), stored("timeout"), builtIn(DEFAULTS.timeoutMs)], true),
+    retries: first([flag(flags.retries, "--retries"), stored("retries"), builtIn(DEFAULTS.retries)], true),
+  };
+}
+
+/**
+ * A profile named by --profile or ASSESS_PROFILE must exist: `--profile nope` would otherwise run on the
+ * built-in defaults and fail with "No API key configured". `default` may be absent (a first run), and
+ * `auth login --profile new` creates the profile it names (`newProfile`).
+ */
+export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
+  const name = profileName(flags, env);
+  if (name === "default") return;
+  const profiles = Object.keys(listProfiles(env));
+  if (profiles.includes(name)) return;
+  const from = flags.profile !== undefined ? "--profile" : "ASSESS_PROFILE";
+  const create = `\`assess auth login --profile ${name}\` creates it.`;
+  throw new UsageError(
+    `Profile "${name}" (${from}) does not exist`,
+    profiles.length > 0
+      ? `Profiles in ${configPath(env)}: ${profiles.join(", ")}. ${create}`
+      : `No profile is configured yet (${configPath(env)}); ${create}`,
+  );
 }
 
 /** Precedence: flag > environment > profile > built-in default, resolved once per command. */
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Settings {
-  const name = profileName(flags, env);
-  const profile: Profile = readProfile(env, name);
-  const [apiKey, apiKeySource] = firstOf<KeySource>([
-    [flags.apiKey, "flag"],
-    [env.ASSESS_API_KEY, "environment"],
-    [profile["api-key"], "profile"],
-  ]);
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  options: { newProfile?: boolean } = {},
+): Settings {
+  if (!options.newProfile) checkProfile(flags, env);
+  const values = effectiveValues(flags, env);
+  const key = values["api-key"];
   const settings: Settings = {
-    profile: name,
-    apiKey,
-    apiKeySource,
-    baseUrl: flags.baseUrl ?? env.ASSESS_BASE_URL ?? profile["base-url"] ?? DEFAULTS.baseUrl,
-    skillsBaseUrl:
-      flags.skillsBaseUrl ??
-      env.ASSESS_SKILLS_BASE_URL ??
-      profile["skills-base-url"] ??
-      DEFAULTS.skillsBaseUrl,
-    output: flags.json ? "json" : (flags.output ?? profile.output),
-    timeoutMs: positiveInt(flags.timeout ?? profile.timeout, "--timeout", DEFAULTS.timeoutMs),
-    retries: nonNegativeInt(flags.retries ?? profile.retries, "--retries", DEFAULTS.retries),
+    profile: profileName(flags, env),
+    apiKey: key.value,
+    apiKeySource: key.source === "default" ? undefined : key.source,
+    baseUrl: values["base-url"].value ?? DEFAULTS.baseUrl,
+    skillsBaseUrl: values["skills-base-url"].value ?? DEFAULTS.skillsBaseUrl,
+    output: values.output.value,
+    timeoutMs: positiveInt(values.timeout.value, "--timeout", DEFAULTS.timeoutMs),
+    retries: nonNegativeInt(values.retries.value, "--retries", DEFAULTS.retries),
   };
   checkBaseUrl(settings.baseUrl, "--base-url", flags.allowHttp);
   checkBaseUrl(settings.skillsBaseUrl, "--skills-base-url", flags.allowHttp);
   return settings;
-}
-
-function firstOf<S>(candidates: Array<[string | undefined, S]>): [string | undefined, S | undefined] {
-  for (const [value, source] of candidates) if (value) return [value, source];
-  return [undefined, undefined];
 }
 
 /** As `config set timeout` allows: beyond an hour is a typo (and past 2^31 ms node's timers fire at once). */

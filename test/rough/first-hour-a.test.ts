@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "assess.js");
@@ -106,5 +106,59 @@ describe("item 1: a closed pipe stops the writing, not the command", () => {
     const again = await t.run(["invite", "bulk", csv, "--test", "1002", "--json"]);
     expect(again.code).toBe(0);
     expect(again.json()).toMatchObject({ rows: 2500, alreadyDone: 2500, sent: 0 });
+  });
+});
+
+describe("item 6: a profile named explicitly must exist", () => {
+  it("--profile nope and ASSESS_PROFILE=nope: exit 2 naming the profiles there are", async () => {
+    const env = { ASSESS_CONFIG_DIR: join(dir, "profiles") };
+    expect((await t.run(["config", "set", "timeout", "5000", "--profile", "staging"], { env })).code).toBe(0);
+    for (const [argv, extra, from] of [
+      [["tests", "list", "--profile", "nope"], {}, "--profile"],
+      [["tests", "list"], { ASSESS_PROFILE: "nope" }, "ASSESS_PROFILE"],
+    ] as const) {
+      const r = await t.run([...argv], { env: { ...env, ...extra } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Profile "nope" (${from}) does not exist`);
+      expect(r.stderr).toContain("Profiles in");
+      expect(r.stderr).toContain("staging");
+      expect(r.stderr).not.toContain("No API key");
+    }
+    // `default` may be absent, an existing profile works, and `auth login --profile new` creates one.
+    expect((await t.run(["tests", "list", "--profile", "default"], { env })).code).toBe(0);
+    expect((await t.run(["tests", "list", "--profile", "staging"], { env })).code).toBe(0);
+    const login = await t.run(["auth", "login", "--with-key", "--profile", "fresh"], {
+      env: { ...env, ASSESS_API_KEY: undefined },
+      stdin: SANDBOX_KEYS.acme,
+    });
+    expect(login.code, login.stderr).toBe(0);
+  });
+});
+
+describe("item 9: an empty ASSESS_* variable is unset", () => {
+  it("ASSESS_BASE_URL= (and the others empty) falls through to the profile", async () => {
+    const configDir = join(dir, "empty-env");
+    const env = { ASSESS_CONFIG_DIR: configDir };
+    for (const [key, value] of [
+      ["base-url", t.sandbox.url],
+      ["skills-base-url", t.sandbox.skillsUrl],
+      ["api-key", SANDBOX_KEYS.acme],
+    ]) {
+      expect((await t.run(["config", "set", key!, value!], { env })).code).toBe(0);
+    }
+    const empty = {
+      ...env,
+      ASSESS_BASE_URL: "",
+      ASSESS_SKILLS_BASE_URL: "",
+      ASSESS_API_KEY: "",
+      ASSESS_PROFILE: "",
+      ASSESS_DEBUG: "",
+    };
+    const tests = await t.run(["tests", "list", "--json"], { env: empty });
+    expect(tests.code, tests.stderr).toBe(0);
+    expect(tests.stderr).not.toContain("is not a URL");
+    expect(tests.stdout).toContain("JavaScript Fundamentals");
+    const employees = await t.run(["employees", "list", "--limit", "1"], { env: empty });
+    expect(employees.code, employees.stderr).toBe(0);
   });
 });
