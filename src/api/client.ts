@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
+import { MAX_DEPTH, nestsDeeperThan } from "./read.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
 
@@ -463,6 +464,8 @@ export function joinUrl(base: string, path: string, query?: RequestOptions["quer
 function parseBody(text: string): { data: unknown; notJson: boolean } {
   const trimmed = text.trim();
   if (trimmed === "") return { data: undefined, notJson: false };
+  // JSON nested thousands deep parses, then overflows the stack of the code that walks it.
+  if (nestsDeeperThan(trimmed, MAX_DEPTH)) return { data: text, notJson: true };
   try {
     return { data: JSON.parse(trimmed), notJson: false };
   } catch {

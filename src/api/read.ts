@@ -201,6 +201,8 @@ export function describeText(data: unknown): string {
   if (isHtml(text)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
     kind = `an HTML page${title ? ` titled "${clip(escapeControls(title), 120)}"` : ""}, not JSON`;
+  } else if (nestsDeeperThan(text, MAX_DEPTH)) {
+    kind = `JSON nested more than ${MAX_DEPTH} levels deep, more than any answer of the service; not read`;
   } else if (/^[[{"]/.test(text)) {
     kind = "not JSON: it starts as JSON but breaks off or goes wrong part-way (cut short?)";
   } else {
@@ -208,6 +210,27 @@ export function describeText(data: unknown): string {
   }
   const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
   return `${kind}; its first line: ${clip(escapeControls(firstLine), 200)}`;
+}
+
+/** Nesting no answer of the service comes near; deeper JSON would overflow the stack of whatever walks it. */
+export const MAX_DEPTH = 256;
+
+/** Whether JSON text opens more than `max` arrays or objects inside one another (strings skipped). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max * 2) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** An HTML page, as proxies and login portals answer: a doctype, or a tag at the start. */

@@ -374,6 +374,22 @@ describe("item 9: an answer that is not JSON is said to be so", () => {
     expectClean(r);
   });
 
+  it("JSON nested millions deep (valid, under the cap): refused as such, no stack overflow", async () => {
+    const depth = 2_000_000;
+    const server = await serve(
+      startFixedAnswer({ body: `{"tests":${"[".repeat(depth)}${"]".repeat(depth)}}` }),
+    );
+    const r = await assess(server, ["tests", "list"]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/JSON nested more than 256 levels deep/);
+    expect(r.stderr).not.toMatch(/call stack|This looks like a bug/);
+    expectClean(r);
+    // The raw escape hatch shows the text as it came.
+    const raw = await assess(server, ["api", "GET", "/v3/tests"]);
+    expect(raw.code, raw.stderr).toBe(0);
+    expect(raw.stderr).not.toMatch(/call stack|This looks like a bug/);
+  });
+
   it("plain words with status 200 where JSON is expected: not JSON, first line only", async () => {
     const server = await serve(
       startFixedAnswer({ contentType: "text/plain", body: "Service under maintenance\r\nBack at 10:00\n" }),
