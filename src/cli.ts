@@ -74,6 +74,18 @@ function report(ctx: Context, error: unknown): number {
         : undefined;
     return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, hint);
   }
+  if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
+    // CLI.md: the 401 of `callbacks/process` that names ids refuses those ids, not the key.
+    return printError(
+      ctx,
+      `${error.message}: ${error.ids.join(", ")}`,
+      ExitCode.failure,
+      "These ids are not attempts of this account, or do not exist; `assess attempts list --from 30d --to now` shows recent ones.",
+      error.status,
+      error.messages,
+      error.ids,
+    );
+  }
   if (error instanceof CliError) {
     const hint = error instanceof ApiError && error.status === 401 ? keyHint(ctx) : error.suggestion;
     return printError(ctx, error.message, error.exitCode, hint, error.status, error.messages);
@@ -130,13 +142,14 @@ function printError(
   hint?: string,
   status?: number,
   messages?: string[],
+  ids?: number[],
 ): number {
   // Messages quote the service's answers and the user's input: their control characters are shown, not run.
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
   if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(hint, "\t\n")}\n`);
   if (wantsJson(ctx)) {
     ctx.io.stderr.write(
-      `${jsonText({ error: { status: status ?? null, messages: messages ?? [message] } })}\n`,
+      `${jsonText({ error: { status: status ?? null, messages: messages ?? [message], ...(ids ? { ids } : {}) } })}\n`,
     );
   }
   return code;
