@@ -96,7 +96,10 @@ describe("config", () => {
       (await t.run(["config", "set", "api-key", "sbx-secret-value-1234", "--profile", "cfg"])).code,
     ).toBe(0);
     expect((await t.run(["config", "get", "timeout", "--profile", "cfg"])).stdout).toBe("5000\n");
-    const list = await t.run(["config", "list", "--profile", "cfg", "--json"]);
+    // config list shows the values in effect: without ASSESS_API_KEY, the profile's key.
+    const list = await t.run(["config", "list", "--profile", "cfg", "--json"], {
+      env: { ASSESS_API_KEY: undefined },
+    });
     expect(list.json()).toMatchObject({ timeout: "5000", "api-key": "****1234" });
     expect(list.stdout).not.toContain("sbx-secret-value-1234");
     expect((await t.run(["config", "get", "api-key", "--profile", "cfg"])).stdout).toBe("****1234\n");

@@ -180,3 +180,20 @@ describe("item 9: an empty ASSESS_* variable is unset", () => {
     expect(employees.code, employees.stderr).toBe(0);
   });
 });
+
+describe("item 13: output consistency", () => {
+  it("config list shows the value in effect and its source, the key redacted", async () => {
+    const r = await t.run(["config", "list", "--timeout", "900"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe("KEY\tVALUE\tSOURCE");
+    expect(lines).toContain(`base-url\t${t.sandbox.url}\tenv ASSESS_BASE_URL`);
+    expect(lines).toContain(`api-key\t****${SANDBOX_KEYS.acme.slice(-4)}\tenv ASSESS_API_KEY`);
+    expect(lines).toContain("timeout\t900\tflag --timeout");
+    expect(lines).toContain("retries\t3\tdefault");
+    expect(r.stdout).not.toContain(SANDBOX_KEYS.acme);
+    // An empty variable is unset here too: the profile's value, or the built-in default.
+    const empty = await t.run(["config", "list"], { env: { ASSESS_BASE_URL: "" } });
+    expect(empty.stdout).toContain("base-url\thttps://api.assess.invalid\tdefault\n");
+  });
+});

@@ -7,7 +7,7 @@ export function register(group: Command, { lazy }: Kit): void {
   examples(
     config
       .command("list")
-      .description("Show the profile's settings (the key as ****1234)")
+      .description("Show the settings in effect and where each comes from (the key as ****1234)")
       .action(lazy(() => import("./list.js"))),
     ["assess config list", "assess config list --profile staging --json"],
   );

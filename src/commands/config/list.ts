@@ -1,13 +1,22 @@
-import { CONFIG_KEYS, readProfile } from "../../config/store.js";
+import { checkProfile, type Effective, effectiveValues } from "../../config/resolve.js";
+import { CONFIG_KEYS } from "../../config/store.js";
 import type { Handler } from "../shared/kit.js";
 import { shown } from "./keys.js";
 
+/**
+ * Each setting as a command would use it, and where it comes from: a flag, a variable (ASSESS_BASE_URL set in
+ * the shell beats the profile), the profile, or the built-in default. The key is shown as `****1234`.
+ */
 const list: Handler = async (ctx) => {
-  const profile = readProfile(ctx.io.env, ctx.profileName);
+  checkProfile(ctx.flags, ctx.io.env);
+  const values = effectiveValues(ctx.flags, ctx.io.env);
   const rows = CONFIG_KEYS.map((key) => ({
-    profile: ctx.profileName,
     key,
-    value: shown(key, profile[key]) ?? null,
+    value: shown(key, values[key].value) ?? null,
+    source:
+      key === "output" && values.output.source === undefined
+        ? "default (table on a terminal, tsv when piped)"
+        : sourceText(values[key], ctx.profileName),
   }));
   if (ctx.out.isJson) {
     ctx.out.json(Object.fromEntries(rows.map((r) => [r.key, r.value])));
@@ -16,8 +25,23 @@ const list: Handler = async (ctx) => {
   await ctx.out.list(rows, [
     { key: "key", header: "KEY" },
     { key: "value", header: "VALUE" },
-    { key: "profile", header: "PROFILE" },
+    { key: "source", header: "SOURCE" },
   ]);
   return 0;
 };
 export default list;
+
+function sourceText(setting: Effective, profile: string): string {
+  switch (setting.source) {
+    case "flag":
+      return `flag ${setting.origin}`;
+    case "environment":
+      return `env ${setting.origin}`;
+    case "profile":
+      return `profile "${profile}"`;
+    case "default":
+      return "default";
+    default:
+      return "not set";
+  }
+}
