@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
@@ -156,8 +157,12 @@ export class Context {
     let { baseUrl, skillsBaseUrl, apiKey } = this.settings;
     if (this.flags.sandbox) {
       const { startSandbox, SANDBOX_KEYS } = await import("./sandbox/index.js");
-      // A persistent demo account: what one `--sandbox` command did, the next one sees.
-      this.sandbox = await startSandbox({ stateFile: join(configDir(this.io.env), "sandbox", "state.json") });
+      // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
+      // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
+      const folder = join(configDir(this.io.env), "sandbox");
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      chmodSync(folder, 0o700);
+      this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
       baseUrl = this.sandbox.url;
       skillsBaseUrl = this.sandbox.skillsUrl;
       // Only an explicit --api-key picks another sandbox account; a real key from the environment would fail here.

@@ -3,7 +3,8 @@
  * the built CLI (a child process where a real pipe is needed) or main(argv), against the sandbox.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -195,5 +196,61 @@ describe("item 13: output consistency", () => {
     // An empty variable is unset here too: the profile's value, or the built-in default.
     const empty = await t.run(["config", "list"], { env: { ASSESS_BASE_URL: "" } });
     expect(empty.stdout).toContain("base-url\thttps://api.assess.invalid\tdefault\n");
+  });
+
+  it("api takes a lower-case method and a path without its slash; a whole URL gets the path to use", async () => {
+    const r = await t.run(["api", "get", "v3/tests", "-f", "pageSize=2"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("JavaScript Fundamentals");
+    const url = await t.run(["api", "GET", `${t.sandbox.url}/v3/tests`]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain("not a whole URL");
+    expect(url.stderr).toContain("/v3/tests`");
+  });
+
+  it("sandbox complete honours the output format", async () => {
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const callback = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    try {
+      const invite = async (email: string) => {
+        const r = await t.run([
+          ...["invite", "send", "--test", "1001", "--email", email, "--name", "Out Put"],
+          ...["--callback-url", callback, "-o", "tsv", "--fields", "testInvitationId"],
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        return r.stdout.trim().split("\n").at(-1)!;
+      };
+      const tsv = await t.run(["sandbox", "complete", await invite("out.tsv@example.com")]);
+      expect(tsv.code, tsv.stderr).toBe(0);
+      expect(tsv.stdout.split("\n").slice(0, 3)).toEqual([
+        "NOTIFICATION\tCALLBACK URL\tHTTP",
+        `In Progress\t${callback}\t200`,
+        `Complete\t${callback}\t200`,
+      ]);
+      const csv = await t.run(["sandbox", "complete", await invite("out.csv@example.com"), "-o", "csv"]);
+      expect(csv.stdout.split("\r\n")[0]).toBe("NOTIFICATION,CALLBACK URL,HTTP");
+      const json = await t.run(["sandbox", "complete", await invite("out.json@example.com"), "--json"]);
+      expect(json.json<{ delivered: unknown[] }>().delivered).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("the config folder's sandbox/ is 0700, also when an earlier version made it 0755", async () => {
+    for (const older of [false, true]) {
+      const configDir = join(dir, `sandbox-mode-${older}`);
+      if (older) {
+        mkdirSync(join(configDir, "sandbox"), { recursive: true });
+        chmodSync(join(configDir, "sandbox"), 0o755);
+      }
+      const r = await t.run(["--sandbox", "tests", "list"], { env: { ASSESS_CONFIG_DIR: configDir } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(statSync(join(configDir, "sandbox")).mode & 0o777).toBe(0o700);
+      if (!older) expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    }
   });
 });

@@ -12,8 +12,7 @@ const request: Handler = async (ctx, [methodArg, pathArg], o) => {
   const method = (methodArg ?? "").toUpperCase() as RequestOptions["method"];
   if (!(METHODS as readonly string[]).includes(method))
     throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);
-  const [pathname, search] = (pathArg ?? "").split("?", 2) as [string, string | undefined];
-  if (!pathname.startsWith("/")) throw new UsageError(`The path must start with /, got "${pathArg}"`);
+  const [pathname, search] = splitPath(pathArg ?? "");
   const query: Record<string, string> = Object.fromEntries(new URLSearchParams(search ?? ""));
   const fields = parseSetPairs(o.field as string[], "-f");
   let body: unknown = await readData(ctx, o.data as string | undefined);
@@ -57,6 +56,27 @@ const request: Handler = async (ctx, [methodArg, pathArg], o) => {
   return 0;
 };
 export default request;
+
+/**
+ * The path and query of `<path>`: `v3/tests` is taken as `/v3/tests` (as gh api takes `repos/…`); a whole URL
+ * is refused, the base URL being the configuration's.
+ */
+function splitPath(arg: string): [string, string | undefined] {
+  if (/^[a-z][a-z\d+.-]*:\/\//i.test(arg)) {
+    let path = "/v3/…";
+    try {
+      const url = new URL(arg);
+      path = `${url.pathname}${url.search}`;
+    } catch {}
+    throw new UsageError(
+      `Give the path after the base URL, not a whole URL: "${arg}"`,
+      `For example \`assess api GET ${path}\`; the base URL is --base-url (or ASSESS_BASE_URL, or the profile's).`,
+    );
+  }
+  if (arg.trim() === "") throw new UsageError("The path is empty", "For example `assess api GET /v3/tests`");
+  const [pathname, search] = arg.split("?", 2) as [string, string | undefined];
+  return [pathname.startsWith("/") ? pathname : `/${pathname}`, search];
+}
 
 async function readData(ctx: Parameters<Handler>[0], data: string | undefined): Promise<unknown> {
   if (data === undefined) return undefined;

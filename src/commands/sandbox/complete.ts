@@ -1,5 +1,7 @@
 import { request } from "undici";
 import { ApiError, NetworkError } from "../../errors.js";
+import { getPath } from "../../output/format.js";
+import type { Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 
@@ -25,7 +27,21 @@ const complete: Handler = async (ctx, [idArg], o) => {
   if (res.statusCode >= 300)
     throw new ApiError(res.statusCode, [String(body?.message ?? `HTTP ${res.statusCode}`)]);
   ctx.success(`Attempt ${id} finished with status ${String(o.status)}`);
-  ctx.out.json(body);
+  if (ctx.out.isJson) {
+    ctx.out.json(body);
+    return 0;
+  }
+  // Like every other command: a table on a terminal, tsv when piped, csv on request; one row per notification.
+  const delivered = Array.isArray(body?.delivered) ? (body.delivered as Row[]) : [];
+  if (delivered.length === 0) {
+    ctx.info("The invitation has no callback URL: no notification was sent");
+    return 0;
+  }
+  await ctx.out.list(delivered, [
+    { key: "notification", header: "NOTIFICATION", get: (row) => getPath(row, "body.Status") },
+    { key: "url", header: "CALLBACK URL" },
+    { key: "status", header: "HTTP", get: (row) => row.status ?? "unreachable" },
+  ]);
   return 0;
 };
 export default complete;
