@@ -113,7 +113,7 @@ export class Output {
     if (this.format === "table" && !this.options.fields) {
       const cols: Column[] = columns ?? Object.keys(row).map((key) => ({ key }));
       const { default: Table } = await import("cli-table3");
-      const table = new Table({ style: { head: [], border: this.options.color ? ["grey"] : [] } });
+      const table = new Table({ style: this.tableStyle() });
       const labels = cols.map((column) => tableText(column.header ?? column.key));
       // The values get what the labels leave of the terminal: a test URL or link is shown whole when it fits.
       const valueWidth = Math.max(
@@ -196,10 +196,18 @@ export class Output {
     );
     const table = new Table({
       head: columns.map((c) => this.bold(tableText(c.header ?? c.key))),
-      style: { head: [], border: this.options.color ? ["grey"] : [] },
+      style: this.tableStyle(),
     });
     for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
     this.write(`${table.toString()}\n`);
+  }
+
+  /**
+   * Light tables, as gh's: a rule under the header and none between rows (`compact`), so a long list reads as
+   * lines, not as a grid.
+   */
+  private tableStyle() {
+    return { head: [], border: this.options.color ? ["grey"] : [], compact: true };
   }
 
   private bold(text: string): string {

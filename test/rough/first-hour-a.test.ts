@@ -253,4 +253,24 @@ describe("item 13: output consistency", () => {
       if (!older) expect(statSync(configDir).mode & 0o777).toBe(0o700);
     }
   });
+
+  it("tables on a terminal: a rule under the header, none between rows; control characters still escaped", async () => {
+    const r = await t.run(["tests", "list"], { tty: true });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines.filter((l) => l.startsWith("├"))).toHaveLength(1);
+    expect(lines[1]).toMatch(/│ ID\s+│ NAME/);
+    expect(lines[2]!.startsWith("├")).toBe(true);
+    expect(lines.filter((l) => l.startsWith("│"))).toHaveLength(6); // the header and five tests
+    const record = await t.run(["tests", "get", "1001"], { tty: true });
+    expect(record.stdout.split("\n").filter((l) => l.startsWith("├"))).toHaveLength(1); // the sections' header
+    t.sandbox.state.tests[0]!.testName = "Evil\u001b[2J name";
+    try {
+      const hostile = await t.run(["tests", "list"], { tty: true });
+      expect(hostile.stdout).toContain("Evil\\x1b[2J name");
+      expect(hostile.stdout).not.toContain("\u001b[2J");
+    } finally {
+      t.sandbox.state.tests[0]!.testName = "JavaScript Fundamentals";
+    }
+  });
 });
