@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +55,9 @@ describe("README", () => {
     );
     chmodSync(join(shims, "assess"), 0o755);
     symlinkSync(join(ROOT, "fixtures"), join(dir, "fixtures"));
+    // The tour's export goes to a folder of mktemp's (under TMPDIR), never into the clone.
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp);
     const script = `set -e\n${tour!.replaceAll("4010", String(port))}`;
     const r = spawnSync("bash", ["-c", script], {
       cwd: dir,
@@ -55,13 +67,16 @@ describe("README", () => {
         PATH: `${shims}:${process.env.PATH}`,
         HOME: dir,
         ASSESS_CONFIG_DIR: join(dir, "config"),
+        TMPDIR: tmp,
         NO_COLOR: "1",
       },
     });
     expect(r.stderr).not.toMatch(/error:/);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("JavaScript Fundamentals");
-    expect(readFileSync(join(dir, "last-30-days.csv"), "utf8")).toMatch(/^\uFEFF?.*\r\n/);
+    expect(existsSync(join(dir, "last-30-days.csv"))).toBe(false);
+    const [folder] = readdirSync(tmp);
+    expect(readFileSync(join(tmp, folder!, "last-30-days.csv"), "utf8")).toMatch(/^\uFEFF?.*\r\n/);
   });
 });
 

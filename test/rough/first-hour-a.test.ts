@@ -2,8 +2,8 @@
  * Issue 20, "Rough edges a new user meets in the first hour": items 1, 6, 8, 9 and part of 13, each through
  * the built CLI (a child process where a real pipe is needed) or main(argv), against the sandbox.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -272,5 +272,33 @@ describe("item 13: output consistency", () => {
     } finally {
       t.sandbox.state.tests[0]!.testName = "JavaScript Fundamentals";
     }
+  });
+
+  it("the demo's second run says in a sentence that the ledger sent nothing (npm run demo, minus its build)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { demo: string } };
+    const script = pkg.scripts.demo.replace(/^npm run build --silent && /, "");
+    expect(script).not.toBe(pkg.scripts.demo);
+    const tmp = join(dir, "demo-tmp");
+    mkdirSync(tmp);
+    const r = spawnSync("bash", ["-c", script], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, NO_COLOR: "1", TMPDIR: tmp },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const second = r.stdout.split("\n$ ")[2]!;
+    expect(second).toContain("run again: the ledger sends nothing twice");
+    expect(r.stdout).not.toMatch(/"omitted"|"unmatched"/);
+    expect(r.stderr).toContain("25 rows: 0 sent, 25 already done");
+    expect(r.stderr).toContain("Nothing to send: earlier runs already got every row confirmed");
+  });
+
+  it("the README tour writes its export outside the clone", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const tour = /## A two-minute tour on the sandbox[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(tour).toMatch(/^out=\$\(mktemp -d\)/m);
+    const outs = [...tour.matchAll(/--out (\S+)/g)].map((m) => m[1]);
+    expect(outs.length).toBeGreaterThan(0);
+    for (const out of outs) expect(out).toMatch(/^"\$out\//);
   });
 });
