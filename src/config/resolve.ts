@@ -113,8 +113,8 @@ export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Rec
 }
 
 /**
- * A profile named by --profile or ASSESS_PROFILE must exist: `--profile nope` would otherwise run on the
- * built-in defaults and fail with "No API key configured". `default` may be absent (a first run), and
+ * A profile named by --profile or ASSESS_PROFILE must exist when the key comes from it: `--profile nope` would
+ * otherwise run on the built-in defaults and fail with "No API key configured". `default` may be absent (a first run), and
  * `auth login --profile new` creates the profile it names (`newProfile`).
  */
 export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
@@ -138,9 +138,12 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv,
   options: { newProfile?: boolean } = {},
 ): Settings {
-  if (!options.newProfile) checkProfile(flags, env);
   const values = effectiveValues(flags, env);
   const key = values["api-key"];
+  // A missing profile matters when the key would have come from it; a CI job that sets ASSESS_PROFILE and
+  // passes everything else in the environment keeps working.
+  const keyGiven = key.source === "flag" || key.source === "environment";
+  if (!options.newProfile && !keyGiven) checkProfile(flags, env);
   const settings: Settings = {
     profile: profileName(flags, env),
     apiKey: key.value,
