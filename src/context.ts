@@ -152,46 +152,69 @@ export class Context {
     return new Api(client);
   }
 
+  /** The client of this command (one, shared by every call): `clientFor()` with the configured key. */
   async apiClient(): Promise<ApiClient> {
-    if (this.client) return this.client;
-    let { baseUrl, skillsBaseUrl, apiKey } = this.settings;
+    this.client ??= await this.clientFor();
+    return this.client;
+  }
+
+  /**
+   * A client for the configured service, or for the embedded sandbox with `--sandbox` (started once per
+   * command), sending `apiKey` (a key being verified before it is stored) or else the configured one. Every
+   * client of the CLI comes from here, so every one honours --sandbox, --timeout, --retries, --debug, --dry-run.
+   */
+  async clientFor(apiKey?: string): Promise<ApiClient> {
+    let { baseUrl, skillsBaseUrl } = this.settings;
+    let key = apiKey ?? this.settings.apiKey;
     if (this.flags.sandbox) {
-      const { startSandbox, SANDBOX_KEYS } = await import("./sandbox/index.js");
-      // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
-      // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
-      const folder = join(configDir(this.io.env), "sandbox");
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      chmodSync(folder, 0o700);
-      this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
-      baseUrl = this.sandbox.url;
-      skillsBaseUrl = this.sandbox.skillsUrl;
-      // Only an explicit --api-key picks another sandbox account; a real key from the environment would fail here.
-      apiKey = this.settings.apiKeySource === "flag" ? apiKey : SANDBOX_KEYS.acme;
-      this.info(
-        `Using the embedded sandbox (demo account "acme", kept in ${configDir(this.io.env)}; nothing leaves this machine)`,
-      );
+      const sandbox = await this.embeddedSandbox();
+      baseUrl = sandbox.url;
+      skillsBaseUrl = sandbox.skillsUrl;
+      // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
+      if (apiKey === undefined && this.settings.apiKeySource !== "flag") {
+        const { SANDBOX_KEYS } = await import("./sandbox/index.js");
+        key = SANDBOX_KEYS.acme;
+      }
     }
-    if (!apiKey) {
+    if (!key) {
       throw new AuthError("No API key configured", {
         suggestion:
           "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
       });
     }
     const { ApiClient } = await import("./api/client.js");
-    this.client = new ApiClient({
+    return new ApiClient({
       baseUrl,
       skillsBaseUrl,
-      apiKey,
+      apiKey: key,
       timeoutMs: this.settings.timeoutMs,
       retries: this.settings.retries,
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
-      debug: this.debugEnabled
-        ? (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`)
-        : undefined,
+      debug: this.debug,
       warn: (line) => this.warn(line),
       dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
     });
-    return this.client;
+  }
+
+  /** `[debug] …` lines on stderr with --debug (control characters shown escaped); undefined without it. */
+  get debug(): ((line: string) => void) | undefined {
+    if (!this.debugEnabled) return undefined;
+    return (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`);
+  }
+
+  private async embeddedSandbox(): Promise<EmbeddedSandbox> {
+    if (this.sandbox) return this.sandbox;
+    const { startSandbox } = await import("./sandbox/index.js");
+    // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
+    // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
+    const folder = join(configDir(this.io.env), "sandbox");
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+    this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
+    this.info(
+      `Using the embedded sandbox (demo account "acme", kept in ${configDir(this.io.env)}; nothing leaves this machine)`,
+    );
+    return this.sandbox;
   }
 
   private printDryRun(request: DryRunRequest): void {

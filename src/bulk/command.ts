@@ -61,7 +61,7 @@ export async function runAndReport<T>(
       onProgress: (p) => progress.update(p),
       watchRateLimits: (listener) => client.onRateLimited(listener),
       onNotice: (message) => ctx.warn(message),
-      onDebug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
+      onDebug: ctx.debug,
       ...job,
     });
   } catch (error) {

@@ -1,4 +1,3 @@
-import { ApiClient } from "../../api/client.js";
 import { Api } from "../../api/endpoints.js";
 import type { Context } from "../../context.js";
 import { ApiError } from "../../errors.js";
@@ -8,17 +7,7 @@ export async function verifyKey(
   ctx: Context,
   key: string,
 ): Promise<{ ok: boolean; status?: number; tests?: number }> {
-  const { baseUrl, skillsBaseUrl, timeoutMs, retries } = ctx.settings;
-  const client = new ApiClient({
-    baseUrl,
-    skillsBaseUrl,
-    apiKey: key,
-    timeoutMs,
-    retries,
-    userAgent: "assess",
-    warn: (line) => ctx.warn(line),
-    debug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
-  });
+  const client = await ctx.clientFor(key);
   try {
     const page = await new Api(client).listTests(1, 1);
     return { ok: true, tests: page.total };
