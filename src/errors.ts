@@ -82,8 +82,12 @@ function suggestionFor(status: number, path = ""): string | undefined {
   if (status === 403)
     return "The key's account may not use this resource; run `assess tests list` to see your tests.";
   if (status === 404) {
-    if (/\/testlinks\/\d+/.test(path))
-      return "Run `assess links list --test <testId>` to see the test's links.";
+    const link = /\/tests\/(\d+)\/testlinks\/\d+/.exec(path);
+    if (link) return `Run \`assess links list --test ${link[1]}\` to see the test's links.`;
+    // These requests name a person by e-mail (in the body), not by id.
+    if (/\/accounts\/user\//.test(path))
+      return "Check the e-mail, and that the user belongs to this account.";
+    if (/\/gdpr\//.test(path)) return "Check the e-mail (and the invitation id, if one was given).";
     if (/\/tests\/\d+/.test(path)) return "Run `assess tests list` to see the account's tests.";
     if (/\/(invitations|reports)\/\d+/.test(path))
       return "Run `assess attempts list --from 30d --to now` to see recent attempts' ids.";

@@ -1,7 +1,18 @@
 import { redactKey } from "../../api/client.js";
 import { AuthError } from "../../errors.js";
+import type { Column } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { verifyKey } from "./verify.js";
+
+/** Headed like every other table; --json keeps the record's own keys. */
+const STATUS_COLUMNS: Column[] = [
+  { key: "profile", header: "PROFILE" },
+  { key: "key", header: "KEY" },
+  { key: "keySource", header: "KEY FROM" },
+  { key: "baseUrl", header: "BASE URL" },
+  { key: "skillsBaseUrl", header: "SKILLS BASE URL" },
+  { key: "valid", header: "VALID" },
+];
 
 const status: Handler = async (ctx) => {
   const s = ctx.settings;
@@ -19,7 +30,7 @@ const status: Handler = async (ctx) => {
     skillsBaseUrl: s.skillsBaseUrl,
     valid: check.ok,
   };
-  await ctx.out.record(report);
+  await ctx.out.record(report, STATUS_COLUMNS);
   if (!check.ok)
     throw new AuthError(`The service refused the key ${report.key} (HTTP ${check.status})`, {
       status: check.status,

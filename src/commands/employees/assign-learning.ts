@@ -8,8 +8,9 @@ import { gapRows } from "./skill-gap.js";
 
 const assignLearning: Handler = async (ctx, [idArg], o) => {
   const employeeId = parseId(idArg, "employeeId");
-  const resources = (o.resource as string[] | undefined) ?? [];
-  const skills = [...((o.skill as string[] | undefined) ?? [])];
+  // A resource or skill given twice is asked for once.
+  const resources = [...new Set((o.resource as string[] | undefined) ?? [])];
+  const skills = unique((o.skill as string[] | undefined) ?? []);
   const due = o.due === undefined ? undefined : toServiceTime(parseDate(String(o.due), "end", "--due"));
   const api = await ctx.api();
 
@@ -54,3 +55,14 @@ const assignLearning: Handler = async (ctx, [idArg], o) => {
   return 0;
 };
 export default assignLearning;
+
+/** Skill names compare without case, as the skill gap's are matched. */
+function unique(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,7 +1,7 @@
 import { UsageError } from "../../errors.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, invitationColumns, validEmail } from "./shared.js";
+import { dropUndefined, newInvitationColumns, validEmail } from "./shared.js";
 
 const link: Handler = async (ctx, _args, o) => {
   const testId = await resolveTestId(ctx, o.test);
@@ -34,7 +34,7 @@ const link: Handler = async (ctx, _args, o) => {
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} through link ${testLinkId} (invitation ${invitation.testInvitationId})`,
   );
-  await ctx.out.record(invitation, invitationColumns);
+  await ctx.out.record(invitation, newInvitationColumns(ctx.out.format));
   return 0;
 };
 export default link;

@@ -3,7 +3,7 @@ import { UsageError } from "../../errors.js";
 import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, invitationColumns, validEmail } from "./shared.js";
+import { dropUndefined, newInvitationColumns, validEmail } from "./shared.js";
 
 const send: Handler = async (ctx, _args, o) => {
   const testId = await resolveTestId(ctx, o.test);
@@ -38,7 +38,7 @@ const send: Handler = async (ctx, _args, o) => {
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} to test ${testId} (invitation ${invitation.testInvitationId})`,
   );
-  await ctx.out.record(invitation, invitationColumns);
+  await ctx.out.record(invitation, newInvitationColumns(ctx.out.format));
   return 0;
 };
 export default send;

@@ -1,10 +1,25 @@
 import { Email } from "../../api/schemas.js";
+import { field } from "../../fields.js";
+import type { Format } from "../../output/format.js";
+import type { Column } from "../../output/output.js";
 
-export const invitationColumns = [
+export const invitationColumns: Column[] = [
   { key: "testInvitationId", header: "INVITATION" },
   { key: "testUrl", header: "TEST URL" },
   { key: "status", header: "STATUS" },
 ];
+
+/**
+ * The columns of an invitation just made. It is pending: the table says so where the answer says nothing
+ * (invite send's carries no status, invite link's says "Pending"). Every other format shows only what the
+ * service said: scripts get no value the service did not send.
+ */
+export function newInvitationColumns(format: Format): Column[] {
+  if (format !== "table") return invitationColumns;
+  return invitationColumns.map((column) =>
+    column.key === "status" ? { ...column, get: (row) => field(row, "status") ?? "Pending" } : column,
+  );
+}
 
 export function validEmail(value: string): string | undefined {
   return Email.safeParse(value).success ? undefined : `"${value}" is not a valid e-mail address`;

@@ -1,8 +1,27 @@
 import type { Report } from "../../api/schemas.js";
+import { field, findKey, isRecord } from "../../fields.js";
+import type { Column, Row } from "../../output/output.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 
-export const SECTION_COLUMNS = [
+/** The report's documented fields (API-NOTES.md: `Status` and `PerformanceCategory` in the service's casing). */
+export const REPORT_COLUMNS: Column[] = [
+  { key: "testInvitationId", header: "INVITATION" },
+  { key: "testId", header: "TEST" },
+  { key: "testName", header: "TEST NAME" },
+  { key: "candidateName", header: "CANDIDATE" },
+  { key: "candidateEmail", header: "EMAIL" },
+  { key: "Status", header: "STATUS" },
+  { key: "attemptedOn", header: "ATTEMPTED ON" },
+  { key: "scorePercentage", header: "SCORE %" },
+  { key: "candidatePoints", header: "POINTS" },
+  { key: "totalTestPoints", header: "OUT OF" },
+  { key: "PerformanceCategory", header: "PERFORMANCE" },
+  { key: "timeTaken", header: "TIME TAKEN" },
+  { key: "pdfReportUrl", header: "PDF REPORT URL" },
+];
+
+export const SECTION_COLUMNS: Column[] = [
   { key: "sectionName", header: "SECTION" },
   { key: "candidateScore", header: "SCORE" },
   { key: "sectionScore", header: "OUT OF" },
@@ -10,13 +29,66 @@ export const SECTION_COLUMNS = [
   { key: "sectionTimeTaken", header: "TIME TAKEN" },
 ];
 
+/** The first of these fields the row has. */
+const either =
+  (...names: string[]) =>
+  (row: Row) =>
+    names.map((name) => field(row, name)).find((value) => value !== undefined);
+
+/**
+ * By-skill reports (`--type 2` or `3`) add skill rows: the real service's are question banks
+ * (fixtures/real/reports/get-200-reporttype3.json: qbName, candidateQbScore, qbScore), the sandbox's skills.
+ */
+export const SKILL_COLUMNS: Column[] = [
+  { key: "sectionName", header: "SECTION" },
+  { key: "skill", header: "SKILL", get: either("qbName", "skillName") },
+  { key: "score", header: "SCORE", get: either("candidateQbScore", "candidateScore") },
+  { key: "outOf", header: "OUT OF", get: either("qbScore", "skillScore") },
+  { key: "noOfQue", header: "QUESTIONS" },
+];
+
+/** The lists of a report, each shown as a table of its own rather than in a cell. */
+const LISTS: Record<string, Column[]> = { sections: SECTION_COLUMNS, skills: SKILL_COLUMNS };
+
 const get: Handler = async (ctx, [idArg], o) => {
   const api = await ctx.api();
   const report: Report = await api.getReport(
     parseId(idArg, "testInvitationId"),
     o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
   );
-  await ctx.out.recordWithList(report, "sections", SECTION_COLUMNS);
+  // --json prints the record as the service sent it (output.record); tables and TSV use these columns.
+  await ctx.out.record(report, reportColumns(report));
+  if (ctx.out.format === "table" && !ctx.out.options.fields) {
+    for (const [name, columns] of Object.entries(LISTS)) {
+      const key = findKey(report, name);
+      const list = key === undefined ? undefined : report[key];
+      if (Array.isArray(list) && list.length > 0) await ctx.out.list(list.filter(isRecord), columns);
+    }
+  }
   return 0;
 };
 export default get;
+
+/**
+ * The documented columns, then any other plain field the answer carries (the sandbox's `completedOn`, say),
+ * headed the same way (`COMPLETED ON`) so that nothing the service sent is hidden from the table.
+ */
+function reportColumns(report: Report): Column[] {
+  const declared = new Set(
+    [...REPORT_COLUMNS.map((c) => c.key), ...Object.keys(LISTS)].map((k) => findKey(report, k)),
+  );
+  const extra = Object.keys(report)
+    .filter((key) => !declared.has(key))
+    .filter((key) => !Array.isArray(report[key]) && !isRecord(report[key]))
+    .map((key) => ({ key, header: headerOf(key) }));
+  return [...REPORT_COLUMNS, ...extra];
+}
+
+/** `completedOn` → `COMPLETED ON`, `Total_Score` → `TOTAL SCORE`. */
+function headerOf(key: string): string {
+  return key
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toUpperCase();
+}

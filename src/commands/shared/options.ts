@@ -15,7 +15,14 @@ export function parseIntInRange(value: unknown, name: string, min: number, max: 
   const text = String(value ?? "").trim();
   const n = Number(text);
   if (!/^-?\d+$/.test(text) || n < min || n > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+    // No upper bound of its own: the largest safe integer would only puzzle ("from 1 to 9007199254740991").
+    const wanted =
+      max < Number.MAX_SAFE_INTEGER
+        ? `a whole number from ${min} to ${max}`
+        : min === 1
+          ? "a positive whole number"
+          : `a whole number of at least ${min}`;
+    throw new UsageError(`${name} must be ${wanted}, got "${text}"`);
   }
   return n;
 }
