@@ -29,7 +29,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
       (code) => {
         exitCode = code;
       },
-      groupOf(argv),
+      argv,
     );
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
@@ -40,16 +40,20 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   }
 }
 
-/** The command tree; `group` names the one group declared in full ("all" for every group). */
+/**
+ * The command tree, with the group the command line names declared in full (`argv` "all": every group, for
+ * completion and the README's reference).
+ */
 export async function buildProgram(
   ctx: Context,
   setExitCode: (code: number) => void,
-  group: string | undefined,
+  argv: string[] | "all",
 ): Promise<Command> {
   const program = declareProgram(ctx.io).hook("preAction", (_root, action) => {
     ctx.flags = program.opts();
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
+  const group = argv === "all" ? "all" : groupOf(argv, program);
   await registerCommands(program, createKit(ctx, setExitCode), group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {

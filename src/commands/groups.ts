@@ -1,3 +1,5 @@
+import type { Command } from "commander";
+
 /**
  * The command groups, in the order `assess --help` lists them: names and one-line summaries only, so the root
  * of the tree can be declared without loading any group (src/program.ts). Their modules are in ./index.ts.
@@ -37,26 +39,19 @@ export const GROUPS = [
 
 export type GroupName = (typeof GROUPS)[number]["name"];
 
-/** Global options that take a value: their value is not the group's name. */
-const VALUED = new Set([
-  "--profile",
-  "--api-key",
-  "--base-url",
-  "--skills-base-url",
-  "-o",
-  "--output",
-  "--fields",
-  "--timeout",
-  "--retries",
-]);
-
-/** The first word of a command line that is neither an option nor an option's value. */
-export function groupOf(argv: string[]): string | undefined {
+/**
+ * The first word of a command line that is neither an option nor an option's value: the group named. `program`
+ * is the root (src/program.ts), whose global options say which of them take a value.
+ */
+export function groupOf(argv: string[], program: Command): string | undefined {
+  const valued = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]),
+  );
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === "--") return argv[i + 1];
     if (!word.startsWith("-")) return word;
-    if (VALUED.has(word)) i++;
+    if (valued.has(word)) i++;
   }
   return undefined;
 }

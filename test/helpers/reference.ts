@@ -5,9 +5,9 @@ import { Context } from "../../src/context.js";
 
 /** Every command of the tree with the text its `--help` prints (80 columns wide, as when piped). */
 export async function helpTexts(): Promise<Array<{ path: string; help: string; leaf: boolean }>> {
-  const program = async (group: string | undefined) => {
+  const program = async (argv: string[] | "all") => {
     const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
-    return buildProgram(new Context(io, new AbortController().signal), () => undefined, group);
+    return buildProgram(new Context(io, new AbortController().signal), () => undefined, argv);
   };
   const helpOf = (command: Command) => {
     let help = "";
@@ -18,7 +18,7 @@ export async function helpTexts(): Promise<Array<{ path: string; help: string; l
     return help;
   };
   // `assess --help` names no group, so the root's help is that of the tree of one-line group stubs.
-  const texts = [{ path: "assess", help: helpOf(await program(undefined)), leaf: false }];
+  const texts = [{ path: "assess", help: helpOf(await program([])), leaf: false }];
   const visit = (command: Command, path: string[]) => {
     for (const sub of command.commands) {
       const here = [...path, sub.name()];
