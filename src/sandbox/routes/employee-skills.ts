@@ -150,8 +150,11 @@ function assignLearning(ctx: RouteContext) {
   for (const skill of skills) {
     const known = LEARNING_RESOURCES.find((r) => r.skillName.toLowerCase() === skill.toLowerCase());
     const slug = skill.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    const id = known?.learningResourceId ?? `lr-path-${slug}`;
+    // A resource named and also reached through its skill is assigned once.
+    if (assigned.some((a) => a.learningResourceId.toLowerCase() === id.toLowerCase())) continue;
     assigned.push({
-      learningResourceId: known?.learningResourceId ?? `lr-path-${slug}`,
+      learningResourceId: id,
       title: known?.title ?? `${skill} learning path`,
       skillName: known?.skillName ?? skill,
     });
