@@ -10,7 +10,7 @@ import { VERSION } from "./version.js";
  * then declares in full the group a command line names, so both print the same help.
  */
 export function declareProgram(io: { stdout: Writable; stderr: Writable }): Command {
-  const program = new Command("assess")
+  const program = new DeclaredCommand("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
     .version(VERSION, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
@@ -51,4 +51,23 @@ export function declareProgram(io: { stdout: Writable; stderr: Writable }): Comm
   program.helpCommand(false); // `assess help` is a group of its own, with topics
   for (const group of GROUPS) program.command(group.name).description(group.summary);
   return program;
+}
+
+/**
+ * A command that keeps its action as declared: commander keeps it only wrapped, and
+ * test/foundation/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/kit.ts)
+ * to check the declared flags against the verb's schema. Its subcommands are of the same kind.
+ */
+export class DeclaredCommand extends Command {
+  declaredAction?: unknown;
+
+  override createCommand(name?: string): DeclaredCommand {
+    return new DeclaredCommand(name);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: commander's own signature
+  override action(fn: (this: this, ...args: any[]) => void | Promise<void>): this {
+    this.declaredAction = fn;
+    return super.action(fn);
+  }
 }

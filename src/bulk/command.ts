@@ -1,8 +1,8 @@
 /** What the bulk commands share around `runBulk`: option parsing, the progress bar, printing a stopped run. */
 import type { ApiName } from "../api/client.js";
-import { parseIntInRange } from "../commands/shared/options.js";
 import type { Context } from "../context.js";
 import { createProgress } from "../output/progress.js";
+import { parseIntInRange } from "../parse/numbers.js";
 import type { BulkJob } from "./engine.js";
 import { keyFingerprint, ledgerDir } from "./ledger.js";
 import { printBulkResult, type Wording } from "./report.js";

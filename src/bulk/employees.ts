@@ -7,8 +7,8 @@
 import type { z } from "zod";
 import { toJson } from "../api/json.js";
 import { Email, EmployeeUpsertItem } from "../api/schemas.js";
-import { parseDate, toServiceTime } from "../commands/shared/dates.js";
 import { UsageError } from "../errors.js";
+import { parseDate, toServiceTime } from "../parse/dates.js";
 import { normalizeHeader } from "./columns.js";
 import type { CsvInput } from "./csv.js";
 import type { BulkEntry } from "./engine.js";

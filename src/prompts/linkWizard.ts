@@ -11,10 +11,10 @@ import {
   problemOf,
   type ScheduleKind,
 } from "../commands/links/spec.js";
-import { type Bound, parseDate, toServiceTime } from "../commands/shared/dates.js";
-import { parseId } from "../commands/shared/options.js";
 import type { Context } from "../context.js";
 import { InterruptedError, UsageError } from "../errors.js";
+import { type Bound, parseDate, toServiceTime } from "../parse/dates.js";
+import { parseId } from "../parse/numbers.js";
 import { promptIo } from "./io.js";
 
 const SCHEDULE_CHOICES: Array<{ value: ScheduleKind; name: string; description: string }> = [

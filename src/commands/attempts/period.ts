@@ -10,7 +10,7 @@ import { inclusiveBounds, splitWindows } from "../../bulk/windows.js";
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
-import { parseRange, toServiceTime } from "../shared/dates.js";
+import { parseRange, toServiceTime } from "../../parse/dates.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/kit.js";
 import { requireValues } from "../shared/options.js";
 

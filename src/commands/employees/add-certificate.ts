@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
+import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues } from "../shared/options.js";
 import { composeBody } from "./body.js";

@@ -1,6 +1,6 @@
 import { UsageError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
+import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { composeBody } from "./body.js";

@@ -1,12 +1,15 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import type { Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { listPages } from "../shared/pages.js";
+import { listPages, pageOptions } from "../shared/pages.js";
 import { EMPLOYEE_COLUMNS, skillsOf, TOP_SKILLS_COLUMN } from "./records.js";
 
-const list: Handler = async (ctx, _args, options) => {
+export const options = z.object({ ...pageOptions });
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { pages, limit } = listPages(
     ctx,
-    options,
+    o,
     async (page, size) => (await ctx.api()).listEmployees(page, size),
     "employees",
   );
@@ -18,8 +21,7 @@ const list: Handler = async (ctx, _args, options) => {
   const count = await ctx.out.list(rest, columns, limit);
   if (count === 0) ctx.info("No employees found. Add some with `assess employees upsert employees.csv`.");
   return 0;
-};
-export default list;
+}
 
 /** The first page, and all pages again (the first one included) without fetching it twice. */
 async function peek(

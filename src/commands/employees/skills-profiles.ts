@@ -1,16 +1,18 @@
-import type { Handler } from "../shared/kit.js";
-import { listPages } from "../shared/pages.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { listPages, pageOptions } from "../shared/pages.js";
 import { PROFILE_COLUMNS } from "./records.js";
 
-const skillsProfiles: Handler = async (ctx, _args, options) => {
+export const options = z.object({ ...pageOptions });
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { pages, limit } = listPages(
     ctx,
-    options,
+    o,
     async (page, size) => (await ctx.api()).listSkillsProfiles(page, size),
     "profiles",
   );
   const count = await ctx.out.list(pages, PROFILE_COLUMNS, limit);
   if (count === 0) ctx.info("No skills profiles found.");
   return 0;
-};
-export default skillsProfiles;
+}

@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
+import { parseDate, refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";

@@ -1,6 +1,6 @@
 import type { InviteBody } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, refusePastEnd, toServiceTime } from "../shared/dates.js";
+import { parseDate, refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, requireValues, resolveTestId } from "../shared/options.js";
 import { dropUndefined, newInvitationColumns, validEmail } from "./shared.js";

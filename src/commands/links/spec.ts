@@ -11,8 +11,8 @@ import {
   type TestLinkBody,
 } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
+import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { dropUndefined, validEmail } from "../invite/shared.js";
-import { parseDate, toServiceTime } from "../shared/dates.js";
 import { oneOf, parseId } from "../shared/options.js";
 
 export const INVITATION_TYPES = InvitationType.options;

@@ -1,6 +1,6 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { refusePastEnd } from "../shared/dates.js";
+import { refusePastEnd } from "../../parse/dates.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId, resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";

@@ -1,7 +1,28 @@
 import type { Command } from "commander";
+import type { infer as Infer, ZodType } from "../../api/zod.js";
 import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { FLAG } from "../../parse/flag.js";
 
-/** What a verb module exports: it returns an exit code (or nothing for 0) and never exits itself. */
+/**
+ * What a verb module exports: the zod schema of its options (`options`, one key per declared flag, as
+ * commander names it: `--page-size` is `pageSize`), optionally one of its positional arguments (`args`, a
+ * tuple or array over the strings given), and `run`, which gets both parsed. `run` returns an exit code (or
+ * nothing for 0) and never exits itself.
+ */
+export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> {
+  options: O;
+  args?: A;
+  run(ctx: Context, options: Infer<O>, args: Infer<A>, command: Command): Promise<number | undefined>;
+}
+
+/** The loader of a verb module, as `lazy` is given it. */
+export type VerbLoader = () => Promise<Verb | { default: Handler }>;
+
+/**
+ * TEMPORARY, while issue 19 item 1 converts the groups one by one: a verb module of the old shape, whose
+ * options come unparsed. Removed with the last group converted.
+ */
 export type Handler = (
   ctx: Context,
   args: string[],
@@ -11,24 +32,73 @@ export type Handler = (
 
 export interface Kit {
   ctx: Context;
-  /** An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed). */
-  lazy(load: () => Promise<{ default: Handler }>): (...params: unknown[]) => Promise<void>;
+  /**
+   * An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed), and
+   * parses the command line with the verb's schemas before calling its `run`.
+   */
+  lazy<O extends ZodType, A extends ZodType>(
+    load: () => Promise<Verb<O, A> | { default: Handler }>,
+  ): LazyAction;
 }
+
+/** The action `lazy` makes; it keeps its loader, for test/foundation/options-schemas.test.ts. */
+export type LazyAction = ((...params: unknown[]) => Promise<void>) & { load: VerbLoader };
 
 export function createKit(ctx: Context, setExitCode: (code: number) => void): Kit {
   return {
     ctx,
     lazy(load) {
-      return async (...params: unknown[]) => {
+      const action = async (...params: unknown[]) => {
         const command = params.at(-1) as Command;
-        const args = params
+        const given = params
           .slice(0, -2)
-          .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]));
-        const { default: handler } = await load();
-        setExitCode((await handler(ctx, args.map(String), command.opts(), command)) ?? 0);
+          .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]))
+          .map(String);
+        // Each verb's run is typed by its own schemas; here only their shape matters.
+        const verb: Verb | { default: Handler } = await load();
+        if ("default" in verb) {
+          setExitCode((await verb.default(ctx, given, command.opts(), command)) ?? 0);
+          return;
+        }
+        const args =
+          verb.args === undefined ? given : parseWith(verb.args, given, (i) => argName(command, i));
+        const options = parseWith(verb.options, command.opts(), (key) => flagName(command, key));
+        setExitCode((await verb.run(ctx, options, args, command)) ?? 0);
       };
+      return Object.assign(action, { load: load as VerbLoader });
     },
   };
+}
+
+/**
+ * A schema applied to what the user typed; what it refuses is one usage error (exit 2) naming each flag or
+ * argument, in the words of src/parse/flags.ts (`--page-size must be a whole number from 1 to 100, got "abc"`).
+ */
+function parseWith<S extends ZodType>(
+  schema: S,
+  input: unknown,
+  nameOf: (key: PropertyKey) => string,
+): Infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const messages = result.error.issues.map((issue) => {
+    const name = issue.path.length > 0 ? nameOf(issue.path[0] as PropertyKey) : "options";
+    return issue.message.includes(FLAG) ? issue.message.replaceAll(FLAG, name) : `${name}: ${issue.message}`;
+  });
+  const first = result.error.issues[0] as { params?: { suggestion?: string } } | undefined;
+  throw new UsageError(messages.join("; "), first?.params?.suggestion, messages);
+}
+
+/** `pageSize` → `--page-size`, as declared (so `apiLink` of `--no-api-link` reads `--api-link`). */
+export function flagName(command: Command, key: PropertyKey): string {
+  const option = command.options.find((o) => o.attributeName() === key);
+  return option?.long ?? `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** The name the command's help gives the argument at `index` (a variadic last argument takes the rest). */
+function argName(command: Command, index: PropertyKey): string {
+  const declared = command.registeredArguments;
+  return declared[Math.min(Number(index), declared.length - 1)]?.name() ?? `argument ${String(index)}`;
 }
 
 /** Adds "Examples:" to a command's help; every command has at least one. */

@@ -1,32 +1,12 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { parseId, parseIntInRange } from "../../parse/numbers.js";
 
-/** A positive whole number from a flag or argument, or a usage error naming it. */
-export function parseId(value: unknown, name: string): number {
-  const text = String(value ?? "").trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
-  }
-  return n;
-}
-
-export function parseIntInRange(value: unknown, name: string, min: number, max: number): number {
-  const text = String(value ?? "").trim();
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text) || n < min || n > max) {
-    // No upper bound of its own: the largest safe integer would only puzzle ("from 1 to 9007199254740991").
-    const wanted =
-      max < Number.MAX_SAFE_INTEGER
-        ? `a whole number from ${min} to ${max}`
-        : min === 1
-          ? "a positive whole number"
-          : `a whole number of at least ${min}`;
-    throw new UsageError(`${name} must be ${wanted}, got "${text}"`);
-  }
-  return n;
-}
-
+/**
+ * TEMPORARY (issue 19 item 1): the parsers moved to src/parse/; verbs not yet converted to an options schema
+ * still import them from here. Removed with the last group converted.
+ */
+export { oneOf, parseId, parseIntInRange } from "../../parse/numbers.js";
 export function optionalInt(
   value: unknown,
   name: string,
@@ -36,15 +16,12 @@ export function optionalInt(
   return value === undefined ? undefined : parseIntInRange(value, name, min, max);
 }
 
-export function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${String(value)}"`);
-}
-
 /**
  * The test a command works on: `--test`, or picked from the account's tests when prompts are allowed.
  */
 export async function resolveTestId(ctx: Context, value: unknown, flag = "--test"): Promise<number> {
+  // TEMPORARY (issue 19 item 1): a string comes from a verb not yet converted to an options schema.
+  if (typeof value === "number") return value;
   if (value !== undefined) return parseId(value, flag);
   if (!ctx.canPrompt)
     throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");

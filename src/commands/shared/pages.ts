@@ -1,7 +1,23 @@
 import { type Page, paginate } from "../../api/endpoints.js";
+import { boolean } from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
-import { optionalInt, parseIntInRange } from "./options.js";
+import { int } from "../../parse/flags.js";
+
+/** `--page`, `--page-size`, `--all` and `--limit` of a list command, for its schema: `z.object({ ...pageOptions })`. */
+export const pageOptions = {
+  page: int(1, 1_000_000),
+  pageSize: int(1, 100),
+  all: boolean().optional(),
+  limit: int(1).optional(),
+};
+
+export interface PageOptions {
+  page: number;
+  pageSize: number;
+  all?: boolean;
+  limit?: number;
+}
 
 /**
  * The pages a list command prints, from its `--page`, `--page-size`, `--all` and `--limit` options: one
@@ -11,15 +27,11 @@ import { optionalInt, parseIntInRange } from "./options.js";
  */
 export function listPages<T>(
   ctx: Context,
-  options: Record<string, unknown>,
+  { page: first, pageSize, all, limit }: PageOptions,
   fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
   noun: string,
-  maxPageSize = 100,
 ): { pages: AsyncIterable<T[]>; limit: number | undefined } {
-  const pageSize = parseIntInRange(options.pageSize, "--page-size", 1, maxPageSize);
-  const first = parseIntInRange(options.page, "--page", 1, 1_000_000);
-  const limit = optionalInt(options.limit, "--limit");
-  if (options.all !== true && limit === undefined) {
+  if (all !== true && limit === undefined) {
     return {
       pages: (async function* () {
         yield (await fetchPage(first, pageSize)).items;

@@ -1,9 +1,13 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
 
-const get: Handler = async (ctx, [testId]) => {
+export const options = z.object({});
+export const args = z.tuple([id()]);
+
+export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
-  const test = await api.getTest(parseId(testId, "testId"));
+  const test = await api.getTest(testId);
   await ctx.out.recordWithList(test, "sections", [
     { key: "sectionName", header: "SECTION" },
     { key: "sectionType", header: "TYPE" },
@@ -11,5 +15,4 @@ const get: Handler = async (ctx, [testId]) => {
     { key: "duration", header: "DURATION" },
   ]);
   return 0;
-};
-export default get;
+}

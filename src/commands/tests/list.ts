@@ -1,5 +1,6 @@
-import type { Handler } from "../shared/kit.js";
-import { listPages } from "../shared/pages.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { listPages, pageOptions } from "../shared/pages.js";
 
 export const TEST_COLUMNS = [
   { key: "testId", header: "ID" },
@@ -9,15 +10,16 @@ export const TEST_COLUMNS = [
   { key: "labels", header: "LABELS" },
 ];
 
-const list: Handler = async (ctx, _args, options) => {
+export const options = z.object({ ...pageOptions });
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { pages, limit } = listPages(
     ctx,
-    options,
+    o,
     async (page, size) => (await ctx.api()).listTests(page, size),
     "tests",
   );
   const count = await ctx.out.list(pages, TEST_COLUMNS, limit);
   if (count === 0) ctx.info("No tests found.");
   return 0;
-};
-export default list;
+}

@@ -1,12 +1,15 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
 import { flatSettings } from "./settings-set.js";
 
+export const options = z.object({});
+export const args = z.tuple([id()]);
+
 /** `--json` prints the settings as the service sent them; a table shows API.md's flat fields, one per row. */
-const settingsGet: Handler = async (ctx, [testId]) => {
+export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
-  const settings = await api.getSettings(parseId(testId, "testId"));
+  const settings = await api.getSettings(testId);
   await ctx.out.record(ctx.out.isJson ? settings : flatSettings(settings));
   return 0;
-};
-export default settingsGet;
+}

@@ -1,28 +1,54 @@
 import { TestSettings } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
+import { FLAG } from "../../parse/flag.js";
+import { id, parsed, yesNo } from "../../parse/flags.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { readJsonObject } from "../shared/files.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
 
-const YES = new Set(["yes", "y", "true", "1", "on"]);
-const NO = new Set(["no", "n", "false", "0", "off"]);
+export const options = z.object({
+  file: z.string().optional(),
+  testName: z.string().optional(),
+  testAliasName: z.string().optional(),
+  typeOfTest: parsed((text) => {
+    if (text !== "1" && text !== "2")
+      throw new UsageError(`${FLAG} must be 1 (multiple questions) or 2 (single question), got "${text}"`);
+    return Number(text);
+  }).optional(),
+  ...settingFlags(),
+});
+export const args = z.tuple([id()]);
 
-const settingsSet: Handler = async (ctx, [testIdArg], options) => {
-  const testId = parseId(testIdArg, "testId");
-  const changes = changesFromFlags(options);
-  if (options.file !== undefined && Object.keys(changes).length > 0) {
+/** `--random-questions yes` and the others: each yes/no setting of API.md §2.2, sent as 1 or 0. */
+function settingFlags() {
+  const flag = () => yesNo().optional();
+  return Object.fromEntries(SETTING_FLAGS.map((name) => [name, flag()])) as Record<
+    (typeof SETTING_FLAGS)[number],
+    ReturnType<typeof flag>
+  >;
+}
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [testId]: z.infer<typeof args>,
+): Promise<number> {
+  const { file, ...flags } = o;
+  // Only the settings given: the schema's keys of the flags not passed are absent or undefined.
+  const changes = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  if (file !== undefined && Object.keys(changes).length > 0) {
     throw new UsageError("Give either --file or setting flags, not both");
   }
   const api = await ctx.api();
   let body: Record<string, unknown>;
-  if (typeof options.file === "string") {
-    body = await readJsonObject(options.file, "--file");
+  if (file !== undefined) {
+    body = await readJsonObject(file, "--file");
     const checked = TestSettings.safeParse(body);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      throw new UsageError(`--file ${options.file}: ${issue?.path.join(".")}: ${issue?.message}`);
+      throw new UsageError(`--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`);
     }
   } else {
     if (Object.keys(changes).length === 0) {
@@ -39,8 +65,7 @@ const settingsSet: Handler = async (ctx, [testIdArg], options) => {
   ctx.success(`Settings of test ${testId} updated`);
   await ctx.out.record(answer && Object.keys(answer).length > 0 ? answer : body);
   return 0;
-};
-export default settingsSet;
+}
 
 /**
  * The fields of API.md §2.2 in a settings answer, flat, as they are written back. The real service groups them
@@ -58,30 +83,4 @@ export function flatSettings(answer: Record<string, unknown>): Record<string, un
     if (value !== undefined) flat[name] = value;
   }
   return flat;
-}
-
-function changesFromFlags(options: Record<string, unknown>): Record<string, unknown> {
-  const changes: Record<string, unknown> = {};
-  if (typeof options.testName === "string") changes.testName = options.testName;
-  if (typeof options.testAliasName === "string") changes.testAliasName = options.testAliasName;
-  if (options.typeOfTest !== undefined) {
-    if (options.typeOfTest !== "1" && options.typeOfTest !== "2") {
-      throw new UsageError(
-        `--type-of-test must be 1 (multiple questions) or 2 (single question), got "${String(options.typeOfTest)}"`,
-      );
-    }
-    changes.typeOfTest = Number(options.typeOfTest);
-  }
-  for (const flag of SETTING_FLAGS) {
-    const value = options[flag];
-    if (value === undefined) continue;
-    const text = String(value).toLowerCase();
-    if (YES.has(text)) changes[flag] = 1;
-    else if (NO.has(text)) changes[flag] = 0;
-    else
-      throw new UsageError(
-        `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be yes or no, got "${String(value)}"`,
-      );
-  }
-  return changes;
 }

@@ -1,4 +1,4 @@
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../errors.js";
 
 /** Which end of a range a date bounds: a bare day means its first second as a start, its last as an end. */
 export type Bound = "start" | "end";

@@ -1,0 +1,53 @@
+/**
+ * The value rules of flags and arguments as zod building blocks, for the schemas each verb exports
+ * (`export const options = z.object({ pageSize: int(1, 100), from: date("start") })`). Each block keeps the
+ * wording of the parser it wraps; `{flag}` in its message is replaced by the flag's name (`--page-size`) or
+ * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/kit.ts).
+ */
+import { NEVER, string } from "../api/zod.js";
+import { UsageError } from "../errors.js";
+import { type Bound, parseDate } from "./dates.js";
+import { FLAG } from "./flag.js";
+import { oneOf, parseId, parseIntInRange } from "./numbers.js";
+
+/**
+ * A string read by `parse`: a parser of ./numbers.ts or ./dates.ts, or a verb's own rule; the usage error it
+ * throws (its message naming the value `FLAG`) becomes the issue.
+ */
+export function parsed<T>(parse: (text: string) => T) {
+  return string().transform((text, ctx): T => {
+    try {
+      return parse(text);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      ctx.addIssue({ code: "custom", message: error.message, params: { suggestion: error.suggestion } });
+      return NEVER;
+    }
+  });
+}
+
+/** A positive whole number: an id, a count. */
+export const id = () => parsed((text) => parseId(text, FLAG));
+
+/** A whole number from `min` to `max`. */
+export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  parsed((text) => parseIntInRange(text, FLAG, min, max));
+
+/** One of `allowed`; `anyCase` accepts `Video` for `video` (and trims), giving the listed spelling. */
+export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
+  parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
+
+/** A date as README "Dates" says: YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
+export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
+
+const YES = new Set(["yes", "y", "true", "1", "on"]);
+const NO = new Set(["no", "n", "false", "0", "off"]);
+
+/** A yes/no value as the service's settings take it: 1 or 0 (`yes`, `true`, `1`, `on`; `no`, `false`...). */
+export const yesNo = () =>
+  parsed((text): 0 | 1 => {
+    const word = text.toLowerCase();
+    if (YES.has(word)) return 1;
+    if (NO.has(word)) return 0;
+    throw new UsageError(`${FLAG} must be yes or no, got "${text}"`);
+  });

@@ -1,0 +1,34 @@
+import { UsageError } from "../errors.js";
+
+/** A positive whole number (an id, a count), or a usage error naming where it came from. */
+export function parseId(value: unknown, name: string): number {
+  const text = String(value ?? "").trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
+  }
+  return n;
+}
+
+/** A whole number from `min` to `max`, or a usage error naming where it came from. */
+export function parseIntInRange(value: unknown, name: string, min: number, max: number): number {
+  const text = String(value ?? "").trim();
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text) || n < min || n > max) {
+    // No upper bound of its own: the largest safe integer would only puzzle ("from 1 to 9007199254740991").
+    const wanted =
+      max < Number.MAX_SAFE_INTEGER
+        ? `a whole number from ${min} to ${max}`
+        : min === 1
+          ? "a positive whole number"
+          : `a whole number of at least ${min}`;
+    throw new UsageError(`${name} must be ${wanted}, got "${text}"`);
+  }
+  return n;
+}
+
+/** One of a fixed list of words, or a usage error listing them. */
+export function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${String(value)}"`);
+}

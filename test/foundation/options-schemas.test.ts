@@ -1,0 +1,96 @@
+/**
+ * Issue 19 item 1: each verb module exports the zod schema of its options beside the code that reads them,
+ * and the loader (src/commands/shared/kit.ts) parses the command line with it. Flags are declared apart, in
+ * each group's index.ts (so `--help` loads no verb module): this checks that the two lists are the same, for
+ * every command of the tree, and that a bad value is the same exit 2 naming the flag.
+ */
+import { PassThrough } from "node:stream";
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { buildProgram } from "../../src/cli.js";
+import type { LazyAction, Verb } from "../../src/commands/shared/kit.js";
+import { Context } from "../../src/context.js";
+import type { DeclaredCommand } from "../../src/program.js";
+import { runCli } from "../helpers/cli.js";
+
+/** TEMPORARY while the groups are converted one by one: groups whose verbs still take unparsed options. */
+const NOT_YET_CONVERTED = new Set<string>([
+  "links",
+  "invite",
+  "reports",
+  "attempts",
+  "callbacks",
+  "gdpr",
+  "users",
+  "employees",
+  "auth",
+  "config",
+  "api",
+  "sandbox",
+  "completion",
+  "help",
+]);
+
+async function verbs(): Promise<Array<{ path: string; command: Command; verb: Verb | undefined }>> {
+  const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
+  const program = await buildProgram(new Context(io, new AbortController().signal), () => undefined, "all");
+  const found: Array<{ path: string; command: Command; verb: Verb | undefined }> = [];
+  const visit = async (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      const here = [...path, sub.name()];
+      if (sub.commands.length > 0) {
+        await visit(sub, here);
+        continue;
+      }
+      const action = (sub as DeclaredCommand).declaredAction as LazyAction | undefined;
+      expect(action?.load, `assess ${here.join(" ")} has no lazy action`).toBeTypeOf("function");
+      const module = await action!.load();
+      found.push({
+        path: `assess ${here.join(" ")}`,
+        command: sub,
+        verb: "run" in module ? module : undefined,
+      });
+    }
+  };
+  await visit(program, []);
+  return found;
+}
+
+describe("every verb's options schema", () => {
+  it("has a key for each declared flag, and declares a flag for each key", async () => {
+    const all = await verbs();
+    expect(all.length).toBeGreaterThan(40);
+    const problems: string[] = [];
+    for (const { path, command, verb } of all) {
+      const group = path.split(" ")[1]!;
+      if (verb === undefined) {
+        if (!NOT_YET_CONVERTED.has(group))
+          problems.push(`${path}: its module exports no options schema and run`);
+        continue;
+      }
+      const shape = (verb.options as { shape?: Record<string, unknown> }).shape;
+      if (shape === undefined) {
+        problems.push(`${path}: its options schema is not a z.object`);
+        continue;
+      }
+      const declared = new Map(command.options.map((o) => [o.attributeName(), o.long ?? o.flags]));
+      for (const [key, flag] of declared)
+        if (!(key in shape)) problems.push(`${path}: ${flag} is declared but not in its schema (${key})`);
+      for (const key of Object.keys(shape))
+        if (!declared.has(key)) problems.push(`${path}: its schema has ${key}, which no flag declares`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a value a schema refuses", () => {
+  it.each([
+    [["tests", "list", "--page-size", "abc"], '--page-size must be a whole number from 1 to 100, got "abc"'],
+  ])("%j: exit 2 naming the flag, nothing sent", async (argv, message) => {
+    const r = await runCli([...argv], {
+      env: { ASSESS_API_KEY: "k", ASSESS_BASE_URL: "http://127.0.0.1:9" },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
