@@ -1,12 +1,23 @@
+import type * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
-import { DEFAULTS, type LinkSpec, missingFlags, rejectConflicts, specFromFlags, toBody } from "./spec.js";
+import {
+  DEFAULTS,
+  type LinkSpec,
+  linkOptions,
+  missingFlags,
+  rejectConflicts,
+  specFromFlags,
+  toBody,
+} from "./spec.js";
 
-const create: Handler = async (ctx, _args, o) => {
-  const givenTest = o.test === undefined ? undefined : parseId(o.test, "--test");
+export const options = linkOptions;
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const givenTest = o.test;
   const flags = specFromFlags(o);
   // Contradicting flags are refused first: no prompt would fix them.
   rejectConflicts(flags, flags);
@@ -33,5 +44,4 @@ const create: Handler = async (ctx, _args, o) => {
   ctx.success(`Created test link ${link.testLinkId} "${link.testLinkName ?? spec.name}" for test ${testId}`);
   await showLink(ctx, link);
   return 0;
-};
-export default create;
+}

@@ -1,12 +1,19 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 
-const get: Handler = async (ctx, [idArg], o) => {
-  const testLinkId = parseId(idArg, "testLinkId");
+export const options = z.object({ test: id().optional() });
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [testLinkId]: z.infer<typeof args>,
+): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const api = await ctx.api();
   await showLink(ctx, await api.getLink(testId, testLinkId));
   return 0;
-};
-export default get;
+}

@@ -1,15 +1,21 @@
-import type { Handler } from "../shared/kit.js";
-import { optionalInt, resolveTestId } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id, int } from "../../parse/flags.js";
+import { resolveTestId } from "../shared/options.js";
 import { LIST_COLUMNS } from "./show.js";
 
-const list: Handler = async (ctx, _args, o) => {
-  const limit = optionalInt(o.limit, "--limit");
+export const options = z.object({
+  test: id().optional(),
+  limit: int(1).optional(),
+  all: z.boolean().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const api = await ctx.api();
   const links = await api.listLinks(testId);
-  const count = await ctx.out.list(links, LIST_COLUMNS, limit);
+  const count = await ctx.out.list(links, LIST_COLUMNS, o.limit);
   if (count === 0)
     ctx.info(`Test ${testId} has no links yet; create one with \`assess links create --test ${testId}\`.`);
   return 0;
-};
-export default list;
+}

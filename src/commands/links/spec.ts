@@ -10,10 +10,12 @@ import {
   type TestLink,
   type TestLinkBody,
 } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
+import { FLAG } from "../../parse/flag.js";
+import { choice, date, id, parsed } from "../../parse/flags.js";
 import { dropUndefined, validEmail } from "../invite/shared.js";
-import { oneOf, parseId } from "../shared/options.js";
 
 export const INVITATION_TYPES = InvitationType.options;
 export const PROCTORING_MODES = ProctoringMode.options;
@@ -82,23 +84,28 @@ export function problemOf(parse: () => unknown): string | undefined {
   }
 }
 
-/** Each flag checked on its own; enum values are accepted in any case and sent lower-case. */
-export function specFromFlags(o: Record<string, unknown>): LinkSpec {
-  const choice = <T extends string>(value: unknown, flag: string, allowed: readonly T[]) =>
-    value === undefined ? undefined : oneOf(String(value).trim().toLowerCase(), flag, allowed);
-  return dropUndefined<LinkSpec>({
-    name: o.name === undefined ? undefined : parseName(String(o.name)),
-    type: choice(o.type, "--type", INVITATION_TYPES),
-    proctoring: choice(o.proctoring, "--proctoring", PROCTORING_MODES),
-    schedule: choice(o.schedule, "--schedule", SCHEDULE_TYPES),
-    validityDays: o.validityDays === undefined ? undefined : parseId(o.validityDays, "--validity-days"),
-    start: o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start"),
-    end: o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end"),
-    timezone: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
-    stakeholders: o.stakeholders === undefined ? undefined : parseStakeholders(String(o.stakeholders)),
-    status: choice(o.status, "--status", LINK_STATUSES),
-    apiLink: typeof o.apiLink === "boolean" ? o.apiLink : undefined,
-  });
+/**
+ * The options of `links create` and `links update` (index.ts declares them for both), each checked on its
+ * own; enum values are accepted in any case and sent lower-case.
+ */
+export const linkOptions = z.object({
+  test: id().optional(),
+  name: parsed((text) => parseName(text, FLAG)).optional(),
+  type: choice(INVITATION_TYPES, { anyCase: true }).optional(),
+  proctoring: choice(PROCTORING_MODES, { anyCase: true }).optional(),
+  schedule: choice(SCHEDULE_TYPES, { anyCase: true }).optional(),
+  validityDays: id().optional(),
+  start: date("start").optional(),
+  end: date("end").optional(),
+  timezone: id().optional(),
+  stakeholders: parsed((text) => parseStakeholders(text, FLAG)).optional(),
+  status: choice(LINK_STATUSES, { anyCase: true }).optional(),
+  apiLink: z.boolean().optional(),
+});
+
+/** The link the flags describe: the given ones only. */
+export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
+  return dropUndefined<LinkSpec>(given);
 }
 
 /**

@@ -1,29 +1,39 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import type { Command } from "commander";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 
+export const options = z.object({ test: id().optional() });
+export const args = z.tuple([id()]);
+
 /**
- * The state transition of API.md §3: the update operation with testLinkStatus alone, so no other setting
- * of the link is touched. The link is read first: one already in that state is said to be so, and left alone.
+ * `links activate` and `links deactivate`: the state transition of API.md §3, the update operation with
+ * testLinkStatus alone, so no other setting of the link is touched. The link is read first: one already in
+ * that state is said to be so, and left alone.
  */
-export function statusHandler(status: "active" | "inactive"): Handler {
-  return async (ctx, [idArg], o) => {
-    const testLinkId = parseId(idArg, "testLinkId");
-    const testId = await resolveTestId(ctx, o.test);
-    const api = await ctx.api();
-    const current = await api.getLink(testId, testLinkId);
-    if (
-      String(current.testLinkStatus ?? "")
-        .trim()
-        .toLowerCase() === status
-    ) {
-      ctx.info(`Test link ${testLinkId} of test ${testId} is already ${status}; nothing was sent.`);
-      await showLink(ctx, current);
-      return 0;
-    }
-    const link = await api.updateLink(testId, testLinkId, { testLinkStatus: status });
-    ctx.success(`Test link ${testLinkId} of test ${testId} is now ${link.testLinkStatus ?? status}`);
-    await showLink(ctx, link);
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [testLinkId]: z.infer<typeof args>,
+  command: Command,
+): Promise<number> {
+  const status = command.name() === "activate" ? "active" : "inactive";
+  const testId = await resolveTestId(ctx, o.test);
+  const api = await ctx.api();
+  const current = await api.getLink(testId, testLinkId);
+  if (
+    String(current.testLinkStatus ?? "")
+      .trim()
+      .toLowerCase() === status
+  ) {
+    ctx.info(`Test link ${testLinkId} of test ${testId} is already ${status}; nothing was sent.`);
+    await showLink(ctx, current);
     return 0;
-  };
+  }
+  const link = await api.updateLink(testId, testLinkId, { testLinkStatus: status });
+  ctx.success(`Test link ${testLinkId} of test ${testId} is now ${link.testLinkStatus ?? status}`);
+  await showLink(ctx, link);
+  return 0;
 }

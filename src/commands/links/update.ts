@@ -1,12 +1,14 @@
+import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
+import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 import {
   type Change,
   diffBodies,
+  linkOptions,
   missingFlags,
   rejectConflicts,
   specFromFlags,
@@ -15,8 +17,14 @@ import {
 } from "./spec.js";
 
 /** Reads the link, applies the given flags, and sends the whole result: only what was passed changes. */
-const update: Handler = async (ctx, [idArg], o) => {
-  const testLinkId = parseId(idArg, "testLinkId");
+export const options = linkOptions;
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [testLinkId]: z.infer<typeof args>,
+): Promise<number> {
   const flags = specFromFlags(o);
   if (Object.keys(flags).length === 0) {
     throw new UsageError(
@@ -56,8 +64,7 @@ const update: Handler = async (ctx, [idArg], o) => {
   );
   await showLink(ctx, link);
   return 0;
-};
-export default update;
+}
 
 function printDiff(ctx: Context, testLinkId: number, changes: Change[]): void {
   const show = (value: unknown) => (value === undefined ? "(not sent)" : JSON.stringify(value));
