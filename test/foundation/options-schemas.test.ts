@@ -13,9 +13,12 @@ import { Context } from "../../src/context.js";
 import type { DeclaredCommand } from "../../src/program.js";
 import { runCli } from "../helpers/cli.js";
 
-/** TEMPORARY while the groups are converted one by one: groups whose verbs still take unparsed options. */
+/**
+ * TEMPORARY while the groups are converted one by one: groups (and single verbs) whose modules still take
+ * unparsed options.
+ */
 const NOT_YET_CONVERTED = new Set<string>([
-  "invite",
+  "assess invite bulk",
   "reports",
   "attempts",
   "callbacks",
@@ -63,7 +66,7 @@ describe("every verb's options schema", () => {
     for (const { path, command, verb } of all) {
       const group = path.split(" ")[1]!;
       if (verb === undefined) {
-        if (!NOT_YET_CONVERTED.has(group))
+        if (!NOT_YET_CONVERTED.has(group) && !NOT_YET_CONVERTED.has(path))
           problems.push(`${path}: its module exports no options schema and run`);
         continue;
       }

@@ -1,12 +1,14 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id as idFlag } from "../../parse/flags.js";
 
-const cancel: Handler = async (ctx, [idArg]) => {
-  const id = parseId(idArg, "testInvitationId");
+export const options = z.object({});
+export const args = z.tuple([idFlag()]);
+
+export async function run(ctx: Context, _o: unknown, [id]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
   const answer = await api.cancelInvitation(id);
   ctx.success(`Invitation ${id} cancelled`);
   await ctx.out.record({ testInvitationId: id, status: "cancelled", ...answer });
   return 0;
-};
-export default cancel;
+}

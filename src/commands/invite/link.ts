@@ -1,9 +1,23 @@
-import { UsageError } from "../../errors.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, newInvitationColumns, validEmail } from "./shared.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { parseId } from "../../parse/numbers.js";
+import { requireValues, resolveTestId } from "../shared/options.js";
+import { dropUndefined, emailFlag, newInvitationColumns, validEmail } from "./shared.js";
 
-const link: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  test: id().optional(),
+  link: id().optional(),
+  email: emailFlag().optional(),
+  name: z.string().optional(),
+  callbackUrl: z.string().optional(),
+  redirectUrl: z.string().optional(),
+  sendEmail: z.boolean().optional(),
+  hideInstruction: z.boolean().optional(),
+  anonymous: z.boolean().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const anonymous = o.anonymous === true;
   const [linkId, email, name] = await requireValues(ctx, [
@@ -15,7 +29,7 @@ const link: Handler = async (ctx, _args, o) => {
           { flag: "--name", value: o.name, question: "Candidate full name" },
         ]),
   ]);
-  if (email !== undefined && validEmail(email)) throw new UsageError(`--email: ${validEmail(email)}`);
+  // A prompted answer is read as the flag would have been.
   const testLinkId = parseId(linkId, "--link");
   const api = await ctx.api();
   const invitation = await api.inviteThroughLink(
@@ -24,8 +38,8 @@ const link: Handler = async (ctx, _args, o) => {
     dropUndefined({
       emailId: email,
       fullName: name,
-      callbackURL: o.callbackUrl as string | undefined,
-      redirectURL: o.redirectUrl as string | undefined,
+      callbackURL: o.callbackUrl,
+      redirectURL: o.redirectUrl,
       disableMandatoryFields: anonymous ? (1 as const) : undefined,
       hideInstruction: o.hideInstruction ? (1 as const) : undefined,
       sendEmail: o.sendEmail ? (1 as const) : undefined,
@@ -36,5 +50,4 @@ const link: Handler = async (ctx, _args, o) => {
   );
   await ctx.out.record(invitation, newInvitationColumns(ctx.out.format));
   return 0;
-};
-export default link;
+}

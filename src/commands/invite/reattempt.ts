@@ -1,13 +1,26 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, refusePastEnd, toServiceTime } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { date, id as idFlag } from "../../parse/flags.js";
 import { dropUndefined } from "./shared.js";
 
-const reattempt: Handler = async (ctx, [idArg], o) => {
-  const id = parseId(idArg, "testInvitationId");
-  const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
-  const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
+export const options = z.object({
+  start: date("start").optional(),
+  end: date("end").optional(),
+  timezone: idFlag().optional(),
+  callbackUrl: z.string().optional(),
+  redirectUrl: z.string().optional(),
+  hideInstruction: z.boolean().optional(),
+});
+export const args = z.tuple([idFlag()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [id]: z.infer<typeof args>,
+): Promise<number> {
+  const { start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
   const api = await ctx.api();
@@ -17,9 +30,9 @@ const reattempt: Handler = async (ctx, [idArg], o) => {
     dropUndefined({
       StartDateTime: start && toServiceTime(start),
       EndDateTime: end && toServiceTime(end),
-      TimeZoneId: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
-      CallbackUrl: o.callbackUrl as string | undefined,
-      RedirectUrl: o.redirectUrl as string | undefined,
+      TimeZoneId: o.timezone,
+      CallbackUrl: o.callbackUrl,
+      RedirectUrl: o.redirectUrl,
       hideInstruction: o.hideInstruction ? (1 as const) : undefined,
     }),
   );
@@ -31,5 +44,4 @@ const reattempt: Handler = async (ctx, [idArg], o) => {
   );
   await ctx.out.record(answer);
   return 0;
-};
-export default reattempt;
+}

@@ -1,11 +1,29 @@
 import type { InviteBody } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, refusePastEnd, toServiceTime } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, newInvitationColumns, validEmail } from "./shared.js";
+import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { date, id } from "../../parse/flags.js";
+import { requireValues, resolveTestId } from "../shared/options.js";
+import { dropUndefined, emailFlag, newInvitationColumns, validEmail } from "./shared.js";
 
-const send: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  test: id().optional(),
+  email: emailFlag().optional(),
+  name: z.string().optional(),
+  callbackUrl: z.string().optional(),
+  redirectUrl: z.string().optional(),
+  sendEmail: z.boolean().optional(),
+  start: date("start").optional(),
+  end: date("end").optional(),
+  timezone: id().optional(),
+  proctoring: z.enum(["disabled", "image", "video"]).optional(),
+  hideInstruction: z.boolean().optional(),
+  stakeholders: z.string().optional(),
+  anonymous: z.boolean().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const anonymous = o.anonymous === true;
   const [email, name] = anonymous
@@ -14,24 +32,22 @@ const send: Handler = async (ctx, _args, o) => {
         { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
         { flag: "--name", value: o.name, question: "Candidate full name" },
       ]);
-  const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
-  const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
+  const { start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
-  if (email !== undefined && validEmail(email)) throw new UsageError(`--email: ${validEmail(email)}`);
   const body: InviteBody = {
     emailId: email,
     fullName: name,
-    callbackURL: o.callbackUrl as string | undefined,
-    redirectURL: o.redirectUrl as string | undefined,
+    callbackURL: o.callbackUrl,
+    redirectURL: o.redirectUrl,
     disableMandatoryFields: anonymous ? 1 : undefined,
     hideInstruction: o.hideInstruction ? 1 : undefined,
     sendEmail: o.sendEmail ? "yes" : undefined,
-    stakeholderEmails: o.stakeholders as string | undefined,
+    stakeholderEmails: o.stakeholders,
     startDateTime: start && toServiceTime(start),
     endDateTime: end && toServiceTime(end),
-    timeZoneId: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
-    ProctoringMode: o.proctoring as InviteBody["ProctoringMode"],
+    timeZoneId: o.timezone,
+    ProctoringMode: o.proctoring,
   };
   const api = await ctx.api();
   const invitation = await api.invite(testId, dropUndefined(body));
@@ -40,5 +56,4 @@ const send: Handler = async (ctx, _args, o) => {
   );
   await ctx.out.record(invitation, newInvitationColumns(ctx.out.format));
   return 0;
-};
-export default send;
+}

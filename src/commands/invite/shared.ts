@@ -1,7 +1,10 @@
 import { Email } from "../../api/schemas.js";
+import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import type { Format } from "../../output/format.js";
 import type { Column } from "../../output/output.js";
+import { FLAG } from "../../parse/flag.js";
+import { parsed } from "../../parse/flags.js";
 
 export const invitationColumns: Column[] = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -24,6 +27,14 @@ export function newInvitationColumns(format: Format): Column[] {
 export function validEmail(value: string): string | undefined {
   return Email.safeParse(value).success ? undefined : `"${value}" is not a valid e-mail address`;
 }
+
+/** An e-mail flag: `--email: "x" is not a valid e-mail address`. */
+export const emailFlag = () =>
+  parsed((text) => {
+    const problem = validEmail(text);
+    if (problem) throw new UsageError(`${FLAG}: ${problem}`);
+    return text;
+  });
 
 /** Bodies send only the fields the user gave. */
 export function dropUndefined<T extends object>(value: T): T {
