@@ -63,8 +63,15 @@ export function parseRange(
   names: [string, string] = ["--from", "--to"],
   now: Date = new Date(),
 ): { start: Date; end: Date } {
-  const start = parseDate(from, "start", names[0], now);
-  const end = parseDate(to, "end", names[1], now);
+  return orderedRange(parseDate(from, "start", names[0], now), parseDate(to, "end", names[1], now), names);
+}
+
+/** The end not before the start, or a usage error naming both. */
+export function orderedRange(
+  start: Date,
+  end: Date,
+  names: [string, string] = ["--from", "--to"],
+): { start: Date; end: Date } {
   if (end.getTime() < start.getTime()) {
     throw new UsageError(
       `${names[1]} (${toServiceTime(end)}) is before ${names[0]} (${toServiceTime(start)})`,

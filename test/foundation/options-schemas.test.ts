@@ -19,9 +19,7 @@ import { runCli } from "../helpers/cli.js";
  */
 const NOT_YET_CONVERTED = new Set<string>([
   "assess invite bulk",
-  "reports",
-  "attempts",
-  "callbacks",
+  "assess reports pdf",
   "gdpr",
   "users",
   "employees",

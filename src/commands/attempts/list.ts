@@ -1,7 +1,8 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
-import type { Handler } from "../shared/kit.js";
-import { optionalInt } from "../shared/options.js";
-import { attemptsOfPeriod, periodFromOptions } from "./period.js";
+import { int } from "../../parse/flags.js";
+import { attemptsOfPeriod, periodFromOptions, periodOptions } from "./period.js";
 
 export const ATTEMPT_COLUMNS = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -13,10 +14,15 @@ export const ATTEMPT_COLUMNS = [
   { key: "extEmployeeId", header: "EMPLOYEE" },
 ];
 
-const list: Handler = async (ctx, _args, options) => {
-  const period = await periodFromOptions(ctx, options);
-  const limit = optionalInt(options.limit, "--limit");
-  const state = String(options.state ?? "completed");
+export const options = z.object({
+  ...periodOptions,
+  state: z.string(),
+  limit: int(1).optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const period = await periodFromOptions(ctx, o);
+  const { limit, state } = o;
   const api = await ctx.api();
   const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
   const pages = attemptsOfPeriod(ctx, api, period, state, (done, total) => progress.update({ done, total }));
@@ -28,5 +34,4 @@ const list: Handler = async (ctx, _args, options) => {
   }
   if (count === 0) ctx.info("No attempts in that period.");
   return 0;
-};
-export default list;
+}

@@ -5,12 +5,14 @@
  */
 import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
+import { boolean } from "../../api/zod.js";
 import { mapOrdered } from "../../bulk/map-ordered.js";
 import { inclusiveBounds, splitWindows } from "../../bulk/windows.js";
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
-import { parseRange, toServiceTime } from "../../parse/dates.js";
+import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
+import { date } from "../../parse/flags.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/kit.js";
 import { requireValues } from "../shared/options.js";
 
@@ -22,16 +24,29 @@ export interface Period {
   end: Date;
 }
 
+/** `--from`, `--to` and `--yes` of a command that lists a period's attempts, for its schema. */
+export const periodOptions = {
+  from: date("start").optional(),
+  to: date("end").optional(),
+  yes: boolean().optional(),
+};
+
 /**
- * `--from` and `--to` (asked for when missing and prompts are allowed), parsed per CLI.md "Dates", and the
- * number of calls they take confirmed (`--yes` in `options`) when it is more than MAX_WINDOWS_UNASKED.
+ * `--from` and `--to` (asked for when missing and prompts are allowed; an answer is read as the flag is), and
+ * the number of calls they take confirmed (`--yes`) when it is more than MAX_WINDOWS_UNASKED.
  */
-export async function periodFromOptions(ctx: Context, options: Record<string, unknown>): Promise<Period> {
+export async function periodFromOptions(
+  ctx: Context,
+  options: { from?: Date; to?: Date; yes?: boolean },
+): Promise<Period> {
   const [from, to] = await requireValues(ctx, [
     { flag: "--from", value: options.from, question: "From (YYYY-MM-DD, ISO time, or 30d for 30 days ago):" },
     { flag: "--to", value: options.to, question: "To (YYYY-MM-DD, ISO time, or now):" },
   ]);
-  const period = parseRange(from!, to!);
+  const period = orderedRange(
+    options.from ?? parseDate(from!, "start", "--from"),
+    options.to ?? parseDate(to!, "end", "--to"),
+  );
   await confirmCalls(ctx, period, options.yes === true);
   return period;
 }

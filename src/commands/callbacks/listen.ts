@@ -2,23 +2,30 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
+import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { escapeControls, jsonText } from "../../output/escape.js";
-import type { Handler } from "../shared/kit.js";
-import { parseIntInRange } from "../shared/options.js";
+import { FLAG } from "../../parse/flag.js";
+import { int, parsed } from "../../parse/flags.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-const listen: Handler = async (ctx, _args, o) => {
-  const port = parseIntInRange(o.port ?? "4020", "--port", 0, 65_535);
-  const host = String(o.host ?? "127.0.0.1");
-  const forwardTo = o.forwardTo === undefined ? undefined : httpUrl(String(o.forwardTo), "--forward-to");
+export const options = z.object({
+  port: int(0, 65_535),
+  host: z.string(),
+  forwardTo: parsed((text) => httpUrl(text, FLAG)).optional(),
+  log: z.string().optional(),
+  secretPath: z.boolean().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const { port, host, forwardTo } = o;
   // 24 random bytes: the path is the only thing standing between the receiver and anyone who can reach it.
   const secretPath = o.secretPath ? `/${randomBytes(24).toString("base64url")}` : undefined;
-  const log = o.log === undefined ? undefined : await openLog(String(o.log));
+  const log = o.log === undefined ? undefined : await openLog(o.log);
   const counts = { notifications: 0, duplicates: 0, rejected: 0 };
 
   const onEvent = (event: ReceivedEvent) => {
@@ -54,7 +61,7 @@ const listen: Handler = async (ctx, _args, o) => {
     ctx.warn("the receiver is reachable from the network and accepts any path; add --secret-path");
   }
   if (forwardTo) ctx.info(`Forwarding each notification to ${forwardTo}`);
-  if (log) ctx.info(`Appending each request to ${String(o.log)}`);
+  if (log) ctx.info(`Appending each request to ${o.log}`);
   ctx.info("Press Ctrl-C to stop.");
 
   await abortOf(ctx);
@@ -68,8 +75,7 @@ const listen: Handler = async (ctx, _args, o) => {
       `(${counts.duplicates} duplicate), ${counts.rejected} rejected request${counts.rejected === 1 ? "" : "s"}.`,
   );
   return 0;
-};
-export default listen;
+}
 
 /**
  * `10:41:03  50123     Complete     2020-10-09 13:21Z  ada@example.com  42/60 Strong  → 200  duplicate`. The

@@ -1,5 +1,6 @@
 import type { Api } from "../../api/endpoints.js";
-import { ledgerTarget, parseChunkSize } from "../../bulk/command.js";
+import * as z from "../../api/zod.js";
+import { ledgerTarget } from "../../bulk/command.js";
 import type { BulkEntry, BulkJob, ChunkAnswer } from "../../bulk/engine.js";
 import { ledgerDir } from "../../bulk/ledger.js";
 import { printBulkResult, type Wording } from "../../bulk/report.js";
@@ -8,17 +9,27 @@ import { type BulkResult, bulkExitCode } from "../../bulk/summary.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
+import { int } from "../../parse/flags.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { attemptsOfPeriod, periodFromOptions } from "../attempts/period.js";
-import type { Handler } from "../shared/kit.js";
+import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
 const NOT_QUEUED =
   "the service could not queue its notification (is a callback URL registered, and is the attempt finished?)";
 
-const resend: Handler = async (ctx, args, o) => {
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_CALLBACK_IDS);
+export const options = z.object({
+  file: z.string().optional(),
+  ...periodOptions,
+  chunkSize: int(1, MAX_CALLBACK_IDS).optional(),
+  retryUncertain: z.boolean().optional(),
+  restart: z.boolean().optional(),
+});
+type Options = z.infer<typeof options>;
+
+/** The ids given as arguments are checked as the lines of a file are (ids.ts): every bad one listed. */
+export async function run(ctx: Context, o: Options, args: string[]): Promise<number> {
+  const chunkSize = o.chunkSize ?? MAX_CALLBACK_IDS;
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
   const api = await ctx.api();
@@ -44,8 +55,7 @@ const resend: Handler = async (ctx, args, o) => {
     },
     { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name },
   );
-};
-export default resend;
+}
 
 /**
  * runAndReport (bulk/command.ts), keeping the result to say what the ledger held back. Resending is a bulk run
@@ -131,11 +141,7 @@ interface IdsInput {
 }
 
 /** Exactly one source: arguments, --file (or - for stdin), or every finished attempt of --from … --to. */
-async function idsInput(
-  ctx: Context,
-  args: string[],
-  o: Record<string, unknown>,
-): Promise<IdsInput | undefined> {
+async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsInput | undefined> {
   const period = o.from !== undefined || o.to !== undefined;
   const given = [args.length > 0, o.file !== undefined, period].filter(Boolean).length;
   if (given === 0) {
@@ -148,7 +154,7 @@ async function idsInput(
     throw new UsageError("Give the ids one way: as arguments, with --file, or with --from and --to");
   if (args.length > 0) return { name: "arguments", read: () => idsOfList(args, "arguments") };
   if (o.file !== undefined) {
-    const file = String(o.file);
+    const file = o.file;
     if (file === "-") return { name: "stdin", read: await idsReaderOfStream(ctx.io.stdin) };
     return { name: file, read: await idsReaderOfFile(file) };
   }

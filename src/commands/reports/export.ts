@@ -3,15 +3,15 @@ import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import type { Report, TestAttempt } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
 import { mapOrdered } from "../../bulk/map-ordered.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError, UsageError } from "../../errors.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { Output, type Row } from "../../output/output.js";
 import { createProgress } from "../../output/progress.js";
-import { attemptsOfPeriod, periodFromOptions } from "../attempts/period.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, parseIntInRange } from "../shared/options.js";
+import { id, int } from "../../parse/flags.js";
+import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { exportColumns, exportRow } from "./export-rows.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
@@ -24,11 +24,18 @@ const FORMAT_OF_EXTENSION: Record<string, Format> = {
 
 type Outcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
 
-const exportReports: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  ...periodOptions,
+  test: id().optional(),
+  out: z.string().optional(),
+  force: z.boolean().optional(),
+  concurrency: int(1, 32),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
-  const testId = o.test === undefined ? undefined : parseId(o.test, "--test");
-  const concurrency = parseIntInRange(o.concurrency ?? "8", "--concurrency", 1, 32);
-  const file = typeof o.out === "string" && o.out !== "-" ? o.out : undefined;
+  const { test: testId, concurrency } = o;
+  const file = o.out !== undefined && o.out !== "-" ? o.out : undefined;
   if (file !== undefined && existsSync(file) && o.force !== true) {
     throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
   }
@@ -93,8 +100,7 @@ const exportReports: Handler = async (ctx, _args, o) => {
   for (const { attempt, error } of failed) ctx.info(`  ${attempt.testInvitationId}: ${error.message}`);
   ctx.info(`Retry them one by one with \`assess reports get <id>\`, or run the export again.`);
   return ExitCode.partial;
-};
-export default exportReports;
+}
 
 /** `-o`/`--json` when given, else the file's extension, else CSV. */
 function exportFormat(ctx: Context, file: string): Format {

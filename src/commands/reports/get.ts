@@ -1,8 +1,9 @@
 import type { Report } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { field, findKey, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
 
 /** The report's documented fields (API-NOTES.md: `Status` and `PerformanceCategory` in the service's casing). */
 export const REPORT_COLUMNS: Column[] = [
@@ -50,10 +51,17 @@ export const SKILL_COLUMNS: Column[] = [
 /** The lists of a report, each shown as a table of its own rather than in a cell. */
 const LISTS: Record<string, Column[]> = { sections: SECTION_COLUMNS, skills: SKILL_COLUMNS };
 
-const get: Handler = async (ctx, [idArg], o) => {
+export const options = z.object({ type: z.enum(["1", "2", "3"]).optional() });
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [testInvitationId]: z.infer<typeof args>,
+): Promise<number> {
   const api = await ctx.api();
   const report: Report = await api.getReport(
-    parseId(idArg, "testInvitationId"),
+    testInvitationId,
     o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
   );
   // --json prints the record as the service sent it (output.record); tables and TSV use these columns.
@@ -66,8 +74,7 @@ const get: Handler = async (ctx, [idArg], o) => {
     }
   }
   return 0;
-};
-export default get;
+}
 
 /**
  * The documented columns, then any other plain field the answer carries (the sandbox's `completedOn`, say),
