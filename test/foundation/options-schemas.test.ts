@@ -20,8 +20,6 @@ import { runCli } from "../helpers/cli.js";
 const NOT_YET_CONVERTED = new Set<string>([
   "assess invite bulk",
   "assess reports pdf",
-  "gdpr",
-  "users",
   "employees",
   "auth",
   "config",

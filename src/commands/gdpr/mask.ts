@@ -1,15 +1,20 @@
-import { UsageError } from "../../errors.js";
-import { validEmail } from "../invite/shared.js";
-import type { Handler } from "../shared/kit.js";
-import { confirmOrYes, parseId, requireValues } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { emailFlag, validEmail } from "../invite/shared.js";
+import { confirmOrYes, requireValues } from "../shared/options.js";
 
-const mask: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  email: emailFlag().optional(),
+  invitation: id().optional(),
+  yes: z.boolean().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const [email] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
   ]);
-  const problem = validEmail(email!);
-  if (problem) throw new UsageError(`--email: ${problem}`);
-  const invitation = o.invitation === undefined ? undefined : parseId(o.invitation, "--invitation");
+  const { invitation } = o;
   const scope = invitation
     ? `the record of attempt ${invitation} of ${email}`
     : `every record of ${email} in the account`;
@@ -22,5 +27,4 @@ const mask: Handler = async (ctx, _args, o) => {
   ctx.success(`${result}: masking ${scope}`);
   if (ctx.out.isJson) ctx.out.json({ result, email, testInvitationId: invitation ?? null });
   return 0;
-};
-export default mask;
+}

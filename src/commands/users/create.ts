@@ -1,16 +1,22 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId, requireValues } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
-import { checkEmail, emailProblem } from "./email.js";
+import { emailProblem, userEmail } from "./email.js";
 
-const create: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  email: userEmail().optional(),
+  name: z.string().optional(),
+  businessUnit: id().optional(),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const [email, fullName] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "E-mail of the new user", validate: emailProblem },
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
-  checkEmail(email!);
-  const businessunitId =
-    o.businessUnit === undefined ? undefined : parseId(o.businessUnit, "--business-unit");
+  const businessunitId = o.businessUnit;
   const api = await ctx.api();
   const user = await api.createUser({
     email: email!,
@@ -20,5 +26,4 @@ const create: Handler = async (ctx, _args, o) => {
   ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
   await ctx.out.record(user, USER_COLUMNS);
   return 0;
-};
-export default create;
+}

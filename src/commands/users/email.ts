@@ -1,4 +1,6 @@
 import { UsageError } from "../../errors.js";
+import { FLAG } from "../../parse/flag.js";
+import { parsed } from "../../parse/flags.js";
 import { validEmail } from "../invite/shared.js";
 
 /** What is wrong with an address, for prompts; the same check as a candidate's (`invite send`). */
@@ -9,8 +11,10 @@ export const emailProblem = validEmail;
  * nothing sent), not a round trip to the service and exit 1. The request schemas (api/schemas.ts) still let
  * the service judge what passes this check, so its own words (§7) reach the user for anything else it refuses.
  */
-export function checkEmail(email: string): void {
-  const problem = validEmail(email);
-  if (problem)
-    throw new UsageError(`--email: ${problem}`, "Give the user's address, like grace@example.com.");
-}
+export const userEmail = () =>
+  parsed((text) => {
+    const problem = validEmail(text);
+    if (problem)
+      throw new UsageError(`${FLAG}: ${problem}`, "Give the user's address, like grace@example.com.");
+    return text;
+  });

@@ -1,18 +1,26 @@
-import type { Handler } from "../shared/kit.js";
+import type { Command } from "commander";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
-import { checkEmail, emailProblem } from "./email.js";
+import { emailProblem, userEmail } from "./email.js";
 
-export function statusHandler(status: "Active" | "Inactive"): Handler {
-  return async (ctx, _args, o) => {
-    const [email] = await requireValues(ctx, [
-      { flag: "--email", value: o.email, question: "E-mail of the user", validate: emailProblem },
-    ]);
-    checkEmail(email!);
-    const api = await ctx.api();
-    const user = await api.setUserStatus({ email: email!, status });
-    ctx.success(`${email} is now ${user.status ?? status}`);
-    await ctx.out.record(user, USER_COLUMNS);
-    return 0;
-  };
+export const options = z.object({ email: userEmail().optional() });
+
+/** `users activate` and `users deactivate`, told apart by the command's name. */
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  _args: unknown,
+  command: Command,
+): Promise<number> {
+  const status = command.name() === "activate" ? "Active" : "Inactive";
+  const [email] = await requireValues(ctx, [
+    { flag: "--email", value: o.email, question: "E-mail of the user", validate: emailProblem },
+  ]);
+  const api = await ctx.api();
+  const user = await api.setUserStatus({ email: email!, status });
+  ctx.success(`${email} is now ${user.status ?? status}`);
+  await ctx.out.record(user, USER_COLUMNS);
+  return 0;
 }

@@ -1,23 +1,27 @@
-import type { Handler } from "../shared/kit.js";
-import { parseId, requireValues } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
+import { parseId } from "../../parse/numbers.js";
+import { requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
-import { checkEmail, emailProblem } from "./email.js";
+import { emailProblem, userEmail } from "./email.js";
 
-const update: Handler = async (ctx, _args, o) => {
+export const options = z.object({ email: userEmail().optional(), businessUnit: id().optional() });
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const [email, unit] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "E-mail of the user", validate: emailProblem },
     { flag: "--business-unit", value: o.businessUnit, question: "New business unit id" },
   ]);
-  checkEmail(email!);
-  const businessunitId = parseId(unit, "--business-unit");
+  // A prompted answer is read as the flag would have been.
+  const businessunitId = o.businessUnit ?? parseId(unit, "--business-unit");
   const api = await ctx.api();
   // §4.1 spells this body with capitals: Email, BusinessunitId.
   const user = await api.updateUser({ Email: email!, BusinessunitId: businessunitId });
-  ctx.success(`Moved ${email} to business unit ${unit}`);
+  ctx.success(`Moved ${email} to business unit ${businessunitId}`);
   await ctx.out.record(
     user,
     USER_COLUMNS.slice(0, 3).filter((c) => c.key !== "fullName"),
   );
   return 0;
-};
-export default update;
+}
