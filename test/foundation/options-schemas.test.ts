@@ -19,8 +19,8 @@ import { runCli } from "../helpers/cli.js";
  */
 const NOT_YET_CONVERTED = new Set<string>([
   "assess invite bulk",
+  "assess employees upsert",
   "assess reports pdf",
-  "employees",
   "auth",
   "config",
   "api",

@@ -1,17 +1,31 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, toServiceTime } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, requireValues } from "../shared/options.js";
+import { toServiceTime } from "../../parse/dates.js";
+import { date, id } from "../../parse/flags.js";
+import { requireValues } from "../shared/options.js";
 import { composeBody } from "./body.js";
 import { CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
 import { skillsOf } from "./records.js";
 
-const addCertificate: Handler = async (ctx, [idArg], o) => {
-  const employeeId = parseId(idArg, "employeeId");
-  const issued =
-    o.issueDate === undefined ? undefined : parseDate(String(o.issueDate), "start", "--issue-date");
-  const expires =
-    o.expiryDate === undefined ? undefined : parseDate(String(o.expiryDate), "end", "--expiry-date");
+export const options = z.object({
+  title: z.string().optional(),
+  issuer: z.string().optional(),
+  issueDate: date("start").optional(),
+  expiryDate: date("end").optional(),
+  credentialUrl: z.string().optional(),
+  credentialId: z.string().optional(),
+  file: z.string().optional(),
+  set: z.array(z.string()).optional(),
+});
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [employeeId]: z.infer<typeof args>,
+): Promise<number> {
+  const { issueDate: issued, expiryDate: expires } = o;
   if (issued && expires && expires < issued) {
     throw new UsageError(
       `--expiry-date (${toServiceTime(expires)}) is before --issue-date (${toServiceTime(issued)})`,
@@ -54,8 +68,7 @@ const addCertificate: Handler = async (ctx, [idArg], o) => {
     CERTIFICATE_SKILLS_COLUMN,
   ]);
   return 0;
-};
-export default addCertificate;
+}
 
 function isWebUrl(value: unknown): boolean {
   if (typeof value !== "string") return false;

@@ -1,17 +1,32 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
-import { parseDate, toServiceTime } from "../../parse/dates.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { toServiceTime } from "../../parse/dates.js";
+import { date, id } from "../../parse/flags.js";
 import { composeBody } from "./body.js";
 import { gapRows } from "./skill-gap.js";
 
-const assignLearning: Handler = async (ctx, [idArg], o) => {
-  const employeeId = parseId(idArg, "employeeId");
+export const options = z.object({
+  resource: z.array(z.string()).optional(),
+  skill: z.array(z.string()).optional(),
+  fromGap: z.boolean().optional(),
+  due: date("end").optional(),
+  note: z.string().optional(),
+  file: z.string().optional(),
+  set: z.array(z.string()).optional(),
+});
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [employeeId]: z.infer<typeof args>,
+): Promise<number> {
   // A resource or skill given twice is asked for once.
-  const resources = [...new Set((o.resource as string[] | undefined) ?? [])];
-  const skills = unique((o.skill as string[] | undefined) ?? []);
-  const due = o.due === undefined ? undefined : toServiceTime(parseDate(String(o.due), "end", "--due"));
+  const resources = [...new Set(o.resource ?? [])];
+  const skills = unique(o.skill ?? []);
+  const due = o.due && toServiceTime(o.due);
   const api = await ctx.api();
 
   if (o.fromGap === true) {
@@ -53,8 +68,7 @@ const assignLearning: Handler = async (ctx, [idArg], o) => {
     { key: "skillName", header: "SKILL" },
   ]);
   return 0;
-};
-export default assignLearning;
+}
 
 /** Skill names compare without case, as the skill gap's are matched. */
 function unique(names: string[]): string[] {

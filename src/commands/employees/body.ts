@@ -6,10 +6,10 @@ import { readJsonObject } from "../shared/files.js";
  * command's own flags over it, and `--set key=value` pairs last, so any field can be sent or overridden.
  */
 export async function composeBody(
-  options: Record<string, unknown>,
+  options: { file?: string; set?: string[] },
   fromFlags: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const file = typeof options.file === "string" ? await readJsonObject(options.file, "--file") : {};
+  const file = options.file === undefined ? {} : await readJsonObject(options.file, "--file");
   const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, value]) => value !== undefined));
-  return mergeObjects(file, flags, parseSetPairs((options.set as string[] | undefined) ?? []));
+  return mergeObjects(file, flags, parseSetPairs(options.set ?? []));
 }

@@ -1,7 +1,8 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
 import { skillsOf } from "./records.js";
 
 export const CERTIFICATE_COLUMNS: Column[] = [
@@ -19,9 +20,15 @@ export const CERTIFICATE_SKILLS_COLUMN: Column = {
   get: (row: Row) => skillsOf(row).map((s) => s.skillName),
 };
 
-const certificates: Handler = async (ctx, [idArg], options) => {
-  const employeeId = parseId(idArg, "employeeId");
-  const withSkills = options.withSkills === true;
+export const options = z.object({ withSkills: z.boolean().optional() });
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [employeeId]: z.infer<typeof args>,
+): Promise<number> {
+  const withSkills = o.withSkills === true;
   const api = await ctx.api();
   const list = await api.listCertificates(employeeId, withSkills);
   const count = await ctx.out.list(
@@ -34,5 +41,4 @@ const certificates: Handler = async (ctx, [idArg], options) => {
     );
   }
   return 0;
-};
-export default certificates;
+}

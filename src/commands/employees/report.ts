@@ -1,13 +1,20 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { id } from "../../parse/flags.js";
 import { SECTION_COLUMNS } from "../reports/get.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import { resolveTestId } from "../shared/options.js";
 
-const report: Handler = async (ctx, [idArg], o) => {
-  const employeeId = parseId(idArg, "employeeId");
+export const options = z.object({ test: id().optional() });
+export const args = z.tuple([id()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [employeeId]: z.infer<typeof args>,
+): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const api = await ctx.api();
   const result = await api.getEmployeeReport(employeeId, testId);
   await ctx.out.recordWithList(result, "sections", SECTION_COLUMNS);
   return 0;
-};
-export default report;
+}

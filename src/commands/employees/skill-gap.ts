@@ -1,7 +1,8 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
 import { jobOf, number, record, text } from "./records.js";
 
 export interface GapRow extends Row {
@@ -60,8 +61,10 @@ export function gapRows(answer: Row): GapRow[] {
   return rows.sort((a, b) => b.gap - a.gap || a.skillName.localeCompare(b.skillName));
 }
 
-const skillGap: Handler = async (ctx, [idArg]) => {
-  const employeeId = parseId(idArg, "employeeId");
+export const options = z.object({});
+export const args = z.tuple([id()]);
+
+export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
   const answer = await api.getSkillGap(employeeId);
   if (ctx.out.isJson) {
@@ -87,5 +90,4 @@ const skillGap: Handler = async (ctx, [idArg]) => {
   }
   await ctx.out.list(rows, GAP_COLUMNS);
   return 0;
-};
-export default skillGap;
+}

@@ -1,7 +1,8 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
 import { EMPLOYEE_COLUMNS, type Skill, skillsOf } from "./records.js";
 
 const SUMMARY_COLUMNS: Column[] = [...EMPLOYEE_COLUMNS, { key: "updatedAt", header: "UPDATED" }];
@@ -18,8 +19,10 @@ const SKILL_COLUMNS: Column[] = [
  * A skills profile: on a terminal the employee, then their skills grouped by category (strongest first)
  * with level, proficiency and source; tsv/csv one row per skill; --json the service's object as is.
  */
-const skills: Handler = async (ctx, [idArg]) => {
-  const employeeId = parseId(idArg, "employeeId");
+export const options = z.object({});
+export const args = z.tuple([id()]);
+
+export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
   const profile = await api.getSkillsProfile(employeeId);
   if (ctx.out.isJson) {
@@ -50,8 +53,7 @@ const skills: Handler = async (ctx, [idArg]) => {
     );
   }
   return 0;
-};
-export default skills;
+}
 
 /** By category (uncategorised last), then strongest first, then by name. */
 function grouped(list: Skill[]): Skill[] {

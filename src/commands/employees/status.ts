@@ -1,6 +1,7 @@
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id, parsed } from "../../parse/flags.js";
 import { composeBody } from "./body.js";
 
 /**
@@ -9,25 +10,35 @@ import { composeBody } from "./body.js";
  */
 const KNOWN_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"];
 
-const status: Handler = async (ctx, [idArg, statusArg], o) => {
-  const employeeId = parseId(idArg, "employeeId");
-  const wanted = (statusArg ?? "").trim();
-  if (wanted === "") throw new UsageError("Missing <status>", `Use one of ${KNOWN_STATUSES.join(", ")}`);
-  const known = canonical(wanted);
-  if (known === undefined) {
-    throw new UsageError(
-      `<status> must be one of ${KNOWN_STATUSES.join(", ")} (case and dashes don't matter), got "${wanted}"`,
-      "Nothing was sent.",
-    );
-  }
+export const options = z.object({ set: z.array(z.string()).optional() });
+export const args = z.tuple([
+  id(),
+  parsed((text) => {
+    const wanted = text.trim();
+    if (wanted === "") throw new UsageError("Missing <status>", `Use one of ${KNOWN_STATUSES.join(", ")}`);
+    const known = canonical(wanted);
+    if (known === undefined) {
+      throw new UsageError(
+        `<status> must be one of ${KNOWN_STATUSES.join(", ")} (case and dashes don't matter), got "${wanted}"`,
+        "Nothing was sent.",
+      );
+    }
+    return known;
+  }),
+]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [employeeId, known]: z.infer<typeof args>,
+): Promise<number> {
   const body = await composeBody(o, { status: known });
   const api = await ctx.api();
   const answer = await api.setEmployeeStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
   await ctx.out.record(answer);
   return 0;
-};
-export default status;
+}
 
 /** `inactive`, `on-leave`, `ON_LEAVE` → the service's spelling; the service compares case-sensitively. */
 function canonical(value: string): string | undefined {

@@ -1,10 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { multipartFile } from "../../api/multipart.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id } from "../../parse/flags.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
 import { skillsOf } from "./records.js";
 
@@ -26,8 +27,14 @@ const RESUME_TYPES: Record<string, { contentType: string; kind: string; magic: B
   },
 };
 
-const uploadResume: Handler = async (ctx, [idArg, path]) => {
-  const employeeId = parseId(idArg, "employeeId");
+export const options = z.object({});
+export const args = z.tuple([id(), z.string()]);
+
+export async function run(
+  ctx: Context,
+  _o: unknown,
+  [employeeId, path]: z.infer<typeof args>,
+): Promise<number> {
   if (!path) throw new UsageError("Missing <file>", "Give the resume to upload: a .pdf, .doc or .docx file.");
   const type = RESUME_TYPES[extname(path).toLowerCase()];
   if (!type)
@@ -61,8 +68,7 @@ const uploadResume: Handler = async (ctx, [idArg, path]) => {
     CERTIFICATE_SKILLS_COLUMN,
   ]);
   return 0;
-};
-export default uploadResume;
+}
 
 /** The file's bytes, after checking it exists, is a file, is not empty and is within the size limit. */
 async function readResume(path: string): Promise<Buffer> {

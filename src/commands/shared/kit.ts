@@ -83,7 +83,8 @@ function parseWith<S extends ZodType>(
   if (result.success) return result.data;
   const messages = result.error.issues.map((issue) => {
     const name = issue.path.length > 0 ? nameOf(issue.path[0] as PropertyKey) : "options";
-    return issue.message.includes(FLAG) ? issue.message.replaceAll(FLAG, name) : `${name}: ${issue.message}`;
+    // The blocks of src/parse/flags.ts say it all (`{flag}` for the name); zod's own words need the name.
+    return issue.code === "custom" ? issue.message.replaceAll(FLAG, name) : `${name}: ${issue.message}`;
   });
   const first = result.error.issues[0] as { params?: { suggestion?: string } } | undefined;
   throw new UsageError(messages.join("; "), first?.params?.suggestion, messages);
