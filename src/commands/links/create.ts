@@ -34,7 +34,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const testId = givenTest ?? (await resolveTestId(ctx, undefined));
   let spec: LinkSpec = { ...DEFAULTS, ...flags };
   if (missing.length > 0) {
-    const { runLinkWizard } = await import("../../prompts/linkWizard.js");
+    const { runLinkWizard } = await import("./wizard.js");
     spec = { ...DEFAULTS, ...(await runLinkWizard(ctx, testId, flags)) };
   }
   rejectConflicts(spec, flags);

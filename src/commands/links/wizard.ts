@@ -3,6 +3,11 @@
  * a link, validates each answer as it is typed, then shows a summary and asks before creating anything.
  */
 import { confirm, input, select } from "@inquirer/prompts";
+import type { Context } from "../../context.js";
+import { InterruptedError, UsageError } from "../../errors.js";
+import { type Bound, parseDate, toServiceTime } from "../../parse/dates.js";
+import { parseId } from "../../parse/numbers.js";
+import { promptIo } from "../../prompts/io.js";
 import {
   isWindow,
   type LinkSpec,
@@ -10,12 +15,7 @@ import {
   parseStakeholders,
   problemOf,
   type ScheduleKind,
-} from "../commands/links/spec.js";
-import type { Context } from "../context.js";
-import { InterruptedError, UsageError } from "../errors.js";
-import { type Bound, parseDate, toServiceTime } from "../parse/dates.js";
-import { parseId } from "../parse/numbers.js";
-import { promptIo } from "./io.js";
+} from "./spec.js";
 
 const SCHEDULE_CHOICES: Array<{ value: ScheduleKind; name: string; description: string }> = [
   {
