@@ -1,21 +1,34 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { parseSetPairs } from "../shared/fields.js";
-import type { Handler } from "../shared/kit.js";
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
 const PAGE_KEYS = ["pageNo", "PageNumber"];
 
-const request: Handler = async (ctx, [methodArg, pathArg], o) => {
+export const options = z.object({
+  data: z.string().optional(),
+  field: z.array(z.string()),
+  skills: z.boolean().optional(),
+  paginate: z.boolean().optional(),
+  include: z.boolean().optional(),
+});
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [methodArg, pathArg]: string[],
+): Promise<number> {
   const method = (methodArg ?? "").toUpperCase() as RequestOptions["method"];
   if (!(METHODS as readonly string[]).includes(method))
     throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);
   const [pathname, search] = splitPath(pathArg ?? "");
   const query: Record<string, string> = Object.fromEntries(new URLSearchParams(search ?? ""));
-  const fields = parseSetPairs(o.field as string[], "-f");
-  let body: unknown = await readData(ctx, o.data as string | undefined);
+  const fields = parseSetPairs(o.field, "-f");
+  let body: unknown = await readData(ctx, o.data);
   if (method === "GET") {
     if (body !== undefined)
       throw new UsageError("A GET request has no body; pass -f key=value for query parameters");
@@ -54,8 +67,7 @@ const request: Handler = async (ctx, [methodArg, pathArg], o) => {
   if (res.data !== undefined)
     ctx.out.write(typeof res.data === "string" ? `${res.data}\n` : `${JSON.stringify(res.data, null, 2)}\n`);
   return 0;
-};
-export default request;
+}
 
 /**
  * The path and query of `<path>`: `v3/tests` is taken as `/v3/tests` (as gh api takes `repos/…`); a whole URL
@@ -78,7 +90,7 @@ function splitPath(arg: string): [string, string | undefined] {
   return [pathname.startsWith("/") ? pathname : `/${pathname}`, search];
 }
 
-async function readData(ctx: Parameters<Handler>[0], data: string | undefined): Promise<unknown> {
+async function readData(ctx: Context, data: string | undefined): Promise<unknown> {
   if (data === undefined) return undefined;
   const source = data === "-" ? "stdin" : data.startsWith("@") ? data.slice(1) : undefined;
   let raw = data;

@@ -1,11 +1,14 @@
 import { text } from "node:stream/consumers";
 import { redactKey } from "../../api/client.js";
+import * as z from "../../api/zod.js";
 import { writeProfile } from "../../config/store.js";
+import type { Context } from "../../context.js";
 import { AuthError, UsageError } from "../../errors.js";
-import type { Handler } from "../shared/kit.js";
 import { verifyKey } from "./verify.js";
 
-const login: Handler = async (ctx, _args, o) => {
+export const options = z.object({ withKey: z.boolean().optional() });
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   if (ctx.io.env.ASSESS_API_KEY) {
     throw new UsageError(
       "ASSESS_API_KEY is set: a stored key would be shadowed by it",
@@ -42,5 +45,4 @@ const login: Handler = async (ctx, _args, o) => {
   await writeProfile(ctx.io.env, ctx.profileName, { "api-key": key });
   ctx.success(`Key ${redactKey(key)} verified and stored in profile "${ctx.profileName}"`);
   return 0;
-};
-export default login;
+}

@@ -1,7 +1,7 @@
 import { readProfile, writeProfile } from "../../config/store.js";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 
-const logout: Handler = async (ctx) => {
+export async function run(ctx: Context): Promise<number> {
   const profile = ctx.profileName;
   if (!readProfile(ctx.io.env, profile)["api-key"]) {
     ctx.info(`No key stored in profile "${profile}"; nothing to do.`);
@@ -12,5 +12,4 @@ const logout: Handler = async (ctx) => {
   if (ctx.io.env.ASSESS_API_KEY)
     ctx.warn("ASSESS_API_KEY is still set in your environment and will keep being used.");
   return 0;
-};
-export default logout;
+}

@@ -1,7 +1,7 @@
 import { redactKey } from "../../api/client.js";
+import type { Context } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { Column } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
 import { verifyKey } from "./verify.js";
 
 /** Headed like every other table; --json keeps the record's own keys. */
@@ -14,7 +14,7 @@ const STATUS_COLUMNS: Column[] = [
   { key: "valid", header: "VALID" },
 ];
 
-const status: Handler = async (ctx) => {
+export async function run(ctx: Context): Promise<number> {
   const s = ctx.settings;
   if (!s.apiKey) {
     throw new AuthError(`No API key for profile "${s.profile}"`, {
@@ -38,5 +38,4 @@ const status: Handler = async (ctx) => {
     });
   ctx.success(`Key ${report.key} (from ${s.apiKeySource}) is accepted by ${s.baseUrl}`);
   return 0;
-};
-export default status;
+}

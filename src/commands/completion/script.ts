@@ -1,16 +1,16 @@
 import type { Command } from "commander";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 import { commandTree, type Node, type NodeOption } from "./tree.js";
 
-const script: Handler = async (ctx, [shell], _options, command) => {
+/** `<shell>` is one of bash, zsh and fish: commander checks its choices. */
+export async function run(ctx: Context, _o: unknown, [shell]: string[], command: Command): Promise<number> {
   let root: Command = command;
   while (root.parent) root = root.parent;
   const nodes = await commandTree(root);
   const render = shell === "zsh" ? zsh : shell === "fish" ? fish : bash;
   ctx.out.write(render(nodes));
   return 0;
-};
-export default script;
+}
 
 const key = (path: string[]) => path.join(" ");
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;

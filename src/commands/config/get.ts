@@ -1,8 +1,8 @@
 import { readProfile } from "../../config/store.js";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 import { configKey, shown } from "./keys.js";
 
-const get: Handler = async (ctx, [name]) => {
+export async function run(ctx: Context, _o: unknown, [name]: string[]): Promise<number> {
   const key = configKey(name);
   const value = shown(key, readProfile(ctx.io.env, ctx.profileName)[key]);
   if (value === undefined) {
@@ -11,5 +11,4 @@ const get: Handler = async (ctx, [name]) => {
   }
   ctx.out.write(`${value}\n`);
   return 0;
-};
-export default get;
+}

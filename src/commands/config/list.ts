@@ -1,13 +1,13 @@
 import { checkProfile, type Effective, effectiveValues } from "../../config/resolve.js";
 import { CONFIG_KEYS } from "../../config/store.js";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 import { shown } from "./keys.js";
 
 /**
  * Each setting as a command would use it, and where it comes from: a flag, a variable (ASSESS_BASE_URL set in
  * the shell beats the profile), the profile, or the built-in default. The key is shown as `****1234`.
  */
-const list: Handler = async (ctx) => {
+export async function run(ctx: Context): Promise<number> {
   checkProfile(ctx.flags, ctx.io.env);
   const values = effectiveValues(ctx.flags, ctx.io.env);
   const rows = CONFIG_KEYS.map((key) => ({
@@ -28,8 +28,7 @@ const list: Handler = async (ctx) => {
     { key: "source", header: "SOURCE" },
   ]);
   return 0;
-};
-export default list;
+}
 
 function sourceText(setting: Effective, profile: string): string {
   switch (setting.source) {

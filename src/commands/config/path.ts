@@ -1,8 +1,7 @@
 import { configPath } from "../../config/store.js";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 
-const path: Handler = async (ctx) => {
+export async function run(ctx: Context): Promise<number> {
   ctx.out.write(`${configPath(ctx.io.env)}\n`);
   return 0;
-};
-export default path;
+}

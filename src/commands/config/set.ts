@@ -1,8 +1,8 @@
 import { writeProfile } from "../../config/store.js";
-import type { Handler } from "../shared/kit.js";
+import type { Context } from "../../context.js";
 import { checkValue, configKey, shown } from "./keys.js";
 
-const set: Handler = async (ctx, [name, value]) => {
+export async function run(ctx: Context, _o: unknown, [name, value]: string[]): Promise<number> {
   const key = configKey(name);
   const checked = checkValue(key, value ?? "", ctx.flags.allowHttp);
   if (key === "api-key")
@@ -10,5 +10,4 @@ const set: Handler = async (ctx, [name, value]) => {
   await writeProfile(ctx.io.env, ctx.profileName, { [key]: checked });
   ctx.success(`${key} = ${shown(key, checked)} in profile "${ctx.profileName}"`);
   return 0;
-};
-export default set;
+}

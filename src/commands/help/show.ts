@@ -1,9 +1,9 @@
 import type { Command } from "commander";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import type { Handler } from "../shared/kit.js";
 import { TOPICS } from "./topics.js";
 
-const show: Handler = async (ctx, words, _options, command) => {
+export async function run(ctx: Context, _o: unknown, words: string[], command: Command): Promise<number> {
   const root = command.parent as Command;
   const topic = TOPICS[words.join(" ")];
   if (topic) {
@@ -23,5 +23,4 @@ const show: Handler = async (ctx, words, _options, command) => {
   }
   ctx.out.write(target.helpInformation());
   return 0;
-};
-export default show;
+}

@@ -1,13 +1,23 @@
 import { request } from "undici";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { ApiError, NetworkError } from "../../errors.js";
 import { getPath } from "../../output/format.js";
 import type { Row } from "../../output/output.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id as idFlag } from "../../parse/flags.js";
 
-const complete: Handler = async (ctx, [idArg], o) => {
-  const id = parseId(idArg, "testInvitationId");
-  const base = String(o.url ?? ctx.settings.baseUrl).replace(/\/+$/, "");
+export const options = z.object({
+  status: z.enum(["Complete", "TestLeft", "Terminated"]),
+  url: z.string().optional(),
+});
+export const args = z.tuple([idFlag()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [id]: z.infer<typeof args>,
+): Promise<number> {
+  const base = (o.url ?? ctx.settings.baseUrl).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;
   let res: Awaited<ReturnType<typeof request>>;
   try {
@@ -26,7 +36,7 @@ const complete: Handler = async (ctx, [idArg], o) => {
   const body = (await res.body.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (res.statusCode >= 300)
     throw new ApiError(res.statusCode, [String(body?.message ?? `HTTP ${res.statusCode}`)]);
-  ctx.success(`Attempt ${id} finished with status ${String(o.status)}`);
+  ctx.success(`Attempt ${id} finished with status ${o.status}`);
   if (ctx.out.isJson) {
     ctx.out.json(body);
     return 0;
@@ -43,5 +53,4 @@ const complete: Handler = async (ctx, [idArg], o) => {
     { key: "status", header: "HTTP", get: (row) => row.status ?? "unreachable" },
   ]);
   return 0;
-};
-export default complete;
+}

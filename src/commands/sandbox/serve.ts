@@ -1,15 +1,25 @@
-import type { Handler } from "../shared/kit.js";
-import { parseIntInRange } from "../shared/options.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
+import { int } from "../../parse/flags.js";
 
-const serve: Handler = async (ctx, _args, o) => {
+export const options = z.object({
+  port: int(0, 65535),
+  host: z.string(),
+  state: z.string().optional(),
+  prefix: z.string(),
+  skillsPrefix: z.string(),
+  latency: int(0, 600_000),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { startSandbox, SANDBOX_KEYS } = await import("../../sandbox/index.js");
   const sandbox = await startSandbox({
-    port: parseIntInRange(o.port, "--port", 0, 65535),
-    host: String(o.host),
-    stateFile: o.state as string | undefined,
-    assessPrefix: String(o.prefix ?? ""),
-    skillsPrefix: String(o.skillsPrefix ?? ""),
-    latencyMs: parseIntInRange(o.latency, "--latency", 0, 600_000),
+    port: o.port,
+    host: o.host,
+    stateFile: o.state,
+    assessPrefix: o.prefix,
+    skillsPrefix: o.skillsPrefix,
+    latencyMs: o.latency,
     log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
   });
   ctx.info(
@@ -21,9 +31,7 @@ const serve: Handler = async (ctx, _args, o) => {
       `  export ASSESS_SKILLS_BASE_URL=${sandbox.skillsUrl}`,
       `  export ASSESS_API_KEY=${SANDBOX_KEYS.acme}    # demo account "acme"; "globex": ${SANDBOX_KEYS.globex}`,
       "",
-      o.state
-        ? `Data is kept in ${String(o.state)}.`
-        : "Data lives in memory; pass --state file.json to keep it.",
+      o.state ? `Data is kept in ${o.state}.` : "Data lives in memory; pass --state file.json to keep it.",
       "Press Ctrl-C to stop.",
     ].join("\n"),
   );
@@ -35,5 +43,4 @@ const serve: Handler = async (ctx, _args, o) => {
   await sandbox.close();
   ctx.info("Sandbox stopped.");
   return 0;
-};
-export default serve;
+}

@@ -6,12 +6,13 @@ import { FLAG } from "../../parse/flag.js";
 
 /**
  * What a verb module exports: the zod schema of its options (`options`, one key per declared flag, as
- * commander names it: `--page-size` is `pageSize`), optionally one of its positional arguments (`args`, a
- * tuple or array over the strings given), and `run`, which gets both parsed. `run` returns an exit code (or
- * nothing for 0) and never exits itself.
+ * commander names it: `--page-size` is `pageSize`; a verb that declares no flag may export none, and then
+ * loads no zod), optionally one of its positional arguments (`args`, a tuple or array over the strings
+ * given), and `run`, which gets both parsed. `run` returns an exit code (or nothing for 0) and never exits
+ * itself.
  */
 export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> {
-  options: O;
+  options?: O;
   args?: A;
   run(ctx: Context, options: Infer<O>, args: Infer<A>, command: Command): Promise<number | undefined>;
 }
@@ -62,7 +63,10 @@ export function createKit(ctx: Context, setExitCode: (code: number) => void): Ki
         }
         const args =
           verb.args === undefined ? given : parseWith(verb.args, given, (i) => argName(command, i));
-        const options = parseWith(verb.options, command.opts(), (key) => flagName(command, key));
+        const options =
+          verb.options === undefined
+            ? {}
+            : parseWith(verb.options, command.opts(), (key) => flagName(command, key));
         setExitCode((await verb.run(ctx, options, args, command)) ?? 0);
       };
       return Object.assign(action, { load: load as VerbLoader });
