@@ -1,38 +1,45 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
+import * as z from "../../api/zod.js";
 import { csvRows } from "../../bulk/check.js";
-import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
-import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
+import { ledgerTarget, runAndReport } from "../../bulk/command.js";
+import { noRowsMessage, openCsv } from "../../bulk/csv.js";
 import { inviteColumns } from "../../bulk/invites.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rejects.js";
+import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseDate, refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { date, id } from "../../parse/flags.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId, resolveTestId } from "../shared/options.js";
+import { bulkFileOptions } from "../shared/bulk-options.js";
+import { resolveTestId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
 
-const bulk: Handler = async (ctx, args, o) => {
-  const file = args[0]!;
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_BULK_CANDIDATES);
-  const concurrency = parseConcurrency(o.concurrency, 4);
-  const start = o.start === undefined ? undefined : parseDate(String(o.start), "start", "--start");
-  const end = o.end === undefined ? undefined : parseDate(String(o.end), "end", "--end");
+export const options = z.object({
+  test: id().optional(),
+  start: date("start").optional(),
+  end: date("end").optional(),
+  timezone: id().optional(),
+  proctoring: z.enum(["disabled", "image", "video"]).optional(),
+  emailColumn: z.string().optional(),
+  nameColumn: z.string().optional(),
+  ...bulkFileOptions(MAX_BULK_CANDIDATES),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>, [file]: string[]): Promise<number> {
+  const { chunkSize, concurrency, start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
   const settings: BulkInviteSettings = dropUndefined({
     startDateTime: start && toServiceTime(start),
     endDateTime: end && toServiceTime(end),
-    timezoneId: o.timezone === undefined ? undefined : parseId(o.timezone, "--timezone"),
-    proctoringMode: o.proctoring as BulkInviteSettings["proctoringMode"],
+    timezoneId: o.timezone,
+    proctoringMode: o.proctoring,
   });
   const force = o.force === true;
-  const rejects = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
+  const rejects = rejectsTarget(file!, o.rejects, { force, dryRun: ctx.dryRun });
 
-  const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
-  const columns = inviteColumns(input, {
-    emailColumn: o.emailColumn as string | undefined,
-    nameColumn: o.nameColumn as string | undefined,
-  });
+  const input = await openCsv(file!, { delimiter: o.delimiter });
+  const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
     throw new UsageError(
       `--test cannot be combined with the file's "${input.header[columns.test]}" column, which names each row's test`,
@@ -77,5 +84,4 @@ const bulk: Handler = async (ctx, args, o) => {
       groupLabel: columns.test !== undefined ? "test" : undefined,
     },
   );
-};
-export default bulk;
+}

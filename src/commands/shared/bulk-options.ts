@@ -1,0 +1,21 @@
+import { boolean, string } from "../../api/zod.js";
+import { MAX_CONCURRENCY } from "../../bulk/command.js";
+import { parseDelimiter } from "../../bulk/csv.js";
+import { int, parsed } from "../../parse/flags.js";
+
+/**
+ * The options every bulk run over a file takes (`invite bulk`, `employees upsert`), for its schema:
+ * `z.object({ ...bulkFileOptions(MAX_BULK_CANDIDATES), ... })`. Their defaults are declared with the flags.
+ */
+export function bulkFileOptions(maxChunk: number) {
+  return {
+    chunkSize: int(1, maxChunk),
+    concurrency: int(1, MAX_CONCURRENCY),
+    skipInvalid: boolean().optional(),
+    rejects: string().optional(),
+    force: boolean().optional(),
+    delimiter: parsed((text) => parseDelimiter(text) as string).optional(),
+    restart: boolean().optional(),
+    retryUncertain: boolean().optional(),
+  };
+}
