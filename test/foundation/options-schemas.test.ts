@@ -76,9 +76,31 @@ describe("every verb's options schema", () => {
 describe("a value a schema refuses", () => {
   it.each([
     [["tests", "list", "--page-size", "abc"], '--page-size must be a whole number from 1 to 100, got "abc"'],
+    [["tests", "get", "x1"], 'testId must be a positive whole number, got "x1"'],
+    [["attempts", "list", "--from", "yesterday", "--to", "now"], '--from: "yesterday" is not a date'],
+    [
+      ["invite", "send", "--test", "1", "--email", "a@b.co", "--name", "A", "--timezone", "UTC"],
+      "--timezone must be a positive whole number",
+    ],
+    [["links", "create", "--test", "1", "--type", "sms"], '--type must be one of email, open, got "sms"'],
+    [
+      ["reports", "export", "--from", "7d", "--to", "now", "--concurrency", "64"],
+      "--concurrency must be a whole number from 1 to 32",
+    ],
+    [
+      ["tests", "settings", "set", "1", "--copy-paste", "maybe"],
+      '--copy-paste must be yes or no, got "maybe"',
+    ],
+    [["employees", "status", "5", "retired"], "<status> must be one of Active, Inactive, OnLeave, Exited"],
+    [["users", "create", "--email", "nope", "--name", "N"], '--email: "nope" is not a valid e-mail address'],
   ])("%j: exit 2 naming the flag, nothing sent", async (argv, message) => {
-    const r = await runCli([...argv], {
-      env: { ASSESS_API_KEY: "k", ASSESS_BASE_URL: "http://127.0.0.1:9" },
+    // Nothing listens on port 9: a request sent would end in exit 1, not 2.
+    const r = await runCli(["--no-input", ...argv], {
+      env: {
+        ASSESS_API_KEY: "k",
+        ASSESS_BASE_URL: "http://127.0.0.1:9",
+        ASSESS_SKILLS_BASE_URL: "http://127.0.0.1:9",
+      },
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
