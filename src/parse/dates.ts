@@ -56,16 +56,6 @@ export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** Both bounds parsed, and the end not before the start. */
-export function parseRange(
-  from: string,
-  to: string,
-  names: [string, string] = ["--from", "--to"],
-  now: Date = new Date(),
-): { start: Date; end: Date } {
-  return orderedRange(parseDate(from, "start", names[0], now), parseDate(to, "end", names[1], now), names);
-}
-
 /** The end not before the start, or a usage error naming both. */
 export function orderedRange(
   start: Date,

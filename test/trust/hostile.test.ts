@@ -17,7 +17,7 @@ import { MAX_WINDOW_MS, splitWindows } from "../../src/bulk/windows.js";
 import { type CliError, UsageError } from "../../src/errors.js";
 import { escapeControls } from "../../src/output/escape.js";
 import { Output } from "../../src/output/output.js";
-import { parseDate, parseRange, toServiceTime } from "../../src/parse/dates.js";
+import { orderedRange, parseDate, toServiceTime } from "../../src/parse/dates.js";
 import { ROOT, tempDir } from "../bulk/helpers.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { printTable, record } from "./table.js";
@@ -54,6 +54,10 @@ async function readCsv(
 }
 
 const NOW = new Date("2026-11-21T10:30:15Z");
+
+/** `--from a --to b`, as the schemas of period commands and periodFromOptions read them. */
+const fromTo = (a: string, b: string) =>
+  orderedRange(parseDate(a, "start", "--from", NOW), parseDate(b, "end", "--to", NOW));
 
 describe("CSV reader (openCsv): properties", () => {
   /** Pieces that break naive readers: quotes, every delimiter and line end, BOMs, NULs, bytes that are not UTF-8. */
@@ -322,7 +326,7 @@ describe("date parser and window splitter: properties", () => {
         (a, b) => {
           let range: { start: Date; end: Date };
           try {
-            range = parseRange(a, b, ["--from", "--to"], NOW);
+            range = fromTo(a, b);
           } catch (error) {
             expect(error).toBeInstanceOf(UsageError);
             return;
@@ -343,7 +347,7 @@ describe("date parser and window splitter: properties", () => {
       ),
       { numRuns: 2000 },
     );
-    const reversed = () => parseRange("2026-05-01", "2026-04-01", ["--from", "--to"], NOW);
+    const reversed = () => fromTo("2026-05-01", "2026-04-01");
     expect(reversed).toThrow(/--to \(2026-04-01T23:59:59Z\) is before --from \(2026-05-01T00:00:00Z\)/);
     record({
       input: "dates: any string, offsets, relative spans, reversed ranges (property)",
