@@ -17,12 +17,19 @@ export function register(group: Command, { lazy }: Kit): void {
   examples(
     reports
       .command("pdf")
-      .description("Save the PDF report of one attempt (never written to a terminal)")
+      .description("Save the PDF report of one attempt, or write it to a redirected stdout")
       .argument("<testInvitationId>", "the attempt's id")
-      .option("--out <file.pdf>", "where to save it (default: report-<id>.pdf); `-` writes to a piped stdout")
+      .option(
+        "--out <file.pdf>",
+        "where to save it; `-` is stdout (default: stdout when it is redirected or piped, else report-<id>.pdf)",
+      )
       .option("--force", "overwrite an existing file")
       .action(lazy(() => import("./pdf.js"))),
-    ["assess reports pdf 50123", "assess reports pdf 50123 --out - > report.pdf"],
+    [
+      "assess reports pdf 50123",
+      "assess reports pdf 50123 > report.pdf",
+      "assess reports pdf 50123 --out r.pdf",
+    ],
   );
 
   examples(

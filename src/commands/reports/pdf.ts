@@ -1,12 +1,17 @@
+import type { Writable } from "node:stream";
 import type { Download } from "../../api/client.js";
-import { CliError, UsageError } from "../../errors.js";
+import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget } from "../../files.js";
+import { isClosed } from "../../output/pipe.js";
 import type { Handler } from "../shared/kit.js";
 import { parseId } from "../shared/options.js";
 
 const pdf: Handler = async (ctx, [idArg], o) => {
   const id = parseId(idArg, "testInvitationId");
-  const out = typeof o.out === "string" ? o.out : `report-${id}.pdf`;
+  // Without --out: a file on a terminal, stdout when it is redirected or piped (`> r.pdf`, `| lpr`), as
+  // `--out -` does; with --json the JSON that describes the saved file goes there instead.
+  const toStdout = o.out === undefined && !ctx.io.stdout.isTTY && !ctx.out.isJson;
+  const out = typeof o.out === "string" ? o.out : toStdout ? "-" : `report-${id}.pdf`;
   const force = o.force === true;
   // Binary on a terminal garbles it; only a pipe or a file gets the bytes.
   if (out === "-" && ctx.io.stdout.isTTY) {
@@ -25,11 +30,15 @@ const pdf: Handler = async (ctx, [idArg], o) => {
     try {
       await api.getReportPdf(id, stdout);
     } catch (error) {
+      // The reader went away (`| head -c 100`): the rest is not wanted, and that is no failure (src/output/pipe.ts).
+      if (error instanceof ReaderGone) return ExitCode.ok;
       if (stdout.written === 0 || !(error instanceof CliError)) throw error;
       throw new CliError(
         `${error.message}; ${stdout.written} bytes of the PDF had gone to stdout: what they make is not a whole PDF`,
         { suggestion: error.suggestion, cause: error },
       );
+    } finally {
+      stdout.release();
     }
     return 0;
   }
@@ -48,37 +57,89 @@ const pdf: Handler = async (ctx, [idArg], o) => {
 };
 export default pdf;
 
-/** Bytes on stdout cannot be taken back: once some are written, a download that breaks off is not retried. */
+/** Stops the download when stdout's reader has gone: a CliError, so that the client ends the request with it. */
+class ReaderGone extends CliError {
+  constructor() {
+    super("stdout was closed", { exitCode: ExitCode.ok });
+  }
+}
+
+/**
+ * Bytes on stdout cannot be taken back: once some are written, a download that breaks off is not retried.
+ * When the reader goes away the download stops (ReaderGone). Node never leaves process.stdout destroyed
+ * (after EPIPE it emits 'error' and 'close', then takes writes again, each failing), so its events say the
+ * reader has gone; `destroyed` says it for other streams.
+ */
 class ToStdout implements Download {
   written = 0;
+  private gone = false;
+  private failure?: Error;
+  private readonly onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") this.gone = true;
+    else this.failure ??= error;
+  };
+  private readonly onClose = () => {
+    this.gone = true;
+  };
 
-  constructor(private readonly stdout: NodeJS.WritableStream) {}
+  constructor(private readonly stdout: NodeJS.WritableStream & Writable) {
+    stdout.on("error", this.onError);
+    stdout.on("close", this.onClose);
+  }
+
+  /** Stops listening to stdout (the download is over). */
+  release(): void {
+    this.stdout.off("error", this.onError);
+    this.stdout.off("close", this.onClose);
+  }
 
   begin(): (chunk: Uint8Array) => void | Promise<void> {
     return (chunk) => {
+      this.check();
       this.written += chunk.length;
-      // A slow reader of the pipe slows the download instead of filling memory (a closed one ends the wait).
-      if (!this.stdout.write(chunk)) return drained(this.stdout);
+      // A slow reader of the pipe slows the download instead of filling memory; one that goes away ends it.
+      if (!this.stdout.write(chunk)) return this.drained();
     };
   }
 
   canRestart(): boolean {
     return this.written === 0;
   }
-}
 
-function drained(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off("drain", done);
-      stream.off("close", done);
-      stream.off("error", done);
-      resolve();
-    };
-    stream.on("drain", done);
-    stream.on("close", done);
-    stream.on("error", done);
-  });
+  /** Throws when nothing more can be written: ReaderGone, or the error writing met. */
+  private check(): void {
+    if (this.gone || isClosed(this.stdout)) throw new ReaderGone();
+    if (this.failure) {
+      throw new CliError(`Writing the PDF to stdout failed: ${this.failure.message}`, {
+        cause: this.failure,
+      });
+    }
+  }
+
+  /**
+   * Resolves when stdout can take more; rejects when it never will: 'drain' does not come to a stream whose
+   * reader went away, also when its 'error' and 'close' came before the wait began.
+   */
+  private drained(): Promise<void> {
+    const stream = this.stdout;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        stream.off("drain", done);
+        stream.off("close", done);
+        stream.off("error", done);
+        try {
+          this.check();
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      };
+      stream.on("drain", done);
+      stream.on("close", done);
+      stream.on("error", done);
+      if (this.gone || this.failure || isClosed(stream)) done();
+    });
+  }
 }
 
 /**
