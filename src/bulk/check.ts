@@ -83,8 +83,8 @@ export interface Checked extends Tally {
 }
 
 /**
- * Counts rows and invalid rows, and spools the valid ones to `spool` until the first invalid one (after it
- * nothing will be sent); stops with exit 130 when `signal` fires.
+ * Counts rows and invalid rows, and spools them all to `spool`, the invalid ones too (--skip-invalid rejects
+ * them as it sends); stops with exit 130 when `signal` fires.
  */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
@@ -92,7 +92,7 @@ export async function tally(
   signal?: AbortSignal,
 ): Promise<Tally> {
   const result: Tally = { rows: 0, invalid: 0, shown: [] };
-  let writer = spool === undefined ? undefined : new SpoolWriter(spool);
+  const writer = spool === undefined ? undefined : new SpoolWriter(spool);
   for await (const batch of entries) {
     for (const entry of batch) {
       result.rows++;
@@ -101,7 +101,7 @@ export async function tally(
         continue;
       }
       result.invalid++;
-      writer = undefined;
+      writer?.addInvalid(entry.invalid);
       if (result.shown.length < SHOWN_ERRORS)
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }

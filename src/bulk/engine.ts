@@ -3,8 +3,9 @@
  *
  * A command hands it rows and a `send` for one chunk; the engine does the rest the same way for all:
  *
- *   read and check every row (the validate-first pass, which spools them, unless skipInvalid)
- *   → replay the spool → dedupe per group → skip what the ledger confirmed
+ *   read and check every row (the validate-first pass, which counts and spools them)
+ *   → replay the spool → invalid rows rejected (skipInvalid; else nothing is sent)
+ *   → dedupe per group → skip what the ledger confirmed
  *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
  *   → ledger record made durable before each request and after its answer
  *   → failed / uncertain / per-item failures → rejects file → a summary (counts of CLI.md + per-row lists).
@@ -39,7 +40,7 @@
  * throws that error (with `error.bulk` holding the result so far); any other `ApiError` → chunk failed (its rows
  * are reported, written to the rejects file and resent by a rerun); `DryRunStop` → the chunk was printed, not sent.
  * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
- * is sent.
+ * is sent. Every row is read by the validate-first pass before the first request, skipInvalid or not.
  */
 import type { Json } from "../api/json.js";
 import type { SplitCheck } from "./check.js";
@@ -124,8 +125,8 @@ export interface BulkJob<T> {
   noRowsMessage?: string;
   /**
    * Reads the input from its start, in batches (one await per batch, not per row); called once. Throw a
-   * UsageError for input that cannot be read at all (bad header, broken quoting): without skipInvalid,
-   * nothing will have been sent when it throws, as every row is read before the first request.
+   * UsageError for input that cannot be read at all (bad header, broken quoting): nothing will have been
+   * sent when it throws, as every row is read before the first request.
    */
   read(): AsyncIterable<BulkEntry<T>[]>;
   /**
@@ -145,12 +146,16 @@ export interface BulkJob<T> {
   maxChunk: number;
   /** Requests in flight at once. */
   concurrency: number;
+  /** Send the valid rows and reject the invalid ones (else any invalid row stops the run before it sends). */
   skipInvalid: boolean;
   restart?: boolean;
   retryUncertain?: boolean;
   /** Print what would be sent (send() is still called: the API client prints and throws DryRunStop); no ledger writes. */
   dryRun?: boolean;
-  /** Ctrl-C: stop reading, let in-flight requests finish and be recorded, return with `interrupted`. */
+  /**
+   * Ctrl-C: send nothing more, let in-flight requests finish and be recorded, return with `interrupted`; the
+   * rows not reached are still counted (as the summary's counts are the file's), not sent.
+   */
   signal?: AbortSignal;
   /** Sends one chunk (rows in input order). */
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;

@@ -56,7 +56,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
     r.uncertain > 0 ? `${formatCount(r.uncertain)} uncertain` : undefined,
     r.failed > 0 ? `${formatCount(r.failed)} refused` : undefined,
-    r.unsent > 0 ? `${formatCount(r.unsent)} not sent` : undefined,
+    r.unsent > 0 ? `${formatCount(r.unsent)} not sent${r.interrupted ? " (interrupted)" : ""}` : undefined,
   ].filter(Boolean);
   ctx.info(`${w.inputName ? `${w.inputName}: ` : ""}${count(r.rows)}: ${parts.join(", ")}`);
   if (r.chunks.total > 0 && !r.dryRun) {

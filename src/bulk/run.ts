@@ -13,10 +13,10 @@ import {
 } from "../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { type Checked, checkRows } from "./check.js";
-import type { BulkEntry, BulkJob, ChunkAnswer, RejectsSink } from "./engine.js";
+import type { BulkJob, ChunkAnswer, InvalidRow, RejectsSink } from "./engine.js";
 import { DONE, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
-import { closeSpool, type ReadyEntry, type ReadyRow, ready, replay, sourceOf } from "./spool.js";
+import { closeSpool, type ReadyEntry, type ReadyRow, replay, sourceOf } from "./spool.js";
 import {
   addRow,
   type BulkResult,
@@ -64,11 +64,11 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
   }
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
   collectSooner();
-  const checked = job.skipInvalid ? undefined : await checkPass(job);
+  const checked = await checkPass(job);
   try {
     return await new Run(job, limits, checked).execute();
   } finally {
-    for (const part of checked?.parts ?? []) closeSpool(part.spool);
+    for (const part of checked.parts) closeSpool(part.spool);
   }
 }
 
@@ -84,15 +84,18 @@ function collectSooner(): void {
 }
 
 /**
- * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise). It spools the
- * rows for the sending pass; a large CSV file is checked in two halves at once (check.ts).
+ * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise; with
+ * --skip-invalid the sending pass rejects the invalid ones). It spools the rows for the sending pass (a large
+ * CSV file is checked in two halves at once: check.ts) and counts them, so a run that stops early still
+ * knows the file's rows.
  */
 async function checkPass<T>(job: BulkJob<T>): Promise<Checked> {
   const checked = await checkRows(job);
   const { rows, invalid, shown } = checked;
-  if (rows === 0 || invalid > 0) for (const part of checked.parts) closeSpool(part.spool);
+  const refused = !job.skipInvalid && invalid > 0;
+  if (rows === 0 || refused) for (const part of checked.parts) closeSpool(part.spool);
   if (rows === 0) throw noRows(job);
-  if (invalid > 0) {
+  if (refused) {
     const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
     const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
     throw new UsageError(
@@ -137,18 +140,18 @@ class Run<T> {
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
 
-  /** Rows to expect, when a validate-first pass counted them. */
-  private readonly total: number | undefined;
+  /** The rows of the input, as the validate-first pass counted them. */
+  private readonly total: number;
 
   constructor(
     private readonly job: BulkJob<T>,
     private readonly limits: SummaryLimits,
-    /** The validate-first pass's spools; without one (--skip-invalid) the input is read as it is sent. */
-    private readonly checked: Checked | undefined,
+    /** The validate-first pass's spools: the rows to send. */
+    private readonly checked: Checked,
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
-    this.total = checked?.rows;
+    this.total = checked.rows;
   }
 
   async execute(): Promise<BulkResult> {
@@ -160,7 +163,7 @@ class Run<T> {
       try {
         await this.readAll();
       } catch (error) {
-        // The input broke mid-way (only possible without a validate-first pass) or a ledger could not be opened.
+        // The spool could not be read back, or a ledger could not be opened.
         this.stop();
         await this.drain();
         if (this.result.chunks.total === 0 && this.inflight.size === 0 && this.released === 0) throw error;
@@ -216,33 +219,27 @@ class Run<T> {
     this.wake?.();
   }
 
-  /** The rows to send: the validate-first pass's spools replayed, or (--skip-invalid) the input as it is read. */
+  /** The rows to send: the validate-first pass's spools replayed (once the run stopped, only to count them). */
   private async *rows(): AsyncGenerator<ReadyEntry<T>[]> {
-    if (this.checked) {
-      for (const part of this.checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset);
-      return;
-    }
-    for await (const batch of this.job.read()) {
-      yield batch.map((entry: BulkEntry<T>) => (entry.invalid ? entry : ready(entry.row)));
-    }
+    const countOnly = () => this.stopped;
+    for (const part of this.checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
   }
 
+  /**
+   * Every row of the input goes through here, also after the run stopped (Ctrl-C, a fatal error): rows are
+   * then no longer sent, but still counted as what they are (invalid, repeats, already done, not sent), so
+   * the summary's counts are the file's (CLI.md) and "not sent" is what a rerun would send.
+   */
   private async readAll(): Promise<void> {
     const r = this.result;
     for await (const batch of this.rows()) {
-      if (this.stopped) break;
       for (const entry of batch) {
         r.rows++;
         if (entry.invalid) {
-          r.invalid++;
-          this.settled++;
-          const { line, error, label, source } = entry.invalid;
-          addRow(r, "invalidRows", { line, label: label ?? "", error }, this.limits);
-          await this.reject(source, line, error);
+          await this.invalid(entry.invalid);
           continue;
         }
         const row = entry as ReadyRow<T>;
-        r.valid++;
         const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
         const { hi, lo } = row;
         let flags: number;
@@ -255,6 +252,7 @@ class Run<T> {
           group.seen ??= new KeySet(this.groups.size === 1 ? this.total : undefined);
           duplicate = (group.seen.update(row.dhi, row.dlo, SEEN) & SEEN) !== 0;
         }
+        r.valid++;
         if (duplicate) {
           r.duplicates++;
           this.settled++;
@@ -277,17 +275,31 @@ class Run<T> {
           );
           continue;
         }
+        if (this.stopped) {
+          // Not reached before the run stopped: a rerun sends it.
+          r.unsent++;
+          this.settled++;
+          continue;
+        }
         const chunk = group.open ?? this.newChunk(group);
         chunk.rows.push(row);
         chunk.hashes.push(hi, lo);
         if (chunk.rows.length >= this.job.chunkSize) {
           group.open = undefined;
           await this.dispatch(chunk);
-          if (this.stopped) break;
         }
       }
       this.progress();
     }
+  }
+
+  /** An invalid row: reported, and written to the rejects file. */
+  private async invalid({ line, error, label, source }: InvalidRow): Promise<void> {
+    const r = this.result;
+    r.invalid++;
+    this.settled++;
+    addRow(r, "invalidRows", { line, label: label ?? "", error }, this.limits);
+    await this.reject(source, line, error);
   }
 
   private report(row: ReadyRow<T>, error?: string) {
@@ -297,14 +309,16 @@ class Run<T> {
   private async openGroup(id: string): Promise<Group<T>> {
     // The first group is sized for every row of the input (most inputs have one group); others grow.
     const expected = this.groups.size === 0 ? this.total : undefined;
+    // A group first met after the run stopped is only counted: its ledger is read, not written or locked.
+    const counting = this.stopped && !this.job.dryRun;
     const ledger = await Ledger.open(this.job.ledgerDir, this.job.kind, this.job.target(id), {
       restart: this.job.restart,
-      readOnly: this.job.dryRun,
+      readOnly: this.job.dryRun || counting,
       expected,
     });
     const group: Group<T> = { id, ledger, keys: ledger.keys };
     this.groups.set(id, group);
-    this.result.ledgers.push(ledger.path);
+    if (!counting) this.result.ledgers.push(ledger.path);
     if (ledger.skippedLines > 0) this.job.onNotice?.(skippedWarning(ledger));
     return group;
   }

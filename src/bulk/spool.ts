@@ -12,11 +12,14 @@
  * elsewhere it is deleted when the run ends. It takes about four times the input's size while the run lasts
  * (1M rows: 196 MB for 52 MB of invites, 315 MB for 74 MB of employees).
  *
+ * Invalid rows are spooled too, in their place (with --skip-invalid the sending pass reports them and writes
+ * them to the rejects file; without it, a run with any never sends, and they cost only the error's case).
+ *
  * Record layout, 4-byte aligned, in the machine's byte order (the file never leaves the process):
- *   u32 size, line, hi, lo, flags (1: has a dedupe key; 2 and 4: how the source is written), dhi, dlo,
- *   groupBytes, labelBytes, jsonBytes, sourceBytes; then the four strings as UTF-8. The source is the row as
- *   read: CSV fields joined by NUL (JSON.stringify of them took more than the rest of the record), anything
- *   else as JSON.
+ *   u32 size, line, hi, lo, flags (1: has a dedupe key; 2 and 4: how the source is written; 8: an invalid
+ *   row), dhi, dlo, groupBytes, labelBytes, jsonBytes, sourceBytes; then the four strings as UTF-8 (an invalid
+ *   row's "json" is its error). The source is the row as read: CSV fields joined by NUL (JSON.stringify of
+ *   them took more than the rest of the record), anything else as JSON.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
@@ -94,6 +97,7 @@ interface SpooledSource {
 const DEDUPE = 1;
 const FIELDS = 2;
 const JSON_SOURCE = 4;
+const INVALID = 8;
 /** groupBytes of a row whose group is the previous row's (the group is written once per run of rows). */
 const SAME_GROUP = 0xffffffff;
 const SEPARATOR = "\u0000";
@@ -123,8 +127,11 @@ export function sourceOf(row: ReadyRow<unknown>): unknown {
     if (read === 0) throw new Error("the spool of checked rows ends inside a row");
     done += read;
   }
-  const text = bytes.toString("utf8");
-  return spooled.fields ? text.split(SEPARATOR) : JSON.parse(text);
+  return decodeSource(bytes.toString("utf8"), spooled.fields);
+}
+
+function decodeSource(text: string, fields: boolean): unknown {
+  return fields ? text.split(SEPARATOR) : JSON.parse(text);
 }
 
 export interface SpoolFile {
@@ -207,13 +214,7 @@ export class SpoolWriter {
     const group = row.group === this.group ? "" : row.group;
     // At most 3 bytes of UTF-8 per UTF-16 unit, and 3 of padding.
     const most = HEADER + 3 * (group.length + row.label.length + row.json.length + source.length) + 3;
-    if (this.at + most > this.buffer.length) {
-      this.flush();
-      if (most > this.buffer.length) {
-        this.buffer = Buffer.allocUnsafeSlow(most);
-        this.words = wordsOf(this.buffer);
-      }
-    }
+    if (this.at + most > this.buffer.length) this.room(most);
     const b = this.buffer;
     const start = this.at;
     let p = start + HEADER;
@@ -255,6 +256,44 @@ export class SpoolWriter {
     this.at = p;
   }
 
+  /** An invalid row, in its place: its line, label, error and source (no keys; the group runs on past it). */
+  addInvalid(row: InvalidRow): void {
+    const { flag, text: source } = spooled(row.source);
+    const label = row.label ?? "";
+    const most = HEADER + 3 * (label.length + row.error.length + source.length) + 3;
+    if (this.at + most > this.buffer.length) this.room(most);
+    const b = this.buffer;
+    const start = this.at;
+    let p = start + HEADER;
+    const labelBytes = b.write(label, p);
+    p += labelBytes;
+    const errorBytes = b.write(row.error, p);
+    p += errorBytes;
+    const sourceBytes = b.write(source, p);
+    p += sourceBytes;
+    p = (p + 3) & ~3;
+    const w = this.words;
+    const i = start >>> 2;
+    w.fill(0, i, i + HEADER_WORDS);
+    w[i] = p - start;
+    w[i + 1] = row.line;
+    w[i + 4] = INVALID | flag;
+    w[i + 7] = SAME_GROUP;
+    w[i + 8] = labelBytes;
+    w[i + 9] = errorBytes;
+    w[i + 10] = sourceBytes;
+    this.at = p;
+  }
+
+  /** Makes room for a record of up to `most` bytes: writes what is buffered, grows the buffer for a huge one. */
+  private room(most: number): void {
+    this.flush();
+    if (most > this.buffer.length) {
+      this.buffer = Buffer.allocUnsafeSlow(most);
+      this.words = wordsOf(this.buffer);
+    }
+  }
+
   /** Writes what is buffered; call once the last row is added. */
   flush(): void {
     let done = 0;
@@ -274,9 +313,14 @@ export class SpoolWriter {
  * on a machine whose cores are busy with the requests). One buffer is read into again and again: a row keeps
  * strings of its own, and only where its source lies in the file (`sourceOf`). (A buffer for each piece, kept
  * by its rows for their sources until their chunks were released, took up to 40 MB at concurrency 8, freed
- * only by full collections.)
+ * only by full collections.) Once `countOnly()` says so (the run stopped: its rows are counted, never sent),
+ * rows come without their item's JSON, which is most of the time a row takes.
  */
-export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<ReadyRow<T>[]> {
+export async function* replay<T>(
+  fd: number,
+  lineOffset = 0,
+  countOnly: () => boolean = () => false,
+): AsyncGenerator<ReadyEntry<T>[]> {
   let buffer = Buffer.allocUnsafeSlow(REPLAY_BYTES);
   let words = wordsOf(buffer);
   /** Bytes of the file in the buffer, from its start; the file's offset of the buffer's first byte. */
@@ -286,7 +330,8 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
   for (;;) {
     const bytesRead = readSync(fd, buffer, have, buffer.length - have, base + have);
     have += bytesRead;
-    const rows: ReadyRow<T>[] = [];
+    const rows: ReadyEntry<T>[] = [];
+    const withJson = !countOnly();
     let at = 0;
     while (at + HEADER <= have) {
       const i = at >>> 2;
@@ -298,6 +343,11 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
       const sourceAt = jsonAt + words[i + 9]!;
       if (groupBytes !== SAME_GROUP) group = buffer.toString("utf8", at + HEADER, labelAt);
       const flags = words[i + 4]!;
+      if (flags & INVALID) {
+        rows.push({ invalid: invalidAt(buffer, words, at, lineOffset) });
+        at += size;
+        continue;
+      }
       rows.push({
         line: words[i + 1]! + lineOffset,
         group,
@@ -307,7 +357,7 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
         dhi: words[i + 5]!,
         dlo: words[i + 6]!,
         label: buffer.toString("utf8", labelAt, jsonAt),
-        json: asJson<T>(buffer.toString("utf8", jsonAt, sourceAt)),
+        json: asJson<T>(withJson ? buffer.toString("utf8", jsonAt, sourceAt) : ""),
         spooledSource:
           flags & (FIELDS | JSON_SOURCE)
             ? { fd, position: base + sourceAt, bytes: words[i + 10]!, fields: (flags & FIELDS) !== 0 }
@@ -333,6 +383,26 @@ export async function* replay<T>(fd: number, lineOffset = 0): AsyncGenerator<Rea
       buffer.copyWithin(0, at, at + have);
     }
   }
+}
+
+/** The invalid row of the record at `at` (they are few: read whole, source and all). */
+function invalidAt(buffer: Buffer, words: Uint32Array, at: number, lineOffset: number): InvalidRow {
+  const i = at >>> 2;
+  const labelAt = at + HEADER;
+  const errorAt = labelAt + words[i + 8]!;
+  const sourceAt = errorAt + words[i + 9]!;
+  const flags = words[i + 4]!;
+  const source =
+    flags & (FIELDS | JSON_SOURCE)
+      ? decodeSource(buffer.toString("utf8", sourceAt, sourceAt + words[i + 10]!), (flags & FIELDS) !== 0)
+      : undefined;
+  const label = buffer.toString("utf8", labelAt, errorAt);
+  return {
+    line: words[i + 1]! + lineOffset,
+    error: buffer.toString("utf8", errorAt, sourceAt),
+    ...(label !== "" ? { label } : {}),
+    source,
+  };
 }
 
 function wordsOf(buffer: Buffer): Uint32Array {

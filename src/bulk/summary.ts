@@ -34,7 +34,10 @@ export interface BulkResult {
   chunks: { total: number; succeeded: number; failed: number; uncertain: number };
   /** Sent rows the service refused (refused chunks and per-item failures). */
   failed: number;
-  /** Valid rows not sent because the run stopped (Ctrl-C, an authentication or network failure). */
+  /**
+   * Valid rows not sent because the run stopped (Ctrl-C, an authentication or network failure): those it had
+   * read and those it never reached (counted all the same: a rerun sends them).
+   */
   unsent: number;
   /** Per-row failures the service reported, in input order. */
   failures: RowReport[];

@@ -103,13 +103,13 @@ describe("runBulk", () => {
     };
     expect(error).toBeInstanceOf(AuthError);
     expect(calls).toBe(3);
-    // Reading stopped with the run: rows counts what was read.
+    // Sending stopped with the run, counting did not: rows is the input's, and what was never sent is unsent.
     expect(error.bulk).toMatchObject({
-      rows: 12,
+      rows: 30,
       sent: 9,
       uncertain: 3,
       failed: 6,
-      unsent: 3,
+      unsent: 21,
       chunks: { total: 3, uncertain: 1, failed: 2 },
     });
   });

@@ -32,7 +32,8 @@ async function roundTrip(rows: BulkRow<unknown>[], lineOffset = 0) {
     for (const row of rows) writer.add(row);
     writer.flush();
     const back: ReturnType<typeof comparable>[] = [];
-    for await (const batch of replay(spool.fd, lineOffset)) back.push(...batch.map(comparable));
+    for await (const batch of replay(spool.fd, lineOffset))
+      back.push(...batch.map((entry) => comparable(entry as ReadyRow<unknown>)));
     return back;
   } finally {
     closeSpool(spool);
