@@ -73,6 +73,8 @@ export interface SplitCheck {
 export interface Tally {
   rows: number;
   invalid: number;
+  /** Valid rows with a dedupe key of their own (dedupe.ts). */
+  keyed: number;
   /** The first SHOWN_ERRORS invalid rows, in file order. */
   shown: Array<{ line: number; error: string }>;
 }
@@ -84,14 +86,15 @@ export interface Checked extends Tally {
 
 /**
  * Counts rows and invalid rows, and spools them all to `spool`, the invalid ones too (--skip-invalid rejects
- * them as it sends); stops with exit 130 when `signal` fires.
+ * them as it sends, and the rows of a key may conflict after an invalid row: dedupe.ts); stops with exit 130
+ * when `signal` fires.
  */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
   spool: SpoolTarget | undefined,
   signal?: AbortSignal,
 ): Promise<Tally> {
-  const result: Tally = { rows: 0, invalid: 0, shown: [] };
+  const result: Tally = { rows: 0, invalid: 0, keyed: 0, shown: [] };
   const writer = spool === undefined ? undefined : new SpoolWriter(spool);
   for await (const batch of entries) {
     for (const entry of batch) {
@@ -108,6 +111,7 @@ export async function tally(
     if (signal?.aborted) throw interrupted();
   }
   writer?.flush();
+  result.keyed = writer?.keyed ?? 0;
   return result;
 }
 
@@ -246,6 +250,7 @@ export async function checkSplit(
     return {
       rows: first.rows + rest.rows,
       invalid: first.invalid + rest.invalid,
+      keyed: first.keyed + rest.keyed,
       shown: [...first.shown, ...rest.shown.map((row) => ({ ...row, line: row.line + offset }))].slice(
         0,
         SHOWN_ERRORS,

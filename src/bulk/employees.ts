@@ -205,15 +205,21 @@ function toEntry(
   return valid(line, parsed.data, source);
 }
 
-/** A checked employee: serialized for the request, keyed by its content (reruns skip unchanged rows). */
+/**
+ * A checked employee: serialized for the request, keyed by its content (reruns skip unchanged rows) and
+ * deduplicated by its e-mail: rows of one e-mail are sent once when their contents are the same, and conflict
+ * when they are not (dedupe.ts).
+ */
 function valid(line: number, item: Employee, source: unknown): BulkEntry<Employee> {
   const json = toJson<Employee>(item);
+  const email = item.email.toLowerCase();
   return {
     row: {
       line,
       group: "",
-      key: contentKey(item, json),
-      dedupeKey: item.email.toLowerCase(),
+      key:
+        email === item.email ? contentKey(item, json) : sameCase(contentKey(item, json), item.email, email),
+      dedupeKey: email,
       label: item.email,
       json,
       source,
@@ -246,6 +252,16 @@ export function toDateTime(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The content key with the e-mail lower-cased: an e-mail is one whatever its case, so two rows that differ only
+ * there are the same employee with the same values (a repeat, not a conflict; and a rerun skips it). The key
+ * starts with the e-mail: §2.11's first field, which both ways of writing it put first.
+ */
+function sameCase(key: string, email: string, lower: string): string {
+  const head = `{"email":${JSON.stringify(email)}`;
+  return key.startsWith(head) ? `{"email":${JSON.stringify(lower)}${key.slice(head.length)}` : key;
 }
 
 /**

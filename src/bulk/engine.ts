@@ -3,8 +3,8 @@
  *
  * A command hands it rows and a `send` for one chunk; the engine does the rest the same way for all:
  *
- *   read and check every row (the validate-first pass, which counts and spools them)
- *   → replay the spool → invalid rows rejected (skipInvalid; else nothing is sent)
+ *   read and check every row (the validate-first pass, which counts and spools them; rows of one dedupe key
+ *   that differ are invalid too) → replay the spool → invalid rows rejected (skipInvalid; else nothing is sent)
  *   → dedupe per group → skip what the ledger confirmed
  *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
  *   → ledger record made durable before each request and after its answer
@@ -54,7 +54,12 @@ export interface BulkRow<T> {
   group: string;
   /** Ledger identity: a confirmed key is never sent again (lower-cased e-mail, content hash, id). */
   key: string;
-  /** Repeats of this key in one group are sent once and reported as duplicates; defaults to `key`. */
+  /**
+   * The item's identity, when it is not `key` (upsert: the e-mail, while `key` is the content). Repeats are
+   * sent once and reported as duplicates: rows with the same `key` in one group (no dedupeKey), or with the
+   * same dedupeKey and the same `key` anywhere in the input. Rows with one dedupeKey and different keys
+   * conflict: all of them are invalid (src/bulk/dedupe.ts).
+   */
   dedupeKey?: string;
   /** What reports show for the row: the e-mail, the id. */
   label: string;
@@ -157,6 +162,11 @@ export interface BulkJob<T> {
    * rows not reached are still counted (as the summary's counts are the file's), not sent.
    */
   signal?: AbortSignal;
+  /**
+   * The reason given for a row whose dedupeKey another row has with other values (`otherLine`: one of those).
+   * Default: "conflicts with line N: the same item with other values".
+   */
+  conflictReason?(otherLine: number): string;
   /** Sends one chunk (rows in input order). */
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */

@@ -12,9 +12,10 @@ import {
   UsageError,
 } from "../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
-import { type Checked, checkRows } from "./check.js";
+import { type Checked, checkRows, SHOWN_ERRORS } from "./check.js";
+import { type DedupeIndex, FIRST, indexRows, REPEAT } from "./dedupe.js";
 import type { BulkJob, ChunkAnswer, InvalidRow, RejectsSink } from "./engine.js";
-import { DONE, KeySet, SEEN, UNCERTAIN } from "./keyset.js";
+import { DONE, type KeySet, SEEN, UNCERTAIN } from "./keyset.js";
 import { type ChunkOutcome, Ledger } from "./ledger.js";
 import { closeSpool, type ReadyEntry, type ReadyRow, replay, sourceOf } from "./spool.js";
 import {
@@ -29,10 +30,8 @@ import {
 interface Group<T> {
   id: string;
   ledger?: Ledger;
-  /** Ledger state plus this run's SEEN flags (one set when the dedupe key is the ledger key). */
+  /** Ledger state plus this run's SEEN flags (rows without a dedupe key of their own: the ledger key is it). */
   keys: KeySet;
-  /** Dedupe set when rows carry a dedupeKey of their own (upsert: e-mail vs content). */
-  seen?: KeySet;
   open?: Chunk<T>;
 }
 
@@ -83,14 +82,32 @@ function collectSooner(): void {
   setFlagsFromString("--heap-growing-percent=50");
 }
 
+/** The validate-first pass's spools, counts, and the index of rows with dedupe keys (when there are). */
+interface CheckedRun extends Checked {
+  index?: DedupeIndex;
+}
+
 /**
  * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise; with
  * --skip-invalid the sending pass rejects the invalid ones). It spools the rows for the sending pass (a large
  * CSV file is checked in two halves at once: check.ts) and counts them, so a run that stops early still
- * knows the file's rows.
+ * knows the file's rows. Rows of one dedupe key that differ are invalid too (dedupe.ts).
  */
-async function checkPass<T>(job: BulkJob<T>): Promise<Checked> {
-  const checked = await checkRows(job);
+async function checkPass<T>(job: BulkJob<T>): Promise<CheckedRun> {
+  const checked: CheckedRun = await checkRows(job);
+  try {
+    if (checked.keyed > 0) {
+      checked.index = indexRows(checked.parts, checked.keyed);
+      if (checked.index.conflicts > 0) {
+        const conflicting = checked.index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
+        checked.invalid += conflicting.rows;
+        checked.shown = conflicting.shown;
+      }
+    }
+  } catch (error) {
+    for (const part of checked.parts) closeSpool(part.spool);
+    throw error;
+  }
   const { rows, invalid, shown } = checked;
   const refused = !job.skipInvalid && invalid > 0;
   if (rows === 0 || refused) for (const part of checked.parts) closeSpool(part.spool);
@@ -105,6 +122,10 @@ async function checkPass<T>(job: BulkJob<T>): Promise<Checked> {
     );
   }
   return checked;
+}
+
+function conflictReason(job: BulkJob<unknown>): (otherLine: number) => string {
+  return job.conflictReason ?? ((line) => `conflicts with line ${line}: the same item with other values`);
 }
 
 function noRows(job: BulkJob<unknown>): UsageError {
@@ -142,16 +163,18 @@ class Run<T> {
 
   /** The rows of the input, as the validate-first pass counted them. */
   private readonly total: number;
+  private readonly conflictReason: (otherLine: number) => string;
 
   constructor(
     private readonly job: BulkJob<T>,
     private readonly limits: SummaryLimits,
-    /** The validate-first pass's spools: the rows to send. */
-    private readonly checked: Checked,
+    /** The validate-first pass's spools (the rows to send) and index. */
+    private readonly checked: CheckedRun,
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
     this.total = checked.rows;
+    this.conflictReason = conflictReason(job);
   }
 
   async execute(): Promise<BulkResult> {
@@ -248,9 +271,14 @@ class Run<T> {
           flags = group.keys.update(hi, lo, SEEN);
           duplicate = (flags & SEEN) !== 0;
         } else {
+          const seen = this.checked.index?.take(row.dhi, row.dlo, hi) ?? FIRST;
+          if (seen > 0) {
+            const { line, label } = row;
+            await this.invalid({ line, label, error: this.conflictReason(seen), source: sourceOf(row) });
+            continue;
+          }
           flags = group.keys.get(hi, lo);
-          group.seen ??= new KeySet(this.groups.size === 1 ? this.total : undefined);
-          duplicate = (group.seen.update(row.dhi, row.dlo, SEEN) & SEEN) !== 0;
+          duplicate = seen === REPEAT;
         }
         r.valid++;
         if (duplicate) {

@@ -206,6 +206,8 @@ export class SpoolWriter {
   private words = wordsOf(this.buffer);
   private at = 0;
   private group: string | undefined;
+  /** Rows added with a dedupe key of their own. */
+  keyed = 0;
 
   constructor(private readonly spool: SpoolTarget) {}
 
@@ -252,6 +254,7 @@ export class SpoolWriter {
     w[i + 8] = labelBytes;
     w[i + 9] = jsonBytes;
     w[i + 10] = sourceBytes;
+    if (KEYS[2] === 1) this.keyed++;
     this.group = row.group;
     this.at = p;
   }
@@ -403,6 +406,73 @@ function invalidAt(buffer: Buffer, words: Uint32Array, at: number, lineOffset: n
     ...(label !== "" ? { label } : {}),
     source,
   };
+}
+
+/** What `scan` gives of each record; one object, filled again for each. */
+export interface Scanned {
+  line: number;
+  /** The ledger key's hash. */
+  hi: number;
+  lo: number;
+  /** Has a dedupe key, hashed in dhi and dlo. */
+  dedupe: boolean;
+  dhi: number;
+  dlo: number;
+  /** An invalid row: its error (the rest is 0). */
+  error?: string;
+}
+
+const SCAN_BYTES = 256 * 1024;
+
+/**
+ * Goes through a spool file's records in order without making rows of them (their keys and lines only; an
+ * invalid row's error too): for a pass over the checked rows before the sending pass replays them. Reads from
+ * the page cache, synchronously: ~0.1 s for the 315 MB of a million employees.
+ */
+export function scan(fd: number, lineOffset: number, visit: (record: Scanned) => void): void {
+  let buffer = Buffer.allocUnsafeSlow(SCAN_BYTES);
+  let words = wordsOf(buffer);
+  const record: Scanned = { line: 0, hi: 0, lo: 0, dedupe: false, dhi: 0, dlo: 0 };
+  let have = 0;
+  let base = 0;
+  for (;;) {
+    const bytesRead = readSync(fd, buffer, have, buffer.length - have, base + have);
+    have += bytesRead;
+    let at = 0;
+    while (at + HEADER <= have) {
+      const i = at >>> 2;
+      const size = words[i]!;
+      if (at + size > have) break;
+      const flags = words[i + 4]!;
+      record.line = words[i + 1]! + lineOffset;
+      record.hi = words[i + 2]!;
+      record.lo = words[i + 3]!;
+      record.dedupe = (flags & DEDUPE) !== 0;
+      record.dhi = words[i + 5]!;
+      record.dlo = words[i + 6]!;
+      if (flags & INVALID) {
+        const errorAt = at + HEADER + words[i + 8]!;
+        record.error = buffer.toString("utf8", errorAt, errorAt + words[i + 9]!);
+      } else record.error = undefined;
+      visit(record);
+      at += size;
+    }
+    if (bytesRead === 0) {
+      if (have > at) throw new Error("the spool of checked rows ends inside a row");
+      return;
+    }
+    base += at;
+    have -= at;
+    const need = have >= HEADER ? words[at >>> 2]! : HEADER;
+    if (need > buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(need + SCAN_BYTES);
+      buffer.copy(larger, 0, at, at + have);
+      buffer = larger;
+      words = wordsOf(buffer);
+    } else {
+      buffer.copyWithin(0, at, at + have);
+    }
+  }
 }
 
 function wordsOf(buffer: Buffer): Uint32Array {

@@ -159,7 +159,7 @@ describe("employees upsert", () => {
     expect(upserts(mark).map((r) => (r.body as unknown[]).length)).toEqual([10, 10, 5]);
   });
 
-  it("validates rows: e-mail, dates, a repeated e-mail; line numbers in every message", async () => {
+  it("validates rows: e-mail, dates, a repeated e-mail with other values; line numbers in every message", async () => {
     const file = tmp.file("checks.csv");
     writeFileSync(
       file,
@@ -178,12 +178,15 @@ describe("employees upsert", () => {
     expect(run.stderr).toContain('checks.csv:3: email: "nope" is not a valid e-mail address');
     expect(run.stderr).toContain('checks.csv:4: hireDate: "31/12/2020" is not a date');
     expect(run.stderr).toMatch(/checks\.csv:6: hireDate: "2021-02-30T10:00:00Z" is not a date.*managerEmail/);
+    // ok1 and OK1 are one employee, written twice with other values: both rows are refused.
+    expect(run.stderr).toContain("checks.csv:2: conflicts with line 7: the same e-mail with other values");
+    expect(run.stderr).toContain("checks.csv:7: conflicts with line 2: the same e-mail with other values");
     expect(
       upserts(0).some((r) => (r.body as Array<{ email: string }>).some((e) => e.email === "ok1@example.com")),
     ).toBe(false);
     const skip = await env.run(["employees", "upsert", file, "--skip-invalid", "--json"]);
     expect(skip.code).toBe(0);
-    expect(skip.json<BulkResult>()).toMatchObject({ rows: 5, valid: 2, invalid: 3, duplicates: 1, sent: 1 });
+    expect(skip.json<BulkResult>()).toMatchObject({ rows: 5, valid: 0, invalid: 5, duplicates: 0, sent: 0 });
   });
 
   it("reads a JSON array as a stream, with line numbers", async () => {

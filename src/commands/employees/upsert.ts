@@ -49,6 +49,9 @@ const upsert: Handler = async (ctx, args, o) => {
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
       rejects: openRejects,
+      // Two rows of one employee that differ: which one should the service keep? Neither is sent.
+      conflictReason: (line) =>
+        `conflicts with line ${line}: the same e-mail with other values (one row per employee)`,
       send: async (_group, rows) =>
         readUpsertAnswer(
           rows.map((row) => row.label),
