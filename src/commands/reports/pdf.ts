@@ -1,17 +1,24 @@
 import type { Writable } from "node:stream";
 import type { Download } from "../../api/client.js";
+import * as z from "../../api/zod.js";
+import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget } from "../../files.js";
 import { isClosed } from "../../output/pipe.js";
-import type { Handler } from "../shared/kit.js";
-import { parseId } from "../shared/options.js";
+import { id as idFlag } from "../../parse/flags.js";
 
-const pdf: Handler = async (ctx, [idArg], o) => {
-  const id = parseId(idArg, "testInvitationId");
+export const options = z.object({ out: z.string().optional(), force: z.boolean().optional() });
+export const args = z.tuple([idFlag()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [id]: z.infer<typeof args>,
+): Promise<number> {
   // Without --out: a file on a terminal, stdout when it is redirected or piped (`> r.pdf`, `| lpr`), as
   // `--out -` does; with --json the JSON that describes the saved file goes there instead.
   const toStdout = o.out === undefined && !ctx.io.stdout.isTTY && !ctx.out.isJson;
-  const out = typeof o.out === "string" ? o.out : toStdout ? "-" : `report-${id}.pdf`;
+  const out = o.out ?? (toStdout ? "-" : `report-${id}.pdf`);
   const force = o.force === true;
   // Binary on a terminal garbles it; only a pipe or a file gets the bytes.
   if (out === "-" && ctx.io.stdout.isTTY) {
@@ -54,8 +61,7 @@ const pdf: Handler = async (ctx, [idArg], o) => {
   ctx.success(`Saved the report of attempt ${id} to ${out} (${bytes} bytes)`);
   if (ctx.out.isJson) ctx.out.json({ testInvitationId: id, file: out, bytes });
   return 0;
-};
-export default pdf;
+}
 
 /** Stops the download when stdout's reader has gone: a CliError, so that the client ends the request with it. */
 class ReaderGone extends CliError {
