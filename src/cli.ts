@@ -66,7 +66,7 @@ export async function buildProgram(
   return program;
 }
 
-/** The one error handler: a message, a hint of what to do next, and the exit code of CLI.md. */
+/** The one error handler: a message, a hint of what to do next, and the exit code (README "Exit codes"). */
 function report(ctx: Context, error: unknown): number {
   if (error instanceof DryRunStop) return ExitCode.ok;
   if (error instanceof CommanderError) {
@@ -79,7 +79,7 @@ function report(ctx: Context, error: unknown): number {
     return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, hint);
   }
   if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
-    // CLI.md: the 401 of `callbacks/process` that names ids refuses those ids, not the key.
+    // The 401 of `callbacks/process` that names ids refuses those ids, not the key: exit 1, not 4.
     return printError(
       ctx,
       `${error.message}: ${error.ids.join(", ")}`,

@@ -113,7 +113,7 @@ export class Context {
     return this.outputCache;
   }
 
-  /** Prompts only when allowed and both ends are terminals (CLI.md `--no-input`). */
+  /** Prompts only when allowed (no `--no-input`, not CI) and both stdin and stdout are terminals. */
   get canPrompt(): boolean {
     return (
       this.flags.input !== false &&

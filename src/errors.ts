@@ -1,6 +1,6 @@
 /**
- * Every failure the CLI reports is one of these. Each carries the exit code of CLI.md and, where we can
- * tell, what the user should do next. Only src/cli.ts turns them into output and an exit code.
+ * Every failure the CLI reports is one of these. Each carries its exit code (README "Exit codes") and,
+ * where we can tell, what the user should do next. Only src/cli.ts turns them into output and an exit code.
  */
 export const ExitCode = {
   ok: 0,

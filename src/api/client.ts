@@ -16,7 +16,7 @@ export interface ClientOptions {
   userAgent: string;
   /** One line per request and answer (`--debug`); the key never reaches it. */
   debug?: (line: string) => void;
-  /** Retry waits, always shown (CLI.md: "logs each wait on stderr"). */
+  /** Retry waits: each wait is logged on stderr, with or without `--debug`. */
   warn: (line: string) => void;
   /** With `--dry-run`: receives each write that would be sent; the request is not sent. */
   dryRun?: (request: DryRunRequest) => void;

@@ -19,11 +19,11 @@ import * as z from "./zod.js";
 export type { Page } from "./read.js";
 
 /**
- * Every operation of API.md §4.1 and §4.4, declared once. The method and path here are the only place a
- * route is spelled; the typed functions below name their route by key.
+ * Every operation of the service (assessment and employee skills), declared once. The method and path here
+ * are the only place a route is spelled; the typed functions below name their route by key.
  */
 export const ROUTES = {
-  // §4.1 assessment operations ({base_url})
+  // Assessment operations ({base_url}, paths under /v3)
   listTests: "GET /v3/tests",
   getTest: "GET /v3/tests/{testId}",
   invite: "POST /v3/tests/{testId}/invite",
@@ -45,7 +45,7 @@ export const ROUTES = {
   updateUser: "POST /v3/accounts/user/update",
   setUserStatus: "POST /v3/accounts/user/status",
   maskCandidate: "POST /v3/gdpr/requests",
-  // §4.4 employee skills operations ({skills_base_url})
+  // Employee skills operations ({skills_base_url}, no version segment)
   listEmployees: "GET /employees",
   getSkillsProfile: "GET /employees/{employeeId}/skills-profile",
   upsertEmployees: "POST /employees/upsert",
@@ -116,7 +116,7 @@ export class Api {
     return read(s.Invitation, answer, "invitation");
   }
   /**
-   * §2.7: the settings and up to 1000 candidates (their texts checked and serialized by the bulk run). The
+   * The settings and up to 1000 candidates (their texts checked and serialized by the bulk run). The
    * answer is a single boolean: only an explicit `false` means the service refused the chunk; any other 2xx
    * answer (`true`, an empty body, an object) is success.
    */
@@ -155,7 +155,7 @@ export class Api {
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
-  /** §4.2.1: at most 30 days per call; callers split longer spans (src/bulk/windows.ts). */
+  /** The service lists at most 30 days per call; callers split longer spans (src/bulk/windows.ts). */
   async listAttempts(
     startDateTime: string,
     endDateTime: string,
@@ -169,8 +169,8 @@ export class Api {
     return readList(s.TestAttempt, answer, ["testAttempts"], "test attempts");
   }
   /**
-   * §4.3. A 401 that names ids is a per-id refusal, not a bad key: it comes back as `invalid`, and nothing
-   * of that call was queued.
+   * At most 100 ids per call. A 401 that names ids is a per-id refusal, not a bad key: it comes back as
+   * `invalid`, and nothing of that call was queued.
    */
   async processCallbacks(
     ids: number[],
@@ -228,7 +228,7 @@ export class Api {
     return typeof result === "string" && result.trim() ? result : "Request accepted for processing";
   }
 
-  // Employee skills (§4.4)
+  // Employee skills
   async listEmployees(pageNumber: number, pageSize: number): Promise<Page<Fields>> {
     const answer = await this.call(
       "listEmployees",
@@ -255,7 +255,7 @@ export class Api {
   async getSkillsProfile(employeeId: number): Promise<Fields> {
     return readRecord(await this.call("getSkillsProfile", { employeeId }), "skills profile");
   }
-  /** §2.11: up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
+  /** Up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
   async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     s.UpsertItemTexts.parse(items);
     const answer = await this.call("upsertEmployees", {}, { json: jsonArray(items) });

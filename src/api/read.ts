@@ -1,9 +1,9 @@
 /**
  * Reading the service's answers as the real service sends them (fixtures/real/ holds its documented samples).
- * API.md shows few answers, and the real ones differ from our reading of it: envelopes (`{result, errors}`,
- * `data`), lists under `tests`, `items`, `testLinks`... or bare, PascalCase keys (`Status`, `TestInvitationId`),
- * extra fields, 200 or 201. So an answer is never changed and never refused for a detail the command does not
- * need:
+ * Its documentation shows few answers, and the real ones vary (README "Against the real service"): envelopes
+ * (`{result, errors}`, `data`), lists under `tests`, `items`, `testLinks`... or bare, PascalCase keys
+ * (`Status`, `TestInvitationId`), extra fields, 200 or 201. So an answer is never changed and never refused
+ * for a detail the command does not need:
  * - a documented field spelled in another casing (`TestInvitationId`, `test_invitation_id`) is given its
  *   documented name as a hidden alias (not enumerable): code and table columns read it, while `--json` prints
  *   the answer exactly as it came;
@@ -74,7 +74,7 @@ export function readList<T>(schema: z.ZodType<T>, answer: Answer, keys: string[]
 /**
  * One page of a paged list. It is the last page when the answer says so (`hasNextPage`, `totalPages`, a total
  * reached), or, when it says nothing, when it is short or empty. (`count` is a total only when it exceeds the
- * page: the real service's `count` may be either; API-NOTES.md.)
+ * page: the real service's `count` may be either, its documentation does not say.)
  */
 export function readPage<T>(
   schema: z.ZodType<T>,
@@ -171,7 +171,7 @@ const ENVELOPE_KEYS = new Set([
 ]);
 
 /**
- * A record's answer may come in an envelope, `{"result": {...}, "errors": null}` (API.md §2.8, §4.3) or
+ * A record's answer may come in an envelope, `{"result": {...}, "errors": null}` (attempts, callbacks) or
  * `{"data": {...}}`; the record is what is inside. A record that has fields of its own is not an envelope.
  */
 export function unwrap(data: unknown): unknown {

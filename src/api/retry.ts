@@ -1,4 +1,7 @@
-/** The retry policy of CLI.md ("Retries"), kept apart from the transport so it reads as the rules. */
+/**
+ * The retry policy: a GET is retried on network errors, timeouts, 429, 500, 502, 503 and 504; a POST or PATCH
+ * only when the service cannot have processed it. Kept apart from the transport so it reads as the rules.
+ */
 
 /** Statuses after which a GET is retried. */
 const RETRY_GET = new Set([429, 500, 502, 503, 504]);

@@ -1,7 +1,7 @@
 /**
- * zod schemas of API.md §2. Requests are strict: exactly the documented field names, quirks included,
- * checked before anything is sent. Responses are loose: documented fields typed, unknown fields kept,
- * because the service's answers are only partly documented.
+ * zod schemas of the service's requests and answers. Requests are strict: exactly the documented field
+ * names, quirks included, checked before anything is sent. Responses are loose: documented fields typed,
+ * unknown fields kept, because the service's answers are only partly documented.
  *
  * Each schema is built on first use (`z.lazy`): a command uses a few of them, and building them all took
  * ~10 ms of every command's start-up (bench/README.md). The enums stay plain: their `.options` are value
@@ -11,7 +11,7 @@ import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
 import * as z from "./zod.js";
 
-/** Yes/No flags are 0 or 1 (API-NOTES.md). */
+/** Yes/No flags are integers: 0 = no, 1 = yes. */
 export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)]));
 /** UTC ISO 8601 as the service wants it: YYYY-MM-ddTHH:mm:ssZ. */
 export const UtcDateTime = z.lazy(() =>
@@ -21,7 +21,7 @@ export const Email = z.lazy(() => z.email("is not a valid e-mail address"));
 export const Id = z.lazy(() => z.number().int().positive());
 export const ProctoringMode = z.enum(["disabled", "image", "video"]);
 
-// §2.2
+// Test settings
 export const TestSettings = z.lazy(() =>
   z.looseObject({
     testName: z.string().optional(),
@@ -33,7 +33,7 @@ export const TestSettings = z.lazy(() =>
 export type TestSettings = z.infer<typeof TestSettings> &
   Partial<Record<(typeof SETTING_FLAGS)[number], 0 | 1>>;
 
-// §2.3
+// Test links
 export const InvitationType = z.enum(["email", "open"]);
 export const ScheduleType = z.enum(["validityindays", "timebound", "slotwise"]);
 export const LinkStatus = z.enum(["active", "inactive"]);
@@ -88,7 +88,7 @@ export const TestLink = z.lazy(() =>
 );
 export type TestLink = z.infer<typeof TestLink>;
 
-// §2.4
+// Invitation (POST /v3/tests/{testId}/invite): sendEmail is the string "yes" or "no"
 export const InviteBody = z.lazy(() =>
   z.strictObject({
     emailId: Email.optional(),
@@ -107,7 +107,7 @@ export const InviteBody = z.lazy(() =>
 );
 export type InviteBody = z.infer<typeof InviteBody>;
 
-// §2.5
+// Reattempt: its own casing of the field names (StartDateTime, CallbackUrl...)
 export const ReattemptBody = z.lazy(() =>
   z.strictObject({
     StartDateTime: UtcDateTime.optional(),
@@ -120,7 +120,7 @@ export const ReattemptBody = z.lazy(() =>
 );
 export type ReattemptBody = z.infer<typeof ReattemptBody>;
 
-// §2.6: the candidate fields of §2.4, with sendEmail an integer flag here.
+// Test-link invitation: the candidate fields of an invitation, with sendEmail an integer flag here.
 export const LinkInviteBody = z.lazy(() =>
   InviteBody.unwrap()
     .pick({
@@ -144,7 +144,7 @@ export const Invitation = z.lazy(() =>
 );
 export type Invitation = z.infer<typeof Invitation>;
 
-// §2.7: the request's settings, and its candidates (each checked where it is read: src/bulk/invites.ts)
+// Bulk invite: the settings, and the candidates (each checked where it is read: src/bulk/invites.ts)
 export const BulkInviteSettings = z.lazy(() =>
   z.strictObject({
     startDateTime: UtcDateTime.optional(),
@@ -162,7 +162,7 @@ export interface BulkCandidate {
 /** A bulk invite's candidates as their JSON texts (api/json.ts): 1 to 1000 of them. */
 export const BulkCandidateTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_BULK_CANDIDATES));
 
-// §2.8
+// Test attempt record (an item of the attempt list)
 export const TestAttempt = z.lazy(() =>
   z.looseObject({
     testInvitationId: z.number(),
@@ -176,7 +176,7 @@ export const TestAttempt = z.lazy(() =>
 );
 export type TestAttempt = z.infer<typeof TestAttempt>;
 
-// Tests and reports (API-NOTES.md)
+// Tests and reports, in the shapes the real service answers (fixtures/real/tests, fixtures/real/reports)
 export const Test = z.lazy(() =>
   z.looseObject({
     testId: z.number(),
@@ -216,8 +216,8 @@ export const Report = z.lazy(() =>
 );
 export type Report = z.infer<typeof Report>;
 
-// §2.10 and §4.1 user operations
-// User e-mails are judged by the service, whose §7 messages ("Email address is in invalid format") are the
+// Users
+// User e-mails are judged by the service, whose own messages ("Email address is in invalid format") are the
 // ones users and scripts expect to see.
 const UserEmail = z.lazy(() => z.string().min(1));
 export const UserCreateBody = z.lazy(() =>
@@ -245,7 +245,7 @@ export const GdprBody = z.lazy(() =>
   z.strictObject({ CandidateEmail: Email, testinvitationId: Id.optional() }),
 );
 
-// §4.3
+// Process callbacks: `result.testinvitationIds.{successful, failed}`
 export const CallbacksResult = z.lazy(() =>
   z.looseObject({
     testinvitationIds: z
@@ -254,7 +254,7 @@ export const CallbacksResult = z.lazy(() =>
   }),
 );
 
-// §2.11
+// Employee upsert items
 const DateTimeString = z.lazy(() =>
   z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be a date-time"),
 );
@@ -299,7 +299,7 @@ export const UpsertResult = z.lazy(() =>
 );
 export type UpsertResult = z.infer<typeof UpsertResult>;
 
-/** Skills lists (API-NOTES.md): `{items, hasNextPage, totalCount, pageNumber}`. */
+/** Skills lists, paged with PageNumber / PageSize: `{items, hasNextPage, totalCount, pageNumber}`. */
 export const SkillsPage = z.lazy(() =>
   z.looseObject({
     items: z.array(z.record(z.string(), z.unknown())),

@@ -4,7 +4,7 @@ import { findKey } from "../fields.js";
 export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** CLI.md: table on a terminal, tsv when piped; `--json` and `-o` override. */
+/** Table on a terminal, tsv when piped; `--json` and `-o` override (README "Output"). */
 export function chooseFormat(requested: string | undefined, stdoutIsTTY: boolean): Format {
   if (requested === undefined) return stdoutIsTTY ? "table" : "tsv";
   if ((FORMATS as readonly string[]).includes(requested)) return requested as Format;

@@ -1,6 +1,6 @@
 /**
- * A one-line progress bar on stderr, drawn only when stderr is a terminal and not in CI (CLI.md: "never in CI
- * logs"). Redraws at most ten times a second, so a million-row run costs a few hundred writes, not a million.
+ * A one-line progress bar on stderr, drawn only when stderr is a terminal and not in CI (never in CI logs).
+ * Redraws at most ten times a second, so a million-row run costs a few hundred writes, not a million.
  */
 import type { Writable } from "node:stream";
 

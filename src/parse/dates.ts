@@ -9,7 +9,7 @@ const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /**
- * CLI.md "Dates": `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now.
+ * Dates: `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now.
  */
 export function parseDate(input: string, bound: Bound, option: string, now: Date = new Date()): Date {
   const date = readDate(input.trim(), bound, now);

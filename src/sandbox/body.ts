@@ -64,7 +64,7 @@ export class RequestBody {
     return this.parsedJson;
   }
 
-  /** For routes: undefined when empty; 415 when not declared JSON (API.md §5.2); 400 when it does not parse. */
+  /** For routes: undefined when empty; 415 when not declared application/json; 400 when it does not parse. */
   json(): unknown {
     if (this.raw.length === 0) return undefined;
     if (!this.isJsonType) {

@@ -24,7 +24,7 @@ function fromParts(m: RegExpExecArray): Date | undefined {
   return date;
 }
 
-/** `YYYY-MM-DDTHH:mm:ssZ` exactly, as API.md §2.3/§2.4 prescribe for invitation and link dates. */
+/** `YYYY-MM-DDTHH:mm:ssZ` exactly, the format the service prescribes for invitation and link dates. */
 export function parseStrictUtc(value: unknown): Date | undefined {
   if (typeof value !== "string") return undefined;
   const m = STRICT_UTC.exec(value);

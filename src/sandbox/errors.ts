@@ -1,6 +1,6 @@
 /**
- * The three error body shapes of API-NOTES.md and the exact messages of API.md §7, in one place so every
- * route answers the same words.
+ * The service's three error body shapes (`{errors}`, `{result: null, errors}`, `{statusCode, message}`)
+ * and its exact messages, in one place so every route answers the same words.
  */
 export class ApiError extends Error {
   readonly status: number;

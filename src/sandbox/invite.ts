@@ -53,9 +53,9 @@ export interface InviteRequest {
 }
 
 /**
- * API-NOTES: re-inviting an e-mail whose invitation is Pending, Cancelled or Expired returns that same
- * invitation reset to Pending; a finished one gets a new invitation. One still In Progress is returned as is
- * (interpretation: the candidate is mid-test, nothing to reset).
+ * As on the real service, re-inviting an e-mail whose invitation is Pending, Cancelled or Expired returns
+ * that same invitation reset to Pending; a finished one gets a new invitation. One still In Progress is
+ * returned as is (interpretation: the candidate is mid-test, nothing to reset).
  */
 export function inviteCandidate(store: Store, req: InviteRequest): Invitation {
   const existing = store.latestInvitation(req.testId, req.email);
@@ -87,7 +87,7 @@ export function inviteCandidate(store: Store, req: InviteRequest): Invitation {
   return inv;
 }
 
-/** disableMandatoryFields=1 without e-mail or name: the service makes up both (API.md §2.4). */
+/** disableMandatoryFields=1 without e-mail or name: the service makes up both. */
 export function anonymousCandidate(): { email: string; name: string } {
   const tag = randomBytes(5).toString("hex");
   return {

@@ -1,5 +1,5 @@
 /**
- * Sending test-completion notifications (API-NOTES.md, last section): JSON POSTs to the invitation's
+ * Sending test-completion notifications as the real service does: JSON POSTs to the invitation's
  * callbackURL, 5 s timeout, a failed delivery retried twice, and never an exception for an unreachable URL.
  */
 import http from "node:http";
@@ -27,7 +27,7 @@ export interface TestCompletionNotification {
   AttemptedOnUtc: string;
 }
 
-/** The final notification says `Test Left` where the attempt list says `TestLeft` (API-NOTES). */
+/** Like the real service, the final notification says `Test Left` where the attempt list says `TestLeft`. */
 const NOTIFICATION_STATUS: Record<string, string> = {
   "In Progress": "In Progress",
   Complete: "Complete",

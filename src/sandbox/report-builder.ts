@@ -1,4 +1,4 @@
-/** The report of a finished attempt in the API-NOTES shape (note the mixed case of Status, PerformanceCategory). */
+/** A finished attempt's report as the real service answers it (mixed case: Status, PerformanceCategory). */
 import { isoSeconds } from "./dates.js";
 import type { Invitation, Test } from "./state.js";
 

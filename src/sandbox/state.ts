@@ -104,7 +104,7 @@ export interface Invitation {
   email: string;
   name: string;
   status: InvitationStatus;
-  /** §2.8 invitationtype: "api" for invitations made through the API, "app" for the seeded ones. */
+  /** The attempt record's invitationtype: "api" when made through the API, "app" for the seeded ones. */
   invitationType: "api" | "app";
   /** How it was made: single invite, bulk, test link, reattempt, or seed data. */
   channel: "invite" | "bulk" | "testlink" | "reattempt" | "seed";

@@ -21,10 +21,11 @@ export interface SandboxOptions {
   /** One line per request (method path status ms); the key is never logged. */
   log?: (line: string) => void;
   /**
-   * "real" (default): where the real service's documented answers (fixtures/real/) differ from API.md's
-   * literal reading, answer like the real service: the attempt listing's `testStatus: "Completed"`, settings
-   * grouped (`testSettings`, `questionSettings`...), the ids of a process-callbacks 401 as strings.
-   * "api-md": API.md's literal shapes (`teststatus: "Complete"`, flat settings, numeric ids).
+   * "real" (default): where the real service's documented answers (fixtures/real/) differ from the literal
+   * reading of its specification, answer like the real service: the attempt listing's
+   * `testStatus: "Completed"`, settings grouped (`testSettings`, `questionSettings`...), the ids of a
+   * process-callbacks 401 as strings.
+   * "api-md": the specification's literal shapes (`teststatus: "Complete"`, flat settings, numeric ids).
    */
   shapes?: Shapes;
 }

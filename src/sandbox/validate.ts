@@ -1,4 +1,4 @@
-/** Field checks shared by the routes. They throw ApiError (400) with the exact messages of API.md. */
+/** Field checks shared by the routes. They throw ApiError (400) with the service's exact messages (MSG). */
 import { badRequest, MSG } from "./errors.js";
 
 // Pragmatic RFC 5322 subset: what a .NET EmailAddress check accepts for ordinary ASCII addresses.
@@ -28,7 +28,7 @@ export function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
 }
 
-/** 0/1 flags (API-NOTES: Yes/No flags are integers 0 = no, 1 = yes). */
+/** 0/1 flags: Yes/No flags are integers, 0 = no, 1 = yes. */
 export function isFlag(value: unknown): value is 0 | 1 {
   return value === 0 || value === 1;
 }
@@ -50,7 +50,7 @@ export class Problems {
   }
 }
 
-/** A comma separated e-mail list; `allowDisable` admits the literal `disable` of API.md §2.4. */
+/** A comma separated e-mail list; `allowDisable` admits `disable`, which turns stakeholder e-mails off. */
 export function isEmailList(value: string, allowDisable: boolean): boolean {
   if (allowDisable && value.trim().toLowerCase() === "disable") return true;
   const parts = value.split(",").map((p) => p.trim());

@@ -1,5 +1,5 @@
 /**
- * The Yes/No flags of API.md §2.2, apart from the schemas so `--help` can list them without loading zod. Data
+ * The Yes/No (0/1) test settings, apart from the schemas so `--help` can list them without loading zod. Data
  * only: the client's schemas and flags and the sandbox read the one list.
  */
 export const SETTING_FLAGS = [

@@ -1,4 +1,4 @@
-/** POST /v3/candidates/testattempts?state=completed — finished attempts in a ≤30-day window (API.md §2.8, §4.2). */
+/** POST /v3/candidates/testattempts?state=completed — finished attempts in a ≤30-day window. */
 
 import { MAX_ATTEMPT_SPAN_DAYS } from "../../spec/limits.js";
 import { ok, type RouteContext } from "../context.js";

@@ -1,4 +1,4 @@
-/** POST /v3/callbacks/process — queue re-deliveries of test-completion notifications (API.md §4.3). */
+/** POST /v3/callbacks/process — queue test-completion notifications again, at most 100 ids per call. */
 
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { ok, type RouteContext } from "../context.js";
@@ -42,7 +42,7 @@ function processCallbacks(ctx: RouteContext) {
   for (const inv of found) {
     if (inv.callbackURL && isFinished(inv.status)) {
       successful.push(inv.testInvitationId);
-      // Queued: the answer does not wait for the delivery (API.md §4.3).
+      // Queued: the answer does not wait for the delivery.
       void redeliver(ctx.env, inv);
     } else failed.push(inv.testInvitationId);
   }

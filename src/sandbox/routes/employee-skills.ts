@@ -1,6 +1,6 @@
 /**
- * Employee skills API (API.md §4.4), per employee: skills profile, certificates, resume upload, learning
- * assignment and skill gap.
+ * Employee skills API (paths without /v3), per employee: skills profile, certificates, resume upload,
+ * learning assignment and skill gap.
  */
 import { createHash } from "node:crypto";
 import { idParam, ok, ownedEmployee, type RouteContext } from "../context.js";

@@ -1,5 +1,5 @@
 /**
- * Employee skills API (API.md §4.4), the employee records: GET /employees, GET /employees/skills-profile,
+ * Employee skills API (paths without /v3), employee records: GET /employees, GET /employees/skills-profile,
  * POST /employees/upsert, PATCH /employees/{id}/status, GET /employees/{id}/reports/{testId}.
  */
 
@@ -196,7 +196,7 @@ function upsertOne(ctx: RouteContext, item: unknown): UpsertOutcome {
   return { email: validEmail, employeeId: emp.employeeId, errors: null };
 }
 
-/** POST /employees/upsert — 200 declared text/plain whose body is the JSON result (API.md §4.4). */
+/** POST /employees/upsert — 200 declared text/plain whose body is the JSON result. */
 function upsert(ctx: RouteContext) {
   const body = ctx.json();
   if (!Array.isArray(body)) throw badRequest("The request body must be a JSON array of employees");

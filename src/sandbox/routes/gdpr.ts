@@ -1,4 +1,4 @@
-/** POST /v3/gdpr/requests — mask a candidate's records (API.md §4.2 rule 4). */
+/** POST /v3/gdpr/requests — mask a candidate's records, or one attempt's with testinvitationId. */
 import { createHash } from "node:crypto";
 import { ok, type RouteContext } from "../context.js";
 import { isoSeconds } from "../dates.js";

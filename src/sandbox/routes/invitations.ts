@@ -112,7 +112,7 @@ function inviteAnswer(inv: Invitation) {
   return { testInvitationId: inv.testInvitationId, testUrl: inv.testUrl };
 }
 
-/** POST /v3/tests/{testId}/invite — body per API.md §2.4, sendEmail "yes"/"no". */
+/** POST /v3/tests/{testId}/invite — sendEmail the string "yes"/"no". */
 function invite(ctx: RouteContext) {
   const test = ownedTest(ctx, idParam(ctx, "testId"));
   const body = requireObject(ctx.json());
@@ -164,7 +164,7 @@ function invite(ctx: RouteContext) {
   return ok(inviteAnswer(inv), 201);
 }
 
-/** POST /v3/tests/{testId}/testlinks/{testLinkId}/invite — body per §2.6, sendEmail an integer. */
+/** POST /v3/tests/{testId}/testlinks/{testLinkId}/invite — an invite's candidate fields, sendEmail 0/1. */
 function inviteThroughLink(ctx: RouteContext) {
   const test = ownedTest(ctx, idParam(ctx, "testId"));
   const linkId = idParam(ctx, "testLinkId");
@@ -213,7 +213,7 @@ function inviteThroughLink(ctx: RouteContext) {
   return ok({ ...inviteAnswer(inv), status: "Pending" }, 201);
 }
 
-/** POST /v3/tests/{testId}/invite/bulk — §2.7; all or nothing, answers the boolean `true` as text/plain. */
+/** POST /v3/tests/{testId}/invite/bulk — ≤1000 candidates, all or nothing; answers `true` as text/plain. */
 function inviteBulk(ctx: RouteContext) {
   const test = ownedTest(ctx, idParam(ctx, "testId"));
   const body = requireObject(ctx.json());
@@ -266,7 +266,7 @@ function cancel(ctx: RouteContext) {
   return ok({ testInvitationId: inv.testInvitationId, status: "cancelled" });
 }
 
-/** POST /v3/invitations/{id}/reattempt — §2.5 field names (StartDateTime, CallbackUrl, ...). */
+/** POST /v3/invitations/{id}/reattempt — field names in their own casing (StartDateTime, CallbackUrl...). */
 function reattempt(ctx: RouteContext) {
   const inv = ownedInvitation(ctx, idParam(ctx, "testInvitationId"));
   const raw = ctx.json();

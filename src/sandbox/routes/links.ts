@@ -1,4 +1,4 @@
-/** Test links (API.md §2.3, §4.2 rule 3): list, get, create, update. */
+/** Test links: list, get, create, update; each schedule type with its own fields. */
 import { idParam, ok, ownedTest, type RouteContext } from "../context.js";
 import { DATE_FORMAT_HINT, parseStrictUtc } from "../dates.js";
 import { MSG, statusError } from "../errors.js";
@@ -112,7 +112,7 @@ function applyBody(link: TestLink, body: Record<string, unknown>, creating: bool
     if (typeof body.isApiLink !== "boolean") problems.add("isApiLink must be true or false");
     else link.isApiLink = body.isApiLink;
   }
-  // isApiLink belongs to open links only (API.md §4.2 rule 3): refuse it on an e-mail link, drop it on a switch.
+  // isApiLink belongs to open links only: refuse it on an e-mail link, drop it on a switch.
   if (link.invitationType === "email" && link.isApiLink) {
     if (body.isApiLink === true) problems.add("isApiLink can only be set on an open link");
     link.isApiLink = false;

@@ -24,7 +24,8 @@ function listTests(ctx: RouteContext) {
       duration: t.duration,
       labels: [...t.labels],
     })),
-    // API-NOTES leaves open whether count is the page or the total; the sandbox answers the total.
+    // Whether the real service's count is the page or the total is not documented; the sandbox answers
+    // the total.
     count: tests.length,
   });
 }
@@ -47,8 +48,8 @@ function testDetail(t: Test) {
 }
 
 /**
- * The settings as read back. The real service groups the fields of §2.2 (API-NOTES.md,
- * fixtures/real/tests/settings-get-200.json); API.md's reading is the flat object it takes on write.
+ * The settings as read back. The real service groups them (`testSettings`, `questionSettings`...;
+ * fixtures/real/tests/settings-get-200.json); with shapes "api-md" it is the flat object written.
  */
 function settingsView(ctx: RouteContext, t: Test) {
   const { testAliasName, typeOfTest, ...flags } = t.settings;
@@ -79,7 +80,7 @@ function settingsView(ctx: RouteContext, t: Test) {
   };
 }
 
-/** The whole object is written (API-NOTES): a flag left out is reset to 0, names and type keep their value. */
+/** The whole object is written (no partial update): a flag left out is reset to 0; names and type stay. */
 function writeSettings(ctx: RouteContext) {
   const test = ownedTest(ctx, idParam(ctx, "testId"));
   const body = requireObject(ctx.json());

@@ -1,4 +1,4 @@
-/** POST /v3/accounts/user/create | update | status (API.md §2.10, §4.1, §7). */
+/** POST /v3/accounts/user/create | update | status: the account's users, Active or Inactive. */
 import { ok, type RouteContext } from "../context.js";
 import { isoSeconds } from "../dates.js";
 import { badRequest, MSG, statusError } from "../errors.js";
@@ -20,7 +20,7 @@ function findUser(ctx: RouteContext, email: string): User {
 
 function createUser(ctx: RouteContext) {
   const body = requireObject(ctx.json());
-  // The parameter table spells it fullname, the sample body fullName (§2.10): accept both.
+  // The service's documentation spells it fullname and fullName: accept both.
   const fullName = body.fullName ?? body.fullname;
   if (!isEmail(body.email)) throw badRequest(MSG.invalidEmail);
   if (!nonEmptyString(fullName)) throw badRequest("fullName is required");
