@@ -1,17 +1,25 @@
-import { csvRows } from "../../bulk/check.js";
-import { ledgerTarget, parseChunkSize, parseConcurrency, runAndReport } from "../../bulk/command.js";
-import { noRowsMessage, openCsv, parseDelimiter } from "../../bulk/csv.js";
-import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
-import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
-import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rejects.js";
+import * as z from "../../api/zod.js";
+import type { BulkJob } from "../../bulk/engine/run.js";
+import type { ChunkAnswer, RejectsSink } from "../../bulk/engine/types.js";
+import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
+import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { csvRows } from "../../bulk/rows/split-check.js";
+import type { Context } from "../../context.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import type { Handler } from "../shared/kit.js";
+import { bulkFileOptions } from "../shared/bulk-options.js";
+import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
 
-const upsert: Handler = async (ctx, args, o) => {
-  const file = args[0]!;
-  const chunkSize = parseChunkSize(o.chunkSize, MAX_UPSERT_EMPLOYEES);
-  // Requests of 100 employees are small and many (10,000 for a million rows): more in flight hide the latency.
-  const concurrency = parseConcurrency(o.concurrency, 8);
+/** --concurrency defaults to 8 (index.ts): requests of 100 employees are small and many, more in flight hide the latency. */
+export const options = z.object({ ...bulkFileOptions(MAX_UPSERT_EMPLOYEES) });
+export const args = z.tuple([z.string()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [file]: z.infer<typeof args>,
+): Promise<number> {
+  const { chunkSize, concurrency } = o;
   const json = /\.json$/i.test(file);
   const force = o.force === true;
 
@@ -25,7 +33,7 @@ const upsert: Handler = async (ctx, args, o) => {
     openRejects = async () => new JsonRejects(path, force);
   } else {
     const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
-    const input = await openCsv(file, { delimiter: parseDelimiter(o.delimiter) });
+    const input = await openCsv(file, { delimiter: o.delimiter });
     inputName = input.name;
     noRows = noRowsMessage(input);
     rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
@@ -60,8 +68,7 @@ const upsert: Handler = async (ctx, args, o) => {
     },
     { verb: "Upserted", noun: ["employee", "employees"], inputName },
   );
-};
-export default upsert;
+}
 
 /**
  * API.md §4.4: `failed` items name the employee by e-mail; each maps back to the row that sent it (`emails`:

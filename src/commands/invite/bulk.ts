@@ -1,16 +1,16 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import * as z from "../../api/zod.js";
-import { csvRows } from "../../bulk/check.js";
-import { ledgerTarget, runAndReport } from "../../bulk/command.js";
-import { noRowsMessage, openCsv } from "../../bulk/csv.js";
-import { inviteColumns } from "../../bulk/invites.js";
-import { CsvRejects, rejectsTarget } from "../../bulk/rejects.js";
+import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { inviteColumns } from "../../bulk/rows/invites.js";
+import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
+import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
 import { resolveTestId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
 
@@ -25,7 +25,13 @@ export const options = z.object({
   ...bulkFileOptions(MAX_BULK_CANDIDATES),
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [file]: string[]): Promise<number> {
+export const args = z.tuple([z.string()]);
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [file]: z.infer<typeof args>,
+): Promise<number> {
   const { chunkSize, concurrency, start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
@@ -36,9 +42,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [file]: stri
     proctoringMode: o.proctoring,
   });
   const force = o.force === true;
-  const rejects = rejectsTarget(file!, o.rejects, { force, dryRun: ctx.dryRun });
+  const rejects = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
 
-  const input = await openCsv(file!, { delimiter: o.delimiter });
+  const input = await openCsv(file, { delimiter: o.delimiter });
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
     throw new UsageError(

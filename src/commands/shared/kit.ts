@@ -7,7 +7,7 @@ import { FLAG } from "../../parse/flag.js";
 /**
  * What a verb module exports: the zod schema of its options (`options`, one key per declared flag, as
  * commander names it: `--page-size` is `pageSize`; a verb that declares no flag may export none, and then
- * loads no zod), optionally one of its positional arguments (`args`, a tuple or array over the strings
+ * loads no zod), optionally the schema of its positional arguments (`args`, a tuple or array over the strings
  * given), and `run`, which gets both parsed. `run` returns an exit code (or nothing for 0) and never exits
  * itself.
  */
@@ -18,18 +18,7 @@ export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> 
 }
 
 /** The loader of a verb module, as `lazy` is given it. */
-export type VerbLoader = () => Promise<Verb | { default: Handler }>;
-
-/**
- * TEMPORARY, while issue 19 item 1 converts the groups one by one: a verb module of the old shape, whose
- * options come unparsed. Removed with the last group converted.
- */
-export type Handler = (
-  ctx: Context,
-  args: string[],
-  options: Record<string, unknown>,
-  command: Command,
-) => Promise<number | undefined>;
+export type VerbLoader = () => Promise<Verb>;
 
 export interface Kit {
   ctx: Context;
@@ -37,9 +26,7 @@ export interface Kit {
    * An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed), and
    * parses the command line with the verb's schemas before calling its `run`.
    */
-  lazy<O extends ZodType, A extends ZodType>(
-    load: () => Promise<Verb<O, A> | { default: Handler }>,
-  ): LazyAction;
+  lazy<O extends ZodType, A extends ZodType>(load: () => Promise<Verb<O, A>>): LazyAction;
 }
 
 /** The action `lazy` makes; it keeps its loader, for test/foundation/options-schemas.test.ts. */
@@ -56,11 +43,7 @@ export function createKit(ctx: Context, setExitCode: (code: number) => void): Ki
           .flatMap((value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]))
           .map(String);
         // Each verb's run is typed by its own schemas; here only their shape matters.
-        const verb: Verb | { default: Handler } = await load();
-        if ("default" in verb) {
-          setExitCode((await verb.default(ctx, given, command.opts(), command)) ?? 0);
-          return;
-        }
+        const verb: Verb = await load();
         const args =
           verb.args === undefined ? given : parseWith(verb.args, given, (i) => argName(command, i));
         const options =
@@ -95,7 +78,7 @@ function parseWith<S extends ZodType>(
 }
 
 /** `pageSize` → `--page-size`, as declared (so `apiLink` of `--no-api-link` reads `--api-link`). */
-export function flagName(command: Command, key: PropertyKey): string {
+function flagName(command: Command, key: PropertyKey): string {
   const option = command.options.find((o) => o.attributeName() === key);
   return option?.long ?? `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }

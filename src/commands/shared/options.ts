@@ -1,28 +1,16 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { parseId, parseIntInRange } from "../../parse/numbers.js";
 
 /**
- * TEMPORARY (issue 19 item 1): the parsers moved to src/parse/; verbs not yet converted to an options schema
- * still import them from here. Removed with the last group converted.
+ * The test a command works on: `--test` (its schema parsed it), or picked from the account's tests when
+ * prompts are allowed.
  */
-export { oneOf, parseId, parseIntInRange } from "../../parse/numbers.js";
-export function optionalInt(
-  value: unknown,
-  name: string,
-  min = 1,
-  max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
-  return value === undefined ? undefined : parseIntInRange(value, name, min, max);
-}
-
-/**
- * The test a command works on: `--test`, or picked from the account's tests when prompts are allowed.
- */
-export async function resolveTestId(ctx: Context, value: unknown, flag = "--test"): Promise<number> {
-  // TEMPORARY (issue 19 item 1): a string comes from a verb not yet converted to an options schema.
-  if (typeof value === "number") return value;
-  if (value !== undefined) return parseId(value, flag);
+export async function resolveTestId(
+  ctx: Context,
+  value: number | undefined,
+  flag = "--test",
+): Promise<number> {
+  if (value !== undefined) return value;
   if (!ctx.canPrompt)
     throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");
   const api = await ctx.api();
