@@ -1,0 +1,67 @@
+/** What the bulk commands share around `runBulk`: the ledger target, the progress bar, printing a stopped run. */
+import type { ApiName } from "../api/client.js";
+import type { Context } from "../context.js";
+import { createProgress } from "../output/progress.js";
+import type { BulkJob } from "./engine.js";
+import { keyFingerprint, ledgerDir } from "./ledger.js";
+import { printBulkResult, type Wording } from "./report.js";
+import { runBulk } from "./run.js";
+import { type BulkResult, bulkExitCode } from "./summary.js";
+
+/** The most requests a bulk run keeps in flight (`--concurrency`, commands/shared/bulk-options.ts). */
+export const MAX_CONCURRENCY = 16;
+
+/**
+ * Where a run's requests go, as its ledger names it: the base URL (the embedded sandbox is one stable place,
+ * whatever port it got) and the key's fingerprint, never the key.
+ */
+export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
+  const client = await ctx.apiClient();
+  return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
+}
+
+/**
+ * Runs a job with a progress bar (terminals only) and prints the result; returns the exit code. A run that
+ * stopped on an error (authentication, network) prints what it did before the error reaches the handler.
+ */
+export async function runAndReport<T>(
+  ctx: Context,
+  job: Omit<
+    BulkJob<T>,
+    | "ledgerDir"
+    | "signal"
+    | "dryRun"
+    | "onProgress"
+    | "watchRateLimits"
+    | "onNotice"
+    | "onDebug"
+    | "checkWorker"
+  > &
+    Partial<Pick<BulkJob<T>, "ledgerDir">>,
+  wording: Wording,
+): Promise<number> {
+  const client = await ctx.apiClient();
+  const progress = createProgress(ctx.io.stderr, ctx.io.env);
+  let result: BulkResult;
+  try {
+    result = await runBulk<T>({
+      ledgerDir: ledgerDir(ctx.io.env),
+      checkWorker: ctx.checkWorker,
+      signal: ctx.signal,
+      dryRun: ctx.dryRun,
+      onProgress: (p) => progress.update(p),
+      watchRateLimits: (listener) => client.onRateLimited(listener),
+      onNotice: (message) => ctx.warn(message),
+      onDebug: ctx.debug,
+      ...job,
+    });
+  } catch (error) {
+    progress.done();
+    const partial = (error as { bulk?: BulkResult }).bulk;
+    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording);
+    throw error;
+  }
+  progress.done();
+  printBulkResult(ctx, result, wording);
+  return bulkExitCode(result);
+}
