@@ -9,7 +9,7 @@ import {
   MAX_RECORD_BYTES,
   openCsv,
   parsedBatches,
-} from "../../src/bulk/csv.js";
+} from "../../src/bulk/rows/csv.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-csv-");

@@ -1,9 +1,10 @@
 /** The engine on its own, with a fake `send`: concurrency, order, groups, dedupe, classification. */
 import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../src/api/json.js";
-import type { BulkEntry, BulkJob } from "../../src/bulk/engine.js";
-import { runBulk } from "../../src/bulk/engine.js";
-import { bulkExitCode } from "../../src/bulk/summary.js";
+import type { BulkJob } from "../../src/bulk/engine/run.js";
+import { runBulk } from "../../src/bulk/engine/run.js";
+import { bulkExitCode } from "../../src/bulk/engine/summary.js";
+import type { BulkEntry } from "../../src/bulk/engine/types.js";
 import { ApiError, AuthError, UncertainError } from "../../src/errors.js";
 import { tempDir } from "./helpers.js";
 
@@ -99,7 +100,7 @@ describe("runBulk", () => {
       }),
     );
     const error = (await run.catch((e: unknown) => e)) as AuthError & {
-      bulk: import("../../src/bulk/summary.js").BulkResult;
+      bulk: import("../../src/bulk/engine/summary.js").BulkResult;
     };
     expect(error).toBeInstanceOf(AuthError);
     expect(calls).toBe(3);

@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import {
   bulkRequests,

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { type JsonElement, jsonArrayBatches } from "../../src/bulk/json-array.js";
+import { type JsonElement, jsonArrayBatches } from "../../src/bulk/rows/json-array.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-json-");

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/keyset.js";
-import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/ledger.js";
+import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/engine/keyset.js";
+import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/engine/ledger.js";
 import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-ledger-");

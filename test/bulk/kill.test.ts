@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { bulkRequests, expectEachOnce, invitedCounts, ROOT, tempDir, writeCandidates } from "./helpers.js";
 

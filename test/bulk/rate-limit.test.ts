@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toJson } from "../../src/api/json.js";
-import { AdaptiveLimit } from "../../src/bulk/adaptive-limit.js";
-import type { BulkEntry } from "../../src/bulk/engine.js";
-import { runBulk } from "../../src/bulk/engine.js";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import { AdaptiveLimit } from "../../src/bulk/engine/adaptive-limit.js";
+import { runBulk } from "../../src/bulk/engine/run.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
+import type { BulkEntry } from "../../src/bulk/engine/types.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { bulkRequests, expectEachOnce, invitedCounts, tempDir, writeCandidates } from "./helpers.js";
 

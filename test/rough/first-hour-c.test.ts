@@ -20,7 +20,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { spawn as spawnPty } from "@lydell/node-pty";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { formatCount } from "../../src/output/progress.js";

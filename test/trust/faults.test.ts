@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { backoffMs, retryAfterMs } from "../../src/api/retry.js";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import type { FaultRule } from "../../src/sandbox/index.js";
 import { bulkRequests, invitedCounts, tempDir, writeCandidates } from "../bulk/helpers.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";

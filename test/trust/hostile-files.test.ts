@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/files.js";
-import type { BulkResult } from "../../src/bulk/summary.js";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { neutralizeFormula } from "../../src/output/format.js";
 import { isBulkInvite, isUpsert, ROOT, tempDir, writeCandidates } from "../bulk/helpers.js";
 import { startLiveCli } from "../callbacks/live.js";

@@ -6,8 +6,8 @@
 import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { boolean } from "../../api/zod.js";
-import { mapOrdered } from "../../bulk/map-ordered.js";
-import { inclusiveBounds, splitWindows } from "../../bulk/windows.js";
+import { mapOrdered } from "../../bulk/engine/map-ordered.js";
+import { inclusiveBounds, splitWindows } from "../../bulk/engine/windows.js";
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";

@@ -4,7 +4,7 @@ import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { toJson } from "../../api/json.js";
-import type { BulkEntry } from "../../bulk/engine.js";
+import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
 
 const BATCH = 1000;

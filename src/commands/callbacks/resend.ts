@@ -1,17 +1,18 @@
 import type { Api } from "../../api/endpoints.js";
 import * as z from "../../api/zod.js";
-import { ledgerTarget } from "../../bulk/command.js";
-import type { BulkEntry, BulkJob, ChunkAnswer } from "../../bulk/engine.js";
-import { ledgerDir } from "../../bulk/ledger.js";
-import { printBulkResult, type Wording } from "../../bulk/report.js";
-import { runBulk } from "../../bulk/run.js";
-import { type BulkResult, bulkExitCode } from "../../bulk/summary.js";
+import { ledgerDir } from "../../bulk/engine/ledger.js";
+import type { BulkJob } from "../../bulk/engine/run.js";
+import { runBulk } from "../../bulk/engine/run.js";
+import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
+import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { printBulkResult, type Wording } from "../shared/bulk-report.js";
+import { ledgerTarget } from "../shared/bulk-run.js";
 import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";

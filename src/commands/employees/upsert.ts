@@ -1,13 +1,14 @@
 import * as z from "../../api/zod.js";
-import { csvRows } from "../../bulk/check.js";
-import { ledgerTarget, runAndReport } from "../../bulk/command.js";
-import { noRowsMessage, openCsv } from "../../bulk/csv.js";
-import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/employees.js";
-import type { BulkJob, ChunkAnswer, RejectsSink } from "../../bulk/engine.js";
-import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rejects.js";
+import type { BulkJob } from "../../bulk/engine/run.js";
+import type { ChunkAnswer, RejectsSink } from "../../bulk/engine/types.js";
+import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
+import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
+import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
 
 /** --concurrency defaults to 8 (index.ts): requests of 100 employees are small and many, more in flight hide the latency. */
 export const options = z.object({ ...bulkFileOptions(MAX_UPSERT_EMPLOYEES) });

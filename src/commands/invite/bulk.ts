@@ -1,16 +1,16 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import * as z from "../../api/zod.js";
-import { csvRows } from "../../bulk/check.js";
-import { ledgerTarget, runAndReport } from "../../bulk/command.js";
-import { noRowsMessage, openCsv } from "../../bulk/csv.js";
-import { inviteColumns } from "../../bulk/invites.js";
-import { CsvRejects, rejectsTarget } from "../../bulk/rejects.js";
+import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { inviteColumns } from "../../bulk/rows/invites.js";
+import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
+import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
 import { resolveTestId } from "../shared/options.js";
 import { dropUndefined } from "./shared.js";
 

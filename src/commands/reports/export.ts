@@ -4,7 +4,7 @@ import { rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import * as z from "../../api/zod.js";
-import { mapOrdered } from "../../bulk/map-ordered.js";
+import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError, UsageError } from "../../errors.js";
 import { FORMATS, type Format } from "../../output/format.js";

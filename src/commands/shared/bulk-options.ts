@@ -1,7 +1,7 @@
 import { boolean, string } from "../../api/zod.js";
-import { MAX_CONCURRENCY } from "../../bulk/command.js";
-import { parseDelimiter } from "../../bulk/csv.js";
+import { parseDelimiter } from "../../bulk/rows/csv.js";
 import { int, parsed } from "../../parse/flags.js";
+import { MAX_CONCURRENCY } from "./bulk-run.js";
 
 /**
  * The options every bulk run over a file takes (`invite bulk`, `employees upsert`), for its schema:

@@ -1,10 +1,10 @@
 /** CSV rows → bulk-invite candidates (API.md §2.7), validated with zod, one ledger group per test. */
-import { asJson, type Json } from "../api/json.js";
-import { type BulkCandidate, BulkCandidateName, Email } from "../api/schemas.js";
-import { UsageError } from "../errors.js";
+import { asJson, type Json } from "../../api/json.js";
+import { type BulkCandidate, BulkCandidateName, Email } from "../../api/schemas.js";
+import { UsageError } from "../../errors.js";
+import type { BulkEntry } from "../engine/types.js";
 import { findColumn, listHeader, looksHeaderless } from "./columns.js";
 import type { CsvInput } from "./csv.js";
-import type { BulkEntry } from "./engine.js";
 
 export const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemail"] as const;
 export const NAME_ALIASES = ["name", "fullname", "candidatename"] as const;

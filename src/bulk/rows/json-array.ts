@@ -4,7 +4,7 @@
  * escapes respected), and only that element's text is parsed.
  */
 import { createReadStream } from "node:fs";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../../errors.js";
 
 export interface JsonElement {
   line: number;

@@ -10,12 +10,12 @@
  */
 import { lstatSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { CliError, UsageError } from "../errors.js";
-import { AtomicFile, checkTarget } from "../files.js";
-import { neutralizeFormula } from "../output/format.js";
+import { CliError, UsageError } from "../../errors.js";
+import { AtomicFile, checkTarget } from "../../files.js";
+import { neutralizeFormula } from "../../output/format.js";
+import type { RejectsSink } from "../engine/types.js";
 import { normalizeHeader } from "./columns.js";
 import type { CsvInput } from "./csv.js";
-import type { RejectsSink } from "./engine.js";
 
 /** `candidates.csv` → `candidates.rejects.csv`, beside the input. */
 export function defaultRejectsPath(input: string, extension = extname(input) || ".csv"): string {

@@ -1,4 +1,4 @@
-import { MAX_ATTEMPT_SPAN_DAYS } from "../spec/limits.js";
+import { MAX_ATTEMPT_SPAN_DAYS } from "../../spec/limits.js";
 /**
  * Splitting a period into the ≤30-day windows the attempt listing accepts (API.md §4.2.1, §8).
  *

@@ -5,13 +5,13 @@
  * file adds is ignored, so a fixed rejects file can be fed back in as it is.
  */
 import type { z } from "zod";
-import { toJson } from "../api/json.js";
-import { Email, EmployeeUpsertItem } from "../api/schemas.js";
-import { UsageError } from "../errors.js";
-import { parseDate, toServiceTime } from "../parse/dates.js";
+import { toJson } from "../../api/json.js";
+import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
+import { UsageError } from "../../errors.js";
+import { parseDate, toServiceTime } from "../../parse/dates.js";
+import type { BulkEntry } from "../engine/types.js";
 import { normalizeHeader } from "./columns.js";
 import type { CsvInput } from "./csv.js";
-import type { BulkEntry } from "./engine.js";
 import { extraFields } from "./invites.js";
 import { jsonArrayBatches } from "./json-array.js";
 

@@ -1,12 +1,14 @@
 /**
- * The worker thread of a check in two halves (check.ts): checks its part of the CSV file, spools its valid
- * rows, and answers with a tally, or with the error that stopped it. Built as its own entry, dist/check-worker.cjs.
+ * The worker thread of a check in two halves (split-check.ts): checks its part of the CSV file with the reader
+ * it is told of (registry.ts), spools its rows, and answers with a tally, or with the error that stopped it.
+ * Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { UsageError } from "../errors.js";
-import { checkPart, type RowReader, type WorkerAnswer } from "./check.js";
+import { UsageError } from "../../errors.js";
+import type { SpoolTarget } from "../engine/spool.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError } from "./csv.js";
-import type { SpoolTarget } from "./spool.js";
+import type { RowReader } from "./registry.js";
+import { checkPart, type WorkerAnswer } from "./split-check.js";
 
 const { source, reader, range, spool } = workerData as {
   source: CsvSource;

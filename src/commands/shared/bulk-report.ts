@@ -2,12 +2,11 @@
  * Telling the user how a bulk run went: the JSON summary of CLI.md on stdout (with -o json, and whenever the
  * exit code is 3, so scripts always get the rows to look at), and a human summary on stderr.
  */
-import type { Context } from "../context.js";
-import { ExitCode } from "../errors.js";
-import { formatCount } from "../output/progress.js";
-import { type BulkResult, bulkExitCode, type RowReport } from "./summary.js";
 
-export { bulkExitCode };
+import { type BulkResult, bulkExitCode, type RowReport } from "../../bulk/engine/summary.js";
+import type { Context } from "../../context.js";
+import { ExitCode } from "../../errors.js";
+import { formatCount } from "../../output/progress.js";
 
 export interface Wording {
   /** Past tense of what a confirmed row means: "Invited", "Upserted", "Queued" (default "Sent"). */

@@ -31,11 +31,18 @@ import { createHash } from "node:crypto";
 import { constants, fdatasyncSync, writeSync } from "node:fs";
 import { access, type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { configDir } from "../config/store.js";
-import { UsageError } from "../errors.js";
-import type { LedgerTarget } from "./engine.js";
+import { configDir } from "../../config/store.js";
+import { UsageError } from "../../errors.js";
 import { DONE, KeySet, UNCERTAIN } from "./keyset.js";
 import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
+
+/** Ledger identity of one group: where the rows go. Never holds the key itself, only its fingerprint. */
+export interface LedgerTarget {
+  baseUrl: string;
+  /** `keyFingerprint(apiKey)` from ledger.ts. */
+  key: string;
+  testId?: number | string;
+}
 
 /** A key's fingerprint: enough to tell accounts apart in a ledger name, useless as a credential. */
 export function keyFingerprint(apiKey: string): string {

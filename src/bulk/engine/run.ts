@@ -1,5 +1,47 @@
-/** The engine loop behind `runBulk` (interface and contract: engine.ts). */
-
+/**
+ * The bulk engine: the one loop behind `invite bulk`, `employees upsert` and `callbacks resend`.
+ *
+ * A command hands it rows and a `send` for one chunk; the engine does the rest the same way for all:
+ *
+ *   read and check every row (the validate-first pass, which counts and spools them; rows of one dedupe key
+ *   that differ are invalid too) → replay the spool → invalid rows rejected (skipInvalid; else nothing is sent)
+ *   → dedupe per group → skip what the ledger confirmed
+ *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
+ *   → ledger record made durable before each request and after its answer
+ *   → failed / uncertain / per-item failures → rejects file → a summary (counts of CLI.md + per-row lists).
+ *
+ * Stable interface (other commands code against it):
+ *
+ * ```ts
+ * const result = await runBulk<number>({
+ *   kind: "callbacks",                                  // names the ledger; "invite" | "upsert" | "callbacks"
+ *   read: () => entriesOf(ids),                         // batches of BulkEntry (rows or invalid rows)
+ *   target: () => ({ baseUrl, key: keyFingerprint(apiKey) }),   // ledger identity of a group
+ *   ledgerDir: ledgerDir(ctx.io.env),
+ *   chunkSize: 100, maxChunk: 100, concurrency: 2,
+ *   skipInvalid: false, restart: o.restart, retryUncertain: o.retryUncertain, dryRun: ctx.dryRun,
+ *   signal: ctx.signal,
+ *   send: async (_group, rows) => {                     // throw for a failed request; the engine classifies it
+ *     const ids = rows.map((row) => Number(row.json));
+ *     const r = await api.processCallbacks(ids);
+ *     return { failed: r.invalid.map((id) => ({ index: ids.indexOf(id), error: "not in this account" })) };
+ *   },
+ * });
+ * printBulkResult(ctx, result, { noun: "ids" });        // src/commands/shared/bulk-report.ts
+ * return bulkExitCode(result);                          // 0, 3 (partial) or 130 (interrupted)
+ * ```
+ *
+ * `runAndReport(ctx, job, wording)` (src/commands/shared/bulk-run.ts) does the last three steps plus the progress bar,
+ * ledgerDir, signal and dryRun from the context; `invite bulk` and `employees upsert` use it.
+ *
+ * Errors thrown by `send` are classified, so a command never decides "uncertain" itself:
+ * `UncertainError` → chunk uncertain (not resent unless retryUncertain); `AuthError`/`ApiError` 401/403 and
+ * `NetworkError` (service unreachable after retries) → the run stops, in-flight chunks finish, then `runBulk`
+ * throws that error (with `error.bulk` holding the result so far); any other `ApiError` → chunk failed (its rows
+ * are reported, written to the rejects file and resent by a rerun); `DryRunStop` → the chunk was printed, not sent.
+ * Input problems (no data rows, invalid rows without skipInvalid) throw a `UsageError` (exit 2) before anything
+ * is sent. Every row is read by the validate-first pass before the first request, skipInvalid or not.
+ */
 import { randomBytes } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import {
@@ -10,13 +52,12 @@ import {
   NetworkError,
   UncertainError,
   UsageError,
-} from "../errors.js";
+} from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
-import { type Checked, checkRows, SHOWN_ERRORS } from "./check.js";
+import { type Checked, checkRows, SHOWN_ERRORS, type SplitCheck } from "./check.js";
 import { type DedupeIndex, FIRST, indexRows, REPEAT } from "./dedupe.js";
-import type { BulkJob, ChunkAnswer, InvalidRow, RejectsSink } from "./engine.js";
 import { DONE, type KeySet, SEEN, UNCERTAIN } from "./keyset.js";
-import { type ChunkOutcome, Ledger } from "./ledger.js";
+import { type ChunkOutcome, Ledger, type LedgerTarget } from "./ledger.js";
 import { closeSpool, type ReadyEntry, type ReadyRow, replay, sourceOf } from "./spool.js";
 import {
   addRow,
@@ -26,6 +67,80 @@ import {
   type SummaryLimits,
   sortLists,
 } from "./summary.js";
+import type { BulkEntry, ChunkAnswer, InvalidRow, RejectsSink, SentRow } from "./types.js";
+
+export interface BulkProgress {
+  /** Rows read so far (valid or not). */
+  rows: number;
+  /** Rows whose fate is settled: sent and answered, skipped, invalid, duplicate. */
+  done: number;
+  /** Rows to expect, when a validate-first pass counted them. */
+  total?: number;
+}
+
+export interface BulkJob<T> {
+  /** Names the ledger file and the summary's wording. */
+  kind: "invite" | "upsert" | "callbacks" | (string & {});
+  /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
+  inputName?: string;
+  /** The usage error for an input without rows (default: "<inputName> has no data rows: nothing to send"). */
+  noRowsMessage?: string;
+  /**
+   * Reads the input from its start, in batches (one await per batch, not per row); called once. Throw a
+   * UsageError for input that cannot be read at all (bad header, broken quoting): nothing will have been
+   * sent when it throws, as every row is read before the first request.
+   */
+  read(): AsyncIterable<BulkEntry<T>[]>;
+  /**
+   * The validate-first pass over the same rows as `read`, in parts at once: for a large CSV file, two halves,
+   * one in a worker thread (`csvRows` in rows/split-check.ts gives both). Without it `read` is checked.
+   */
+  splitCheck?: SplitCheck;
+  /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
+  checkWorker?: URL;
+  /** Ledger identity of a group (called once per group). */
+  target(group: string): LedgerTarget;
+  /** Folder for ledgers, and the spool of checked rows: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
+  ledgerDir: string;
+  /** Rows per request, already capped by `maxChunk`. */
+  chunkSize: number;
+  /** The service's limit per request; chunkSize above it is an error. */
+  maxChunk: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Send the valid rows and reject the invalid ones (else any invalid row stops the run before it sends). */
+  skipInvalid: boolean;
+  restart?: boolean;
+  retryUncertain?: boolean;
+  /** Print what would be sent (send() is still called: the API client prints and throws DryRunStop); no ledger writes. */
+  dryRun?: boolean;
+  /**
+   * Ctrl-C: send nothing more, let in-flight requests finish and be recorded, return with `interrupted`; the
+   * rows not reached are still counted (as the summary's counts are the file's), not sent.
+   */
+  signal?: AbortSignal;
+  /**
+   * The reason given for a row whose dedupeKey another row has with other values (`otherLine`: one of those).
+   * Default: "conflicts with line N: the same item with other values".
+   */
+  conflictReason?(otherLine: number): string;
+  /** Sends one chunk (rows in input order). */
+  send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
+  /** Opens the rejects file on first use; without it rejected rows are only reported. */
+  rejects?: () => Promise<RejectsSink>;
+  onProgress?(progress: BulkProgress): void;
+  /**
+   * Subscribes `onRateLimited` to the client's 429 answers (each with the time its request was sent) and
+   * returns the unsubscribe. The run then keeps fewer requests in flight while the service rate-limits it
+   * (adaptive-limit.ts); the client retries each 429 itself, within --retries.
+   */
+  watchRateLimits?(onRateLimited: (sentAt: number) => void): () => void;
+  /** What a person should hear of as it happens: the run slowing down because the service rate-limits it. */
+  onNotice?(message: string): void;
+  /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
+  onDebug?(line: string): void;
+  limits?: Partial<SummaryLimits>;
+}
 
 interface Group<T> {
   id: string;

@@ -1,9 +1,8 @@
 /**
- * The validate-first pass (CLI.md: nothing is sent while any row is invalid). It reads, checks and serializes
- * every row once, and spools the valid ones (spool.ts) for the sending pass to replay. It is all CPU
- * (csv-parse and the row checks) and runs before the first request, while the machine's other cores wait: so
+ * A CSV file's validate-first pass (engine/check.ts) in two halves at once. The pass is all CPU (csv-parse and
+ * the row checks) and runs before the first request, while the machine's other cores wait: so
  * a large CSV file is checked in two halves at once, the first here and the second in a worker thread
- * (check-worker.ts), each into a spool of its own. Measured on a million invite rows: ~2.4 s → ~1.3 s before
+ * (check-worker.ts, which looks the reader up by name in registry.ts), each into a spool of its own. Measured on a million invite rows: ~2.4 s → ~1.3 s before
  * the first request (bench/README.md).
  *
  * The halves meet just after a line break in the middle of the file (csv.ts `midpoint`). If that break is
@@ -12,36 +11,25 @@
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import type { BulkCandidate } from "../api/schemas.js";
-import { CliError, UsageError } from "../errors.js";
+import type { BulkCandidate } from "../../api/schemas.js";
+import { UsageError } from "../../errors.js";
+import {
+  type Checked,
+  interrupted,
+  onePass,
+  SHOWN_ERRORS,
+  type SplitCheck,
+  type Tally,
+  tally,
+} from "../engine/check.js";
+import type { BulkJob } from "../engine/run.js";
+import { closeSpool, openSpool, type SpoolTarget } from "../engine/spool.js";
 import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput, midpoint } from "./csv.js";
-import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
-import type { BulkEntry, BulkJob } from "./engine.js";
-import { type InviteColumns, inviteEntries } from "./invites.js";
-import { fromRejectsFile } from "./rejects.js";
-import { closeSpool, openSpool, type SpoolFile, type SpoolTarget, SpoolWriter } from "./spool.js";
+import type { Employee } from "./employees.js";
+import { type EmployeeRows, type InviteRows, type RowReader, rowsOf } from "./registry.js";
 
-/** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
-export const SHOWN_ERRORS = 20;
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;
-
-/** How a CSV input's rows are read: data only, so a worker thread can read them the same way. */
-export type RowReader = InviteRows | EmployeeRows;
-type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
-type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
-
-type Read<T> = () => AsyncIterable<BulkEntry<T>[]>;
-
-/** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
-function rowsOf(input: CsvInput, reader: InviteRows): Read<BulkCandidate>;
-function rowsOf(input: CsvInput, reader: RowReader): Read<BulkCandidate | Employee>;
-function rowsOf(csv: CsvInput, reader: RowReader): Read<BulkCandidate | Employee> {
-  const input = fromRejectsFile(csv);
-  return reader.rows === "invites"
-    ? inviteEntries(input, reader.columns, reader.testId)
-    : employeeCsvEntries(input, reader.columns);
-}
 
 /**
  * A CSV job's `read` and `splitCheck`, both from one description of its rows: the sending pass and each half
@@ -59,91 +47,18 @@ export function csvRows(
   input: CsvInput,
   reader: RowReader,
 ): Pick<BulkJob<BulkCandidate | Employee>, "read" | "splitCheck"> {
-  return { read: rowsOf(input, reader), splitCheck: { source: input, reader } };
+  return {
+    read: rowsOf(input, reader),
+    splitCheck: ({ worker, ...options }) => checkSplit({ source: input, reader, worker }, options),
+  };
 }
 
 /** A CSV job's input, for a check in two halves. */
-export interface SplitCheck {
+export interface CsvSplit {
   source: CsvSource;
   reader: RowReader;
   /** The worker script (dist/check-worker.cjs); without it, or for a small file, the check is one pass. */
   worker?: URL;
-}
-
-export interface Tally {
-  rows: number;
-  invalid: number;
-  /** Valid rows with a dedupe key of their own (dedupe.ts). */
-  keyed: number;
-  /** The first SHOWN_ERRORS invalid rows, in file order. */
-  shown: Array<{ line: number; error: string }>;
-}
-
-/** What the validate-first pass found, and where it spooled the rows (in order; each part's lines shifted). */
-export interface Checked extends Tally {
-  parts: Array<{ spool: SpoolFile; lineOffset: number }>;
-}
-
-/**
- * Counts rows and invalid rows, and spools them all to `spool`, the invalid ones too (--skip-invalid rejects
- * them as it sends, and the rows of a key may conflict after an invalid row: dedupe.ts); stops with exit 130
- * when `signal` fires.
- */
-export async function tally(
-  entries: AsyncIterable<BulkEntry<unknown>[]>,
-  spool: SpoolTarget | undefined,
-  signal?: AbortSignal,
-): Promise<Tally> {
-  const result: Tally = { rows: 0, invalid: 0, keyed: 0, shown: [] };
-  const writer = spool === undefined ? undefined : new SpoolWriter(spool);
-  for await (const batch of entries) {
-    for (const entry of batch) {
-      result.rows++;
-      if (!entry.invalid) {
-        writer?.add(entry.row);
-        continue;
-      }
-      result.invalid++;
-      writer?.addInvalid(entry.invalid);
-      if (result.shown.length < SHOWN_ERRORS)
-        result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
-    }
-    if (signal?.aborted) throw interrupted();
-  }
-  writer?.flush();
-  result.keyed = writer?.keyed ?? 0;
-  return result;
-}
-
-/**
- * The validate-first pass of a job: its CSV file in two halves at once when it is large and the worker
- * script is there, else every row here. The caller closes the spools (`closeSpool`), also on error.
- */
-export async function checkRows(
-  job: Pick<BulkJob<unknown>, "read" | "splitCheck" | "checkWorker" | "ledgerDir" | "signal" | "onDebug">,
-): Promise<Checked> {
-  if (job.splitCheck) {
-    return checkSplit(
-      { ...job.splitCheck, worker: job.checkWorker },
-      { signal: job.signal, debug: job.onDebug, spoolDir: job.ledgerDir },
-    );
-  }
-  return onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
-}
-
-/** One reader through the whole input, into a spool of its own. */
-async function onePass(spoolDir: string, check: (spool: SpoolTarget) => Promise<Tally>): Promise<Checked> {
-  const spool = openSpool(spoolDir);
-  try {
-    return { ...(await check(spool)), parts: [{ spool, lineOffset: 0 }] };
-  } catch (error) {
-    closeSpool(spool);
-    throw error;
-  }
-}
-
-function interrupted(): CliError {
-  return new CliError("Interrupted; nothing was sent", { exitCode: 130 });
 }
 
 /**
@@ -182,8 +97,8 @@ export type WorkerAnswer =
 
 /** Checks the input in two halves at once when it is large and the worker script is there; else in one pass. */
 export async function checkSplit(
-  split: SplitCheck,
-  { signal, debug, spoolDir }: { signal?: AbortSignal; debug?: (line: string) => void; spoolDir: string },
+  split: CsvSplit,
+  { signal, debug, spoolDir }: Omit<Parameters<SplitCheck>[0], "worker">,
 ): Promise<Checked> {
   const { source, reader, worker } = split;
   const whole = () => onePass(spoolDir, (spool) => checkPart(source, reader, { signal, spool }));

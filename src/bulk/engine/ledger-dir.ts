@@ -5,8 +5,8 @@
  * link or when other users can write to it (they could plant a ledger, or a link in place of one).
  */
 import { lstatSync, mkdirSync, type Stats } from "node:fs";
-import { UsageError } from "../errors.js";
-import { shellWord } from "../files.js";
+import { UsageError } from "../../errors.js";
+import { shellWord } from "../../files.js";
 
 /** Makes the folder if it is missing (0700), then checks it (`checkLedgerDir`). */
 export function ensureLedgerDir(dir: string): void {

@@ -11,7 +11,7 @@ import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { pipeline } from "node:stream";
 import { type Options, type Parser, parse } from "csv-parse";
-import { UsageError } from "../errors.js";
+import { UsageError } from "../../errors.js";
 
 export interface CsvRecord {
   /** Physical line where the record starts (1-based). */

@@ -1,12 +1,12 @@
 /** What the bulk commands share around `runBulk`: the ledger target, the progress bar, printing a stopped run. */
-import type { ApiName } from "../api/client.js";
-import type { Context } from "../context.js";
-import { createProgress } from "../output/progress.js";
-import type { BulkJob } from "./engine.js";
-import { keyFingerprint, ledgerDir } from "./ledger.js";
-import { printBulkResult, type Wording } from "./report.js";
-import { runBulk } from "./run.js";
-import { type BulkResult, bulkExitCode } from "./summary.js";
+import type { ApiName } from "../../api/client.js";
+import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
+import type { BulkJob } from "../../bulk/engine/run.js";
+import { runBulk } from "../../bulk/engine/run.js";
+import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
+import type { Context } from "../../context.js";
+import { createProgress } from "../../output/progress.js";
+import { printBulkResult, type Wording } from "./bulk-report.js";
 
 /** The most requests a bulk run keeps in flight (`--concurrency`, commands/shared/bulk-options.ts). */
 export const MAX_CONCURRENCY = 16;

@@ -1,5 +1,5 @@
 /** The result of a bulk run: the counts of CLI.md plus the per-row lists, and the exit code they mean. */
-import { ExitCode } from "../errors.js";
+import { ExitCode } from "../../errors.js";
 
 /** One row in a report: where it is, what it is, what happened. */
 export interface RowReport {

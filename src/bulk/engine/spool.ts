@@ -24,11 +24,11 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { asJson } from "../api/json.js";
-import { CliError } from "../errors.js";
-import type { BulkRow, InvalidRow, SentRow } from "./engine.js";
+import { asJson } from "../../api/json.js";
+import { CliError } from "../../errors.js";
 import { H, hashKey } from "./keyset.js";
 import { ensureLedgerDir } from "./ledger-dir.js";
+import type { BulkRow, InvalidRow, SentRow } from "./types.js";
 
 /** A checked row ready to send: its keys hashed, its item serialized. */
 export interface ReadyRow<T> extends SentRow<T> {

@@ -1,5 +1,5 @@
 /** Finding columns by name: case-insensitive, ignoring spaces, `_` and `-` (CLI.md "CSV input"). */
-import { UsageError } from "../errors.js";
+import { UsageError } from "../../errors.js";
 
 export function normalizeHeader(name: string): string {
   return name
