@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { H, hashKey, type KeySet } from "../../src/bulk/engine/keyset.js";
+import { hashHalves, hashKey, type KeySet } from "../../src/bulk/engine/keyset.js";
 import type { Ledger } from "../../src/bulk/engine/ledger.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
@@ -74,8 +74,8 @@ export function hashesOf(keys: string[]): Uint32Array {
   const out = new Uint32Array(keys.length * 2);
   keys.forEach((key, i) => {
     hashKey(key);
-    out[i * 2] = H.hi;
-    out[i * 2 + 1] = H.lo;
+    out[i * 2] = hashHalves.hi;
+    out[i * 2 + 1] = hashHalves.lo;
   });
   return out;
 }
@@ -83,7 +83,7 @@ export function hashesOf(keys: string[]): Uint32Array {
 /** The flags a key set holds for one key. */
 export function flagsOf(set: KeySet, key: string): number {
   hashKey(key);
-  return set.get(H.hi, H.lo);
+  return set.get(hashHalves.hi, hashHalves.lo);
 }
 
 /** Records a chunk in a ledger as a run does, from its keys to a confirming answer. */

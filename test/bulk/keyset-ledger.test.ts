@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DONE, H, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/engine/keyset.js";
+import { DONE, hashHalves, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/engine/keyset.js";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/engine/ledger.js";
 import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
@@ -26,7 +26,7 @@ describe("KeySet", () => {
           for (const [key, add, clear] of ops) {
             hashKey(key);
             const before = model.get(key) ?? 0;
-            expect(set.update(H.hi, H.lo, add, clear)).toBe(before);
+            expect(set.update(hashHalves.hi, hashHalves.lo, add, clear)).toBe(before);
             if (before !== 0 || add !== 0) model.set(key, (before | add) & ~clear);
           }
           for (const [key, flags] of model) expect(flagsOf(set, key)).toBe(flags);
@@ -40,7 +40,7 @@ describe("KeySet", () => {
     let collisions = 0;
     for (let i = 0; i < 1_000_000; i++) {
       hashKey(`candidate${i}@example.com`);
-      if (set.update(H.hi, H.lo, SEEN) !== 0) collisions++;
+      if (set.update(hashHalves.hi, hashHalves.lo, SEEN) !== 0) collisions++;
     }
     expect(collisions).toBe(0);
     expect(set.size).toBe(1_000_000);

@@ -12,8 +12,8 @@ export const UNCERTAIN = 2;
 export const SEEN = 4;
 const FLAGS = 7;
 
-/** The hash of the last `hashKey` call, without allocating a pair per row. */
-export const H = { hi: 0, lo: 0 };
+/** The two 32-bit halves of the last `hashKey` call: one scratch pair, not a pair allocated per row. */
+export const hashHalves = { hi: 0, lo: 0 };
 
 /**
  * 64-bit hash of a string as two 32-bit halves: two multiply–xorshift lanes over the UTF-16 code units (the
@@ -37,8 +37,8 @@ export function hashKey(text: string): void {
   h2 ^= Math.imul(h1 ^ (h1 >>> 15), 0x2c1b3c6d);
   h2 = Math.imul(h2 ^ (h2 >>> 12), 0x297a2d39);
   h2 ^= h2 >>> 15;
-  H.hi = h1 >>> 0;
-  H.lo = h2 >>> 0;
+  hashHalves.hi = h1 >>> 0;
+  hashHalves.lo = h2 >>> 0;
 }
 
 const MAX_LOAD = 0.7;

@@ -504,7 +504,7 @@ class Run<T> {
       this.running--;
       this.wake?.();
     };
-    const task = this.execute1(chunk, freeSlot).finally(() => {
+    const task = this.sendChunk(chunk, freeSlot).finally(() => {
       freeSlot();
       this.inflight.delete(task);
       this.wake?.();
@@ -522,7 +522,7 @@ class Run<T> {
   }
 
   /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
-  private async execute1(chunk: Chunk<T>, answered: () => void): Promise<void> {
+  private async sendChunk(chunk: Chunk<T>, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
     const id = this.chunkId(chunk);
     let outcome: Outcome;
