@@ -1,9 +1,6 @@
 import type { Api } from "../../api/endpoints.js";
 import * as z from "../../api/zod.js";
-import { ledgerDir } from "../../bulk/engine/ledger.js";
-import type { BulkJob } from "../../bulk/engine/run.js";
-import { runBulk } from "../../bulk/engine/run.js";
-import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
+import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -11,8 +8,8 @@ import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { printBulkResult, type Wording } from "../shared/bulk-report.js";
-import { ledgerTarget } from "../shared/bulk-run.js";
+import type { Wording } from "../shared/bulk-report.js";
+import { type CommandJob, ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
@@ -59,42 +56,12 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
 }
 
 /**
- * runAndReport (bulk/command.ts), keeping the result to say what the ledger held back. Resending is a bulk run
- * with a ledger (CLI.md): a rerun after a crash must not queue again what the service already confirmed, so
- * the ledger stays; but whoever resends on purpose (testing a webhook) should learn why nothing went, and how
- * to send anyway.
+ * Runs the job (runReported, bulk-run.ts) and says what the ledger held back. Resending is a bulk run with a
+ * ledger: a rerun after a crash must not queue again what the service already confirmed, so the ledger stays;
+ * but whoever resends on purpose (testing a webhook) should learn why nothing went, and how to send anyway.
  */
-async function resendAndReport(
-  ctx: Context,
-  job: Omit<
-    BulkJob<number>,
-    "ledgerDir" | "signal" | "dryRun" | "onProgress" | "watchRateLimits" | "onNotice" | "checkWorker"
-  >,
-  wording: Wording,
-): Promise<number> {
-  const client = await ctx.apiClient();
-  const progress = createProgress(ctx.io.stderr, ctx.io.env);
-  let result: BulkResult;
-  try {
-    result = await runBulk<number>({
-      ledgerDir: ledgerDir(ctx.io.env),
-      checkWorker: ctx.checkWorker,
-      signal: ctx.signal,
-      dryRun: ctx.dryRun,
-      onProgress: (p) => progress.update(p),
-      watchRateLimits: (listener) => client.onRateLimited(listener),
-      onNotice: (message) => ctx.warn(message),
-      onDebug: ctx.debugEnabled ? (line) => ctx.io.stderr.write(`[debug] ${line}\n`) : undefined,
-      ...job,
-    });
-  } catch (error) {
-    progress.done();
-    const partial = (error as { bulk?: BulkResult }).bulk;
-    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording);
-    throw error;
-  }
-  progress.done();
-  printBulkResult(ctx, result, wording);
+async function resendAndReport(ctx: Context, job: CommandJob<number>, wording: Wording): Promise<number> {
+  const result = await runReported(ctx, job, wording);
   if (result.alreadyDone > 0 && !result.interrupted) {
     const n = result.alreadyDone;
     ctx.hint(

@@ -20,26 +20,35 @@ export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUr
   return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
 }
 
+/** A job as a command gives it: the ledger folder (unless given), signal, dry run, progress, notices and debug lines come from the context. */
+export type CommandJob<T> = Omit<
+  BulkJob<T>,
+  | "ledgerDir"
+  | "signal"
+  | "dryRun"
+  | "onProgress"
+  | "watchRateLimits"
+  | "onNotice"
+  | "onDebug"
+  | "checkWorker"
+> &
+  Partial<Pick<BulkJob<T>, "ledgerDir">>;
+
 /**
- * Runs a job with a progress bar (terminals only) and prints the result; returns the exit code. A run that
- * stopped on an error (authentication, network) prints what it did before the error reaches the handler.
+ * Runs a job with a progress bar (terminals only) and prints the result; returns the exit code: 0, 3 (partial)
+ * or 130 (interrupted). A run that stopped on an error (authentication, network) prints what it did before the
+ * error reaches the handler.
  */
-export async function runAndReport<T>(
+export async function runAndReport<T>(ctx: Context, job: CommandJob<T>, wording: Wording): Promise<number> {
+  return bulkExitCode(await runReported(ctx, job, wording));
+}
+
+/** runAndReport, giving the result itself: for a command with more to say of it (callbacks resend). */
+export async function runReported<T>(
   ctx: Context,
-  job: Omit<
-    BulkJob<T>,
-    | "ledgerDir"
-    | "signal"
-    | "dryRun"
-    | "onProgress"
-    | "watchRateLimits"
-    | "onNotice"
-    | "onDebug"
-    | "checkWorker"
-  > &
-    Partial<Pick<BulkJob<T>, "ledgerDir">>,
+  job: CommandJob<T>,
   wording: Wording,
-): Promise<number> {
+): Promise<BulkResult> {
   const client = await ctx.apiClient();
   const progress = createProgress(ctx.io.stderr, ctx.io.env);
   let result: BulkResult;
@@ -63,5 +72,5 @@ export async function runAndReport<T>(
   }
   progress.done();
   printBulkResult(ctx, result, wording);
-  return bulkExitCode(result);
+  return result;
 }
