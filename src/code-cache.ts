@@ -57,7 +57,7 @@ export function loadBundle(file: string): unknown {
 }
 
 function writeStale(): void {
-  // A worker thread (src/bulk/check-worker.ts) leaves the caches to the main thread: V8's flags are the
+  // A worker thread (src/bulk/rows/check-worker.ts) leaves the caches to the main thread: V8's flags are the
   // process's, and setting them back (below) would change them under the main thread while it still runs.
   if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
   /*

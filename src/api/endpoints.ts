@@ -155,7 +155,7 @@ export class Api {
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
-  /** The service lists at most 30 days per call; callers split longer spans (src/bulk/windows.ts). */
+  /** The service lists at most 30 days per call; callers split longer spans (src/bulk/engine/windows.ts). */
   async listAttempts(
     startDateTime: string,
     endDateTime: string,
@@ -255,7 +255,7 @@ export class Api {
   async getSkillsProfile(employeeId: number): Promise<Fields> {
     return readRecord(await this.call("getSkillsProfile", { employeeId }), "skills profile");
   }
-  /** Up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/employees.ts). */
+  /** Up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/rows/employees.ts). */
   async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     s.UpsertItemTexts.parse(items);
     const answer = await this.call("upsertEmployees", {}, { json: jsonArray(items) });

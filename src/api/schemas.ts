@@ -144,7 +144,7 @@ export const Invitation = z.lazy(() =>
 );
 export type Invitation = z.infer<typeof Invitation>;
 
-// Bulk invite: the settings, and the candidates (each checked where it is read: src/bulk/invites.ts)
+// Bulk invite: the settings, and the candidates (each checked where it is read: src/bulk/rows/invites.ts)
 export const BulkInviteSettings = z.lazy(() =>
   z.strictObject({
     startDateTime: UtcDateTime.optional(),

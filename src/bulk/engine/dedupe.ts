@@ -6,7 +6,7 @@
  * rows are refused, or with --skip-invalid rejected, before the valid ones go out).
  *
  * The index is built from the spool of checked rows (spool.ts) once the validate-first pass is over, whether
- * the file was checked in one pass or in two halves at once (check.ts): one reader in file order, so a
+ * the file was checked in one pass or in two halves at once (rows/split-check.ts): one reader in file order, so a
  * conflict across the halves is found as within one. Memory stays what the run's dedupe set took before: a
  * KeySet of every key (8 bytes a key: ~11 MB for a million employees) says which keys come more than once;
  * only those (none, in most files) get a second table, of 12 bytes a key (the key's hash and 32 bits of its

@@ -205,7 +205,7 @@ interface CheckedRun extends Checked {
 /**
  * The validate-first pass: every row must be valid before anything is sent (exit 2 otherwise; with
  * --skip-invalid the sending pass rejects the invalid ones). It spools the rows for the sending pass (a large
- * CSV file is checked in two halves at once: check.ts) and counts them, so a run that stops early still
+ * CSV file is checked in two halves at once: rows/split-check.ts) and counts them, so a run that stops early still
  * knows the file's rows. Rows of one dedupe key that differ are invalid too (dedupe.ts).
  */
 async function checkPass<T>(job: BulkJob<T>): Promise<CheckedRun> {

@@ -13,7 +13,7 @@ export interface BulkRow<T> {
    * The item's identity, when it is not `key` (upsert: the e-mail, while `key` is the content). Repeats are
    * sent once and reported as duplicates: rows with the same `key` in one group (no dedupeKey), or with the
    * same dedupeKey and the same `key` anywhere in the input. Rows with one dedupeKey and different keys
-   * conflict: all of them are invalid (src/bulk/dedupe.ts).
+   * conflict: all of them are invalid (dedupe.ts).
    */
   dedupeKey?: string;
   /** What reports show for the row: the e-mail, the id. */

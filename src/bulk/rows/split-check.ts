@@ -1,9 +1,9 @@
 /**
  * A CSV file's validate-first pass (engine/check.ts) in two halves at once. The pass is all CPU (csv-parse and
- * the row checks) and runs before the first request, while the machine's other cores wait: so
- * a large CSV file is checked in two halves at once, the first here and the second in a worker thread
- * (check-worker.ts, which looks the reader up by name in registry.ts), each into a spool of its own. Measured on a million invite rows: ~2.4 s → ~1.3 s before
- * the first request (bench/README.md).
+ * the row checks) and runs before the first request, while the machine's other cores wait: so a large CSV
+ * file is checked in two halves at once, the first here and the second in a worker thread (check-worker.ts,
+ * which looks the reader up by name in registry.ts), each into a spool of its own. Measured on a million
+ * invite rows: ~2.4 s → ~1.3 s before the first request (bench/README.md).
  *
  * The halves meet just after a line break in the middle of the file (csv.ts `midpoint`). If that break is
  * inside a quoted value, the first half ends inside quotes; the worker's result is then dropped and the whole
