@@ -76,7 +76,7 @@ const common = {
  */
 const CACHED = {
   commander: "commander",
-  zod: join(src, "api", "zod.ts"),
+  zod: join(src, "parse", "zod.ts"),
   undici: join(src, "api", "undici.ts"),
 };
 

@@ -4,7 +4,7 @@ import { registerCommands } from "./commands/index.js";
 import { createKit } from "./commands/shared/kit.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
-import { escapeControls, jsonText } from "./output/escape.js";
+import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
 import { declareProgram } from "./program.js";
 

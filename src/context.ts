@@ -12,7 +12,7 @@ import {
 } from "./config/resolve.js";
 import { configDir } from "./config/store.js";
 import { AuthError } from "./errors.js";
-import { escapeControls } from "./output/escape.js";
+import { escapeControls } from "./escape.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
 import { isCi } from "./output/progress.js";

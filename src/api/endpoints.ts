@@ -1,5 +1,6 @@
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
+import * as z from "../parse/zod.js";
 import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
 import { type Json, jsonArray } from "./json.js";
 import {
@@ -14,7 +15,6 @@ import {
   unwrap,
 } from "./read.js";
 import * as s from "./schemas.js";
-import * as z from "./zod.js";
 
 export type { Page } from "./read.js";
 

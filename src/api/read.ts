@@ -11,9 +11,9 @@
  *   (an id the command goes on to use) stops the command, with an error naming it and how to see the raw answer.
  */
 import { ApiError } from "../errors.js";
+import { escapeControls } from "../escape.js";
 import { type Fields, field, findKey, isRecord } from "../fields.js";
-import { escapeControls } from "../output/escape.js";
-import type * as z from "./zod.js";
+import type * as z from "../parse/zod.js";
 
 /** Where an answer came from, for errors that say how to see it raw (`assess api`). */
 export interface Answer {

@@ -7,9 +7,10 @@
  * ~10 ms of every command's start-up (bench/README.md). The enums stay plain: their `.options` are value
  * lists for flags.
  */
+
+import * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
-import * as z from "./zod.js";
 
 /** Yes/No flags are integers: 0 = no, 1 = yes. */
 export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)]));

@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
-import { escapeControls, jsonText } from "./escape.js";
+import { escapeControls, jsonText } from "../escape.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
 import { isClosed } from "./pipe.js";
 import { plainStyle, type Style } from "./style.js";

@@ -4,11 +4,12 @@
  * wording of the parser it wraps; `{flag}` in its message is replaced by the flag's name (`--page-size`) or
  * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/kit.ts).
  */
-import { NEVER, string } from "../api/zod.js";
+
 import { UsageError } from "../errors.js";
 import { type Bound, parseDate } from "./dates.js";
 import { FLAG } from "./flag.js";
 import { oneOf, parseId, parseIntInRange } from "./numbers.js";
+import { NEVER, string } from "./zod.js";
 
 /**
  * A string read by `parse`: a parser of ./numbers.ts or ./dates.ts, or a verb's own rule; the usage error it

@@ -3,7 +3,7 @@ import { type Api, paginate } from "../api/endpoints.js";
 import type { Test } from "../api/schemas.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
-import { escapeControls } from "../output/escape.js";
+import { escapeControls } from "../escape.js";
 import { promptIo } from "./io.js";
 
 /** A searchable list of the account's tests, for commands run without `--test`. */

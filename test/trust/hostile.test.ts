@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOW_MS, splitWindows } from "../../src/bulk/engine/windows.js";
 import { type CsvRecord, openCsv } from "../../src/bulk/rows/csv.js";
 import { type CliError, UsageError } from "../../src/errors.js";
-import { escapeControls } from "../../src/output/escape.js";
+import { escapeControls } from "../../src/escape.js";
 import { Output } from "../../src/output/output.js";
 import { orderedRange, parseDate, toServiceTime } from "../../src/parse/dates.js";
 import { ROOT, tempDir } from "../bulk/helpers.js";

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;

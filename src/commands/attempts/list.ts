@@ -1,7 +1,7 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "./period.js";
 
 export const ATTEMPT_COLUMNS = [

@@ -5,7 +5,6 @@
  */
 import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
-import { boolean } from "../../api/zod.js";
 import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import { inclusiveBounds, splitWindows } from "../../bulk/engine/windows.js";
 import type { Context } from "../../context.js";
@@ -13,6 +12,7 @@ import { InterruptedError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
+import { boolean } from "../../parse/zod.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/kit.js";
 import { requireValues } from "../shared/options.js";
 

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
+import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
-import { escapeControls, jsonText } from "../../output/escape.js";
 import { FLAG } from "../../parse/flag.js";
 import { int, parsed } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);

@@ -1,11 +1,11 @@
 import type { Api } from "../../api/endpoints.js";
-import * as z from "../../api/zod.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
 import type { Wording } from "../shared/bulk-report.js";

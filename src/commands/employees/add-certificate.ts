@@ -1,8 +1,8 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { requireValues } from "../shared/options.js";
 import { composeBody } from "./body.js";
 import { CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";

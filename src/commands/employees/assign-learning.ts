@@ -1,9 +1,9 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { composeBody } from "./body.js";
 import { gapRows } from "./skill-gap.js";
 

@@ -1,6 +1,6 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import type { Row } from "../../output/output.js";
+import * as z from "../../parse/zod.js";
 import { listPages, pageOptions } from "../shared/pages.js";
 import { EMPLOYEE_COLUMNS, skillsOf, TOP_SKILLS_COLUMN } from "./records.js";
 

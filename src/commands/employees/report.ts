@@ -1,6 +1,6 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { SECTION_COLUMNS } from "../reports/get.js";
 import { resolveTestId } from "../shared/options.js";
 

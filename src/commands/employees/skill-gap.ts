@@ -1,8 +1,8 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { jobOf, number, record, text } from "./records.js";
 
 export interface GapRow extends Row {

@@ -1,7 +1,7 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { id, parsed } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { composeBody } from "./body.js";
 
 /**

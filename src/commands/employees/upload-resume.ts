@@ -1,11 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { multipartFile } from "../../api/multipart.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
 import { skillsOf } from "./records.js";
 

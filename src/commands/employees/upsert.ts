@@ -1,4 +1,3 @@
-import * as z from "../../api/zod.js";
 import type { BulkJob } from "../../bulk/engine/run.js";
 import type { ChunkAnswer, RejectsSink } from "../../bulk/engine/types.js";
 import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
@@ -6,6 +5,7 @@ import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
+import * as z from "../../parse/zod.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";

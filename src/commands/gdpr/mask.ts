@@ -1,6 +1,6 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { emailFlag, validEmail } from "../invite/shared.js";
 import { confirmOrYes, requireValues } from "../shared/options.js";
 

@@ -1,5 +1,4 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
@@ -8,6 +7,7 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";

@@ -1,7 +1,7 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
+import * as z from "../../parse/zod.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
 import { dropUndefined, emailFlag, newInvitationColumns, validEmail } from "./shared.js";
 

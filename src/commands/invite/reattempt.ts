@@ -1,8 +1,8 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id as idFlag } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { dropUndefined } from "./shared.js";
 
 export const options = z.object({

@@ -1,9 +1,9 @@
 import type { InviteBody } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
 import { dropUndefined, emailFlag, newInvitationColumns, validEmail } from "./shared.js";
 

@@ -1,7 +1,7 @@
-import type * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd } from "../../parse/dates.js";
+import type * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 import {

@@ -1,6 +1,6 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id, int } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { LIST_COLUMNS } from "./show.js";
 

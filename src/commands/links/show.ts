@@ -1,6 +1,6 @@
 import type { TestLink } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
-import { escapeControls } from "../../output/escape.js";
+import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 
 const details = (row: Row) => (row as TestLink).invitationSchedule?.scheduleDetails;

@@ -10,11 +10,11 @@ import {
   type TestLink,
   type TestLinkBody,
 } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { choice, date, id, parsed } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { dropUndefined, validEmail } from "../invite/shared.js";
 
 export const INVITATION_TYPES = InvitationType.options;

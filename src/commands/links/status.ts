@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 

@@ -3,7 +3,6 @@ import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import type { Report, TestAttempt } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError, UsageError } from "../../errors.js";
@@ -11,6 +10,7 @@ import { FORMATS, type Format } from "../../output/format.js";
 import { Output, type Row } from "../../output/output.js";
 import { createProgress } from "../../output/progress.js";
 import { id, int } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { exportColumns, exportRow } from "./export-rows.js";
 

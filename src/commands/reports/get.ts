@@ -1,9 +1,9 @@
 import type { Report } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { field, findKey, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 
 /** The report's documented fields (API-NOTES.md: `Status` and `PerformanceCategory` in the service's casing). */
 export const REPORT_COLUMNS: Column[] = [

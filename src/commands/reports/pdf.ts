@@ -1,11 +1,11 @@
 import type { Writable } from "node:stream";
 import type { Download } from "../../api/client.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget } from "../../files.js";
 import { isClosed } from "../../output/pipe.js";
 import { id as idFlag } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 
 export const options = z.object({ out: z.string().optional(), force: z.boolean().optional() });
 export const args = z.tuple([idFlag()]);

@@ -1,10 +1,10 @@
 import { request } from "undici";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { ApiError, NetworkError } from "../../errors.js";
 import { getPath } from "../../output/format.js";
 import type { Row } from "../../output/output.js";
 import { id as idFlag } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 
 export const options = z.object({
   status: z.enum(["Complete", "TestLeft", "Terminated"]),

@@ -1,6 +1,6 @@
-import { boolean, string } from "../../api/zod.js";
 import { parseDelimiter } from "../../bulk/rows/csv.js";
 import { int, parsed } from "../../parse/flags.js";
+import { boolean, string } from "../../parse/zod.js";
 import { MAX_CONCURRENCY } from "./bulk-run.js";
 
 /**

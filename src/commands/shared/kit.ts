@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { infer as Infer, ZodType } from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { FLAG } from "../../parse/flag.js";
+import type { infer as Infer, ZodType } from "../../parse/zod.js";
 
 /**
  * What a verb module exports: the zod schema of its options (`options`, one key per declared flag, as

@@ -1,8 +1,8 @@
 import { type Page, paginate } from "../../api/endpoints.js";
-import { boolean } from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
+import { boolean } from "../../parse/zod.js";
 
 /** `--page`, `--page-size`, `--all` and `--limit` of a list command, for its schema: `z.object({ ...pageOptions })`. */
 export const pageOptions = {

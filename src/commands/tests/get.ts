@@ -1,6 +1,6 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 
 export const options = z.object({});
 export const args = z.tuple([id()]);

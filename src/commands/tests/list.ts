@@ -1,5 +1,5 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
+import * as z from "../../parse/zod.js";
 import { listPages, pageOptions } from "../shared/pages.js";
 
 export const TEST_COLUMNS = [

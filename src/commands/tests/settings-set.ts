@@ -1,10 +1,10 @@
 import { TestSettings } from "../../api/schemas.js";
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, parsed, yesNo } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { readJsonObject } from "../shared/files.js";
 

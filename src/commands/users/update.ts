@@ -1,7 +1,7 @@
-import * as z from "../../api/zod.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
+import * as z from "../../parse/zod.js";
 import { requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
 import { emailProblem, userEmail } from "./email.js";

@@ -1,0 +1,101 @@
+/**
+ * The one rule of imports between the layers of src/ (README, "Development"): a module imports only from its
+ * own layer's folder or from a layer below it, never up and never sideways. The layers, bottom up, are below;
+ * within bulk/, the engine knows nothing of the row formats. `npm run check:cycles` (madge) keeps the
+ * whole tree free of import circles.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../bulk/helpers.js";
+
+const SRC = join(ROOT, "src");
+
+/** Bottom up. A path is in the first entry that matches it: a file, or a folder (trailing slash). */
+const LAYERS: Array<{ name: string; paths: string[] }> = [
+  { name: "foundations", paths: ["errors.ts", "version.ts", "fields.ts", "escape.ts", "spec/"] },
+  { name: "parsers and files", paths: ["parse/", "files.ts"] },
+  { name: "config and the sandbox", paths: ["config/", "sandbox/"] },
+  { name: "the API client, and output", paths: ["api/", "output/"] },
+  { name: "bulk runs", paths: ["bulk/"] },
+  { name: "the command context", paths: ["context.ts"] },
+  { name: "prompts", paths: ["prompts/"] },
+  { name: "commands", paths: ["commands/"] },
+  { name: "the program's root, the code cache", paths: ["program.ts", "code-cache.ts"] },
+  { name: "the CLI", paths: ["cli.ts"] },
+  { name: "the launcher and the build", paths: ["launch.ts", "build.mjs"] },
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : /\.(ts|mjs)$/.test(name) ? [path] : [];
+  });
+}
+
+/** The layer of a path relative to src/, and the folder that is its unit (`api/`, `context.ts`). */
+function placeOf(path: string): { level: number; unit: string } {
+  for (const [level, layer] of LAYERS.entries()) {
+    for (const unit of layer.paths) {
+      if (unit.endsWith("/") ? path.startsWith(unit) : path === unit) return { level, unit };
+    }
+  }
+  throw new Error(`src/${path} is in no layer: add it to LAYERS in test/foundation/layers.test.ts`);
+}
+
+/** Relative imports of a source file, static and dynamic, resolved to paths relative to src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/gm),
+    ...text.matchAll(/\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g),
+    ...text.matchAll(/\brequire\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.map((spec) =>
+    relative(SRC, normalize(join(file, "..", spec)))
+      .replace(/\.js$/, ".ts")
+      .replace(/\.cjs$/, ".ts"),
+  );
+}
+
+describe("imports between layers", () => {
+  const sources = files(SRC).map((file) => ({ file, path: relative(SRC, file) }));
+
+  it("every source file is in a layer", () => {
+    for (const { path } of sources) expect(() => placeOf(path), path).not.toThrow();
+  });
+
+  it("go only down, or within one folder", () => {
+    const wrong: string[] = [];
+    for (const { file, path } of sources) {
+      const from = placeOf(path);
+      for (const target of importsOf(file)) {
+        if (!target.startsWith("..") && target !== path) {
+          const to = placeOf(target);
+          if (to.unit !== from.unit && to.level >= from.level) {
+            wrong.push(
+              `src/${path} (${LAYERS[from.level]?.name}) imports src/${target} (${LAYERS[to.level]?.name})`,
+            );
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("bulk's engine imports none of the row formats", () => {
+    const wrong = sources
+      .filter(({ path }) => path.startsWith("bulk/engine/"))
+      .flatMap(({ file, path }) =>
+        importsOf(file)
+          .filter((target) => target.startsWith("bulk/rows/"))
+          .map((target) => `src/${path} imports src/${target}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it("the rule can fail: an upward import is caught", () => {
+    expect(placeOf("api/client.ts").level).toBeLessThan(placeOf("commands/tests/list.ts").level);
+    expect(placeOf("prompts/pickTest.ts").level).toBeLessThan(placeOf("commands/links/wizard.ts").level);
+  });
+});
