@@ -27,7 +27,10 @@ export function register(group: Command, { lazy }: Kit): void {
     employees
       .command("upsert")
       .description("Create or update employees from a CSV or JSON file (streamed, validated, resumable)")
-      .argument("<file>", "a CSV file (header row; columns as in API.md 2.11) or a JSON array of employees")
+      .argument(
+        "<file>",
+        "a CSV file (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees",
+      )
       .option("--chunk-size <n>", "employees per request (1-100)", "100")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
       .option("--skip-invalid", "send the valid rows and write the invalid ones to --rejects")
