@@ -2,8 +2,8 @@
  * Rows that carry a dedupe key of their own (`employees upsert`: the e-mail, lower-cased; the ledger key is
  * the employee's content): rows with one dedupe key are one item, sent once. Identical rows are repeats of the
  * first; rows that differ are a conflict — which of them should the service keep? — and every row of that key
- * is invalid input, each naming another line of the key, found before anything is sent (CLI.md: invalid
- * rows are refused, or with --skip-invalid rejected, before the valid ones go out).
+ * is invalid input, each naming another line of the key, found before anything is sent (invalid rows are
+ * refused, or with --skip-invalid rejected, before the valid ones go out).
  *
  * The index is built from the spool of checked rows (spool.ts) once the validate-first pass is over, whether
  * the file was checked in one pass or in two halves at once (rows/split-check.ts): one reader in file order, so a

@@ -8,7 +8,7 @@
  *   → dedupe per group → skip what the ledger confirmed
  *   → chunks of ≤ chunkSize rows, never mixing groups → ≤ concurrency requests in flight
  *   → ledger record made durable before each request and after its answer
- *   → failed / uncertain / per-item failures → rejects file → a summary (counts of CLI.md + per-row lists).
+ *   → failed / uncertain / per-item failures → rejects file → a summary (JSON counts + per-row lists).
  *
  * Stable interface (other commands code against it):
  *
@@ -366,7 +366,7 @@ class Run<T> {
   /**
    * Every row of the input goes through here, also after the run stopped (Ctrl-C, a fatal error): rows are
    * then no longer sent, but still counted as what they are (invalid, repeats, already done, not sent), so
-   * the summary's counts are the file's (CLI.md) and "not sent" is what a rerun would send.
+   * the summary's counts are the whole file's and "not sent" is what a rerun would send.
    */
   private async readAll(): Promise<void> {
     const r = this.result;

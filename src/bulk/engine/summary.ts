@@ -1,4 +1,4 @@
-/** The result of a bulk run: the counts of CLI.md plus the per-row lists, and the exit code they mean. */
+/** The result of a bulk run: the JSON summary's counts, the per-row lists, and the exit code they mean. */
 import { ExitCode } from "../../errors.js";
 
 /** One row in a report: where it is, what it is, what happened. */
@@ -19,9 +19,9 @@ export interface SummaryLimits {
 export const DEFAULT_LIMITS: SummaryLimits = { list: 1000 };
 
 /**
- * `rows … chunks` are the fields CLI.md fixes, in its order; the rest is ours. Row counts are for the input:
- * every row is exactly one of invalid, duplicate, alreadyDone, uncertain-from-an-earlier-run, sent, or unsent
- * (left when the run stopped early).
+ * `rows … chunks` are the fields every JSON summary has, in this order; the rest is ours. Row counts are
+ * for the input: every row is exactly one of invalid, duplicate, alreadyDone, uncertain-from-an-earlier-run,
+ * sent, or unsent (left when the run stopped early).
  */
 export interface BulkResult {
   rows: number;
@@ -95,7 +95,7 @@ export function sortLists(result: BulkResult): void {
   }
 }
 
-/** CLI.md exit codes: 3 when anything was refused or is of unknown outcome; invalid rows skipped alone are fine. */
+/** Exit 3 when anything was refused or is of unknown outcome; invalid rows skipped alone are fine. */
 export function bulkExitCode(result: BulkResult): number {
   if (result.interrupted) return ExitCode.interrupted;
   if (result.dryRun) return ExitCode.ok;

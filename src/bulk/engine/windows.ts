@@ -1,6 +1,6 @@
 import { MAX_ATTEMPT_SPAN_DAYS } from "../../spec/limits.js";
 /**
- * Splitting a period into the ≤30-day windows the attempt listing accepts (API.md §4.2.1, §8).
+ * Splitting a period into windows of at most 30 days: the attempt listing takes no longer span per call.
  *
  * A period's bounds are inclusive seconds (`--to 2026-04-06` means up to 23:59:59). Internally each window is
  * half-open, [start, end), so consecutive windows share a boundary and nothing is counted twice; the service's

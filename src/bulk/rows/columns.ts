@@ -1,4 +1,4 @@
-/** Finding columns by name: case-insensitive, ignoring spaces, `_` and `-` (CLI.md "CSV input"). */
+/** Finding columns by name: case-insensitive, ignoring spaces, `_` and `-`. */
 import { UsageError } from "../../errors.js";
 
 export function normalizeHeader(name: string): string {

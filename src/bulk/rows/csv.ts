@@ -177,7 +177,7 @@ async function sniff(path: string, name: string): Promise<string> {
   return text;
 }
 
-/** The message for a file with a header and no data rows (CLI.md: a usage error, exit 2). */
+/** The message for a file with a header and no data rows (a usage error, exit 2: nothing to send). */
 export function noRowsMessage(input: CsvInput): string {
   return `${input.name}:${input.headerLine}: a header row and no data rows after it: nothing to send`;
 }

@@ -1,8 +1,9 @@
 /**
- * Rows → employee upsert items (API.md §2.11), from a CSV file or a JSON array. CSV columns are the field
- * names of §2.11 without the `employeeHRMSInfo.` prefix (matched case-insensitively, ignoring spaces, `_`
- * and `-`); any other column becomes an entry of `customFieldWithValue`. The `error` column that a rejects
- * file adds is ignored, so a fixed rejects file can be fed back in as it is.
+ * Rows → employee upsert items, from a CSV file or a JSON array. CSV columns are the item's field names
+ * (`email`, `firstName`, `externalEmployeeId`, `department`, ...) without the `employeeHRMSInfo.` prefix,
+ * matched case-insensitively, ignoring spaces, `_` and `-`; any other column becomes an entry of
+ * `customFieldWithValue`. The `error` column that a rejects file adds is ignored, so a fixed rejects file can
+ * be fed back in as it is.
  */
 import type { z } from "zod";
 import { toJson } from "../../api/json.js";
@@ -41,13 +42,13 @@ type Target =
 export interface EmployeeColumns {
   targets: Array<Target | undefined>;
   /**
-   * The columns with a target, in the order the item's JSON writes their fields: §2.11's (the schema's),
+   * The columns with a target, in the order the item's JSON writes their fields: the schema's,
    * custom fields by name. The same employee is then the same text whatever the order of the file's columns.
    */
   order: number[];
 }
 
-/** Maps each header cell to a field of §2.11, a custom field, or nothing (the rejects `error` column, blank names). */
+/** Maps each header cell to an item field, a custom field, or nothing (the rejects `error` column, blanks). */
 export function employeeColumns(input: CsvInput): EmployeeColumns {
   const known = new Map<string, Target>();
   for (const field of TOP_FIELDS) known.set(normalizeHeader(field), { kind: "top", field });
@@ -107,8 +108,8 @@ export function employeeCsvEntries(
 
 /**
  * One CSV row. Its values are strings by construction and its fields known, so it is checked field by field
- * where §2.11's schema could refuse it (e-mails, dates, an empty employee id never gets this far): the object
- * schema took ~0.5 µs a row, and a million rows make the difference. The messages are the schema's.
+ * where the item schema could refuse it (e-mails, dates, an empty employee id never gets this far): the
+ * object schema took ~0.5 µs a row, and a million rows make the difference. The messages are the schema's.
  */
 function csvEntry(
   line: number,
@@ -169,7 +170,7 @@ export function employeeJsonEntries(path: string, name: string): () => AsyncIter
   };
 }
 
-/** Normalises dates and validates with the §2.11 schema (JSON items, whose shape is anyone's guess). */
+/** Normalises dates and validates with the item schema (JSON items, whose shape is anyone's guess). */
 function toEntry(
   line: number,
   raw: Record<string, unknown>,
@@ -242,7 +243,7 @@ function checkedDate(field: string, value: string, problems: string[]): string {
 }
 
 /**
- * A date in a file: `YYYY-MM-DD` (midnight UTC) or ISO 8601, read as CLI.md reads dates (the relative forms of
+ * A date in a file: `YYYY-MM-DD` (midnight UTC) or ISO 8601, read as date flags are (the relative forms of
  * flags, `now` and `7d`, mean nothing in a file) → `YYYY-MM-DDTHH:mm:ssZ`; undefined when not a date.
  */
 export function toDateTime(value: string): string | undefined {
@@ -257,7 +258,7 @@ export function toDateTime(value: string): string | undefined {
 /**
  * The content key with the e-mail lower-cased: an e-mail is one whatever its case, so two rows that differ only
  * there are the same employee with the same values (a repeat, not a conflict; and a rerun skips it). The key
- * starts with the e-mail: §2.11's first field, which both ways of writing it put first.
+ * starts with the e-mail: the item's first field, which both ways of writing it put first.
  */
 function sameCase(key: string, email: string, lower: string): string {
   const head = `{"email":${JSON.stringify(email)}`;

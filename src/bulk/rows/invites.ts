@@ -1,4 +1,4 @@
-/** CSV rows → bulk-invite candidates (API.md §2.7), validated with zod, one ledger group per test. */
+/** CSV rows → bulk-invite candidates (e-mail and name), validated with zod, one ledger group per test. */
 import { asJson, type Json } from "../../api/json.js";
 import { type BulkCandidate, BulkCandidateName, Email } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";

@@ -1,7 +1,7 @@
 /**
- * A local receiver for the test-completion notification (API-NOTES.md, last section): it answers the
- * service at once, then forwards and reports each notification in arrival order. Bad requests are
- * answered and reported, never thrown: one bad sender must not stop the receiver.
+ * A local receiver for the test-completion notification (a JSON POST, sent when an attempt starts and again
+ * when it ends): it answers the service at once, then forwards and reports each notification in arrival
+ * order. Bad requests are answered and reported, never thrown: one bad sender must not stop the receiver.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";

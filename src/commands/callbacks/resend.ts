@@ -72,7 +72,7 @@ async function resendAndReport(ctx: Context, job: CommandJob<number>, wording: W
 }
 
 /**
- * One chunk. A 401 that names ids refuses the whole call (§4.3): those ids are reported as failed and the
+ * One chunk. A 401 that names ids refuses the whole call: those ids are reported as failed and the
  * others are sent again without them, so one stray id does not hold back a hundred good ones.
  */
 export async function resendChunk(api: Api, ids: number[]): Promise<ChunkAnswer> {

@@ -2,8 +2,9 @@ import { mergeObjects, parseSetPairs } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
 
 /**
- * The JSON body of an operation whose shape API.md does not show: `--file body.json` as the base, the
- * command's own flags over it, and `--set key=value` pairs last, so any field can be sent or overridden.
+ * The JSON body of an operation whose shape the service's documentation does not show: `--file body.json`
+ * as the base, the command's own flags over it, and `--set key=value` pairs last, so any field can be sent or
+ * overridden.
  */
 export async function composeBody(
   options: { file?: string; set?: string[] },

@@ -195,7 +195,7 @@ export function register(group: Command, { lazy }: Kit): void {
   );
 }
 
-/** Help text that documents the JSON a command sends, since API.md does not show these bodies. */
+/** Help text that documents the JSON a command sends, since the service's docs show no such body. */
 function bodyHelp(
   shape: string,
   note: string,

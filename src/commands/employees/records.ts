@@ -1,6 +1,7 @@
 /**
- * Reading employees and skills out of the service's answers. API.md shows none of these shapes, so every
- * field is looked up under the names it plausibly has, and anything unexpected is passed through untouched.
+ * Reading employees and skills out of the service's answers. Its documentation shows none of these shapes, so
+ * every field is looked up under the names it plausibly has, and anything unexpected is passed through
+ * untouched.
  */
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";

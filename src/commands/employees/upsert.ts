@@ -71,7 +71,7 @@ export async function run(
 }
 
 /**
- * API.md §4.4: `failed` items name the employee by e-mail; each maps back to the row that sent it (`emails`:
+ * The answer's `failed` items name the employee by e-mail; each maps back to the row that sent it (`emails`:
  * the chunk's, in order).
  */
 export function readUpsertAnswer(

@@ -24,7 +24,7 @@ export async function run(
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
   const api = await ctx.api();
-  // §2.5 spells these fields with capitals, unlike the invite body.
+  // The service spells these fields with capitals, unlike the invite body.
   const answer = await api.reattempt(
     id,
     dropUndefined({

@@ -5,7 +5,7 @@ import { examples, type Kit } from "../shared/kit.js";
 /** What `links create|update` accept for the enumerated flags: spec.ts's lists, which the commands check against. */
 const spec = () => import("./spec.js");
 
-/** The options of `links create`, which `links update` shares (every field of API.md §2.3). */
+/** The options of `links create`, which `links update` shares (every field of a test link). */
 function linkOptions(command: Command, creating: boolean): Command {
   return command
     .option("--test <id>", "the test the link belongs to (asked for when missing and prompts are allowed)")

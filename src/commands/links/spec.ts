@@ -1,6 +1,6 @@
 /**
- * A test link as the flags describe it (API.md §2.3), and the one place that turns it into a request body
- * (rule 4.2.3: only the fields that apply to the schedule type) and checks that the flags fit together.
+ * A test link as the flags describe it, and the one place that turns it into a request body (only the
+ * fields that apply to the schedule type) and checks that the flags fit together.
  */
 import {
   InvitationType,
@@ -164,7 +164,10 @@ export function rejectConflicts(spec: LinkSpec, flags: LinkSpec): void {
   if (problems.length > 0) throw new UsageError(problems.join("; "), "Nothing was sent.", problems);
 }
 
-/** Rule 4.2.3: the schedule sends only its own fields, and isApiLink goes with open links only. */
+/**
+ * Only the schedule's own fields are sent (validityindays: the days and timeZoneId; timebound, slotwise:
+ * start, end and timeZoneId), and isApiLink goes with open links only.
+ */
 export function toBody(spec: LinkSpec): TestLinkBody {
   const window = isWindow(spec.schedule);
   return dropUndefined<TestLinkBody>({

@@ -9,8 +9,8 @@ export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
 
 /**
- * `links activate` and `links deactivate`: the state transition of API.md §3, the update operation with
- * testLinkStatus alone, so no other setting of the link is touched. The link is read first: one already in
+ * `links activate` and `links deactivate`: active ↔ inactive, by the update operation with testLinkStatus
+ * alone, so no other setting of the link is touched. The link is read first: one already in
  * that state is said to be so, and left alone.
  */
 export async function run(

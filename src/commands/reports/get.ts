@@ -5,7 +5,7 @@ import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 
-/** The report's documented fields (API-NOTES.md: `Status` and `PerformanceCategory` in the service's casing). */
+/** The report's documented fields (`Status` and `PerformanceCategory` in the service's casing). */
 export const REPORT_COLUMNS: Column[] = [
   { key: "testInvitationId", header: "INVITATION" },
   { key: "testId", header: "TEST" },

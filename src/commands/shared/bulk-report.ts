@@ -1,5 +1,5 @@
 /**
- * Telling the user how a bulk run went: the JSON summary of CLI.md on stdout (with -o json, and whenever the
+ * Telling the user how a bulk run went: the JSON summary on stdout (with -o json, and whenever the
  * exit code is 3, so scripts always get the rows to look at), and a human summary on stderr.
  */
 

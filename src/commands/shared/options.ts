@@ -18,7 +18,7 @@ export async function resolveTestId(
   return pickTest(ctx, api);
 }
 
-/** Destructive commands confirm; without prompts, `--yes` is required (CLI.md `--no-input`). */
+/** Destructive commands confirm; without prompts (`--no-input`, `CI=true`), `--yes` is required. */
 export async function confirmOrYes(ctx: Context, yes: unknown, question: string): Promise<void> {
   if (yes === true || ctx.dryRun) return;
   if (!ctx.canPrompt) {

@@ -6,7 +6,7 @@ import { flatSettings } from "./settings-set.js";
 export const options = z.object({});
 export const args = z.tuple([id()]);
 
-/** `--json` prints the settings as the service sent them; a table shows API.md's flat fields, one per row. */
+/** `--json` prints the settings as the service sent them; a table, the flat fields we send, one per row. */
 export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
   const api = await ctx.api();
   const settings = await api.getSettings(testId);

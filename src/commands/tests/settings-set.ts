@@ -21,7 +21,7 @@ export const options = z.object({
 });
 export const args = z.tuple([id()]);
 
-/** `--random-questions yes` and the others: each yes/no setting of API.md §2.2, sent as 1 or 0. */
+/** `--random-questions yes` and the others: each yes/no test setting, sent as 1 or 0. */
 function settingFlags() {
   const flag = () => yesNo().optional();
   return Object.fromEntries(SETTING_FLAGS.map((name) => [name, flag()])) as Record<
@@ -68,7 +68,7 @@ export async function run(
 }
 
 /**
- * The fields of API.md §2.2 in a settings answer, flat, as they are written back. The real service groups them
+ * The settings fields in a settings answer, flat, as they are written back. The real service groups them
  * (`testSettings`, `questionSettings`, `windowViolationSettings`...; fixtures/real/tests/settings-get-200.json):
  * a field is taken from the top level, or else from the first group that holds it.
  */

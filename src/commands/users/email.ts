@@ -9,7 +9,8 @@ export const emailProblem = validEmail;
 /**
  * `--email` checked here, as `invite send` checks a candidate's: a malformed address is a usage error (exit 2,
  * nothing sent), not a round trip to the service and exit 1. The request schemas (api/schemas.ts) still let
- * the service judge what passes this check, so its own words (§7) reach the user for anything else it refuses.
+ * the service judge what passes this check, so its own words (its 400 messages) reach the user for anything
+ * else it refuses.
  */
 export const userEmail = () =>
   parsed((text) => {

@@ -16,7 +16,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   // A prompted answer is read as the flag would have been.
   const businessunitId = o.businessUnit ?? parseId(unit, "--business-unit");
   const api = await ctx.api();
-  // §4.1 spells this body with capitals: Email, BusinessunitId.
+  // The service spells this body with capitals: Email, BusinessunitId.
   const user = await api.updateUser({ Email: email!, BusinessunitId: businessunitId });
   ctx.success(`Moved ${email} to business unit ${businessunitId}`);
   await ctx.out.record(
