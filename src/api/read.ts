@@ -57,18 +57,7 @@ export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data
 
 /** The list in an answer (bare, or under one of `keys` or another list-like key, in any envelope). */
 export function readList<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: string): T[] {
-  if (answer.notJson) throw notJsonError(answer, what);
-  const found = findList(answer.data, keys);
-  if (!found) {
-    throw new ApiError(
-      200,
-      [
-        `The service's answer holds no list of ${what} (looked for ${keys.join(", ")}): ${preview(answer.data)}`,
-      ],
-      { body: answer.data, suggestion: rawHint(answer) },
-    );
-  }
-  return read(schema.array(), answer, what, found.items);
+  return listOf(schema, answer, keys, what).items;
 }
 
 /**
@@ -84,8 +73,7 @@ export function readPage<T>(
   pageNumber: number,
   pageSize: number,
 ): Page<T> {
-  const items = readList(schema, answer, keys, what);
-  const meta = findList(answer.data, keys)?.meta ?? {};
+  const { items, meta } = listOf(schema, answer, keys, what);
   const count = meta.count !== undefined && meta.count > items.length ? meta.count : undefined;
   const total = meta.totalCount ?? count;
   const seen = (pageNumber - 1) * pageSize + items.length;
@@ -97,6 +85,26 @@ export function readPage<T>(
   else more = items.length >= pageSize;
   if (total !== undefined && seen >= total) more = false;
   return { items, more, total };
+}
+
+function listOf<T>(
+  schema: z.ZodType<T>,
+  answer: Answer,
+  keys: string[],
+  what: string,
+): { items: T[]; meta: PageMeta } {
+  if (answer.notJson) throw notJsonError(answer, what);
+  const found = findList(answer.data, keys);
+  if (!found) {
+    throw new ApiError(
+      200,
+      [
+        `The service's answer holds no list of ${what} (looked for ${keys.join(", ")}): ${preview(answer.data)}`,
+      ],
+      { body: answer.data, suggestion: rawHint(answer) },
+    );
+  }
+  return { items: read(schema.array(), answer, what, found.items), meta: found.meta };
 }
 
 interface PageMeta {
