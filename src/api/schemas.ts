@@ -160,8 +160,11 @@ export interface BulkCandidate {
   email: string;
   name: string;
 }
-/** A bulk invite's candidates as their JSON texts (api/json.ts): 1 to 1000 of them. */
-export const BulkCandidateTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_BULK_CANDIDATES));
+/**
+ * How many candidates one bulk invite carries: 1 to 1000. Each is a JSON text checked where its row was read
+ * (api/json.ts); the request checks its count, not every candidate again.
+ */
+export const BulkCandidateCount = z.lazy(() => z.number().int().min(1).max(MAX_BULK_CANDIDATES));
 
 // Test attempt record (an item of the attempt list)
 export const TestAttempt = z.lazy(() =>
@@ -283,8 +286,11 @@ export const EmployeeUpsertItem = z.lazy(() =>
   }),
 );
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
-/** An upsert's employees as their JSON texts (api/json.ts): 1 to 100 of them. */
-export const UpsertItemTexts = z.lazy(() => z.array(z.string()).min(1).max(MAX_UPSERT_EMPLOYEES));
+/**
+ * How many employees one upsert carries: 1 to 100. Each is a JSON text checked where its row was read
+ * (api/json.ts); the request checks its count, not every employee again.
+ */
+export const UpsertItemCount = z.lazy(() => z.number().int().min(1).max(MAX_UPSERT_EMPLOYEES));
 const UpsertOutcome = z.lazy(() =>
   z.looseObject({
     email: z.string().nullish(),
