@@ -33,6 +33,10 @@ export const GROUPS = [
     name: "sandbox",
     summary: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
   },
+  {
+    name: "openapi",
+    summary: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",
+  },
   { name: "completion", summary: "Print a shell completion script generated from the command tree" },
   { name: "help", summary: "Show help for a command, or a topic: environment, formatting, exit-codes" },
 ] as const;

@@ -22,6 +22,7 @@ const MODULES: Record<GroupName, () => Promise<GroupModule>> = {
   config: () => import("./config/index.js"),
   api: () => import("./api/index.js"),
   sandbox: () => import("./sandbox/index.js"),
+  openapi: () => import("./openapi/index.js"),
   completion: () => import("./completion/index.js"),
   help: () => import("./help/index.js"),
 };
