@@ -23,12 +23,16 @@ type Json = Record<string, unknown>;
 const AnyObject = z.lazy(() => z.record(z.string(), z.unknown()));
 const Int64 = z.lazy(() => z.number().int());
 
-/** The service's error bodies (API.md §7, fixtures/real/errors). */
+/**
+ * The service's error bodies (API.md §7), and the two more its published samples show (fixtures/real/): a 400
+ * as `{statusCode, message}`, a 429 as `{Message}`.
+ */
 const ErrorList = z.lazy(() => z.looseObject({ errors: z.array(z.string()) }));
 const ResultErrors = z.lazy(() =>
   z.looseObject({ result: z.null(), errors: z.array(z.union([z.string(), z.number()])) }),
 );
 const StatusMessage = z.lazy(() => z.looseObject({ statusCode: z.number().int(), message: z.string() }));
+const PascalMessage = z.lazy(() => z.looseObject({ Message: z.string() }));
 
 /**
  * Every schema the document names, under `components.schemas`. Request bodies the client builds itself (the
@@ -65,7 +69,9 @@ const SCHEMAS = {
     z.strictObject({ testinvitationIds: z.array(Int64).min(1).max(MAX_CALLBACK_IDS) }),
   ),
   CallbacksAnswer: z.lazy(() => z.looseObject({ result: s.CallbacksResult, errors: z.null().optional() })),
-  Report: s.Report,
+  // The real service's report carries testId as a string ("1134601": fixtures/real/reports/get-200.json);
+  // the client reads it either way (an optional field that does not fit is not needed).
+  Report: z.lazy(() => s.Report.unwrap().extend({ testId: z.union([z.number(), z.string()]).nullish() })),
   UserCreateBody: s.UserCreateBody,
   UserUpdateBody: s.UserUpdateBody,
   UserStatusBody: s.UserStatusBody,
@@ -96,6 +102,7 @@ const SCHEMAS = {
   ErrorList,
   ResultErrors,
   StatusMessage,
+  PascalMessage,
 } satisfies Record<string, z.ZodType>;
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -108,6 +115,8 @@ interface OperationDoc {
   answer?: SchemaName | { contentType: string; schema: Json };
   /** The answer is also sent as text/plain (API.md declares it so). */
   alsoText?: boolean;
+  /** The real service answers 201 (fixtures/real/), with the same body as a 200. */
+  created?: boolean;
   /** A 401 of the `{result: null, errors}` shape, besides a bad key's. */
   resultErrors?: boolean;
 }
@@ -130,7 +139,13 @@ const SKILLS_PAGING = [
 const OPERATIONS: Record<Operation, OperationDoc> = {
   listTests: { summary: "List tests", tag: "tests", query: TESTS_PAGING, answer: "TestList" },
   getTest: { summary: "Get a test", tag: "tests", answer: "Record" },
-  invite: { summary: "Invite a candidate", tag: "invitations", body: "InviteBody", answer: "Invitation" },
+  invite: {
+    summary: "Invite a candidate",
+    tag: "invitations",
+    body: "InviteBody",
+    answer: "Invitation",
+    created: true,
+  },
   getReport: {
     summary: "Get a candidate's report",
     tag: "reports",
@@ -168,6 +183,7 @@ const OPERATIONS: Record<Operation, OperationDoc> = {
     tag: "invitations",
     body: "LinkInviteBody",
     answer: "Invitation",
+    created: true,
   },
   getSettings: { summary: "Get a test's settings", tag: "tests", answer: "TestSettings" },
   updateSettings: {
@@ -175,6 +191,7 @@ const OPERATIONS: Record<Operation, OperationDoc> = {
     tag: "tests",
     body: "TestSettings",
     answer: "Record",
+    created: true,
   },
   listAttempts: {
     summary: "List finished attempts of a period (at most 30 days)",
@@ -305,15 +322,15 @@ const PATH_PARAMETERS: Record<string, string> = {
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ "application/json": { schema } });
 
-/** The error answers every operation may get; their bodies are the service's documented shapes. */
+/** The error answers every operation may get, with the bodies the service documents and sends. */
 const ERROR_RESPONSES = {
   BadRequest: {
-    description: "The request was refused: `errors` lists the service's messages",
-    content: json(ref("ErrorList")),
+    description: "The request was refused: `errors` lists the service's messages (or one `message`)",
+    content: json({ anyOf: [ref("ErrorList"), ref("StatusMessage")] }),
   },
   Unauthorized: {
     description: "The API key is missing, not valid, or its subscription has expired",
-    content: json(ref("StatusMessage")),
+    content: { ...json(ref("StatusMessage")), "text/plain": { schema: { type: "string" } } },
   },
   Forbidden: {
     description: "The resource belongs to another account (You do not have permission to access resource)",
@@ -323,7 +340,7 @@ const ERROR_RESPONSES = {
   TooManyRequests: {
     description: "Too many requests or quota exhausted; wait for Retry-After when it is sent",
     headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } },
-    content: json(ref("StatusMessage")),
+    content: json({ anyOf: [ref("StatusMessage"), ref("PascalMessage")] }),
   },
 };
 
@@ -395,12 +412,15 @@ function operation(operationId: Operation, path: string): Json {
   }
   const responses: Json = {
     "200": { description: "Success", ...(doc.answer ? { content: answerContent(doc) } : {}) },
+    ...(doc.created
+      ? { "201": { description: "Success", ...(doc.answer ? { content: answerContent(doc) } : {}) } }
+      : {}),
     "400": { $ref: "#/components/responses/BadRequest" },
     "401": doc.resultErrors
       ? {
           description:
             "A bad key (`statusCode`, `message`), or ids not in the account: `errors` holds a message, then the ids",
-          content: json({ oneOf: [ref("StatusMessage"), ref("ResultErrors")] }),
+          content: json({ anyOf: [ref("StatusMessage"), ref("ResultErrors")] }),
         }
       : { $ref: "#/components/responses/Unauthorized" },
     "403": { $ref: "#/components/responses/Forbidden" },
