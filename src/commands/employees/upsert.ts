@@ -61,24 +61,23 @@ export async function run(
       conflictReason: (line) =>
         `conflicts with line ${line}: the same e-mail with other values (one row per employee)`,
       send: async (_group, rows) =>
-        readUpsertAnswer(
-          rows.map((row) => row.label),
-          await api.upsertEmployees(rows.map((row) => row.json)),
-        ),
+        readUpsertAnswer(rows, await api.upsertEmployees(rows.map((row) => row.json))),
     },
     { verb: "Upserted", noun: ["employee", "employees"], inputName },
   );
 }
 
 /**
- * The answer's `failed` items name the employee by e-mail; each maps back to the row that sent it (`emails`:
- * the chunk's, in order).
+ * The answer's `failed` items name the employee by e-mail; each maps back to the row that sent it (`rows`:
+ * the chunk's, in order, labelled by e-mail). The index of e-mails is made only for an answer that names
+ * some: most name none (made for every request, it took 0.06–0.2 s a million rows).
  */
 export function readUpsertAnswer(
-  emails: string[],
+  rows: readonly { label: string }[],
   answer: { failed?: Array<{ email?: string | null; errors?: string | string[] | null }> | null },
 ): ChunkAnswer {
-  const index = new Map(emails.map((email, i) => [email.toLowerCase(), i]));
+  if (!answer.failed?.length) return { failed: [], unmatched: [] };
+  const index = new Map(rows.map((row, i) => [row.label.toLowerCase(), i]));
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   const unmatched: string[] = [];
   for (const entry of answer.failed ?? []) {
