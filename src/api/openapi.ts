@@ -1,7 +1,7 @@
 /**
  * An OpenAPI 3.1 document of both services (`assess openapi`), generated from what the client already holds:
  * every route of ROUTES, the zod schemas of its requests and answers (zod 4 writes JSON Schema 2020-12, the
- * dialect of OpenAPI 3.1), and the service's three error bodies. Nothing here is loaded unless that command
+ * dialect of OpenAPI 3.1), and the service's error bodies. Nothing here is loaded unless that command
  * runs. Request schemas are the strict ones the client checks before sending; answer schemas are the lenient
  * ones it reads with (documented fields typed, any other field allowed).
  */
@@ -345,12 +345,12 @@ const ERROR_RESPONSES = {
 };
 
 /** Operations whose paths carry no /v3 segment are the employee-skills API's (API.md §9). */
-export function isSkillsPath(path: string): boolean {
+function isSkillsPath(path: string): boolean {
   return !path.startsWith("/v3/");
 }
 
 /** The operations of ROUTES as the document has them: id, method (lower case) and path. */
-export function routeList(): Array<{ operationId: Operation; method: string; path: string }> {
+function routeList(): Array<{ operationId: Operation; method: string; path: string }> {
   return (Object.entries(ROUTES) as Array<[Operation, string]>).map(([operationId, route]) => {
     const [method, path] = route.split(" ") as [string, string];
     return { operationId, method: method.toLowerCase(), path };

@@ -3,7 +3,7 @@
  * schemas. It must validate (@readme/openapi-parser, which checks 3.1 against its JSON Schema and more), and
  * name every route of the one table of routes (ROUTES) with its method, path and parameters.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validate } from "@readme/openapi-parser";
@@ -177,6 +177,18 @@ describe("assess openapi", () => {
     const printed = r.json<Document>();
     expect(printed.servers[0]?.url).toBe("https://other.example");
     expect(printed.paths["/employees"]?.servers?.[0]?.url).toBe("https://sk.example");
+  });
+
+  it("is built, with its YAML writer, into a chunk of its own: --help and other commands never load it", () => {
+    const dist = join(ROOT, "dist"); // built by test/global-setup.ts
+    const holding = (text: string) =>
+      readdirSync(dist).filter(
+        (f) => f.endsWith(".cjs") && readFileSync(join(dist, f), "utf8").includes(text),
+      );
+    const chunks = holding("#/components/schemas/");
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatch(/^print-\w+\.cjs$/);
+    expect(holding("YAMLSeq")).toEqual(chunks);
   });
 
   it("refuses another format with a usage error (exit 2)", async () => {
