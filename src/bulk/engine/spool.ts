@@ -324,15 +324,11 @@ export async function* replay<T>(
   lineOffset = 0,
   countOnly: () => boolean = () => false,
 ): AsyncGenerator<ReadyEntry<T>[]> {
-  let buffer = Buffer.allocUnsafeSlow(REPLAY_BYTES);
-  let words = wordsOf(buffer);
-  /** Bytes of the file in the buffer, from its start; the file's offset of the buffer's first byte. */
-  let have = 0;
-  let base = 0;
+  const window = new SpoolWindow(fd, REPLAY_BYTES, REPLAY_BYTES / 2);
   let group = "";
   for (;;) {
-    const bytesRead = readSync(fd, buffer, have, buffer.length - have, base + have);
-    have += bytesRead;
+    const bytesRead = window.fill();
+    const { buffer, words, have, base } = window;
     const rows: ReadyEntry<T>[] = [];
     const withJson = !countOnly();
     let at = 0;
@@ -369,22 +365,7 @@ export async function* replay<T>(
       at += size;
     }
     if (rows.length > 0) yield rows;
-    if (bytesRead === 0) {
-      if (have > at) throw new Error("the spool of checked rows ends inside a row");
-      return;
-    }
-    // The rest (a row cut by the end of the read) moves to the start; a row larger than the buffer grows it.
-    base += at;
-    have -= at;
-    const need = have >= HEADER_BYTES ? words[at >>> 2]! : HEADER_BYTES;
-    if (need + REPLAY_BYTES / 2 > buffer.length) {
-      const larger = Buffer.allocUnsafeSlow(need + REPLAY_BYTES);
-      buffer.copy(larger, 0, at, at + have);
-      buffer = larger;
-      words = wordsOf(buffer);
-    } else {
-      buffer.copyWithin(0, at, at + have);
-    }
+    if (window.advance(at, bytesRead)) return;
   }
 }
 
@@ -430,14 +411,11 @@ const SCAN_BYTES = 256 * 1024;
  * the page cache, synchronously: ~0.1 s for the 315 MB of a million employees.
  */
 export function scan(fd: number, lineOffset: number, visit: (record: Scanned) => void): void {
-  let buffer = Buffer.allocUnsafeSlow(SCAN_BYTES);
-  let words = wordsOf(buffer);
+  const window = new SpoolWindow(fd, SCAN_BYTES, 0);
   const record: Scanned = { line: 0, hi: 0, lo: 0, dedupe: false, dhi: 0, dlo: 0 };
-  let have = 0;
-  let base = 0;
   for (;;) {
-    const bytesRead = readSync(fd, buffer, have, buffer.length - have, base + have);
-    have += bytesRead;
+    const bytesRead = window.fill();
+    const { buffer, words, have } = window;
     let at = 0;
     while (at + HEADER_BYTES <= have) {
       const i = at >>> 2;
@@ -457,21 +435,62 @@ export function scan(fd: number, lineOffset: number, visit: (record: Scanned) =>
       visit(record);
       at += size;
     }
+    if (window.advance(at, bytesRead)) return;
+  }
+}
+
+/**
+ * A spool file read piece by piece into one buffer, read into again and again (the file is in the page cache:
+ * each read is a memory copy, done synchronously), for `replay` and `scan`. After the records of a read are
+ * used, the one cut by its end moves to the start; one that would not fit, with `room` to spare, grows it.
+ */
+class SpoolWindow {
+  buffer: Buffer;
+  words: Uint32Array;
+  /** Bytes of the file in the buffer, from its start; the file's offset of the buffer's first byte. */
+  have = 0;
+  base = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly piece: number,
+    private readonly room: number,
+  ) {
+    this.buffer = Buffer.allocUnsafeSlow(piece);
+    this.words = wordsOf(this.buffer);
+  }
+
+  /** Reads on into the buffer; 0 at the end of the file. */
+  fill(): number {
+    const bytesRead = readSync(
+      this.fd,
+      this.buffer,
+      this.have,
+      this.buffer.length - this.have,
+      this.base + this.have,
+    );
+    this.have += bytesRead;
+    return bytesRead;
+  }
+
+  /** The records before `at` were used: true at the end of the file (where no record may be cut short). */
+  advance(at: number, bytesRead: number): boolean {
     if (bytesRead === 0) {
-      if (have > at) throw new Error("the spool of checked rows ends inside a row");
-      return;
+      if (this.have > at) throw new Error("the spool of checked rows ends inside a row");
+      return true;
     }
-    base += at;
-    have -= at;
-    const need = have >= HEADER_BYTES ? words[at >>> 2]! : HEADER_BYTES;
-    if (need > buffer.length) {
-      const larger = Buffer.allocUnsafeSlow(need + SCAN_BYTES);
-      buffer.copy(larger, 0, at, at + have);
-      buffer = larger;
-      words = wordsOf(buffer);
+    this.base += at;
+    this.have -= at;
+    const need = this.have >= HEADER_BYTES ? this.words[at >>> 2]! : HEADER_BYTES;
+    if (need + this.room > this.buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(need + this.piece);
+      this.buffer.copy(larger, 0, at, at + this.have);
+      this.buffer = larger;
+      this.words = wordsOf(larger);
     } else {
-      buffer.copyWithin(0, at, at + have);
+      this.buffer.copyWithin(0, at, at + this.have);
     }
+    return false;
   }
 }
 
