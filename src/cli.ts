@@ -1,7 +1,7 @@
 import { type Command, CommanderError } from "commander";
 import { groupOf } from "./commands/groups.js";
 import { registerCommands } from "./commands/index.js";
-import { createKit } from "./commands/shared/kit.js";
+import { groupSetup } from "./commands/shared/verbs.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
@@ -54,7 +54,7 @@ export async function buildProgram(
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   const group = argv === "all" ? "all" : groupOf(argv, program);
-  await registerCommands(program, createKit(ctx, setExitCode), group);
+  await registerCommands(program, groupSetup(ctx, setExitCode), group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
     for (const sub of command.commands) {

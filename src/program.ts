@@ -55,7 +55,7 @@ export function declareProgram(io: { stdout: Writable; stderr: Writable }): Comm
 
 /**
  * A command that keeps its action as declared: commander keeps it only wrapped, and
- * test/foundation/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/kit.ts)
+ * test/foundation/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/verbs.ts)
  * to check the declared flags against the verb's schema. Its subcommands are of the same kind.
  */
 export class DeclaredCommand extends Command {

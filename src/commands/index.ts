@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import type { GroupName } from "./groups.js";
-import type { Kit } from "./shared/kit.js";
+import type { GroupSetup } from "./shared/verbs.js";
 
-type GroupModule = { register(group: Command, kit: Kit): void };
+type GroupModule = { register(group: Command, setup: GroupSetup): void };
 
 /**
  * Each command group's module, loaded only when a command line names the group: start-up does not grow with
@@ -36,12 +36,12 @@ const NEEDS_ALL = new Set<string>(["help", "completion"]);
  */
 export async function registerCommands(
   program: Command,
-  kit: Kit,
+  setup: GroupSetup,
   wanted: string | undefined,
 ): Promise<void> {
   const all = wanted === "all" || (wanted !== undefined && NEEDS_ALL.has(wanted));
   for (const group of program.commands) {
     const name = group.name() as GroupName;
-    if (all || name === wanted) (await MODULES[name]()).register(group, kit);
+    if (all || name === wanted) (await MODULES[name]()).register(group, setup);
   }
 }

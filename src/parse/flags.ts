@@ -2,7 +2,7 @@
  * The value rules of flags and arguments as zod building blocks, for the schemas each verb exports
  * (`export const options = z.object({ pageSize: int(1, 100), from: date("start") })`). Each block keeps the
  * wording of the parser it wraps; `{flag}` in its message is replaced by the flag's name (`--page-size`) or
- * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/kit.ts).
+ * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/verbs.ts).
  */
 
 import { UsageError } from "../errors.js";

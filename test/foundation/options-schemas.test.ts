@@ -1,6 +1,6 @@
 /**
  * Issue 19 item 1: each verb module exports the zod schema of its options beside the code that reads them,
- * and the loader (src/commands/shared/kit.ts) parses the command line with it. Flags are declared apart, in
+ * and the loader (src/commands/shared/verbs.ts) parses the command line with it. Flags are declared apart, in
  * each group's index.ts (so `--help` loads no verb module): this checks that the two lists are the same, for
  * every command of the tree, and that a bad value is the same exit 2 naming the flag.
  */
@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli.js";
-import type { LazyAction, Verb } from "../../src/commands/shared/kit.js";
+import type { LazyAction, Verb } from "../../src/commands/shared/verbs.js";
 import { Context } from "../../src/context.js";
 import type { DeclaredCommand } from "../../src/program.js";
 import { runCli } from "../helpers/cli.js";

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/kit.js";
+import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
 import { type RunOptions, type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { collect, examples, type Kit } from "../shared/kit.js";
+import { collect, examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   examples(
     group
       .argument("<method>", "GET, POST, PATCH, PUT or DELETE")

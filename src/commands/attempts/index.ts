@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { examples, type Kit, PERIOD_YES } from "../shared/kit.js";
+import { examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   const attempts = group;
 
   examples(

@@ -13,8 +13,8 @@ import { formatCount } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
-import { MAX_WINDOWS_UNASKED } from "../shared/kit.js";
 import { requireValues } from "../shared/options.js";
+import { MAX_WINDOWS_UNASKED } from "../shared/verbs.js";
 
 /** Windows fetched at once: enough to hide latency on long periods, few enough to stay polite. */
 export const WINDOW_CONCURRENCY = 4;

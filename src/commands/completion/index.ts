@@ -1,7 +1,7 @@
 import { Argument, type Command } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   examples(
     group
       .addArgument(new Argument("<shell>", "the shell to complete in").choices(["bash", "zsh", "fish"]))

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { CONFIG_KEYS } from "../../config/store.js";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   const config = group;
   examples(
     config

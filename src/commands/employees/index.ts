@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { collect, collectList, examples, type Kit } from "../shared/kit.js";
+import { collect, collectList, examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   const employees = group;
 
   const pagedList = (command: Command, noun: string) =>

@@ -1,9 +1,9 @@
 import { type Command, Option } from "commander";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type GroupSetup } from "../shared/verbs.js";
 
 const PROCTORING = ["disabled", "image", "video"];
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   const invite = group;
 
   examples(

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { offers } from "../completion/values.js";
-import { examples, type Kit } from "../shared/kit.js";
+import { examples, type GroupSetup } from "../shared/verbs.js";
 
 /** What `links create|update` accept for the enumerated flags: spec.ts's lists, which the commands check against. */
 const spec = () => import("./spec.js");
@@ -52,7 +52,7 @@ function linkOptions(command: Command, creating: boolean): Command {
     .option("--no-api-link", "mark an open link as not an API link");
 }
 
-export function register(group: Command, { lazy }: Kit): void {
+export function register(group: Command, { lazy }: GroupSetup): void {
   const links = group;
 
   examples(

@@ -20,7 +20,8 @@ export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> 
 /** The loader of a verb module, as `lazy` is given it. */
 export type VerbLoader = () => Promise<Verb>;
 
-export interface Kit {
+/** What a command group's `register` gets: the context, and `lazy` to declare each verb's action. */
+export interface GroupSetup {
   ctx: Context;
   /**
    * An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed), and
@@ -32,7 +33,7 @@ export interface Kit {
 /** The action `lazy` makes; it keeps its loader, for test/foundation/options-schemas.test.ts. */
 export type LazyAction = ((...params: unknown[]) => Promise<void>) & { load: VerbLoader };
 
-export function createKit(ctx: Context, setExitCode: (code: number) => void): Kit {
+export function groupSetup(ctx: Context, setExitCode: (code: number) => void): GroupSetup {
   return {
     ctx,
     lazy(load) {
