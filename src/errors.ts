@@ -58,10 +58,19 @@ export class AuthError extends CliError {
 export class ApiError extends CliError {
   readonly ids: number[];
   readonly body: unknown;
+  /** The answer's Retry-After header as sent (seconds or an HTTP date), for callers that wait on their own. */
+  readonly retryAfter?: string;
   constructor(
     status: number,
     messages: string[],
-    opts: { ids?: number[]; body?: unknown; suggestion?: string; method?: string; url?: string } = {},
+    opts: {
+      ids?: number[];
+      body?: unknown;
+      suggestion?: string;
+      method?: string;
+      url?: string;
+      retryAfter?: string;
+    } = {},
   ) {
     const where = opts.method && opts.url ? ` (${opts.method} ${opts.url})` : "";
     const text = messages.length > 0 ? messages.join("; ") : `HTTP ${status}`;
@@ -73,6 +82,7 @@ export class ApiError extends CliError {
     });
     this.ids = opts.ids ?? [];
     this.body = opts.body;
+    this.retryAfter = opts.retryAfter;
   }
 }
 

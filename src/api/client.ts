@@ -491,6 +491,7 @@ export function toApiError(response: ApiResponse, method: string, url: string, a
     body: response.data,
     method,
     url: new URL(url).pathname,
+    retryAfter: response.headers["retry-after"],
   });
 }
 

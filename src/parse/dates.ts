@@ -51,6 +51,43 @@ function readDate(value: string, bound: Bound, now: Date): Date | undefined {
   return undefined;
 }
 
+/**
+ * A length of time: `30s`, `5m`, `1h`, `2d`, `1w`, or parts of them together (`1h30m`), in milliseconds.
+ * The units are the relative dates' ones, without a sign: a duration is neither ago nor from now.
+ */
+export function parseDuration(input: string, option: string): number {
+  const text = input.trim().toLowerCase();
+  if (/^(\d+[smhdw])+$/.test(text)) {
+    let ms = 0;
+    for (const [, amount, unit] of text.matchAll(/(\d+)([smhdw])/g))
+      ms += Number(amount) * (UNIT_MS[unit!] ?? 0);
+    if (Number.isSafeInteger(ms)) return ms;
+  }
+  throw new UsageError(
+    `${option}: "${input}" is not a duration`,
+    "Use a number with a unit: 30s, 5m, 1h, 2d (or parts together, such as 1h30m)",
+  );
+}
+
+/** A duration as people write it: `2m`, `1h30m`, `45s` (whole seconds). */
+export function formatDuration(ms: number): string {
+  let seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds === 0) return "0s";
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
+    if (seconds >= size) {
+      parts.push(`${Math.floor(seconds / size)}${unit}`);
+      seconds %= size;
+    }
+  }
+  return parts.join("");
+}
+
 /** The only format sent to the service: UTC `YYYY-MM-DDTHH:mm:ssZ`. */
 export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;

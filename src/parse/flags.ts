@@ -6,7 +6,7 @@
  */
 
 import { UsageError } from "../errors.js";
-import { type Bound, parseDate } from "./dates.js";
+import { type Bound, formatDuration, parseDate, parseDuration } from "./dates.js";
 import { FLAG } from "./flag.js";
 import { oneOf, parseId, parseIntInRange } from "./numbers.js";
 import { NEVER, string } from "./zod.js";
@@ -40,6 +40,14 @@ export const choice = <T extends string>(allowed: readonly T[], { anyCase = fals
 
 /** A date as README "Dates" says: YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
+
+/** A duration (`30s`, `5m`, `1h`, `1h30m`) in milliseconds, at least `minMs`. */
+export const duration = (minMs = 1000) =>
+  parsed((text) => {
+    const ms = parseDuration(text, FLAG);
+    if (ms < minMs) throw new UsageError(`${FLAG} must be at least ${formatDuration(minMs)}, got "${text}"`);
+    return ms;
+  });
 
 const YES = new Set(["yes", "y", "true", "1", "on"]);
 const NO = new Set(["no", "n", "false", "0", "off"]);
