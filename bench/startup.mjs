@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Start-up time of the built CLI against bare `node -e 0`, measured in one run on this machine and reported
 // as ratios (the goals are ratios, so a slow or busy machine does not move them much).
-// Usage: npm run bench:startup [-- --runs 30]
+// Usage: npm run bench:startup [-- --runs 30] [-- --base DIR]
+// --base DIR: also runs the built CLI of another checkout (say, a `git worktree` of main, built there),
+// interleaved with this one, to compare a change with what it changes.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -12,6 +14,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "bin", "assess.js");
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;
+
+const baseArg = process.argv.indexOf("--base");
+const baseBin = baseArg > 0 ? join(process.argv[baseArg + 1], "bin", "assess.js") : undefined;
 
 const configDir = mkdtempSync(join(tmpdir(), "assess-bench-"));
 const sandbox = await startSandboxProcess();
@@ -30,6 +35,11 @@ const cases = [
   { name: "assess --help", args: [bin, "--help"], goal: 1.25 },
   { name: "assess tests list (sandbox)", args: [bin, "tests", "list", "-o", "json"], goal: 2 },
 ];
+if (baseBin) {
+  for (const c of cases.slice(1)) {
+    cases.push({ ...c, name: `${c.name} [base]`, args: [baseBin, ...c.args.slice(1)] });
+  }
+}
 
 // Warm the file cache, then interleave the cases so drift in machine load hits all of them alike.
 for (const c of cases) time(c.args);
@@ -48,7 +58,7 @@ for (const c of cases) {
   const verdict =
     c.goal === undefined ? "" : ratio <= c.goal ? `goal ≤ ${c.goal}× met` : `goal ≤ ${c.goal}× MISSED`;
   if (c.goal !== undefined && ratio > c.goal) failed++;
-  console.log(`${c.name.padEnd(30)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
+  console.log(`${c.name.padEnd(37)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
 }
 sandbox.child.kill();
 rmSync(configDir, { recursive: true, force: true });

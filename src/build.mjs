@@ -6,7 +6,7 @@
  *   with which it answers --help and --version;
  * - cli.cjs and its chunks: the full CLI, split so that a command line loads only the group it names, and
  *   check-worker.cjs, which shares its chunks;
- * - commander, zod and undici, bundled apart and loaded through V8's code cache (src/code-cache.ts).
+ * - commander, zod and undici, bundled apart and loaded through V8's code cache (src/runtime/code-cache.ts).
  *
  * Timings are from bench/startup.mjs; bench/README.md has the figures.
  */
@@ -95,7 +95,7 @@ function cachedBundles(files) {
       });
       // The bundle is next to the chunk that loads it: dist/ has no subfolders.
       b.onLoad({ filter: /.*/, namespace: "cached-bundle" }, (args) => ({
-        contents: `const { loadBundle } = require(${JSON.stringify(join(src, "code-cache.ts"))});
+        contents: `const { loadBundle } = require(${JSON.stringify(join(src, "runtime", "code-cache.ts"))});
 module.exports = loadBundle(require("node:path").join(__dirname, ${JSON.stringify(args.path)}));`,
         resolveDir: root,
       }));
@@ -105,7 +105,7 @@ module.exports = loadBundle(require("node:path").join(__dirname, ${JSON.stringif
 
 rmSync(dist, { recursive: true, force: true });
 
-// The hash of each bundle's content is in its name: src/code-cache.ts keys the caches with it.
+// The hash of each bundle's content is in its name: src/runtime/code-cache.ts keys the caches with it.
 const bundles = await build({ ...common, entryPoints: CACHED, entryNames: "[name]-[hash]", metafile: true });
 const files = Object.fromEntries(
   Object.keys(bundles.metafile.outputs).map((file) => [

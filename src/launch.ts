@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { tuneV8 } from "./runtime/v8-flags.js";
 
 const ROOT_ONLY = new Set(["--help", "-h", "--version", "-v"]);
 const argv = process.argv.slice(2);
@@ -20,6 +21,7 @@ if (argv.length === 1 && ROOT_ONLY.has(argv[0]!)) {
     if ((error as { exitCode?: number }).exitCode !== 0) throw error;
   }
 } else {
+  tuneV8();
   const { run }: typeof import("./cli.js") = require(join(__dirname, "cli.cjs"));
   void run({ checkWorker: pathToFileURL(join(__dirname, "check-worker.cjs")) });
 }

@@ -21,7 +21,7 @@ const FILE_NAME = "config.json";
 
 /**
  * `ASSESS_CONFIG_DIR`, else the platform's config folder. Ledgers of bulk runs live here too, and the compile
- * caches of src/code-cache.ts.
+ * caches of src/runtime/code-cache.ts.
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.ASSESS_CONFIG_DIR) return env.ASSESS_CONFIG_DIR;

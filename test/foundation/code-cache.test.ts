@@ -1,5 +1,5 @@
 /**
- * The built CLI loads commander, zod and undici through V8's code cache (src/code-cache.ts): the first run
+ * The built CLI loads commander, zod and undici through V8's code cache (src/runtime/code-cache.ts): the first run
  * writes the caches, later runs read them, and a cache that cannot be used changes nothing a user sees (the
  * same output and messages).
  */

@@ -21,7 +21,10 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "the command context", paths: ["context.ts"] },
   { name: "prompts", paths: ["prompts/"] },
   { name: "commands", paths: ["commands/"] },
-  { name: "the program's root, the code cache", paths: ["program.ts", "code-cache.ts"] },
+  {
+    name: "the program's root, the process's runtime (V8 flags, code cache)",
+    paths: ["program.ts", "runtime/"],
+  },
   { name: "the CLI", paths: ["cli.ts"] },
   { name: "the launcher and the build", paths: ["launch.ts", "build.mjs"] },
 ];

@@ -43,7 +43,6 @@
  * is sent. Every row is read by the validate-first pass before the first request, skipInvalid or not.
  */
 import { randomBytes } from "node:crypto";
-import { setFlagsFromString } from "node:v8";
 import {
   ApiError,
   AuthError,
@@ -177,24 +176,12 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
     );
   }
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
-  collectSooner();
   const checked = await checkPass(job);
   try {
     return await new Run(job, limits, checked).execute();
   } finally {
     for (const part of checked.parts) closeSpool(part.spool);
   }
-}
-
-/**
- * A bulk run keeps ~11 MB live, but a million rows pass through it: each row's strings and objects live while
- * its chunk is out, long enough for some to reach the old generation. V8 lets that grow to about four times
- * what the last full collection kept before collecting again, which took peak RSS to ~150 MiB (upserts) and
- * ~180 MiB (invites) at --concurrency 8. Growing it by half at most keeps them at ~125 and ~132 MiB, at no
- * measurable cost in time (bench/README.md). The flag is read at each collection, so setting it now works.
- */
-function collectSooner(): void {
-  setFlagsFromString("--heap-growing-percent=50");
 }
 
 /** The validate-first pass's spools, counts, and the index of rows with dedupe keys (when there are). */
