@@ -2,17 +2,16 @@ import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import type { Report, TestAttempt } from "../../api/schemas.js";
-import { mapOrdered } from "../../bulk/engine/map-ordered.js";
+import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
-import { ExitCode, InterruptedError, UsageError } from "../../errors.js";
+import { ExitCode, UsageError } from "../../errors.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { Output, type Row } from "../../output/output.js";
-import { createProgress } from "../../output/progress.js";
 import { id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { periodFromOptions, periodOptions } from "../attempts/period.js";
 import { exportColumns, exportRow } from "./export-rows.js";
+import { fetchReports, finishedAttempts } from "./period-reports.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".csv": "csv",
@@ -21,8 +20,6 @@ const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".ndjson": "ndjson",
   ".jsonl": "ndjson",
 };
-
-type Outcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
 
 export const options = z.object({
   ...periodOptions,
@@ -44,40 +41,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
   if (testId !== undefined) await api.getTest(testId);
 
-  const attempts: TestAttempt[] = [];
-  const listing = createProgress(ctx.io.stderr, ctx.io.env, "windows");
-  try {
-    const pages = attemptsOfPeriod(ctx, api, period, "completed", (done, total) =>
-      listing.update({ done, total }),
-    );
-    for await (const page of pages) {
-      attempts.push(...page.filter((attempt) => testId === undefined || attempt.testId === testId));
-    }
-  } finally {
-    listing.done();
-  }
-
-  const outcomes: Outcome[] = [];
-  const fetching = createProgress(ctx.io.stderr, ctx.io.env, "reports");
-  try {
-    const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<Outcome> => {
-      if (ctx.signal.aborted) throw new InterruptedError();
-      try {
-        return { attempt, report: await api.getReport(attempt.testInvitationId) };
-      } catch (error) {
-        // A bad key or permission fails every report alike: stop instead of listing them all.
-        if ((error as { exitCode?: number }).exitCode === ExitCode.auth) throw error;
-        return { attempt, error: error as Error };
-      }
-    });
-    for await (const outcome of reports) {
-      outcomes.push(outcome);
-      fetching.update({ done: outcomes.length, total: attempts.length });
-    }
-  } finally {
-    fetching.done();
-  }
-  if (ctx.signal.aborted) throw new InterruptedError();
+  const attempts = await finishedAttempts(ctx, api, period, testId === undefined ? [] : [testId]);
+  const outcomes = await fetchReports(ctx, api, attempts, concurrency);
 
   const rows: Row[] = [];
   const failed: Array<{ attempt: TestAttempt; error: Error }> = [];

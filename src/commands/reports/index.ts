@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const reports = group;
@@ -50,6 +50,43 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     [
       "assess reports export --from 2026-10-01 --to 2026-10-31 -o csv --out october.csv",
       "assess reports export --from 30d --to now --test 1001 -o ndjson",
+    ],
+  );
+
+  examples(
+    reports
+      .command("stats")
+      .description(
+        "Per test, a period's finished attempts: statuses, score mean, median, p10/p90, pass rate, a score histogram and attempts per day",
+      )
+      .option("--from <date>", "start of the period (YYYY-MM-DD, ISO with offset, 90d, now)")
+      .option("--to <date>", "end of the period (inclusive for a bare date)")
+      .option("--test <id>", "only this test (repeatable, or comma-separated)", collectList)
+      .option("--pass-mark <n>", "a score percentage (0-100) at or above which an attempt passes")
+      .option("--concurrency <n>", "reports fetched at once (1-32)", "8")
+      .option(...PERIOD_YES)
+      .addHelpText(
+        "after",
+        `
+Scores are the reports' score percentages (else points out of the total), of every finished attempt,
+whatever its status. p10, median and p90 are percentiles by linear interpolation between the two nearest
+ranks, as numpy.percentile's default: with n scores sorted ascending x[0..n-1], the p-th is found at rank
+h = (n-1)·p/100, and is x[⌊h⌋] + (h-⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋]); statistics are rounded to 2 decimals.
+The pass rate is the share of scored attempts at or above --pass-mark (the service's reports and tests
+carry no documented pass mark, so without the flag there is none). The histogram buckets are 10 points
+wide: 0-<10 … 90-100 (100 itself in the last). Per day counts attempts by the UTC day they finished
+(their report's completedOn, else attemptedOn); the sparkline scales ▁…█ to the busiest day, ▁ is none.
+Output: a block per test on a terminal; --json / -o ndjson one object per test (statuses, statistics,
+histogram, perDay, failedReports); -o csv and tsv one flat row per test.
+A report that cannot be fetched is named on stderr and listed under failedReports, and the others are
+still counted: exit 0, or 1 when every report of the period failed.`,
+      )
+      .action(lazy(() => import("./stats.js"))),
+    [
+      "assess reports stats --from 30d --to now",
+      "assess reports stats --from 2026-10-01 --to 2026-12-31 --test 1001 --pass-mark 60",
+      "assess reports stats --from 90d --to now --test 1001,1002 --json | jq '.[] | {testId, median, passRate}'",
+      "assess reports stats --from 90d --to now -o csv > stats.csv",
     ],
   );
 }

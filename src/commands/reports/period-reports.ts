@@ -1,0 +1,85 @@
+/**
+ * The finished attempts of a period and their reports, as `reports export` and `reports stats` read them: the
+ * attempts listed window by window (src/commands/attempts/period.ts), kept to the tests asked for, then each
+ * attempt's report fetched, a few at a time, with a progress bar on stderr. A report that cannot be fetched
+ * is kept as an outcome with its error, so the caller can count and name it; a bad key or permission (exit 4)
+ * fails every report alike and stops the run instead.
+ */
+import type { Api } from "../../api/endpoints.js";
+import type { Report, TestAttempt } from "../../api/schemas.js";
+import { mapOrdered } from "../../bulk/engine/map-ordered.js";
+import type { Context } from "../../context.js";
+import { ExitCode, InterruptedError } from "../../errors.js";
+import { createProgress } from "../../output/progress.js";
+import { attemptsOfPeriod, type Period } from "../attempts/period.js";
+
+export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
+
+/** Reports fetched at once unless `--concurrency` says otherwise. */
+export const REPORT_CONCURRENCY = 8;
+
+/**
+ * The test id of an attempt record as a number: the service's lists may spell ids as strings (its report
+ * sample does: `"testId": "1134601"`), and the reader keeps a field as it came when it does not fit.
+ */
+export function attemptTestId(attempt: TestAttempt): number | undefined {
+  const value = Number(attempt.testId);
+  return attempt.testId === null || attempt.testId === undefined || !Number.isFinite(value)
+    ? undefined
+    : value;
+}
+
+/** The finished attempts of `period`, only those of `testIds` when given (an empty list means every test). */
+export async function finishedAttempts(
+  ctx: Context,
+  api: Api,
+  period: Period,
+  testIds: readonly number[] = [],
+): Promise<TestAttempt[]> {
+  const wanted = new Set(testIds);
+  const attempts: TestAttempt[] = [];
+  const listing = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  try {
+    const pages = attemptsOfPeriod(ctx, api, period, "completed", (done, total) =>
+      listing.update({ done, total }),
+    );
+    for await (const page of pages) {
+      attempts.push(
+        ...page.filter((attempt) => wanted.size === 0 || wanted.has(attemptTestId(attempt) ?? Number.NaN)),
+      );
+    }
+  } finally {
+    listing.done();
+  }
+  return attempts;
+}
+
+/** Each attempt's report, in the attempts' order, at most `concurrency` requests at once. */
+export async function fetchReports(
+  ctx: Context,
+  api: Api,
+  attempts: readonly TestAttempt[],
+  concurrency: number,
+): Promise<ReportOutcome[]> {
+  const outcomes: ReportOutcome[] = [];
+  const fetching = createProgress(ctx.io.stderr, ctx.io.env, "reports");
+  try {
+    const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<ReportOutcome> => {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      try {
+        return { attempt, report: await api.getReport(attempt.testInvitationId) };
+      } catch (error) {
+        if ((error as { exitCode?: number }).exitCode === ExitCode.auth) throw error;
+        return { attempt, error: error as Error };
+      }
+    });
+    for await (const outcome of reports) {
+      outcomes.push(outcome);
+      fetching.update({ done: outcomes.length, total: attempts.length });
+    }
+  } finally {
+    fetching.done();
+  }
+  if (ctx.signal.aborted) throw new InterruptedError();
+  return outcomes;
+}

@@ -1,0 +1,204 @@
+/**
+ * `reports stats`'s numbers, one record per test, from the attempts of a period and their fetched reports.
+ * Reports are read as the real service sends them: a score may come as a number or as numeric text, and is
+ * the report's `scorePercentage`, else its points out of its total; the day of an attempt is the report's
+ * `completedOn` when it has one (the listing selects attempts by completion), else its `attemptedOn`, a time
+ * without an offset being UTC.
+ */
+import type { Report, TestAttempt } from "../../api/schemas.js";
+import { field } from "../../fields.js";
+import { attemptTestId, type ReportOutcome } from "./period-reports.js";
+import { type Bucket, type DayCount, histogram, perDay, summarize, utcDay } from "./stats-math.js";
+
+export interface FailedReport {
+  testInvitationId: number;
+  error: string;
+}
+
+/** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
+export interface TestStats {
+  testId: number | null;
+  testName: string | null;
+  /** The period, as sent to the service. */
+  from: string;
+  to: string;
+  /** Finished attempts the listing gave. */
+  attempts: number;
+  /** Of those, the reports fetched. */
+  reports: number;
+  /** Of those, the reports with a score: what the statistics below are computed from. */
+  scored: number;
+  /** Attempts per completion status: the report's `Status`, else the listing's, else `Unknown`. */
+  statuses: Record<string, number>;
+  mean: number | null;
+  median: number | null;
+  p10: number | null;
+  p90: number | null;
+  min: number | null;
+  max: number | null;
+  passMark: number | null;
+  passed: number | null;
+  /** passed ÷ scored, from 0 to 1. */
+  passRate: number | null;
+  histogram: Bucket[];
+  perDay: DayCount[];
+  /** Fetched reports that give no time, so no day. */
+  undated: number;
+  failedReports: FailedReport[];
+}
+
+export interface StatsInput {
+  outcomes: readonly ReportOutcome[];
+  /** Tests to show even without attempts (`--test`), in this order; others follow by id. */
+  testIds: readonly number[];
+  from: string;
+  to: string;
+  /** The span of days of `perDay` (YYYY-MM-DD), widened when an attempt falls outside. */
+  firstDay: string;
+  lastDay: string;
+  passMark?: number;
+}
+
+/** A number, or numeric text (`"70"`, `" 67.5 "`); anything else is none. */
+export function toNumber(value: unknown): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** The attempt's score as a percentage, when the report gives one. */
+export function scoreOf(report: Report): number | undefined {
+  const percentage = toNumber(field(report, "scorePercentage"));
+  if (percentage !== undefined) return percentage;
+  const points = toNumber(field(report, "candidatePoints"));
+  const total = toNumber(field(report, "totalTestPoints"));
+  return points !== undefined && total !== undefined && total > 0 ? (points / total) * 100 : undefined;
+}
+
+/** The UTC day the attempt finished on (else started on), when the report gives a readable time. */
+export function dayOf(report: Report): string | undefined {
+  for (const name of ["completedOn", "attemptedOn"]) {
+    const value = field(report, name);
+    if (typeof value !== "string" || value.trim() === "") continue;
+    const text = value.trim();
+    // A time without an offset (the real service's `2020-06-18T10:15:30`) is read as UTC.
+    const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes("T") ? text : `${text}Z`;
+    const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned);
+    if (Number.isFinite(time)) return utcDay(new Date(time));
+  }
+  return undefined;
+}
+
+function statusOf(attempt: TestAttempt, report: Report | undefined): string {
+  const value =
+    (report === undefined ? undefined : field(report, "Status")) ??
+    // `teststatus` in the documented listing, `testStatus` in the real one: one name, whatever the casing.
+    field(attempt, "teststatus");
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : "Unknown";
+}
+
+/** The statuses a finished attempt ends with, in this order; others the service sends follow by name. */
+export const FINAL_STATUSES = ["Complete", "TestLeft", "Terminated"];
+const statusRank = (status: string) => {
+  const rank = FINAL_STATUSES.indexOf(status);
+  return rank === -1 ? FINAL_STATUSES.length : rank;
+};
+
+const round2 = (n: number | undefined) => (n === undefined ? null : Math.round(n * 100) / 100);
+
+interface Group {
+  testId: number | null;
+  testName: string | null;
+  attempts: number;
+  reports: number;
+  scores: number[];
+  statuses: Map<string, number>;
+  days: string[];
+  undated: number;
+  failed: FailedReport[];
+}
+
+export function computeStats(input: StatsInput): TestStats[] {
+  const groups = new Map<number | null, Group>();
+  const groupOf = (testId: number | null): Group => {
+    let group = groups.get(testId);
+    if (!group) {
+      group = {
+        testId,
+        testName: null,
+        attempts: 0,
+        reports: 0,
+        scores: [],
+        statuses: new Map(),
+        days: [],
+        undated: 0,
+        failed: [],
+      };
+      groups.set(testId, group);
+    }
+    return group;
+  };
+  for (const testId of input.testIds) groupOf(testId);
+
+  for (const outcome of input.outcomes) {
+    const report = "report" in outcome ? outcome.report : undefined;
+    const testId =
+      attemptTestId(outcome.attempt) ??
+      (report === undefined ? undefined : toNumber(field(report, "testId")));
+    const group = groupOf(testId ?? null);
+    group.attempts++;
+    const status = statusOf(outcome.attempt, report);
+    group.statuses.set(status, (group.statuses.get(status) ?? 0) + 1);
+    if ("error" in outcome) {
+      group.failed.push({ testInvitationId: outcome.attempt.testInvitationId, error: outcome.error.message });
+      continue;
+    }
+    group.reports++;
+    const name = field(outcome.report, "testName");
+    if (group.testName === null && typeof name === "string") group.testName = name;
+    const score = scoreOf(outcome.report);
+    if (score !== undefined) group.scores.push(score);
+    const day = dayOf(outcome.report);
+    if (day === undefined) group.undated++;
+    else group.days.push(day);
+  }
+
+  const asked = new Set(input.testIds);
+  const rest = [...groups.keys()]
+    .filter((testId) => testId === null || !asked.has(testId))
+    .sort((a, b) => (a ?? Number.POSITIVE_INFINITY) - (b ?? Number.POSITIVE_INFINITY));
+  return [...input.testIds, ...rest].map((testId) => {
+    const group = groups.get(testId)!;
+    const summary = summarize(group.scores);
+    const passed =
+      input.passMark === undefined ? null : group.scores.filter((score) => score >= input.passMark!).length;
+    return {
+      testId: group.testId,
+      testName: group.testName,
+      from: input.from,
+      to: input.to,
+      attempts: group.attempts,
+      reports: group.reports,
+      scored: group.scores.length,
+      statuses: Object.fromEntries(
+        [...group.statuses].sort(([a], [b]) => statusRank(a) - statusRank(b) || (a < b ? -1 : 1)),
+      ),
+      mean: round2(summary.mean),
+      median: round2(summary.median),
+      p10: round2(summary.p10),
+      p90: round2(summary.p90),
+      min: round2(summary.min),
+      max: round2(summary.max),
+      passMark: input.passMark ?? null,
+      passed,
+      passRate: passed === null || group.scores.length === 0 ? null : passed / group.scores.length,
+      histogram: histogram(group.scores),
+      perDay: perDay(group.days, input.firstDay, input.lastDay),
+      undated: group.undated,
+      failedReports: group.failed,
+    };
+  });
+}

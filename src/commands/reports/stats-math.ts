@@ -1,0 +1,144 @@
+/**
+ * The numbers and marks of `reports stats`: summary statistics of scores, a histogram of fixed buckets,
+ * attempts per UTC day, and the Unicode bars and sparklines that draw them. Pure functions, no I/O.
+ */
+
+/** The arithmetic mean; undefined for no values. */
+export function mean(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/**
+ * The p-th percentile (0 ≤ p ≤ 100) of values sorted ascending, by linear interpolation between the two
+ * nearest ranks, as numpy.percentile does by default (Hyndman & Fan type 7): with n values, rank
+ * h = (n − 1) · p / 100, and the result is x[⌊h⌋] + (h − ⌊h⌋) · (x[⌊h⌋ + 1] − x[⌊h⌋]). So p0 is the minimum,
+ * p100 the maximum, p50 the median (the mean of the two middle values when n is even). Undefined for none.
+ */
+export function percentile(sorted: readonly number[], p: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile must be from 0 to 100, got ${p}`);
+  const h = ((sorted.length - 1) * p) / 100;
+  const lower = Math.floor(h);
+  const below = sorted[lower]!;
+  const above = sorted[Math.min(lower + 1, sorted.length - 1)]!;
+  return below + (h - lower) * (above - below);
+}
+
+export interface ScoreSummary {
+  mean: number | undefined;
+  median: number | undefined;
+  p10: number | undefined;
+  p90: number | undefined;
+  min: number | undefined;
+  max: number | undefined;
+}
+
+export function summarize(values: readonly number[]): ScoreSummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    mean: mean(sorted),
+    median: percentile(sorted, 50),
+    p10: percentile(sorted, 10),
+    p90: percentile(sorted, 90),
+    min: sorted[0],
+    max: sorted.at(-1),
+  };
+}
+
+export interface Bucket {
+  /** Lowest score in the bucket (included). */
+  from: number;
+  /** Highest: excluded, except in the last bucket, which holds `to` itself (a score of 100). */
+  to: number;
+  count: number;
+}
+
+/**
+ * Scores (percentages) counted in buckets `width` points wide from 0 to 100: [0, 10), [10, 20) … [90, 100]
+ * for the default width of 10. A score below 0 counts in the first bucket, one above 100 in the last.
+ */
+export function histogram(scores: readonly number[], width = 10): Bucket[] {
+  const count = Math.ceil(100 / width);
+  const buckets: Bucket[] = Array.from({ length: count }, (_, i) => ({
+    from: i * width,
+    to: Math.min(100, (i + 1) * width),
+    count: 0,
+  }));
+  for (const score of scores) {
+    const index = Math.min(count - 1, Math.max(0, Math.floor(score / width)));
+    buckets[index]!.count++;
+  }
+  return buckets;
+}
+
+export interface DayCount {
+  /** A UTC day, YYYY-MM-DD. */
+  date: string;
+  count: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of a time, YYYY-MM-DD. */
+export function utcDay(time: Date): string {
+  return time.toISOString().slice(0, 10);
+}
+
+/**
+ * Counts per UTC day, every day from `first` to `last` (YYYY-MM-DD, both included) present, days without
+ * attempts as 0; a day of `days` outside that span widens it, so no attempt is left out.
+ */
+export function perDay(days: readonly string[], first: string, last: string): DayCount[] {
+  const counts = new Map<string, number>();
+  for (const day of days) counts.set(day, (counts.get(day) ?? 0) + 1);
+  const sorted = [...counts.keys()].sort();
+  const start = [first, sorted[0] ?? first].sort()[0]!;
+  const end = [last, sorted.at(-1) ?? last].sort().at(-1)!;
+  const series: DayCount[] = [];
+  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += DAY_MS) {
+    const date = utcDay(new Date(t));
+    series.push({ date, count: counts.get(date) ?? 0 });
+  }
+  return series;
+}
+
+const SPARKS = "▁▂▃▄▅▆▇█";
+
+/**
+ * One mark per value, scaled to the largest: 0 is always ▁, any other value at least ▂ (so a quiet day and an
+ * empty one differ), the largest █.
+ */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(0, ...values);
+  return values
+    .map((value) =>
+      value <= 0 || max === 0 ? SPARKS[0] : SPARKS[1 + Math.round(((SPARKS.length - 2) * value) / max)],
+    )
+    .join("");
+}
+
+/** Sums of consecutive runs of `size` values (the last run may be shorter): days into groups of days. */
+export function groupSums(values: readonly number[], size: number): number[] {
+  const sums: number[] = [];
+  for (let i = 0; i < values.length; i += size) {
+    let sum = 0;
+    for (const value of values.slice(i, i + size)) sum += value;
+    sums.push(sum);
+  }
+  return sums;
+}
+
+const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+
+/**
+ * A horizontal bar of `value` out of `max` drawn `width` cells long at most, in eighths of a cell; a value
+ * above 0 shows at least an eighth, so a bucket of one is never drawn empty.
+ */
+export function bar(value: number, max: number, width: number): string {
+  if (value <= 0 || max <= 0) return "";
+  const eighths = Math.max(1, Math.round((value / max) * width * 8));
+  return "█".repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
+}

@@ -1,0 +1,137 @@
+/**
+ * How `reports stats` shows its numbers: on a terminal (`-o table`) a block per test with the score histogram
+ * as Unicode bars and attempts per day as a sparkline; for TSV and CSV one flat row per test.
+ */
+import { escapeControls } from "../../escape.js";
+import type { Column, Row } from "../../output/output.js";
+import type { Style } from "../../output/style.js";
+import { FINAL_STATUSES, type TestStats } from "./stats-compute.js";
+import { bar, groupSums, sparkline } from "./stats-math.js";
+
+const HISTOGRAM_WIDTH = 30;
+/** Marks of a sparkline at most, whatever the terminal's width: a quarter of a year, a day a mark. */
+const MAX_SPARKLINE = 92;
+
+const num = (n: number | null) => (n === null ? "–" : String(Math.round(n * 10) / 10));
+const percent = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The blocks of every test, as text for a terminal `width` columns wide. */
+export function renderText(stats: readonly TestStats[], style: Style, width: number): string {
+  return stats.map((test) => renderTest(test, style, width)).join("\n");
+}
+
+function renderTest(test: TestStats, style: Style, width: number): string {
+  const lines: string[] = [];
+  const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
+  lines.push(style.bold(`Test ${test.testId ?? "(none)"}${name}`));
+  const label = (text: string) => `  ${text.padEnd(11)}`;
+
+  const failed = test.failedReports.length;
+  lines.push(
+    `${label("Attempts")}${plural(test.attempts, "finished attempt")} · ${plural(test.reports, "report")}` +
+      (failed > 0 ? ` · ${failed} failed` : ""),
+  );
+  const statuses = Object.entries(test.statuses)
+    .map(([status, count]) => `${escapeControls(status)} ${count}`)
+    .join(" · ");
+  if (statuses !== "") lines.push(`${label("Status")}${statuses}`);
+  if (test.scored === 0) {
+    lines.push(`${label("Score %")}no scores`);
+    return `${lines.join("\n")}\n`;
+  }
+  lines.push(
+    `${label("Score %")}mean ${num(test.mean)} · median ${num(test.median)} · p10 ${num(test.p10)} · p90 ${num(test.p90)} · min ${num(test.min)} · max ${num(test.max)}`,
+  );
+  if (test.passMark !== null && test.passed !== null && test.passRate !== null) {
+    lines.push(
+      `${label("Pass rate")}${percent(test.passRate)} (${test.passed} of ${test.scored} scored ${test.passMark} or more)`,
+    );
+  }
+
+  lines.push("  Histogram");
+  const maxCount = Math.max(...test.histogram.map((b) => b.count));
+  const bucketLabels = test.histogram.map((b, i) =>
+    i === test.histogram.length - 1 ? `${b.from}–${b.to}` : `${b.from}–<${b.to}`,
+  );
+  const labelWidth = Math.max(...bucketLabels.map((l) => l.length));
+  test.histogram.forEach((bucket, i) => {
+    const drawn = bar(bucket.count, maxCount, HISTOGRAM_WIDTH);
+    lines.push(
+      `    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn.padEnd(HISTOGRAM_WIDTH)} ${bucket.count}`,
+    );
+  });
+
+  if (test.perDay.length > 0) {
+    // Wider periods than the terminal: each mark sums a run of days.
+    const room = Math.min(MAX_SPARKLINE, Math.max(10, width - 15));
+    const size = Math.ceil(test.perDay.length / room);
+    const marks = sparkline(
+      groupSums(
+        test.perDay.map((d) => d.count),
+        size,
+      ),
+    );
+    const first = test.perDay[0]!.date;
+    const last = test.perDay.at(-1)!.date;
+    const busiest = Math.max(...test.perDay.map((d) => d.count));
+    const each = size === 1 ? "" : `, each mark ${size} days`;
+    lines.push(`${label("Per day")}${marks}`);
+    lines.push(`${" ".repeat(13)}${first} … ${last} (busiest day ${busiest}${each})`);
+  }
+  if (test.undated > 0) lines.push(`${label("")}${plural(test.undated, "report")} without a time`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The flat columns of TSV and CSV: counts, statuses seen, statistics, the pass rate, histogram buckets. */
+export function flatColumns(stats: readonly TestStats[]): Column[] {
+  const statuses = [...FINAL_STATUSES];
+  for (const test of stats)
+    for (const status of Object.keys(test.statuses)) if (!statuses.includes(status)) statuses.push(status);
+  const buckets = stats[0]?.histogram ?? [];
+  const keys = ["testId", "testName", "from", "to", "attempts", "reports", "failedReports", "scored"];
+  return [
+    ...keys.map((key) => ({ key })),
+    ...statuses.map((status) => ({
+      key: `status_${status}`,
+      get: (row: Row) => row[`status_${status}`] ?? 0,
+    })),
+    ...["mean", "median", "p10", "p90", "min", "max", "passMark", "passed", "passRate"].map((key) => ({
+      key,
+    })),
+    ...buckets.map((b) => ({
+      key: `score_${b.from}_${b.to}`,
+      get: (row: Row) => row[`score_${b.from}_${b.to}`],
+    })),
+    ...["activeDays", "busiestDay", "undated"].map((key) => ({ key })),
+  ];
+}
+
+/** One test's flat row (the columns above read it by key). */
+export function flatRow(test: TestStats): Row {
+  const row: Row = {
+    testId: test.testId,
+    testName: test.testName,
+    from: test.from,
+    to: test.to,
+    attempts: test.attempts,
+    reports: test.reports,
+    failedReports: test.failedReports.length,
+    scored: test.scored,
+    mean: test.mean,
+    median: test.median,
+    p10: test.p10,
+    p90: test.p90,
+    min: test.min,
+    max: test.max,
+    passMark: test.passMark,
+    passed: test.passed,
+    passRate: test.passRate === null ? null : Math.round(test.passRate * 10_000) / 10_000,
+    activeDays: test.perDay.filter((d) => d.count > 0).length,
+    busiestDay: Math.max(0, ...test.perDay.map((d) => d.count)),
+    undated: test.undated,
+  };
+  for (const [status, count] of Object.entries(test.statuses)) row[`status_${status}`] = count;
+  for (const b of test.histogram) row[`score_${b.from}_${b.to}`] = b.count;
+  return row;
+}

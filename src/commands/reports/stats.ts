@@ -1,0 +1,79 @@
+/**
+ * `reports stats`: per test, the finished attempts of a period, their statuses, score statistics, a pass rate
+ * against `--pass-mark`, a score histogram and attempts per day. A report that cannot be fetched is counted
+ * and named (stderr, and `failedReports` in JSON) without stopping the others: exit 0, or 1 when every report
+ * of the period failed (the numbers would describe nothing).
+ */
+import type { Context } from "../../context.js";
+import { ExitCode, UsageError } from "../../errors.js";
+import { toServiceTime } from "../../parse/dates.js";
+import { FLAG } from "../../parse/flag.js";
+import { id, int, parsed } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
+import { periodFromOptions, periodOptions } from "../attempts/period.js";
+import { fetchReports, finishedAttempts } from "./period-reports.js";
+import { computeStats } from "./stats-compute.js";
+import { utcDay } from "./stats-math.js";
+import { flatColumns, flatRow, renderText } from "./stats-render.js";
+
+/** A score percentage from 0 to 100, decimals allowed (`--pass-mark 62.5`). */
+const passMark = () =>
+  parsed((text) => {
+    const value = Number(text.trim());
+    if (text.trim() === "" || !Number.isFinite(value) || value < 0 || value > 100) {
+      throw new UsageError(`${FLAG} must be a score percentage from 0 to 100, got "${text}"`);
+    }
+    return value;
+  });
+
+export const options = z.object({
+  ...periodOptions,
+  test: z.array(id()).optional(),
+  passMark: passMark().optional(),
+  concurrency: int(1, 32),
+});
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const period = await periodFromOptions(ctx, o);
+  const testIds = [...new Set(o.test ?? [])];
+  const api = await ctx.api();
+  // Another account's test is refused here (403, exit 4) rather than silently counting nothing.
+  for (const testId of testIds) await api.getTest(testId);
+
+  const attempts = await finishedAttempts(ctx, api, period, testIds);
+  const outcomes = await fetchReports(ctx, api, attempts, o.concurrency);
+
+  const lastTime = Math.max(period.start.getTime(), Math.min(period.end.getTime(), Date.now()));
+  const stats = computeStats({
+    outcomes,
+    testIds,
+    from: toServiceTime(period.start),
+    to: toServiceTime(period.end),
+    firstDay: utcDay(period.start),
+    lastDay: utcDay(new Date(lastTime)),
+    passMark: o.passMark,
+  });
+
+  const out = ctx.out;
+  if (out.format === "table" && !out.options.fields) {
+    if (stats.length > 0) out.write(renderText(stats, out.style, out.options.width || 80));
+  } else if (out.isJson) {
+    await out.list(stats as unknown as Array<Record<string, unknown>>, [
+      { key: "testId" },
+      { key: "testName" },
+    ]);
+  } else {
+    await out.list(stats.map(flatRow), flatColumns(stats));
+  }
+
+  const failed = stats.flatMap((test) => test.failedReports);
+  const fetched = outcomes.length - failed.length;
+  if (attempts.length === 0) ctx.info("No finished attempts in that period.");
+  if (failed.length === 0) return 0;
+  ctx.warn(
+    `${failed.length} of ${attempts.length} report(s) could not be fetched; the numbers leave them out (their statuses are the listing's):`,
+  );
+  for (const { testInvitationId, error } of failed) ctx.info(`  ${testInvitationId}: ${error}`);
+  ctx.info("See one with `assess reports get <id>`, or run the stats again.");
+  return fetched === 0 ? ExitCode.failure : 0;
+}
