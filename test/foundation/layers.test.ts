@@ -18,6 +18,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "config and the sandbox", paths: ["config/", "sandbox/"] },
   { name: "the API client, and output", paths: ["api/", "output/"] },
   { name: "bulk runs", paths: ["bulk/"] },
+  { name: "the SDK: the typed client, by resource and verb", paths: ["sdk/"] },
   { name: "the command context", paths: ["context.ts"] },
   { name: "prompts", paths: ["prompts/"] },
   { name: "commands", paths: ["commands/"] },

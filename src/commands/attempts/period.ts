@@ -5,19 +5,15 @@
  */
 import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
-import { mapOrdered } from "../../bulk/engine/map-ordered.js";
-import { inclusiveBounds, splitWindows } from "../../bulk/engine/windows.js";
 import type { Context } from "../../context.js";
-import { InterruptedError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
+import { attemptPages, windowCount } from "../../sdk/attempts.js";
 import { requireValues } from "../shared/options.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/verbs.js";
-
-/** Windows fetched at once: enough to hide latency on long periods, few enough to stay polite. */
-export const WINDOW_CONCURRENCY = 4;
 
 export interface Period {
   start: Date;
@@ -57,7 +53,7 @@ export async function periodFromOptions(
  * naming it and the number of calls). Dry runs ask too: the listing's calls are reads, sent even then.
  */
 export async function confirmCalls(ctx: Context, period: Period, yes: boolean): Promise<void> {
-  const calls = splitWindows(period.start, period.end).length;
+  const calls = windowCount(period);
   if (calls <= MAX_WINDOWS_UNASKED || yes) return;
   const span = `${toServiceTime(period.start)} … ${toServiceTime(period.end)}`;
   const what = `Listing the attempts of ${span} takes ${formatCount(calls)} calls to the service (one per 30 days)`;
@@ -72,31 +68,15 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
 }
 
 /**
- * Pages of attempts, one per window in time order (the records carry no time, so within a window the
- * service's order is kept). An id seen in an earlier window is not repeated.
+ * Pages of attempts, one per window in time order, as the SDK lists them (sdk/attempts.ts), with Ctrl-C
+ * stopping the listing before its next window.
  */
-export async function* attemptsOfPeriod(
+export function attemptsOfPeriod(
   ctx: Context,
   api: Api,
   period: Period,
   state = "completed",
   onWindow?: (done: number, total: number) => void,
 ): AsyncGenerator<TestAttempt[]> {
-  const windows = splitWindows(period.start, period.end);
-  const seen = new Set<number>();
-  let done = 0;
-  const pages = mapOrdered(windows, WINDOW_CONCURRENCY, async (window) => {
-    if (ctx.signal.aborted) throw new InterruptedError();
-    const { start, end } = inclusiveBounds(window);
-    const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state);
-    onWindow?.(++done, windows.length);
-    return page;
-  });
-  for await (const page of pages) {
-    if (ctx.signal.aborted) throw new InterruptedError();
-    const fresh = page.filter(
-      (attempt) => !seen.has(attempt.testInvitationId) && seen.add(attempt.testInvitationId),
-    );
-    if (fresh.length > 0) yield fresh;
-  }
+  return attemptPages(api, period, { state, signal: ctx.signal, onWindow });
 }

@@ -1,0 +1,62 @@
+/**
+ * The attempts of a span of any length: the service lists at most 30 days per call, so the span is split into
+ * ≤30-day windows (bulk/engine/windows.ts), a few fetched at once, and the pages come out in time order,
+ * deduplicated by invitation id (an attempt seen in an earlier window is not repeated).
+ */
+import type { Api } from "../api/endpoints.js";
+import type { TestAttempt } from "../api/schemas.js";
+import { mapOrdered } from "../bulk/engine/map-ordered.js";
+import { inclusiveBounds, splitWindows } from "../bulk/engine/windows.js";
+import { InterruptedError } from "../errors.js";
+import { toServiceTime } from "../parse/dates.js";
+
+/** Windows fetched at once: enough to hide latency on long spans, few enough to stay polite. */
+export const WINDOW_CONCURRENCY = 4;
+
+export interface Span {
+  start: Date;
+  /** Inclusive, to the second. */
+  end: Date;
+}
+
+export interface AttemptPagesOptions {
+  /** The attempts' state as the service names it; "completed" unless given. */
+  state?: string;
+  /** Windows fetched at once (default 4). */
+  concurrency?: number;
+  /** Stops before the next window: the listing then throws an InterruptedError. */
+  signal?: AbortSignal;
+  /** Called as each window's answer arrives: how many are done, of how many. */
+  onWindow?: (done: number, total: number) => void;
+}
+
+/** How many calls (≤30-day windows) a span takes. */
+export function windowCount(span: Span): number {
+  return splitWindows(span.start, span.end).length;
+}
+
+/** Pages of attempts, one per window in time order (within a window, the service's order is kept). */
+export async function* attemptPages(
+  api: Api,
+  span: Span,
+  options: AttemptPagesOptions = {},
+): AsyncGenerator<TestAttempt[]> {
+  const { state = "completed", signal, onWindow } = options;
+  const windows = splitWindows(span.start, span.end);
+  const seen = new Set<number>();
+  let done = 0;
+  const pages = mapOrdered(windows, options.concurrency ?? WINDOW_CONCURRENCY, async (window) => {
+    if (signal?.aborted) throw new InterruptedError();
+    const { start, end } = inclusiveBounds(window);
+    const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state);
+    onWindow?.(++done, windows.length);
+    return page;
+  });
+  for await (const page of pages) {
+    if (signal?.aborted) throw new InterruptedError();
+    const fresh = page.filter(
+      (attempt) => !seen.has(attempt.testInvitationId) && seen.add(attempt.testInvitationId),
+    );
+    if (fresh.length > 0) yield fresh;
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The typed client of both services, by resource and verb (`client.tests.list`, `client.invitations.cancel`,
+ * `client.employees.upsert`): what `import { createClient } from "assess"` gives, and what the CLI's commands
+ * call (context.ts). Each method is the operation's one typed function of api/endpoints.ts (`Api`); this layer
+ * adds what code wants on top: pages as async iterators, the attempts of any span, bulk runs from iterables.
+ */
+import type { Download, RequestOptions } from "../api/client.js";
+import { type Api, type Operation, type Page, paginate } from "../api/endpoints.js";
+import type * as s from "../api/schemas.js";
+import { keyFingerprint, ledgerDir } from "../bulk/engine/ledger.js";
+import { UsageError } from "../errors.js";
+import { orderedRange, parseDate } from "../parse/dates.js";
+import type * as z from "../parse/zod.js";
+import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
+import { type AttemptPagesOptions, attemptPages, type Span } from "./attempts.js";
+import type { BulkOptions, BulkOutcome } from "./bulk.js";
+
+type Fields = Record<string, unknown>;
+
+export interface PageRequest {
+  /** From 1 (default 1). */
+  page?: number;
+  /** Items per page: 1 to 100 (default 100). */
+  pageSize?: number;
+}
+
+export interface IterateOptions {
+  /** Items per request: 1 to 100 (default 100). */
+  pageSize?: number;
+  /** The first page (default 1). */
+  page?: number;
+  /** Told when the service repeats a page (it ignores the page number): the iteration then ends. */
+  onWarning?: (message: string) => void;
+}
+
+/** A span of the attempt listing: Dates, or texts as the CLI's --from/--to read them (2026-04-01, 30d, now). */
+export interface AttemptSpan extends Omit<AttemptPagesOptions, "state"> {
+  from: Date | string;
+  to: Date | string;
+  /** "completed" unless given. */
+  state?: string;
+}
+
+export type InviteSettings = z.input<typeof s.BulkInviteSettings>;
+
+const DEFAULT_PAGE_SIZE = 100;
+
+/** Items, page after page, until the last (or a page that repeats the one before). */
+async function* items<T>(
+  fetch: (page: number, pageSize: number) => Promise<Page<T>>,
+  options: IterateOptions = {},
+): AsyncGenerator<T> {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  for await (const page of paginate((n) => fetch(n, pageSize), options.page ?? 1, options.onWarning)) {
+    yield* page;
+  }
+}
+
+async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page;
+}
+
+/** A span's bounds as Dates, in order: texts are read as the CLI reads --from and --to. */
+export function spanOf(span: Pick<AttemptSpan, "from" | "to">): Span {
+  const bound = (value: Date | string, which: "start" | "end", name: string): Date => {
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) throw new UsageError(`${name}: an invalid Date`);
+      return new Date(Math.floor(value.getTime() / 1000) * 1000);
+    }
+    return parseDate(value, which, name);
+  };
+  const { start, end } = orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
+  return { start, end };
+}
+
+export class AssessClient {
+  constructor(
+    /** The operations one typed function each, as the service names them (api/endpoints.ts). */
+    readonly api: Api,
+    /** Where `ledger: true` finds the ledger folder (ASSESS_CONFIG_DIR), as the CLI does. */
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  readonly tests = {
+    /** One page of the account's tests. */
+    list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<s.Test>> =>
+      this.api.listTests(page, pageSize),
+    /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
+    iterate: (options?: IterateOptions): AsyncGenerator<s.Test> =>
+      items((page, size) => this.api.listTests(page, size), options),
+    get: (testId: number): Promise<Fields> => this.api.getTest(testId),
+    settings: {
+      get: (testId: number): Promise<s.TestSettings> => this.api.getSettings(testId),
+      update: (testId: number, settings: Fields): Promise<Fields | undefined> =>
+        this.api.updateSettings(testId, settings),
+    },
+  };
+
+  readonly invitations = {
+    /** Invites one candidate to a test. */
+    create: (testId: number, body: s.InviteBody): Promise<s.Invitation> => this.api.invite(testId, body),
+    cancel: (testInvitationId: number): Promise<Fields> => this.api.cancelInvitation(testInvitationId),
+    reattempt: (testInvitationId: number, body: s.ReattemptBody): Promise<Fields> =>
+      this.api.reattempt(testInvitationId, body),
+    /**
+     * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
+     * to 1000, and returns what became of each row. `settings` are the invitations' (start, end, time zone,
+     * proctoring); `ledger` keeps what was confirmed, so a rerun sends nothing twice.
+     */
+    bulk: async (
+      testId: number,
+      rows: Iterable<s.BulkCandidate> | AsyncIterable<s.BulkCandidate>,
+      options: BulkOptions & { settings?: InviteSettings } = {},
+    ): Promise<BulkOutcome<s.BulkCandidate>> => {
+      const { runRows, prepareCandidate } = await import("./bulk.js");
+      const { settings = {}, ...bulk } = options;
+      return runRows(
+        rows,
+        {
+          kind: "invite",
+          maxChunk: MAX_BULK_CANDIDATES,
+          prepare: prepareCandidate,
+          target: () => ({ ...this.ledgerTarget("assess"), testId }),
+          defaultLedgerDir: () => ledgerDir(this.env),
+          send: async (chunk) =>
+            (await this.api.bulkInvite(
+              testId,
+              settings as s.BulkInviteSettings,
+              chunk.map((row) => row.json),
+            ))
+              ? undefined
+              : { refused: "the service answered false: no candidate of this request was invited" },
+        },
+        bulk,
+      );
+    },
+  };
+
+  readonly testLinks = {
+    list: (testId: number): Promise<s.TestLink[]> => this.api.listLinks(testId),
+    get: (testId: number, testLinkId: number): Promise<s.TestLink> => this.api.getLink(testId, testLinkId),
+    create: (testId: number, body: s.TestLinkBody): Promise<s.TestLink> => this.api.createLink(testId, body),
+    update: (testId: number, testLinkId: number, body: s.TestLinkBody): Promise<s.TestLink> =>
+      this.api.updateLink(testId, testLinkId, body),
+    /** Invites a candidate through a test link. */
+    invite: (testId: number, testLinkId: number, body: s.LinkInviteBody): Promise<s.Invitation> =>
+      this.api.inviteThroughLink(testId, testLinkId, body),
+  };
+
+  readonly reports = {
+    get: (testInvitationId: number, options: { reportType?: 1 | 2 | 3 } = {}): Promise<s.Report> =>
+      this.api.getReport(testInvitationId, options.reportType),
+    /**
+     * The report's PDF: its bytes, or, given a `Download`, streamed into it as they arrive (its size in bytes
+     * is returned).
+     */
+    pdf: ((testInvitationId: number, download?: Download): Promise<Buffer | number> => {
+      if (download) return this.api.getReportPdf(testInvitationId, download);
+      const chunks: Uint8Array[] = [];
+      return this.api
+        .getReportPdf(testInvitationId, {
+          begin: () => {
+            chunks.length = 0;
+            return (chunk) => {
+              chunks.push(chunk);
+            };
+          },
+        })
+        .then(() => Buffer.concat(chunks));
+    }) as {
+      (testInvitationId: number): Promise<Buffer>;
+      (testInvitationId: number, download: Download): Promise<number>;
+    },
+  };
+
+  readonly attempts = {
+    /**
+     * The attempts of a span of any length, in time order: the service lists at most 30 days per call, so
+     * longer spans take one call per 30 days (a few at once).
+     */
+    list: async (span: AttemptSpan): Promise<s.TestAttempt[]> => {
+      const all: s.TestAttempt[] = [];
+      for await (const page of this.attempts.pages(span)) all.push(...page);
+      return all;
+    },
+    /** The attempts of a span one by one, as their windows' answers arrive. */
+    iterate: (span: AttemptSpan): AsyncGenerator<s.TestAttempt> => flat(this.attempts.pages(span)),
+    /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
+    pages: (span: AttemptSpan): AsyncGenerator<s.TestAttempt[]> => {
+      const { from: _from, to: _to, ...options } = span;
+      return attemptPages(this.api, spanOf(span), options);
+    },
+  };
+
+  readonly callbacks = {
+    /** Asks the service to send again the callbacks of up to 100 invitations. */
+    process: (testInvitationIds: number[]) => this.api.processCallbacks(testInvitationIds),
+  };
+
+  readonly users = {
+    create: (body: z.input<typeof s.UserCreateBody>): Promise<s.User> => this.api.createUser(body),
+    update: (body: z.input<typeof s.UserUpdateBody>): Promise<s.User> => this.api.updateUser(body),
+    setStatus: (body: z.input<typeof s.UserStatusBody>): Promise<s.User> => this.api.setUserStatus(body),
+  };
+
+  readonly gdpr = {
+    /** Masks a candidate's personal data; resolves to the service's message. */
+    mask: (body: z.input<typeof s.GdprBody>): Promise<string> => this.api.maskCandidate(body),
+  };
+
+  readonly employees = {
+    /** One page of employees. */
+    list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<Fields>> =>
+      this.api.listEmployees(page, pageSize),
+    /** Every employee, page after page. */
+    iterate: (options?: IterateOptions): AsyncGenerator<Fields> =>
+      items((page, size) => this.api.listEmployees(page, size), options),
+    /**
+     * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of
+     * up to 100, and returns what became of each row. With `ledger`, an employee a run confirmed is not sent
+     * again unless it changed.
+     */
+    upsert: async (
+      rows:
+        | Iterable<z.input<typeof s.EmployeeUpsertItem>>
+        | AsyncIterable<z.input<typeof s.EmployeeUpsertItem>>,
+      options: BulkOptions = {},
+    ): Promise<BulkOutcome<z.input<typeof s.EmployeeUpsertItem>>> => {
+      const { runRows, prepareEmployee, readUpsertAnswer } = await import("./bulk.js");
+      return runRows(
+        rows,
+        {
+          kind: "upsert",
+          maxChunk: MAX_UPSERT_EMPLOYEES,
+          prepare: prepareEmployee,
+          target: () => this.ledgerTarget("skills"),
+          defaultLedgerDir: () => ledgerDir(this.env),
+          send: async (chunk) =>
+            readUpsertAnswer(chunk, await this.api.upsertEmployees(chunk.map((row) => row.json))),
+        },
+        options,
+      );
+    },
+    setStatus: (employeeId: number, body: Fields): Promise<Fields> =>
+      this.api.setEmployeeStatus(employeeId, body),
+    /** The employee's report of a test. */
+    report: (employeeId: number, testId: number): Promise<s.Report> =>
+      this.api.getEmployeeReport(employeeId, testId),
+    skillsProfile: (employeeId: number): Promise<Fields> => this.api.getSkillsProfile(employeeId),
+    skillsProfiles: {
+      list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<Fields>> =>
+        this.api.listSkillsProfiles(page, pageSize),
+      iterate: (options?: IterateOptions): AsyncGenerator<Fields> =>
+        items((page, size) => this.api.listSkillsProfiles(page, size), options),
+    },
+    skillGap: (employeeId: number): Promise<Fields> => this.api.getSkillGap(employeeId),
+    certificates: {
+      list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<Fields[]> =>
+        this.api.listCertificates(employeeId, options.includeSkills === true),
+      add: (employeeId: number, body: Fields): Promise<Fields> => this.api.addCertificate(employeeId, body),
+    },
+    assignLearning: (employeeId: number, body: Fields): Promise<Fields> =>
+      this.api.assignLearning(employeeId, body),
+    /** Uploads a résumé: `data` is called again for each attempt (a retry sends the body anew). */
+    uploadResume: (employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> =>
+      this.api.uploadResume(employeeId, upload),
+  };
+
+  /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
+  close(): Promise<void> {
+    return this.api.client.close();
+  }
+
+  /** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
+  private ledgerTarget(api: "assess" | "skills"): { baseUrl: string; key: string } {
+    const { options } = this.api.client;
+    return {
+      baseUrl: api === "skills" ? options.skillsBaseUrl : options.baseUrl,
+      key: keyFingerprint(options.apiKey),
+    };
+  }
+}
+
+/**
+ * Where each operation of the service is on the client: `ROUTES` (api/endpoints.ts) names the operations, and
+ * this table must name them all (the compiler checks that none is missing; test/sdk checks each is reached).
+ */
+export const OPERATIONS: Record<Operation, string> = {
+  listTests: "tests.list",
+  getTest: "tests.get",
+  getSettings: "tests.settings.get",
+  updateSettings: "tests.settings.update",
+  invite: "invitations.create",
+  cancelInvitation: "invitations.cancel",
+  reattempt: "invitations.reattempt",
+  bulkInvite: "invitations.bulk",
+  inviteThroughLink: "testLinks.invite",
+  listLinks: "testLinks.list",
+  getLink: "testLinks.get",
+  createLink: "testLinks.create",
+  updateLink: "testLinks.update",
+  getReport: "reports.get",
+  getReportPdf: "reports.pdf",
+  listAttempts: "attempts.list",
+  processCallbacks: "callbacks.process",
+  createUser: "users.create",
+  updateUser: "users.update",
+  setUserStatus: "users.setStatus",
+  maskCandidate: "gdpr.mask",
+  listEmployees: "employees.list",
+  upsertEmployees: "employees.upsert",
+  setEmployeeStatus: "employees.setStatus",
+  getEmployeeReport: "employees.report",
+  getSkillsProfile: "employees.skillsProfile",
+  listSkillsProfiles: "employees.skillsProfiles.list",
+  getSkillGap: "employees.skillGap",
+  listCertificates: "employees.certificates.list",
+  addCertificate: "employees.certificates.add",
+  assignLearning: "employees.assignLearning",
+  uploadResume: "employees.uploadResume",
+};

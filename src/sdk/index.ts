@@ -1,0 +1,53 @@
+/**
+ * `import { createClient } from "assess"`: the package's second face, a typed client of both services over the
+ * CLI's own API layer (one HTTP client, one typed function per operation, answers read as the service sends
+ * them). Built into dist/sdk.mjs and dist/sdk.cjs, with its types in dist/types/ (src/build.mjs).
+ *
+ * ```ts
+ * const client = createClient({ apiKey: process.env.ASSESS_API_KEY });
+ * for await (const test of client.tests.iterate()) console.log(test.testId, test.testName);
+ * ```
+ */
+export type { Download } from "../api/client.js";
+export { type Operation, type Page, ROUTES } from "../api/endpoints.js";
+export type {
+  BulkCandidate,
+  EmployeeUpsertItem,
+  Invitation,
+  InviteBody,
+  LinkInviteBody,
+  ReattemptBody,
+  Report,
+  Test,
+  TestAttempt,
+  TestLink,
+  TestLinkBody,
+  TestSettings,
+  User,
+} from "../api/schemas.js";
+export {
+  /** The service answered with an error status: `status`, every message of the body in `messages`, `ids`. */
+  ApiError as AssessApiError,
+  /** No key, or a key the service refused (401, 403: also an AssessApiError when the service said so). */
+  AuthError as AssessAuthError,
+  /** Every error this client throws is one of these: `message`, `suggestion`, and `status` when there was one. */
+  CliError as AssessError,
+  /** The signal stopped a listing or a bulk run. */
+  InterruptedError as AssessInterruptedError,
+  /** No answer came: DNS, refused connection, timeout (after the retries). */
+  NetworkError as AssessNetworkError,
+  /** A write went out but its answer was lost: it may or may not have been processed. */
+  UncertainError as AssessUncertainError,
+  /** A bad argument: nothing was sent. */
+  UsageError as AssessUsageError,
+} from "../errors.js";
+export type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./bulk.js";
+export {
+  AssessClient,
+  type AttemptSpan,
+  type InviteSettings,
+  type IterateOptions,
+  OPERATIONS,
+  type PageRequest,
+} from "./client.js";
+export { type CreateClientOptions, createClient } from "./create.js";
