@@ -8,7 +8,7 @@ export const GROUPS = [
   { name: "tests", summary: "List tests and read or change their settings" },
   { name: "invite", summary: "Invite candidates to tests, one at a time, in bulk or through a link" },
   { name: "links", summary: "List, create and change test links (named entry points of a test)" },
-  { name: "reports", summary: "Read candidates' reports, as data, PDF, a spreadsheet of a period, or its statistics" },
+  { name: "reports", summary: "Read candidates' reports: data, PDF, a period's spreadsheet or statistics" },
   { name: "attempts", summary: "List finished attempts (Completed, Test left, Terminated) of any period" },
   { name: "callbacks", summary: "Resend test-completion notifications, or receive them locally" },
   { name: "gdpr", summary: "Mask candidates' personal data (GDPR requests)" },
