@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const attempts = group;
@@ -20,6 +20,38 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     [
       "assess attempts list --from 2026-01-01 --to 2026-03-31",
       "assess attempts list --from 90d --to now -o ndjson | jq .testInvitationId",
+    ],
+  );
+
+  examples(
+    attempts
+      .command("watch")
+      .description(
+        "Show each attempt that finishes, once, by polling the attempt listing (no public callback URL needed); Ctrl-C stops",
+      )
+      .option("--test <id>", "only these tests' attempts (repeatable, or comma-separated)", collectList)
+      .option("--interval <duration>", "time between polls: 30s, 5m, 1h (at least 5s)", "60s")
+      .option(
+        "--since <duration>",
+        "how far back the first run looks; later runs go on from where the last one stopped",
+        "1h",
+      )
+      .option(
+        "--exec <command>",
+        "run this shell command for each attempt, one at a time, with the attempt as JSON on stdin (its output goes to stderr)",
+      )
+      .option(
+        "--forward <url>",
+        "POST each attempt as JSON to this URL (tried again on failure; no API key sent)",
+      )
+      .option("--once", "poll once, show what is new, and exit (for cron)")
+      .option(...PERIOD_YES)
+      .action(lazy(() => import("./watch.js"))),
+    [
+      "assess attempts watch --test 1001,1002",
+      "assess attempts watch --exec 'jq -r .email >> finished.txt'",
+      "assess attempts watch --forward http://127.0.0.1:3000/hooks/assess --interval 5m",
+      "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
     ],
   );
 }

@@ -1,0 +1,122 @@
+/**
+ * What `attempts watch` remembers between runs: the ids it has shown and the time it has polled up to, in
+ * one small JSON file per profile, service, account and test filter under the config folder. It is replaced
+ * whole (a temporary file renamed over it), so a crash leaves the old state or the new one, never half.
+ */
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { CliError } from "../../errors.js";
+
+export interface WatchState {
+  version: 1;
+  /** Where the attempts come from, and the test filter: what the file's name is a hash of, kept readable. */
+  baseUrl: string;
+  tests: number[];
+  /** Every attempt's finish up to this time has been polled for (UTC ISO 8601). */
+  polledUntil: string;
+  /** Ids shown, each with the end of the poll that first returned it (for pruning). */
+  shown: Record<string, string>;
+}
+
+export interface WatchTarget {
+  profile: string;
+  /** The service, as bulk ledgers name it (the embedded sandbox is one place whatever its port). */
+  baseUrl: string;
+  /** The key's fingerprint: another account is another watch. */
+  key: string;
+  tests: number[];
+}
+
+/** `<configDir>/watch/<profile>-<hash>.json`. */
+export function watchStatePath(configDir: string, target: WatchTarget): string {
+  const hash = createHash("sha256")
+    .update(
+      JSON.stringify([
+        target.baseUrl.replace(/\/+$/, ""),
+        target.key,
+        [...target.tests].sort((a, b) => a - b),
+      ]),
+    )
+    .digest("hex")
+    .slice(0, 16);
+  return join(configDir, "watch", `${target.profile.replace(/[^\w.-]/g, "_")}-${hash}.json`);
+}
+
+/** The state in `path`, or undefined when there is none yet; a file that cannot be read is an error. */
+export function loadWatchState(path: string): WatchState | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw new CliError(`Cannot read the watch state ${path}: ${(error as Error).message}`);
+  }
+  const broken = () =>
+    new CliError(`The watch state ${path} is not one this version wrote`, {
+      suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
+    });
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw broken();
+  }
+  if (typeof data !== "object" || data === null) throw broken();
+  const state = data as Partial<WatchState>;
+  if (
+    state.version !== 1 ||
+    typeof state.polledUntil !== "string" ||
+    Number.isNaN(Date.parse(state.polledUntil)) ||
+    typeof state.shown !== "object" ||
+    state.shown === null
+  ) {
+    throw broken();
+  }
+  return state as WatchState;
+}
+
+/** Writes the state whole: a private temporary file beside it, flushed, then renamed over it (mode 0600). */
+export function saveWatchState(path: string, state: WatchState): void {
+  const folder = join(path, "..");
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temp, "w", 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(state)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // A file left by an older run with a wider mode is narrowed too.
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new CliError(`Cannot write the watch state ${path}: ${(error as Error).message}`, {
+      suggestion: "Free some space or fix the folder's permissions, or set ASSESS_CONFIG_DIR.",
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Forgets ids that no later poll can return: one first returned by a poll that ended before `from` finished
+ * before it, and polls never again reach back before `from`.
+ */
+export function pruneShown(state: WatchState, from: Date): void {
+  for (const [id, seenAt] of Object.entries(state.shown)) {
+    if (Date.parse(seenAt) < from.getTime()) delete state.shown[id];
+  }
+}
