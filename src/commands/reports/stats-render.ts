@@ -6,7 +6,7 @@ import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";
 import { FINAL_STATUSES, type TestStats } from "./stats-compute.js";
-import { bar, groupSums, sparkline } from "./stats-math.js";
+import { bar, groupSums, histogram, sparkline } from "./stats-math.js";
 
 const HISTOGRAM_WIDTH = 30;
 /** Marks of a sparkline at most, whatever the terminal's width: a quarter of a year, a day a mark. */
@@ -88,7 +88,8 @@ export function flatColumns(stats: readonly TestStats[]): Column[] {
   const statuses = [...FINAL_STATUSES];
   for (const test of stats)
     for (const status of Object.keys(test.statuses)) if (!statuses.includes(status)) statuses.push(status);
-  const buckets = stats[0]?.histogram ?? [];
+  // The same buckets for every test, even when there is none (a header still lists them).
+  const buckets = histogram([]);
   const keys = ["testId", "testName", "from", "to", "attempts", "reports", "failedReports", "scored"];
   return [
     ...keys.map((key) => ({ key })),
