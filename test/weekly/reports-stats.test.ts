@@ -472,6 +472,16 @@ describe("assess reports stats (built CLI, sandbox)", () => {
     });
   });
 
+  it("a period without attempts: the CSV header alone (every column), a note on stderr, exit 0", async () => {
+    const r = await assess(["reports", "stats", "--from", "2020-01-01", "--to", "2020-01-05", "-o", "csv"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\r\n")).toEqual([
+      expect.stringMatching(/^testId,.*,score_0_10,.*,score_90_100,.*undated$/),
+      "",
+    ]);
+    expect(r.stderr).toContain("No finished attempts in that period.");
+  });
+
   it("a report that fails (500, 404) is counted and named, the others still counted: exit 0", async () => {
     const before = JSON.parse(
       (await assess(["reports", "stats", ...PERIOD, "--test", "1001", "--json"])).stdout,
