@@ -141,12 +141,21 @@ describe("assess attempts watch", () => {
       await sleep(200);
       expect(lines(watch.stdout())).toHaveLength(1);
 
+      // A second watch of the same state (an overlapping cron run) is refused while this one runs.
+      const twin = await runBuilt(["attempts", "watch", "--once"]);
+      expect(twin.code).toBe(2);
+      expect(twin.stderr).toContain(
+        `Another \`assess attempts watch\` of the same tests is running (process ${watch.child.pid})`,
+      );
+
       watch.child.kill("SIGINT");
       const { code } = await watch.exit;
       expect(code).toBe(130);
       expect(watch.stderr()).toMatch(/Stopped after \d+ polls: 1 attempt shown; state kept in /);
       expectNoStack(watch.stderr());
-      const [file] = stateFiles();
+      // The lock went with the watch: only the state is left.
+      const [file, ...others] = stateFiles();
+      expect(others).toEqual([]);
       expect(statSync(file!).mode & 0o777).toBe(0o600);
       const state = JSON.parse(readFileSync(file!, "utf8"));
       expect(Object.keys(state.shown)).toEqual([String(id)]);
@@ -295,6 +304,34 @@ describe("assess attempts watch", () => {
     // The attempt is still there for the next run.
     const again = await runBuilt(["attempts", "watch", "--once"]);
     expect(lines(again.stdout)).toHaveLength(1);
+  });
+
+  it("on a terminal each poll's new attempts are a table with the list's columns", async () => {
+    const id = await finishedAttempt("table@example.com");
+    const r = await t.run(["attempts", "watch", "--once"], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split("\n").filter((line) => line.startsWith("│"));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/INVITATION.*TEST.*NAME.*EMAIL.*STATUS/);
+    expect(rows[1]).toMatch(new RegExp(`${id}.*1001.*Watch Ed.*table@example\\.com.*Completed`));
+    // Nothing new: a person is told so on stderr, stdout stays empty.
+    const again = await t.run(["attempts", "watch", "--once"], { env, tty: true });
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toMatch(/No attempts of all tests finished since \d{4}-/);
+  });
+
+  it("--dry-run says what --exec and --forward would do, does neither, and records nothing", async () => {
+    const id = await finishedAttempt("dry@example.com");
+    const file = join(dir, "dry.ndjson");
+    const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`[dry-run] would run --exec for attempt ${id}`);
+    expect(lines(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
+    expect(() => readFileSync(file)).toThrow();
+    // The real run does it.
+    const real = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
+    expect(real.code, real.stderr).toBe(0);
+    expect(lines(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
   });
 
   it("refuses bad values before polling: exit 2", async () => {

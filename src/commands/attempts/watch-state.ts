@@ -16,7 +16,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { CliError } from "../../errors.js";
+import { CliError, UsageError } from "../../errors.js";
 
 export interface WatchState {
   version: 1;
@@ -118,5 +118,58 @@ export function saveWatchState(path: string, state: WatchState): void {
 export function pruneShown(state: WatchState, from: Date): void {
   for (const [id, seenAt] of Object.entries(state.shown)) {
     if (Date.parse(seenAt) < from.getTime()) delete state.shown[id];
+  }
+}
+
+/**
+ * Takes the state's lock (`<state>.lock`, holding this process's id) for as long as the watch runs: two
+ * watches of one state (an overlapping cron run) would each run --exec and --forward for the same attempt.
+ * A lock whose process is gone is taken over. Returns the function that releases it.
+ */
+export function lockWatchState(path: string): () => void {
+  const lock = `${path}.lock`;
+  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  for (let tries = 0; ; tries++) {
+    try {
+      const fd = openSync(lock, "wx", 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        if (holder(lock) === process.pid) rmSync(lock, { force: true });
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST" || tries > 0) {
+        throw new CliError(`Cannot lock the watch state ${lock}: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+    }
+    const pid = holder(lock);
+    if (pid !== undefined && alive(pid)) {
+      throw new UsageError(
+        `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
+        `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
+      );
+    }
+    rmSync(lock, { force: true });
+  }
+}
+
+function holder(lock: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, as another user's process.
+    return (error as { code?: string }).code === "EPERM";
   }
 }

@@ -25,6 +25,7 @@ import { ATTEMPT_COLUMNS } from "./list.js";
 import { attemptsOfPeriod, confirmCalls } from "./period.js";
 import {
   loadWatchState,
+  lockWatchState,
   pruneShown,
   saveWatchState,
   type WatchState,
@@ -69,18 +70,37 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   // A test of another account, or a typo, is an error now rather than a watch that never shows anything.
   for (const testId of tests) await api.getTest(testId);
 
-  const saved = loadWatchState(path);
-  const state: WatchState = saved ?? {
-    version: 1,
-    baseUrl: ctx.targetBaseUrl("assess"),
-    tests,
-    polledUntil: "",
-    shown: {},
+  const unlock = lockWatchState(path);
+  try {
+    return await watch(ctx, o, { api, out, path, tests });
+  } finally {
+    unlock();
+  }
+}
+
+async function watch(
+  ctx: Context,
+  o: Options,
+  { api, out, path, tests }: { api: Api; out: Output; path: string; tests: number[] },
+): Promise<number> {
+  // A dry run shows what it would do and records nothing: the next real run does it all.
+  const save = (state: WatchState): void => {
+    if (!ctx.dryRun) saveWatchState(path, state);
   };
+  const saved = loadWatchState(path);
   let from = saved
     ? new Date(Date.parse(saved.polledUntil) - OVERLAP_MS)
     : new Date(wholeSecond(Date.now()) - o.since);
   if (!saved) await confirmCalls(ctx, { start: from, end: new Date() }, o.yes === true);
+  const start = from;
+  // A first run stopped before its first poll ended starts the next one where it started itself.
+  const state: WatchState = saved ?? {
+    version: 1,
+    baseUrl: ctx.targetBaseUrl("assess"),
+    tests,
+    polledUntil: toServiceTime(new Date(from.getTime() + OVERLAP_MS)),
+    shown: {},
+  };
 
   const printer = new Printer(out);
   const forwarder = o.forward === undefined ? undefined : new Forwarder(o.forward);
@@ -130,8 +150,11 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       await printer.batch(fresh);
       for (const attempt of fresh) {
         if (!printer.batched) await printer.one(attempt);
-        if (o.exec !== undefined) await execFor(ctx, o.exec, attempt);
-        if (forwarder && !(await forwarder.send(ctx, attempt))) {
+        if (ctx.dryRun && acting) {
+          const action = o.exec !== undefined ? `run --exec` : `POST it to ${o.forward}`;
+          ctx.info(`[dry-run] would ${action} for attempt ${attempt.testInvitationId}`);
+        } else if (o.exec !== undefined) await execFor(ctx, o.exec, attempt);
+        if (forwarder && !ctx.dryRun && !(await forwarder.send(ctx, attempt))) {
           // Interrupted while waiting to try again: not delivered, so the next run shows and sends it again.
           interrupted = true;
           break;
@@ -140,20 +163,20 @@ export async function run(ctx: Context, o: Options): Promise<number> {
         counts.shown++;
         // A command run or a POST made is never done twice: each is recorded as soon as it is done.
         if (acting) {
-          saveWatchState(path, state);
+          save(state);
           // Ctrl-C during a command or a POST: that one is done and recorded, the rest wait for the next run.
           if (ctx.signal.aborted) interrupted = true;
         }
         if (interrupted) break;
       }
       if (interrupted) {
-        saveWatchState(path, state);
+        save(state);
         break;
       }
       state.polledUntil = seenAt;
       from = new Date(until.getTime() - OVERLAP_MS);
       pruneShown(state, from);
-      saveWatchState(path, state);
+      save(state);
 
       if (o.once) break;
       if (out.closed) {
@@ -172,12 +195,13 @@ export async function run(ctx: Context, o: Options): Promise<number> {
 
   if (o.once && !interrupted) {
     if (counts.shown === 0 && ctx.io.stderr.isTTY) {
-      ctx.info(`No attempts of ${what} finished since ${toServiceTime(from)}.`);
+      ctx.info(`No attempts of ${what} finished since ${toServiceTime(start)}.`);
     }
     return 0;
   }
+  const kept = ctx.dryRun ? "nothing recorded (--dry-run)" : `state kept in ${path}`;
   ctx.info(
-    `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown; state kept in ${path}`,
+    `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
 }
