@@ -82,6 +82,11 @@ export interface BulkJob<T> {
   kind: "invite" | "upsert" | "callbacks" | (string & {});
   /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
   inputName?: string;
+  /**
+   * How messages point at the row of a line (default `<inputName>:<line>`): a sheet's rows are
+   * `candidates.xlsx, sheet "Candidates", row 12`.
+   */
+  locate?(line: number): string;
   /** The usage error for an input without rows (default: "<inputName> has no data rows: nothing to send"). */
   noRowsMessage?: string;
   /**
@@ -238,6 +243,7 @@ function noRows(job: BulkJob<unknown>): UsageError {
 }
 
 function where(job: BulkJob<unknown>, line: number): string {
+  if (job.locate) return job.locate(line);
   return job.inputName ? `${job.inputName}:${line}` : `line ${line}`;
 }
 

@@ -1,5 +1,30 @@
-/** Finding columns by name: case-insensitive, ignoring spaces, `_` and `-`. */
+/**
+ * Finding columns by name: case-insensitive, ignoring spaces, `_` and `-`. And how messages point at a row
+ * and name a column: `file.csv:12` and the header's name for CSV, `file.xlsx, sheet "Staff", row 12` and
+ * `column "email"` for a sheet.
+ */
 import { UsageError } from "../../errors.js";
+
+/** What a message needs to know of the input: its name, and its sheet's when it is a workbook's. */
+export interface Placed {
+  name: string;
+  sheet?: string;
+}
+
+/** The input as a summary names it: `candidates.csv`, `candidates.xlsx, sheet "Candidates"`. */
+export function inputLabel(input: Placed): string {
+  return input.sheet === undefined ? input.name : `${input.name}, sheet "${input.sheet}"`;
+}
+
+/** Where a row is: `candidates.csv:12` (its line), `candidates.xlsx, sheet "Candidates", row 12`. */
+export function rowPlace(input: Placed, line: number): string {
+  return input.sheet === undefined ? `${input.name}:${line}` : `${inputLabel(input)}, row ${line}`;
+}
+
+/** A column in a row's message: as the header writes it (`Email Address`), `column "Email Address"` in a sheet. */
+export function columnLabel(input: Placed, header: string): string {
+  return input.sheet === undefined ? header : `column "${header}"`;
+}
 
 export function normalizeHeader(name: string): string {
   return name
@@ -15,7 +40,7 @@ export function normalizeHeader(name: string): string {
 export function findColumn(
   header: string[],
   aliases: readonly string[],
-  where: { file: string; line: number; role: string; option?: string },
+  where: { at: string; role: string; option?: string },
   override?: string,
 ): number | undefined {
   const wanted = override !== undefined ? [normalizeHeader(override)] : aliases;
@@ -25,12 +50,12 @@ export function findColumn(
   });
   if (override !== undefined && hits.length === 0) {
     throw new UsageError(
-      `${where.file}:${where.line}: no column named "${override}" (${where.option}); the header has: ${listHeader(header)}`,
+      `${where.at}: no column named "${override}" (${where.option}); the header has: ${listHeader(header)}`,
     );
   }
   if (hits.length > 1) {
     throw new UsageError(
-      `${where.file}:${where.line}: columns ${hits.map((i) => `${i + 1} ("${header[i]}")`).join(" and ")} are both the ${where.role} column`,
+      `${where.at}: columns ${hits.map((i) => `${i + 1} ("${header[i]}")`).join(" and ")} are both the ${where.role} column`,
       where.option ? `Rename one, or choose with ${where.option}.` : "Rename or remove one of them.",
     );
   }

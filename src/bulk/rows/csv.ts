@@ -12,6 +12,7 @@ import { basename } from "node:path";
 import { pipeline } from "node:stream";
 import { type Options, type Parser, parse } from "csv-parse";
 import { UsageError } from "../../errors.js";
+import { rowPlace } from "./columns.js";
 
 export interface CsvRecord {
   /** Physical line where the record starts (1-based). */
@@ -28,6 +29,11 @@ export interface CsvSource {
   /** Header cells as written (trimmed). */
   header: string[];
   headerLine: number;
+  /**
+   * For the rows of a spreadsheet (xlsx.ts): the sheet's name. Messages then say `file.xlsx, sheet "Staff",
+   * row 12` and name columns as `column "email"` (columns.ts `rowPlace`).
+   */
+  sheet?: string;
 }
 
 /**
@@ -179,7 +185,7 @@ async function sniff(path: string, name: string): Promise<string> {
 
 /** The message for a file with a header and no data rows (a usage error, exit 2: nothing to send). */
 export function noRowsMessage(input: CsvInput): string {
-  return `${input.name}:${input.headerLine}: a header row and no data rows after it: nothing to send`;
+  return `${rowPlace(input, input.headerLine)}: a header row and no data rows after it: nothing to send`;
 }
 
 function emptyFile(name: string): UsageError {

@@ -11,7 +11,7 @@ import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { BulkEntry } from "../engine/types.js";
-import { normalizeHeader } from "./columns.js";
+import { columnLabel, normalizeHeader, rowPlace } from "./columns.js";
 import type { CsvInput } from "./csv.js";
 import { extraFields } from "./invites.js";
 import { jsonArrayBatches } from "./json-array.js";
@@ -65,7 +65,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
     const earlier = used.get(id);
     if (earlier !== undefined) {
       throw new UsageError(
-        `${input.name}:${input.headerLine}: columns ${earlier + 1} ("${input.header[earlier]}") and ${index + 1} ("${cell}") are both ${target.field}`,
+        `${rowPlace(input, input.headerLine)}: columns ${earlier + 1} ("${input.header[earlier]}") and ${index + 1} ("${cell}") are both ${target.field}`,
         "Rename or remove one of them.",
       );
     }
@@ -74,7 +74,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
   });
   if (!targets.some((t) => t?.kind === "top" && t.field === "email")) {
     throw new UsageError(
-      `${input.name}:${input.headerLine}: the header has no email column`,
+      `${rowPlace(input, input.headerLine)}: the header has no email column`,
       "Employee files need an email column; the other columns are the fields of an employee (firstName, jobCode, externalEmployeeId, department, ...).",
     );
   }
@@ -99,11 +99,33 @@ export function employeeCsvEntries(
   columns: EmployeeColumns,
 ): () => AsyncIterable<BulkEntry<Employee>[]> {
   const width = input.header.length;
+  // How a row's problems name its columns: by field (`hireDate: …`) in CSV, as the header writes them
+  // (`column "Hire Date": …`) in a sheet.
+  const labels = columns.targets.map((target, index) =>
+    input.sheet === undefined ? (target?.field ?? "") : columnLabel(input, input.header[index] ?? ""),
+  );
+  const email = columns.targets.findIndex((t) => t?.kind === "top" && t.field === "email");
+  const names: ColumnNames = {
+    labels,
+    email: labels[email] ?? "email",
+    managerEmail:
+      labels[columns.targets.findIndex((t) => t?.kind === "hrms" && t.field === "managerEmail")] ??
+      "managerEmail",
+    sheet: input.sheet !== undefined,
+  };
   return async function* entries() {
     for await (const batch of input.batches()) {
-      yield batch.map(({ line, fields }) => csvEntry(line, fields, columns, width));
+      yield batch.map(({ line, fields }) => csvEntry(line, fields, columns, width, names));
     }
   };
+}
+
+/** How a row's problems name its columns (`labels`: by column index). */
+interface ColumnNames {
+  labels: string[];
+  email: string;
+  managerEmail: string;
+  sheet: boolean;
 }
 
 /**
@@ -116,8 +138,9 @@ function csvEntry(
   fields: string[],
   columns: EmployeeColumns,
   width: number,
+  names: ColumnNames,
 ): BulkEntry<Employee> {
-  const extra = extraFields(fields, width);
+  const extra = extraFields(fields, width, names.sheet);
   const problems: string[] = extra ? [extra] : [];
   const item: Record<string, unknown> = {};
   let hrms: Record<string, unknown> | undefined;
@@ -133,7 +156,9 @@ function csvEntry(
       custom[target.field] = value;
     } else {
       hrms ??= {};
-      hrms[target.field] = DATE_FIELDS.has(target.field) ? checkedDate(target.field, value, problems) : value;
+      hrms[target.field] = DATE_FIELDS.has(target.field)
+        ? checkedDate(names.labels[index]!, value, problems)
+        : value;
     }
   }
   if (custom) {
@@ -142,9 +167,9 @@ function csvEntry(
   }
   if (hrms) item.employeeHRMSInfo = hrms;
   const email = typeof item.email === "string" ? item.email : "";
-  if (!Email.safeParse(email).success) problems.push(emailProblem(email));
+  if (!Email.safeParse(email).success) problems.push(emailProblem(email, names.email));
   if (hrms?.managerEmail !== undefined && !Email.safeParse(hrms.managerEmail).success)
-    problems.push(`managerEmail: ${EMAIL_MESSAGE}`);
+    problems.push(`${names.managerEmail}: ${EMAIL_MESSAGE}`);
   if (problems.length > 0)
     return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
   return valid(line, item as Employee, fields);
@@ -230,8 +255,8 @@ function valid(line: number, item: Employee, source: unknown): BulkEntry<Employe
 
 const EMAIL_MESSAGE = "is not a valid e-mail address";
 
-function emailProblem(email: string): string {
-  return `email: ${email === "" ? "empty" : `"${email}" ${EMAIL_MESSAGE}`}`;
+function emailProblem(email: string, label = "email"): string {
+  return `${label}: ${email === "" ? "empty" : `"${email}" ${EMAIL_MESSAGE}`}`;
 }
 
 /** A date field's value as the service takes it; the value as it was (and a problem) when it is no date. */

@@ -3,7 +3,7 @@ import { asJson, type Json } from "../../api/json.js";
 import { type BulkCandidate, BulkCandidateName, Email } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import type { BulkEntry } from "../engine/types.js";
-import { findColumn, listHeader, looksHeaderless } from "./columns.js";
+import { columnLabel, findColumn, listHeader, looksHeaderless, rowPlace } from "./columns.js";
 import type { CsvInput } from "./csv.js";
 
 export const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemail"] as const;
@@ -24,7 +24,7 @@ export function inviteColumns(
   options: { emailColumn?: string; nameColumn?: string } = {},
 ): InviteColumns {
   const { header } = input;
-  const at = { file: input.name, line: input.headerLine };
+  const at = { at: rowPlace(input, input.headerLine) };
   const email = findColumn(
     header,
     EMAIL_ALIASES,
@@ -51,8 +51,8 @@ export function inviteColumns(
     const headerless = looksHeaderless(header);
     throw new UsageError(
       headerless
-        ? `${input.name}:${input.headerLine}: no header row: the first line holds data (${listHeader(header)})`
-        : `${input.name}:${input.headerLine}: the header has no ${missing.join(" and no ")}; it has: ${listHeader(header)}`,
+        ? `${at.at}: no header row: the first ${input.sheet === undefined ? "line" : "row"} holds data (${listHeader(header)})`
+        : `${at.at}: the header has no ${missing.join(" and no ")}; it has: ${listHeader(header)}`,
       headerless
         ? "Add a first line naming the columns, for example: email,name"
         : "Rename the columns, or name them with --email-column / --name-column.",
@@ -72,13 +72,14 @@ export function inviteEntries(
 ): () => AsyncIterable<BulkEntry<BulkCandidate>[]> {
   const width = input.header.length;
   const fixedGroup = testId === undefined ? undefined : String(testId);
-  const names = columnNames(input.header, columns);
+  const sheet = input.sheet !== undefined;
+  const names = columnNames(input, columns);
   return async function* entries() {
     for await (const batch of input.batches()) {
       const out: BulkEntry<BulkCandidate>[] = new Array(batch.length);
       for (let i = 0; i < batch.length; i++) {
         const { line, fields } = batch[i]!;
-        out[i] = toEntry(line, fields, columns, names, width, fixedGroup);
+        out[i] = toEntry(line, fields, columns, names, width, fixedGroup, sheet);
       }
       yield out;
     }
@@ -92,9 +93,9 @@ interface ColumnNames {
   test: string;
 }
 
-function columnNames(header: string[], columns: InviteColumns): ColumnNames {
+function columnNames(input: CsvInput, columns: InviteColumns): ColumnNames {
   const cell = (index: number | undefined, fallback: string) =>
-    (index === undefined ? undefined : header[index]) || fallback;
+    columnLabel(input, (index === undefined ? undefined : input.header[index]) || fallback);
   return {
     email: cell(columns.email, "email"),
     name:
@@ -116,6 +117,7 @@ function toEntry(
   names: ColumnNames,
   width: number,
   fixedGroup: string | undefined,
+  sheet: boolean,
 ): BulkEntry<BulkCandidate> {
   const email = (fields[columns.email] ?? "").trim();
   const name =
@@ -123,7 +125,7 @@ function toEntry(
       ? (fields[columns.name] ?? "").trim()
       : `${(fields[columns.firstName!] ?? "").trim()} ${(fields[columns.lastName!] ?? "").trim()}`.trim();
   let problems: string[] | undefined;
-  const extra = fields.length > width ? extraFields(fields, width) : undefined;
+  const extra = fields.length > width ? extraFields(fields, width, sheet) : undefined;
   if (extra) problems = add(problems, extra);
   let group = fixedGroup;
   if (columns.test !== undefined) {
@@ -164,13 +166,26 @@ function add(list: string[] | undefined, problem: string): string[] {
   return list;
 }
 
-/** More non-empty fields than the header names: an unquoted delimiter inside a value, most likely. */
-export function extraFields(fields: string[], width: number): string | undefined {
+/**
+ * More non-empty fields than the header names: in CSV, an unquoted delimiter inside a value, most likely; in a
+ * sheet, a value in a column that has no header.
+ */
+export function extraFields(fields: string[], width: number, sheet = false): string | undefined {
   if (fields.length <= width) return undefined;
   for (let i = width; i < fields.length; i++) {
     if (fields[i]!.trim() !== "") {
-      return `${fields.length} fields but the header has ${width} (quote values that contain the delimiter)`;
+      return sheet
+        ? `a value in column ${columnLetter(i)}, which the header row does not name`
+        : `${fields.length} fields but the header has ${width} (quote values that contain the delimiter)`;
     }
   }
   return undefined;
+}
+
+/** A sheet's column as the spreadsheet names it: 0 → A, 26 → AA. */
+function columnLetter(index: number): string {
+  let name = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
 }

@@ -3,6 +3,9 @@
  * file can be fixed and fed back in (`error` is ignored on input). CSV input gives a CSV with the same
  * header and delimiter; JSON input gives a JSON array of the original items with an `error` property.
  *
+ * A sheet of a workbook gives a CSV file too (comma-delimited, its header row's cells as the header), which can
+ * be fed back in as it is, or copied into the workbook.
+ *
  * People open it in a spreadsheet to fix the rows, so its cells are neutralised as `-o csv`'s are (one rule:
  * output/format.ts `neutralizeFormula`), and a rejects file read back in has that quote taken off again
  * (`fromRejectsFile`). It is checked before anything is sent (`rejectsTarget`: no file or link clobbered
@@ -131,6 +134,8 @@ export class CsvRejects extends FileSink implements RejectsSink {
     header: string[],
     private readonly delimiter: string,
     force = false,
+    /** What the error column calls a row's place: its `line` in a CSV file, its `row` in a sheet. */
+    private readonly unit: "line" | "row" = "line",
   ) {
     super(path, force);
     this.keep = header.flatMap((cell, i) => (normalizeHeader(cell) === "error" ? [] : [i]));
@@ -139,7 +144,7 @@ export class CsvRejects extends FileSink implements RejectsSink {
 
   write(source: unknown, line: number, error: string): void {
     const fields = Array.isArray(source) ? (source as string[]) : [];
-    this.put(this.line([...this.keep.map((i) => fields[i] ?? ""), `line ${line}: ${error}`]));
+    this.put(this.line([...this.keep.map((i) => fields[i] ?? ""), `${this.unit} ${line}: ${error}`]));
   }
 
   async close(): Promise<void> {

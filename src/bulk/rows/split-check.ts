@@ -33,7 +33,7 @@ const PARALLEL_BYTES = 8 * 1024 * 1024;
 
 /**
  * A CSV job's `read` and `splitCheck`, both from one description of its rows: the sending pass and each half
- * of the check read them the same way.
+ * of the check read them the same way. A sheet's job has `read` alone.
  */
 export function csvRows(
   input: CsvInput,
@@ -47,6 +47,8 @@ export function csvRows(
   input: CsvInput,
   reader: RowReader,
 ): Pick<BulkJob<BulkCandidate | Employee>, "read" | "splitCheck"> {
+  // A sheet's rows are in memory already (xlsx.ts): there is no text to cut in two.
+  if (input.sheet !== undefined) return { read: rowsOf(input, reader) };
   return {
     read: rowsOf(input, reader),
     splitCheck: ({ worker, ...options }) => checkSplit({ source: input, reader, worker }, options),

@@ -26,10 +26,12 @@ export function register(group: Command, { lazy }: GroupSetup): void {
   examples(
     employees
       .command("upsert")
-      .description("Create or update employees from a CSV or JSON file (streamed, validated, resumable)")
+      .description(
+        "Create or update employees from a CSV file, an .xlsx sheet or a JSON array (validated, resumable)",
+      )
       .argument(
         "<file>",
-        "a CSV file (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees",
+        "a CSV file or .xlsx workbook (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees",
       )
       .option("--chunk-size <n>", "employees per request (1-100)", "100")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
@@ -40,6 +42,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "overwrite an existing --rejects file, or the default one (a link there is replaced; its target is left alone)",
       )
       .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")
+      .option("--sheet <name>", "the sheet of an .xlsx workbook to read (default: its first)")
       .option("--restart", "ignore what earlier runs of this file already got confirmed")
       .option("--retry-uncertain", "send again the rows whose earlier request got no answer")
       .action(lazy(() => import("./upsert.js"))),
@@ -47,6 +50,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess employees upsert employees.csv",
       "assess employees upsert employees.csv --skip-invalid --rejects rejects.csv",
       "assess employees upsert people.json --json",
+      "assess employees upsert staff.xlsx --sheet 'Current staff'",
     ],
   );
 

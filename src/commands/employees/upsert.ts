@@ -1,7 +1,9 @@
 import type { BulkJob } from "../../bulk/engine/run.js";
 import type { ChunkAnswer, RejectsSink } from "../../bulk/engine/types.js";
-import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
+import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
+import { isWorkbook, openRows, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
@@ -26,18 +28,25 @@ export async function run(
   let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
   let openRejects: () => Promise<RejectsSink>;
   let inputName = file;
+  let locate: ((line: number) => string) | undefined;
+  let unit: "line" | "row" = "line";
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
+    if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
     const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension: ".json" });
     rows = { read: employeeJsonEntries(file, file) };
     openRejects = async () => new JsonRejects(path, force);
   } else {
-    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
-    const input = await openCsv(file, { delimiter: o.delimiter });
-    inputName = input.name;
+    // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
+    const extension = isWorkbook(file) ? ".csv" : undefined;
+    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension });
+    const input = await openRows(file, { delimiter: o.delimiter, sheet: o.sheet });
+    inputName = inputLabel(input);
+    locate = (line) => rowPlace(input, line);
+    if (input.sheet !== undefined) unit = "row";
     noRows = noRowsMessage(input);
     rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
-    openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force);
+    openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force, unit);
   }
 
   const api = await ctx.api();
@@ -47,6 +56,7 @@ export async function run(
     {
       kind: "upsert",
       inputName,
+      locate,
       noRowsMessage: noRows,
       ...rows,
       target: () => ({ baseUrl: skillsBaseUrl, key }),
@@ -59,11 +69,11 @@ export async function run(
       rejects: openRejects,
       // Two rows of one employee that differ: which one should the service keep? Neither is sent.
       conflictReason: (line) =>
-        `conflicts with line ${line}: the same e-mail with other values (one row per employee)`,
+        `conflicts with ${unit} ${line}: the same e-mail with other values (one row per employee)`,
       send: async (_group, rows) =>
         readUpsertAnswer(rows, await api.upsertEmployees(rows.map((row) => row.json))),
     },
-    { verb: "Upserted", noun: ["employee", "employees"], inputName },
+    { verb: "Upserted", noun: ["employee", "employees"], inputName, locate },
   );
 }
 

@@ -1,6 +1,8 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
-import { noRowsMessage, openCsv } from "../../bulk/rows/csv.js";
+import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
+import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
+import { isWorkbook, openRows } from "../../bulk/rows/open.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
@@ -42,9 +44,16 @@ export async function run(
     proctoringMode: o.proctoring,
   });
   const force = o.force === true;
-  const rejects = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun });
+  // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
+  const rejects = rejectsTarget(file, o.rejects, {
+    force,
+    dryRun: ctx.dryRun,
+    extension: isWorkbook(file) ? ".csv" : undefined,
+  });
 
-  const input = await openCsv(file, { delimiter: o.delimiter });
+  const input = await openRows(file, { delimiter: o.delimiter, sheet: o.sheet });
+  const inputName = inputLabel(input);
+  const locate = (line: number) => rowPlace(input, line);
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
     throw new UsageError(
@@ -60,7 +69,8 @@ export async function run(
     ctx,
     {
       kind: "invite",
-      inputName: input.name,
+      inputName,
+      locate,
       noRowsMessage: noRowsMessage(input),
       ...csvRows(input, { rows: "invites", columns, testId }),
       target: (group) => ({ baseUrl, key, testId: Number(group) }),
@@ -70,7 +80,14 @@ export async function run(
       skipInvalid: o.skipInvalid === true,
       restart: o.restart === true,
       retryUncertain: o.retryUncertain === true,
-      rejects: async () => new CsvRejects(rejects, input.header, input.delimiter, force),
+      rejects: async () =>
+        new CsvRejects(
+          rejects,
+          input.header,
+          input.delimiter,
+          force,
+          input.sheet === undefined ? "line" : "row",
+        ),
       send: async (group, rows) => {
         const accepted = await api.bulkInvite(
           Number(group),
@@ -86,7 +103,8 @@ export async function run(
       verb: "Invited",
       noun: ["candidate", "candidates"],
       target: testId !== undefined ? `to test ${testId}` : "to their tests",
-      inputName: input.name,
+      inputName,
+      locate,
       groupLabel: columns.test !== undefined ? "test" : undefined,
     },
   );

@@ -34,9 +34,12 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     invite
       .command("bulk")
       .description(
-        "Invite every candidate of a CSV file (streamed, validated, resumable; never invites twice)",
+        "Invite every candidate of a CSV file or .xlsx sheet (validated, resumable; never invites twice)",
       )
-      .argument("<file.csv>", "CSV with a header row: email and name columns (see `assess help formatting`)")
+      .argument(
+        "<file>",
+        "CSV, or an .xlsx workbook, with a header row: email and name columns (see `assess help formatting`)",
+      )
       .option("--test <id>", "the test to invite to (or a testid column in the file)")
       .option("--start <date>", "when the invitations open")
       .option("--end <date>", "when the invitations close")
@@ -56,11 +59,13 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--email-column <name>", "the column holding e-mails")
       .option("--name-column <name>", "the column holding names")
       .option("--delimiter <char>", "field delimiter (default: detected among , ; and tab)")
+      .option("--sheet <name>", "the sheet of an .xlsx workbook to read (default: its first)")
       .option("--restart", "ignore the ledger of earlier runs and send everything again")
       .option("--retry-uncertain", "resend rows whose earlier outcome is unknown")
       .action(lazy(() => import("./bulk.js"))),
     [
       "assess invite bulk fixtures/candidates.csv --test 1001",
+      "assess invite bulk candidates.xlsx --sheet Candidates --test 1001   # rejects go to candidates.rejects.csv",
       "assess invite bulk candidates.csv --test 1001 --end +14d --skip-invalid --json",
     ],
   );

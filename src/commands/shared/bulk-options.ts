@@ -16,6 +16,8 @@ export function bulkFileOptions(maxChunk: number) {
     rejects: string().optional(),
     force: boolean().optional(),
     delimiter: parsed((text) => parseDelimiter(text) as string).optional(),
+    // The sheet of an .xlsx input (its first by default); with any other input a usage error.
+    sheet: string().optional(),
     restart: boolean().optional(),
     retryUncertain: boolean().optional(),
   };

@@ -17,6 +17,8 @@ export interface Wording {
   target?: string;
   /** The input, for `file:line` references. */
   inputName?: string;
+  /** How a row is pointed at, when not as `<inputName>:<line>` (a sheet's: `…, sheet "Staff", row 12`). */
+  locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
 }
@@ -35,7 +37,8 @@ export function printBulkResult(ctx: Context, result: BulkResult, wording: Wordi
 function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void {
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
-  const where = (row: RowReport) => (w.inputName ? `${w.inputName}:${row.line}` : `line ${row.line}`);
+  const where = (row: RowReport) =>
+    w.locate ? w.locate(row.line) : w.inputName ? `${w.inputName}:${row.line}` : `line ${row.line}`;
   const list = (rows: RowReport[], omitted: number, total: number) => {
     for (const row of rows.slice(0, SHOWN)) {
       const group = row.group && w.groupLabel ? ` (${w.groupLabel} ${row.group})` : "";
