@@ -9,7 +9,10 @@ export const GROUPS = [
   { name: "invite", summary: "Invite candidates to tests, one at a time, in bulk or through a link" },
   { name: "links", summary: "List, create and change test links (named entry points of a test)" },
   { name: "reports", summary: "Read candidates' reports: data, PDF, a period's spreadsheet or statistics" },
-  { name: "attempts", summary: "List finished attempts (Completed, Test left, Terminated) of any period" },
+  {
+    name: "attempts",
+    summary: "List finished attempts (Completed, Test left, Terminated) of any period, or watch for new ones",
+  },
   { name: "callbacks", summary: "Resend test-completion notifications, or receive them locally" },
   { name: "gdpr", summary: "Mask candidates' personal data (GDPR requests)" },
   { name: "users", summary: "Create users, move them between business units, activate or deactivate them" },
