@@ -186,7 +186,9 @@ describe("item 3: hints name only flags that exist on the command they name", ()
     };
     const root = await help("");
     // Commands that serve until Ctrl-C: only their option checks run.
-    const serving = new Set(["sandbox", "callbacks listen"]);
+    const serving = new Set(["sandbox", "callbacks listen", "attempts watch"]);
+    // Their options whose bad values ("abc", "", "-1") are refused before anything starts serving.
+    const checkedFirst = ["--port", "--latency", "--interval", "--since", "--test", "--forward"];
     const argvs: string[][] = [
       ["callbacks", "resend", "101367", "abc"],
       ["callbacks", "resend", "101367", "abc", "--restart"],
@@ -220,7 +222,7 @@ describe("item 3: hints name only flags that exist on the command they name", ()
       }
       for (const option of command.options) {
         if (serving.has(here) && !option.takesValue) continue;
-        if (serving.has(here) && !["--port", "--latency"].includes(option.flag)) continue;
+        if (serving.has(here) && !checkedFirst.includes(option.flag)) continue;
         const values = option.takesValue ? [["abc"], [""], ["-1"]] : [[]];
         for (const value of values) argvs.push([...command.path, ...args("1001"), option.flag, ...value]);
       }

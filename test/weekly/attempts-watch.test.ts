@@ -345,6 +345,7 @@ describe("assess attempts watch", () => {
       ],
       [["--forward", "ftp://example.com/x"], "--forward must be an http:// or https:// URL"],
       [["--test", "abc"], "--test must be a positive whole number"],
+      [["--test", ""], "--test: give at least one test id"],
     ] as const) {
       const r = await t.run(["attempts", "watch", "--once", ...args], { env });
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);

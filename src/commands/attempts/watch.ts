@@ -43,7 +43,7 @@ const FORWARD_TRIES = 4;
 const FORWARD_TIMEOUT_MS = 10_000;
 
 export const options = z.object({
-  test: z.array(id()).optional(),
+  test: z.array(id()).min(1, "give at least one test id").optional(),
   interval: duration(MIN_INTERVAL_MS),
   since: duration(1000),
   exec: z.string().min(1).optional(),
