@@ -14,6 +14,8 @@
 //              concurrency ≥ 4× faster than --concurrency 1.
 //
 // Usage: npm run bench:bulk [-- --only invite,upsert,ledger,concurrency --sizes 100000,1000000 --runs 3 --keep]
+// With --base DIR (another checkout, built there: a `git worktree` of main, say), and "base" in --only: this
+// build against that one, alternately, at each size and the commands' default concurrency (median of --runs).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -32,6 +34,7 @@ const sizes = arg("sizes", "100000,1000000").split(",").map(Number);
 const runs = Number(arg("runs", "3"));
 const CONCURRENCY = 4; // invite bulk's default; both sides of a time comparison use the same
 const keep = process.argv.includes("--keep");
+const baseDir = arg("base", undefined);
 const MiB = 1024 * 1024;
 const LATENCY_MS = 50;
 const CONCURRENCY_ROWS = 100_000;
@@ -117,6 +120,29 @@ for (const kind of ["invite", "upsert"]) {
     console.log(
       `  peak RSS 1M / 100k     ${growth.toFixed(2).padStart(7)}×    goal ≤ 1.3×: ${verdict(growth <= 1.3)}`,
     );
+  }
+}
+
+if (only.has("base") && baseDir) {
+  for (const kind of ["invite", "upsert"]) {
+    for (const rows of sizes) {
+      const file = await generate(kind, rows);
+      const after = [];
+      const before = [];
+      for (let i = 0; i < runs; i++) {
+        after.push(await runCli(kind, file, [], { rss: true }));
+        before.push(await runCli(kind, file, [], { rss: true, cli: join(baseDir, "bin", "assess.js") }));
+      }
+      const ms = (xs) => median(xs.map((x) => x.ms));
+      const rss = (xs) => median(xs.map((x) => x.rss)) / MiB;
+      console.log(
+        `\n${kind}: ${fmt(rows)} rows, this build against ${baseDir}, default concurrency, median of ${runs}`,
+      );
+      console.log(`  this build             ${seconds(ms(after))}   peak RSS ${rss(after).toFixed(1)} MiB`);
+      console.log(`  base                   ${seconds(ms(before))}   peak RSS ${rss(before).toFixed(1)} MiB`);
+      console.log(`  time, this / base      ${(ms(after) / ms(before)).toFixed(3).padStart(7)}×`);
+      rmSync(file, { force: true });
+    }
   }
 }
 

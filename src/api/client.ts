@@ -38,8 +38,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body. */
   body?: unknown;
-  /** A JSON body already serialized (a bulk request put together from its items' texts: api/json.ts). */
-  json?: string;
+  /** A JSON body already serialized (a bulk request put together from its items' bytes: api/json.ts). */
+  json?: string | Uint8Array;
   /** A body that is not JSON (multipart upload); `data` is called again for each attempt. */
   raw?: { contentType: string; data: () => Buffer | Readable; describe: unknown };
   /** The answer is bytes (a PDF), written to `download` as they arrive instead of read as JSON or text. */
@@ -147,7 +147,11 @@ export class ApiClient {
         method: opts.method,
         url,
         headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
-        body: opts.raw ? opts.raw.describe : opts.json !== undefined ? JSON.parse(opts.json) : opts.body,
+        body: opts.raw
+          ? opts.raw.describe
+          : opts.json !== undefined
+            ? JSON.parse(Buffer.from(opts.json).toString())
+            : opts.body,
       });
       throw new DryRunStop();
     }
@@ -233,7 +237,7 @@ export class ApiClient {
     opts: RequestOptions,
     startUrl: string,
     headers: Record<string, string>,
-    payload: string | undefined,
+    payload: string | Uint8Array | undefined,
   ): Promise<
     | { kind: "ok"; response: ApiResponse }
     | { kind: "status"; response: ApiResponse }
@@ -241,7 +245,7 @@ export class ApiClient {
   > {
     let url = startUrl;
     let method: string = opts.method;
-    let body: string | Buffer | Readable | undefined = opts.raw ? opts.raw.data() : payload;
+    let body: string | Uint8Array | Readable | undefined = opts.raw ? opts.raw.data() : payload;
     const started = Date.now();
     const { timeoutMs } = this.options;
     // One deadline for the whole attempt, connecting to the last byte of the body (undici's own timers only

@@ -2,7 +2,7 @@ import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
 import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
-import { type Json, jsonArray } from "./json.js";
+import { type JsonBytes, jsonArray } from "./json.js";
 import {
   type Answer,
   describeText,
@@ -116,18 +116,18 @@ export class Api {
     return read(s.Invitation, answer, "invitation");
   }
   /**
-   * The settings and up to 1000 candidates (their texts checked and serialized by the bulk run). The
+   * The settings and up to 1000 candidates (their JSON checked and serialized by the bulk run). The
    * answer is a single boolean: only an explicit `false` means the service refused the chunk; any other 2xx
    * answer (`true`, an empty body, an object) is success.
    */
   async bulkInvite(
     testId: number,
     settings: s.BulkInviteSettings,
-    candidates: readonly Json<s.BulkCandidate>[],
+    candidates: readonly JsonBytes<s.BulkCandidate>[],
   ): Promise<boolean> {
     s.BulkCandidateCount.parse(candidates.length);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
-    const json = `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":${jsonArray(candidates)}}`;
+    const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.call("bulkInvite", { testId }, { json });
     const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
     return !(verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false"));
@@ -255,8 +255,8 @@ export class Api {
   async getSkillsProfile(employeeId: number): Promise<Fields> {
     return readRecord(await this.call("getSkillsProfile", { employeeId }), "skills profile");
   }
-  /** Up to 100 employees, their texts checked and serialized by the bulk run (src/bulk/rows/employees.ts). */
-  async upsertEmployees(items: readonly Json<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
+  /** Up to 100 employees, their JSON checked and serialized by the bulk run (src/bulk/rows/employees.ts). */
+  async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     s.UpsertItemCount.parse(items.length);
     const answer = await this.call("upsertEmployees", {}, { json: jsonArray(items) });
     return read(s.UpsertResult, answer, "upsert result");

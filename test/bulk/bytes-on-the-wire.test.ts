@@ -1,6 +1,6 @@
 /**
  * Issue 19, item 4: each row is checked and serialized once, in the check pass; the sending pass and the API
- * layer only join those texts. Here the bytes of every request `employees upsert` and `invite bulk` send are
+ * layer only join those bytes. Here the bytes of every request `employees upsert` and `invite bulk` send are
  * compared with what the row-by-row path sends: each row made into its item on its own (the API layer's
  * schema, which writes fields in the documented order, and JSON.stringify), the chunk's items put into the
  * request body as one JSON.stringify. A recording proxy in front of the sandbox keeps each body's raw bytes

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { Api, ROUTES } from "../../src/api/endpoints.js";
-import { toJson } from "../../src/api/json.js";
+import { jsonBytes, toJson } from "../../src/api/json.js";
 import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
@@ -75,7 +75,7 @@ describe("every employee-skills command, over a skills base URL with a path pref
     const client = sandboxClient();
     try {
       const before = t.sandbox.requests.length;
-      const many = Array.from({ length: 101 }, (_, i) => toJson({ email: `e${i}@acme.example` }));
+      const many = Array.from({ length: 101 }, (_, i) => jsonBytes(toJson({ email: `e${i}@acme.example` })));
       for (const items of [[], many]) {
         const error = await new Api(client).upsertEmployees(items).catch((e: unknown) => e);
         expect((error as Error).name).toBe("ZodError");
@@ -91,8 +91,10 @@ describe("every employee-skills command, over a skills base URL with a path pref
     try {
       const before = t.sandbox.requests.length;
       const result = await new Api(client).upsertEmployees([
-        toJson({ email: "new.hire@acme.example", firstName: "New", lastName: "Hire", jobCode: "QA1" }),
-        toJson({ email: "bad@acme.example", firstName: "Bad", lastName: "Job", jobCode: "NOPE" }),
+        jsonBytes(
+          toJson({ email: "new.hire@acme.example", firstName: "New", lastName: "Hire", jobCode: "QA1" }),
+        ),
+        jsonBytes(toJson({ email: "bad@acme.example", firstName: "Bad", lastName: "Job", jobCode: "NOPE" })),
       ]);
       expect(result.successful?.map((s) => s.email)).toEqual(["new.hire@acme.example"]);
       expect(result.failed?.[0]?.errors).toContain("Unknown job code");

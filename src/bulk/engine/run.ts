@@ -22,7 +22,7 @@
  *   skipInvalid: false, restart: o.restart, retryUncertain: o.retryUncertain, dryRun: ctx.dryRun,
  *   signal: ctx.signal,
  *   send: async (_group, rows) => {                     // throw for a failed request; the engine classifies it
- *     const ids = rows.map((row) => Number(row.json));
+ *     const ids = rows.map((row) => Number(row.label));
  *     const r = await api.processCallbacks(ids);
  *     return { failed: r.invalid.map((id) => ({ index: ids.indexOf(id), error: "not in this account" })) };
  *   },

@@ -1,5 +1,5 @@
 /** What a bulk run is made of: rows, invalid rows, and what one chunk's request answered (run.ts runs them). */
-import type { Json } from "../../api/json.js";
+import type { Json, JsonBytes } from "../../api/json.js";
 
 /** One row to send. */
 export interface BulkRow<T> {
@@ -24,9 +24,8 @@ export interface BulkRow<T> {
   source?: unknown;
 }
 
-/** What `send` gets of each row of its chunk. */
-export interface SentRow<T> {
-  json: Json<T>;
+/** What `send` gets of each row of its chunk: its item's JSON as bytes, and its label. */
+export interface SentRow<T> extends JsonBytes<T> {
   label: string;
 }
 

@@ -48,7 +48,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
       send: (_group, rows) =>
         resendChunk(
           api,
-          rows.map((row) => Number(row.json)),
+          rows.map((row) => Number(row.label)),
         ),
     },
     { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name },

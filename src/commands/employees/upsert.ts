@@ -70,8 +70,7 @@ export async function run(
       // Two rows of one employee that differ: which one should the service keep? Neither is sent.
       conflictReason: (line) =>
         `conflicts with ${unit} ${line}: the same e-mail with other values (one row per employee)`,
-      send: async (_group, rows) =>
-        readUpsertAnswer(rows, await api.upsertEmployees(rows.map((row) => row.json))),
+      send: async (_group, rows) => readUpsertAnswer(rows, await api.upsertEmployees(rows)),
     },
     { verb: "Upserted", noun: ["employee", "employees"], inputName, locate },
   );

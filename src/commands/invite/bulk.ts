@@ -89,11 +89,7 @@ export async function run(
           input.sheet === undefined ? "line" : "row",
         ),
       send: async (group, rows) => {
-        const accepted = await api.bulkInvite(
-          Number(group),
-          settings,
-          rows.map((row) => row.json),
-        );
+        const accepted = await api.bulkInvite(Number(group), settings, rows);
         return accepted
           ? undefined
           : { refused: "the service answered false: no candidate of this request was invited" };
