@@ -261,7 +261,7 @@ describe("assess attempts watch", () => {
     }
   });
 
-  it("a 429 from the listing backs off, says so on stderr, and the next poll shows what finished", async () => {
+  it("a 429 from the listing backs off, says so on stderr, and the next polls show what finished (CSV: one header)", async () => {
     const id = await finishedAttempt("limited@example.com");
     t.sandbox.faults.add({
       method: "POST",
@@ -273,14 +273,43 @@ describe("assess attempts watch", () => {
       times: 1,
     });
     // No retries inside the client: the watch's own backoff takes the 429.
-    const watch = start(["attempts", "watch", "--interval", "5s", "--retries", "0"]);
+    const watch = start(["attempts", "watch", "--interval", "5s", "--retries", "0", "-o", "csv"]);
     try {
+      // Twice the interval (the Retry-After of 1 s is shorter).
       await watch.waitFor("stderr", /Rate limited; next poll in 10s/);
       expect(watch.stdout()).toBe("");
-      await watch.waitFor("stdout", /\n/, 20_000);
-      expect(lines(watch.stdout()).map((l) => l.testInvitationId)).toEqual([id]);
+      await watch.waitFor("stdout", new RegExp(`\r\n${id},`), 20_000);
+      // A later poll's attempt is a row of the same CSV: no second header.
+      const later = await finishedAttempt("limited.later@example.com");
+      await watch.waitFor("stdout", new RegExp(`\r\n${later},`), 20_000);
+      const rows = watch.stdout().split("\r\n").filter(Boolean);
+      expect(rows[0]).toMatch(/^INVITATION,TEST,NAME,EMAIL,STATUS/);
+      expect(rows.slice(1).map((row) => Number(row.split(",")[0]))).toEqual([id, later]);
       watch.child.kill("SIGINT");
       expect((await watch.exit).code).toBe(130);
+      expectNoStack(watch.stderr());
+    } finally {
+      watch.child.kill("SIGKILL");
+    }
+  });
+
+  it("a Retry-After longer than the backoff is waited out; Ctrl-C during the wait exits 130 at once", async () => {
+    t.sandbox.faults.add({
+      method: "POST",
+      path: "/v3/candidates/testattempts",
+      kind: "status",
+      status: 429,
+      headers: { "retry-after": "120" },
+      times: 1,
+    });
+    const watch = start(["attempts", "watch", "--interval", "5s", "--retries", "0"]);
+    try {
+      await watch.waitFor("stderr", /Rate limited; next poll in 2m\n/);
+      const interrupted = Date.now();
+      watch.child.kill("SIGINT");
+      expect((await watch.exit).code).toBe(130);
+      expect(Date.now() - interrupted).toBeLessThan(5_000);
+      expect(watch.stderr()).toContain("Stopped after 0 polls: 0 attempts shown");
       expectNoStack(watch.stderr());
     } finally {
       watch.child.kill("SIGKILL");
@@ -301,6 +330,7 @@ describe("assess attempts watch", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("error:");
     expectNoStack(r.stderr);
+    expect(stateFiles()).toEqual([]);
     // The attempt is still there for the next run.
     const again = await runBuilt(["attempts", "watch", "--once"]);
     expect(lines(again.stdout)).toHaveLength(1);
@@ -320,7 +350,7 @@ describe("assess attempts watch", () => {
     expect(again.stderr).toMatch(/No attempts of all tests finished since \d{4}-/);
   });
 
-  it("--dry-run says what --exec and --forward would do, does neither, and records nothing", async () => {
+  it("--dry-run says what --exec would do, runs nothing, and records nothing", async () => {
     const id = await finishedAttempt("dry@example.com");
     const file = join(dir, "dry.ndjson");
     const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
@@ -328,6 +358,7 @@ describe("assess attempts watch", () => {
     expect(dry.stderr).toContain(`[dry-run] would run --exec for attempt ${id}`);
     expect(lines(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
     expect(() => readFileSync(file)).toThrow();
+    expect(stateFiles()).toEqual([]);
     // The real run does it.
     const real = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(real.code, real.stderr).toBe(0);
