@@ -256,6 +256,19 @@ describe("invite bulk from a sheet", () => {
   });
 });
 
+describe("a large sheet", () => {
+  it("of 100,000 rows is read and sent whole", async () => {
+    const { dir, config } = place("large");
+    const rows: Array<Array<string | number>> = [["email", "name", "testid"]];
+    for (let i = 0; i < 100_000; i++) rows.push([`large${i}@example.com`, `Large ${i}`, 1001]);
+    await writeExcelFile(rows, { sheet: "All" }).toFile(join(dir, "large.xlsx"));
+    const r = await assess(["--sandbox", "invite", "bulk", join(dir, "large.xlsx"), "--json"], config);
+    expect(r.stderr).toContain(`large.xlsx, sheet "All": 100,000 rows: 100,000 sent`);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 100_000, sent: 100_000, invalid: 0 });
+  }, 120_000);
+});
+
 describe("employees upsert from a sheet", () => {
   it("gives the outcome, summary, rejects and ledger of the same rows in a CSV file, date cells as CSV dates", async () => {
     const csv = place("upsert-csv");

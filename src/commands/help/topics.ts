@@ -40,6 +40,10 @@ export const TOPICS: Record<string, string> = {
   without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress |
   candidateemail, and name | fullname | candidatename (or firstname + lastname); an optional testid column
   routes rows to their own tests. Every invalid row is reported with its line number.
+
+  .xlsx input (the same commands): the first sheet, or --sheet NAME; the same header rules and checks, each
+  invalid row reported by sheet, row and column. A cell typed as a date reads as YYYY-MM-DD (with THH:mm:ss
+  when it has a time), numbers as Excel's General format shows them. Rejected rows go to a CSV file.
 `,
   "exit-codes": `EXIT CODES
 
