@@ -141,3 +141,72 @@ for (const { path, text } of cli.outputFiles) {
   });
   writeFileSync(path, code);
 }
+
+/*
+ * The SDK (`import { createClient } from "assess"`, src/sdk/index.ts): bundles of its own, ES module and
+ * CommonJS, each whole (zod and undici inside: the package has no runtime dependencies), none of the CLI's
+ * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). conf writes
+ * profiles, which the SDK never does. Its types: the declarations of the files its public types come from, in
+ * dist/types/ (sdkTypes below).
+ */
+const sdkEntry = { sdk: join(src, "sdk", "index.ts") };
+const sdkCommon = {
+  ...common,
+  entryPoints: sdkEntry,
+  plugins: [withoutHttp2],
+  external: ["conf"],
+  metafile: true,
+};
+const sdkBuilds = await Promise.all([
+  build({
+    ...sdkCommon,
+    format: "esm",
+    outExtension: { ".js": ".mjs" },
+    // undici is CommonJS: its require() of node's modules needs a require in an ES module.
+    banner: {
+      js: 'import { createRequire as __assessRequire } from "node:module"; const require = __assessRequire(import.meta.url);',
+    },
+  }),
+  build({ ...sdkCommon, format: "cjs", outExtension: { ".js": ".cjs" } }),
+]);
+writeFileSync(
+  join(dist, "sdk-meta.json"),
+  JSON.stringify({ inputs: sdkBuilds.flatMap((b) => Object.keys(b.metafile.inputs)) }),
+);
+await sdkTypes(join(src, "sdk", "index.ts"), join(dist, "types"));
+
+/**
+ * Declarations of the SDK's public surface: from its entry, each file's declarations (TypeScript's
+ * transpileDeclaration: no type checking, ~0.2 s; `npm run typecheck` checks them), and the files they import,
+ * into `out` with src/'s layout. The surface is written in plain types (src/sdk/types.ts) so that none of these
+ * imports zod or undici, which a consumer does not have; a declaration that would is refused here.
+ */
+async function sdkTypes(entry, out) {
+  const { default: ts } = await import("typescript");
+  const { mkdirSync, readFileSync } = await import("node:fs");
+  const { relative } = await import("node:path");
+  const todo = [entry];
+  const seen = new Set();
+  while (todo.length > 0) {
+    const file = todo.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const name = relative(src, file);
+    const { outputText, diagnostics = [] } = ts.transpileDeclaration(readFileSync(file, "utf8"), {
+      fileName: name,
+      reportDiagnostics: true,
+      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true },
+    });
+    if (diagnostics.length > 0) {
+      const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ");
+      throw new Error(`src/${name}: its declarations cannot be written on their own: ${text}`);
+    }
+    for (const [, spec] of outputText.matchAll(/^(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"/gm)) {
+      if (!spec.startsWith(".")) throw new Error(`src/${name}: the SDK's types must not import "${spec}"`);
+      todo.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+    }
+    const target = join(out, name.replace(/\.ts$/, ".d.ts"));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, outputText);
+  }
+}

@@ -17,6 +17,7 @@ import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
 import { isCi } from "./output/progress.js";
 import { loadStyle, plainStyle, type Style } from "./output/style.js";
+import type { Client } from "./sdk/client.js";
 import { VERSION } from "./version.js";
 
 export interface Io {
@@ -46,7 +47,8 @@ export class Context {
   private settingsCache?: Settings;
   private outputCache?: Output;
   private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
-  private client?: ApiClient;
+  private httpClient?: ApiClient;
+  private sdkClient?: Client;
   private sandbox?: EmbeddedSandbox;
 
   constructor(
@@ -147,15 +149,29 @@ export class Context {
 
   /** The typed API over a configured client; starts the embedded sandbox for `--sandbox`. */
   async api(): Promise<Api> {
-    const client = await this.apiClient();
-    const { Api } = await import("./api/endpoints.js");
-    return new Api(client);
+    return (await this.client()).api;
+  }
+
+  /**
+   * The SDK's client (`client.tests.list`, `client.invitations.cancel`: src/sdk/client.ts) over this command's
+   * configured HTTP client: what commands call, so that no operation is written twice.
+   */
+  async client(): Promise<Client> {
+    if (!this.sdkClient) {
+      const http = await this.apiClient();
+      const [{ Api }, { Client }] = await Promise.all([
+        import("./api/endpoints.js"),
+        import("./sdk/client.js"),
+      ]);
+      this.sdkClient ??= new Client(new Api(http), this.io.env);
+    }
+    return this.sdkClient;
   }
 
   /** The client of this command (one, shared by every call): `clientFor()` with the configured key. */
   async apiClient(): Promise<ApiClient> {
-    this.client ??= await this.clientFor();
-    return this.client;
+    this.httpClient ??= await this.clientFor();
+    return this.httpClient;
   }
 
   /**
@@ -229,7 +245,7 @@ export class Context {
   }
 
   async close(): Promise<void> {
-    await this.client?.close();
+    await this.httpClient?.close();
     await this.sandbox?.close();
   }
 }

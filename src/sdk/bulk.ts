@@ -13,11 +13,10 @@
  * outcome for each.
  */
 import { randomBytes } from "node:crypto";
-import type { Json } from "../api/json.js";
-import { toJson } from "../api/json.js";
+import { type Json, toJson } from "../api/json.js";
 import * as s from "../api/schemas.js";
 import { DONE, hashHalves, hashKey, UNCERTAIN } from "../bulk/engine/keyset.js";
-import { Ledger, type LedgerTarget } from "../bulk/engine/ledger.js";
+import { keyFingerprint, Ledger, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
 import { mapOrdered } from "../bulk/engine/map-ordered.js";
 import type { ChunkAnswer } from "../bulk/engine/types.js";
 import { contentKey } from "../bulk/rows/employees.js";
@@ -31,58 +30,7 @@ import {
   UsageError,
 } from "../errors.js";
 import type * as z from "../parse/zod.js";
-
-export type RowStatus =
-  /** Sent, and the service took it. */
-  | "sent"
-  /** Sent, and the service refused it (the row's request as a whole, or the row itself). */
-  | "failed"
-  /** Sent, but the answer was lost (or an earlier run's was): it may or may not have been processed. */
-  | "uncertain"
-  /** Not sent: it does not pass the operation's schema, or conflicts with another row. */
-  | "invalid"
-  /** Not sent: the same item as an earlier row. */
-  | "duplicate"
-  /** Not sent: the ledger says an earlier run's request of it was taken. */
-  | "alreadyDone"
-  /** Not sent: the run stopped first (an error that stops everything, or the signal). */
-  | "unsent";
-
-export interface RowOutcome<R> {
-  /** The row's position in the input, from 0. */
-  index: number;
-  row: R;
-  status: RowStatus;
-  /** Why it failed, is invalid, duplicate or uncertain. */
-  error?: string;
-}
-
-export interface BulkOutcome<R> {
-  rows: RowOutcome<R>[];
-  counts: Record<RowStatus, number>;
-  /** Refusals the service reported that match no row sent (an upsert's answer naming an unknown e-mail). */
-  unmatched: string[];
-  /** The ledger file, with `ledger`. */
-  ledger?: string;
-}
-
-export interface BulkOptions {
-  /** Rows per request: up to 1000 candidates, 100 employees (the default: the most). */
-  chunkSize?: number;
-  /** Requests in flight at once (default 2). */
-  concurrency?: number;
-  /**
-   * Keep a ledger of what was sent and confirmed, and skip what an earlier run confirmed: `true` for the CLI's
-   * ledger folder (ASSESS_CONFIG_DIR/ledgers), or the folder to keep it in.
-   */
-  ledger?: boolean | string;
-  /** With a ledger: forget it and send every row. */
-  restart?: boolean;
-  /** With a ledger: send again the rows whose earlier request's answer was lost. */
-  retryUncertain?: boolean;
-  /** Sends nothing more once aborted; the rows not sent are `unsent`, and the run then throws InterruptedError. */
-  signal?: AbortSignal;
-}
+import type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./types.js";
 
 /** Thrown errors that stop a run carry what it did before it stopped. */
 export interface BulkStopped<R> {
@@ -111,6 +59,19 @@ export interface BulkSpec<R, T> {
   defaultLedgerDir(): string;
   /** Sends one chunk through the operation's request function. */
   send(rows: readonly Prepared<T>[]): Promise<ChunkAnswer | undefined>;
+}
+
+export { ledgerDir };
+
+/** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
+export function ledgerTarget(
+  options: { baseUrl: string; skillsBaseUrl: string; apiKey: string },
+  api: "assess" | "skills",
+): LedgerTarget {
+  return {
+    baseUrl: api === "skills" ? options.skillsBaseUrl : options.baseUrl,
+    key: keyFingerprint(options.apiKey),
+  };
 }
 
 const STATUSES: RowStatus[] = [
@@ -321,7 +282,11 @@ export function prepareCandidate(row: s.BulkCandidate): Prepared<s.BulkCandidate
     problems.push(`email: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
   if (!s.BulkCandidateName.safeParse(name).success) problems.push("name: empty");
   if (problems.length > 0) return { invalid: problems.join("; ") };
-  return { json: toJson<s.BulkCandidate>({ email, name }), key: email.toLowerCase(), label: email };
+  return {
+    json: toJson<s.BulkCandidate>({ email, name }),
+    key: email.toLowerCase(),
+    label: email,
+  };
 }
 
 /**

@@ -6,42 +6,26 @@
  */
 import type { Download, RequestOptions } from "../api/client.js";
 import { type Api, type Operation, type Page, paginate } from "../api/endpoints.js";
+import { jsonBytes } from "../api/json.js";
 import type * as s from "../api/schemas.js";
-import { keyFingerprint, ledgerDir } from "../bulk/engine/ledger.js";
 import { UsageError } from "../errors.js";
 import { orderedRange, parseDate } from "../parse/dates.js";
 import type * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
-import { type AttemptPagesOptions, attemptPages, type Span } from "./attempts.js";
-import type { BulkOptions, BulkOutcome } from "./bulk.js";
+import { attemptPages, type Span } from "./attempts.js";
+import type * as t from "./types.js";
+import type {
+  AssessClient,
+  AttemptSpan,
+  BulkOptions,
+  BulkOutcome,
+  InviteSettings,
+  IterateOptions,
+  PageRequest,
+  Upload,
+} from "./types.js";
 
 type Fields = Record<string, unknown>;
-
-export interface PageRequest {
-  /** From 1 (default 1). */
-  page?: number;
-  /** Items per page: 1 to 100 (default 100). */
-  pageSize?: number;
-}
-
-export interface IterateOptions {
-  /** Items per request: 1 to 100 (default 100). */
-  pageSize?: number;
-  /** The first page (default 1). */
-  page?: number;
-  /** Told when the service repeats a page (it ignores the page number): the iteration then ends. */
-  onWarning?: (message: string) => void;
-}
-
-/** A span of the attempt listing: Dates, or texts as the CLI's --from/--to read them (2026-04-01, 30d, now). */
-export interface AttemptSpan extends Omit<AttemptPagesOptions, "state"> {
-  from: Date | string;
-  to: Date | string;
-  /** "completed" unless given. */
-  state?: string;
-}
-
-export type InviteSettings = z.input<typeof s.BulkInviteSettings>;
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -73,7 +57,8 @@ export function spanOf(span: Pick<AttemptSpan, "from" | "to">): Span {
   return { start, end };
 }
 
-export class AssessClient {
+/** The client: each method the operation's one typed function of `Api`. */
+export class Client implements AssessClient {
   constructor(
     /** The operations one typed function each, as the service names them (api/endpoints.ts). */
     readonly api: Api,
@@ -112,21 +97,21 @@ export class AssessClient {
       rows: Iterable<s.BulkCandidate> | AsyncIterable<s.BulkCandidate>,
       options: BulkOptions & { settings?: InviteSettings } = {},
     ): Promise<BulkOutcome<s.BulkCandidate>> => {
-      const { runRows, prepareCandidate } = await import("./bulk.js");
+      const { runRows, prepareCandidate, ledgerTarget, ledgerDir } = await import("./bulk.js");
       const { settings = {}, ...bulk } = options;
-      return runRows(
+      return runRows<s.BulkCandidate, s.BulkCandidate>(
         rows,
         {
           kind: "invite",
           maxChunk: MAX_BULK_CANDIDATES,
           prepare: prepareCandidate,
-          target: () => ({ ...this.ledgerTarget("assess"), testId }),
+          target: () => ({ ...ledgerTarget(this.api.client.options, "assess"), testId }),
           defaultLedgerDir: () => ledgerDir(this.env),
           send: async (chunk) =>
             (await this.api.bulkInvite(
               testId,
               settings as s.BulkInviteSettings,
-              chunk.map((row) => row.json),
+              chunk.map((row) => jsonBytes(row.json)),
             ))
               ? undefined
               : { refused: "the service answered false: no candidate of this request was invited" },
@@ -226,17 +211,19 @@ export class AssessClient {
         | AsyncIterable<z.input<typeof s.EmployeeUpsertItem>>,
       options: BulkOptions = {},
     ): Promise<BulkOutcome<z.input<typeof s.EmployeeUpsertItem>>> => {
-      const { runRows, prepareEmployee, readUpsertAnswer } = await import("./bulk.js");
-      return runRows(
+      const { runRows, prepareEmployee, readUpsertAnswer, ledgerTarget, ledgerDir } = await import(
+        "./bulk.js"
+      );
+      return runRows<z.input<typeof s.EmployeeUpsertItem>, s.EmployeeUpsertItem>(
         rows,
         {
           kind: "upsert",
           maxChunk: MAX_UPSERT_EMPLOYEES,
           prepare: prepareEmployee,
-          target: () => this.ledgerTarget("skills"),
+          target: () => ledgerTarget(this.api.client.options, "skills"),
           defaultLedgerDir: () => ledgerDir(this.env),
           send: async (chunk) =>
-            readUpsertAnswer(chunk, await this.api.upsertEmployees(chunk.map((row) => row.json))),
+            readUpsertAnswer(chunk, await this.api.upsertEmployees(chunk.map((row) => jsonBytes(row.json)))),
         },
         options,
       );
@@ -262,22 +249,24 @@ export class AssessClient {
     assignLearning: (employeeId: number, body: Fields): Promise<Fields> =>
       this.api.assignLearning(employeeId, body),
     /** Uploads a résumé: `data` is called again for each attempt (a retry sends the body anew). */
-    uploadResume: (employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> =>
-      this.api.uploadResume(employeeId, upload),
+    uploadResume: (
+      employeeId: number,
+      upload: Upload | NonNullable<RequestOptions["raw"]>,
+    ): Promise<Fields> =>
+      this.api.uploadResume(employeeId, {
+        ...upload,
+        data: () => {
+          const data = upload.data();
+          return data instanceof Uint8Array && !Buffer.isBuffer(data)
+            ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+            : data;
+        },
+      }),
   };
 
   /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
   close(): Promise<void> {
     return this.api.client.close();
-  }
-
-  /** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
-  private ledgerTarget(api: "assess" | "skills"): { baseUrl: string; key: string } {
-    const { options } = this.api.client;
-    return {
-      baseUrl: api === "skills" ? options.skillsBaseUrl : options.baseUrl,
-      key: keyFingerprint(options.apiKey),
-    };
   }
 }
 
@@ -319,3 +308,28 @@ export const OPERATIONS: Record<Operation, string> = {
   assignLearning: "employees.assignLearning",
   uploadResume: "employees.uploadResume",
 };
+
+/**
+ * The public types of types.ts are the schemas' types written out (a consumer has no zod): the compiler checks
+ * here that each is exactly its schema's type, both ways.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+function same<A, B>(_proof: Same<A, B>): void {}
+same<t.InviteBody, s.InviteBody>(true);
+same<t.LinkInviteBody, s.LinkInviteBody>(true);
+same<t.ReattemptBody, s.ReattemptBody>(true);
+same<t.TestLinkBody, s.TestLinkBody>(true);
+same<t.InviteSettings, z.input<typeof s.BulkInviteSettings>>(true);
+same<t.BulkCandidate, s.BulkCandidate>(true);
+same<t.EmployeeUpsertItem, z.input<typeof s.EmployeeUpsertItem>>(true);
+same<t.UserCreateBody, z.input<typeof s.UserCreateBody>>(true);
+same<t.UserUpdateBody, z.input<typeof s.UserUpdateBody>>(true);
+same<t.UserStatusBody, z.input<typeof s.UserStatusBody>>(true);
+same<t.GdprBody, z.input<typeof s.GdprBody>>(true);
+same<t.Test, s.Test>(true);
+same<t.TestSettings, s.TestSettings>(true);
+same<t.Invitation, s.Invitation>(true);
+same<t.TestLink, s.TestLink>(true);
+same<t.TestAttempt, s.TestAttempt>(true);
+same<t.Report, s.Report>(true);
+same<t.User, s.User>(true);

@@ -9,33 +9,11 @@ import { Api } from "../api/endpoints.js";
 import { resolveSettings } from "../config/resolve.js";
 import { AuthError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { AssessClient } from "./client.js";
-
-export interface CreateClientOptions {
-  /** The API key (sent as `x-api-key`); else ASSESS_API_KEY, else the profile's. */
-  apiKey?: string;
-  /** The assessment service's base URL; else ASSESS_BASE_URL, else the profile's. */
-  baseUrl?: string;
-  /** The employee skills service's base URL; else ASSESS_SKILLS_BASE_URL, else the profile's. */
-  skillsBaseUrl?: string;
-  /** Milliseconds one attempt of a request may take (default 30000). */
-  timeout?: number;
-  /** Retries of a request that failed in a way worth retrying (default 3; 0 to 20). */
-  retries?: number;
-  /** A profile of the CLI's configuration (`assess auth login --profile NAME`); else ASSESS_PROFILE, else "default". */
-  profile?: string;
-  /** The environment to read ASSESS_* settings from (default: process.env). */
-  env?: NodeJS.ProcessEnv;
-  /** Allow a plain http:// base URL that is not this machine (the key travels in a header). */
-  allowHttp?: boolean;
-  /** One line per request and answer; the key never reaches it. */
-  debug?: (line: string) => void;
-  /** Told of each retry's wait ("HTTP 503 from …; retrying in 2s"). */
-  onRetry?: (message: string) => void;
-}
+import { Client } from "./client.js";
+import type { AssessClient, CreateClientOptions } from "./types.js";
 
 export function createClient(options: CreateClientOptions = {}): AssessClient {
-  const env = options.env ?? process.env;
+  const env: NodeJS.ProcessEnv = options.env ?? process.env;
   const settings = resolveSettings(
     {
       profile: options.profile,
@@ -63,5 +41,5 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
     debug: options.debug,
     warn: options.onRetry ?? (() => undefined),
   });
-  return new AssessClient(new Api(client), env);
+  return new Client(new Api(client), env);
 }

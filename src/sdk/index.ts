@@ -8,27 +8,10 @@
  * for await (const test of client.tests.iterate()) console.log(test.testId, test.testName);
  * ```
  */
-export type { Download } from "../api/client.js";
-export { type Operation, type Page, ROUTES } from "../api/endpoints.js";
-export type {
-  BulkCandidate,
-  EmployeeUpsertItem,
-  Invitation,
-  InviteBody,
-  LinkInviteBody,
-  ReattemptBody,
-  Report,
-  Test,
-  TestAttempt,
-  TestLink,
-  TestLinkBody,
-  TestSettings,
-  User,
-} from "../api/schemas.js";
 export {
   /** The service answered with an error status: `status`, every message of the body in `messages`, `ids`. */
   ApiError as AssessApiError,
-  /** No key, or a key the service refused (401, 403: also an AssessApiError when the service said so). */
+  /** No key, or a key the client cannot send (a 401 or 403 answer is an AssessApiError). */
   AuthError as AssessAuthError,
   /** Every error this client throws is one of these: `message`, `suggestion`, and `status` when there was one. */
   CliError as AssessError,
@@ -41,13 +24,5 @@ export {
   /** A bad argument: nothing was sent. */
   UsageError as AssessUsageError,
 } from "../errors.js";
-export type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./bulk.js";
-export {
-  AssessClient,
-  type AttemptSpan,
-  type InviteSettings,
-  type IterateOptions,
-  OPERATIONS,
-  type PageRequest,
-} from "./client.js";
-export { type CreateClientOptions, createClient } from "./create.js";
+export { createClient } from "./create.js";
+export type * from "./types.js";

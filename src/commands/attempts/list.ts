@@ -2,7 +2,7 @@ import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { attemptsOfPeriod, periodFromOptions, periodOptions } from "./period.js";
+import { periodFromOptions, periodOptions } from "./period.js";
 
 export const ATTEMPT_COLUMNS = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -23,9 +23,15 @@ export const options = z.object({
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
   const { limit, state } = o;
-  const api = await ctx.api();
+  const client = await ctx.client();
   const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
-  const pages = attemptsOfPeriod(ctx, api, period, state, (done, total) => progress.update({ done, total }));
+  const pages = client.attempts.pages({
+    from: period.start,
+    to: period.end,
+    state,
+    signal: ctx.signal,
+    onWindow: (done, total) => progress.update({ done, total }),
+  });
   let count: number;
   try {
     count = await ctx.out.list(pages, ATTEMPT_COLUMNS, limit);

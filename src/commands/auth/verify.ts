@@ -1,6 +1,7 @@
 import { Api } from "../../api/endpoints.js";
 import type { Context } from "../../context.js";
 import { ApiError } from "../../errors.js";
+import { Client } from "../../sdk/client.js";
 
 /** One cheap call (the first test) tells whether a key is accepted. Network failures propagate. */
 export async function verifyKey(
@@ -9,7 +10,7 @@ export async function verifyKey(
 ): Promise<{ ok: boolean; status?: number; tests?: number }> {
   const client = await ctx.clientFor(key);
   try {
-    const page = await new Api(client).listTests(1, 1);
+    const page = await new Client(new Api(client), ctx.io.env).tests.list({ page: 1, pageSize: 1 });
     return { ok: true, tests: page.total };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403))

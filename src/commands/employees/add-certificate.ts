@@ -52,8 +52,8 @@ export async function run(
     );
   }
 
-  const api = await ctx.api();
-  const certificate = await api.addCertificate(employeeId, body);
+  const client = await ctx.client();
+  const certificate = await client.employees.certificates.add(employeeId, body);
   const skills = skillsOf(certificate).map((s) => s.skillName);
   const id = certificate.certificateId ?? certificate.id;
   ctx.success(

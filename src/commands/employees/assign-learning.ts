@@ -27,10 +27,10 @@ export async function run(
   const resources = [...new Set(o.resource ?? [])];
   const skills = unique(o.skill ?? []);
   const due = o.due && toServiceTime(o.due);
-  const api = await ctx.api();
+  const client = await ctx.client();
 
   if (o.fromGap === true) {
-    const gaps = gapRows(await api.getSkillGap(employeeId)).filter((row) => row.status === "gap");
+    const gaps = gapRows(await client.employees.skillGap(employeeId)).filter((row) => row.status === "gap");
     for (const gap of gaps)
       if (!skills.some((s) => s.toLowerCase() === gap.skillName.toLowerCase())) skills.push(gap.skillName);
     if (gaps.length === 0 && resources.length === 0 && skills.length === 0) {
@@ -51,7 +51,7 @@ export async function run(
     );
   }
 
-  const answer = await api.assignLearning(employeeId, body);
+  const answer = await client.employees.assignLearning(employeeId, body);
   const assigned = Array.isArray(answer.assigned) ? (answer.assigned as Row[]) : undefined;
   const id = answer.assignmentId;
   ctx.success(

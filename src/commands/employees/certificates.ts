@@ -29,8 +29,8 @@ export async function run(
   [employeeId]: z.infer<typeof args>,
 ): Promise<number> {
   const withSkills = o.withSkills === true;
-  const api = await ctx.api();
-  const list = await api.listCertificates(employeeId, withSkills);
+  const client = await ctx.client();
+  const list = await client.employees.certificates.list(employeeId, { includeSkills: withSkills });
   const count = await ctx.out.list(
     list,
     withSkills ? [...CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN] : CERTIFICATE_COLUMNS,

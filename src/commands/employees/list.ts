@@ -10,7 +10,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const { pages, limit } = listPages(
     ctx,
     o,
-    async (page, size) => (await ctx.api()).listEmployees(page, size),
+    async (page, size) => (await ctx.client()).employees.list({ page, pageSize: size }),
     "employees",
   );
   // The list shows top skills only when the service includes skills in it (the sandbox's does not).

@@ -13,8 +13,8 @@ export async function run(
   [employeeId]: z.infer<typeof args>,
 ): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
-  const api = await ctx.api();
-  const result = await api.getEmployeeReport(employeeId, testId);
+  const client = await ctx.client();
+  const result = await client.employees.report(employeeId, testId);
   await ctx.out.recordWithList(result, "sections", SECTION_COLUMNS);
   return 0;
 }

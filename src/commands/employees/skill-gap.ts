@@ -65,8 +65,8 @@ export const options = z.object({});
 export const args = z.tuple([id()]);
 
 export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
-  const api = await ctx.api();
-  const answer = await api.getSkillGap(employeeId);
+  const client = await ctx.client();
+  const answer = await client.employees.skillGap(employeeId);
   if (ctx.out.isJson) {
     await ctx.out.record(answer);
     return 0;

@@ -9,7 +9,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const { pages, limit } = listPages(
     ctx,
     o,
-    async (page, size) => (await ctx.api()).listSkillsProfiles(page, size),
+    async (page, size) => (await ctx.client()).employees.skillsProfiles.list({ page, pageSize: size }),
     "profiles",
   );
   const count = await ctx.out.list(pages, PROFILE_COLUMNS, limit);

@@ -23,8 +23,8 @@ export const options = z.object({});
 export const args = z.tuple([id()]);
 
 export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
-  const api = await ctx.api();
-  const profile = await api.getSkillsProfile(employeeId);
+  const client = await ctx.client();
+  const profile = await client.employees.skillsProfile(employeeId);
   if (ctx.out.isJson) {
     await ctx.out.record(profile);
     return 0;

@@ -33,8 +33,8 @@ export async function run(
   [employeeId, known]: z.infer<typeof args>,
 ): Promise<number> {
   const body = await composeBody(o, { status: known });
-  const api = await ctx.api();
-  const answer = await api.setEmployeeStatus(employeeId, body);
+  const client = await ctx.client();
+  const answer = await client.employees.setStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
   await ctx.out.record(answer);
   return 0;

@@ -49,8 +49,8 @@ export async function run(
     );
   }
   const filename = basename(path);
-  const api = await ctx.api();
-  const answer = await api.uploadResume(
+  const client = await ctx.client();
+  const answer = await client.employees.uploadResume(
     employeeId,
     multipartFile({ field: "file", filename, contentType: type.contentType, data }),
   );

@@ -19,8 +19,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     ? `the record of attempt ${invitation} of ${email}`
     : `every record of ${email} in the account`;
   await confirmOrYes(ctx, o.yes, `Mask ${scope}? This cannot be undone.`);
-  const api = await ctx.api();
-  const result = await api.maskCandidate({
+  const client = await ctx.client();
+  const result = await client.gdpr.mask({
     CandidateEmail: email!,
     ...(invitation ? { testinvitationId: invitation } : {}),
   });

@@ -6,8 +6,8 @@ export const options = z.object({});
 export const args = z.tuple([idFlag()]);
 
 export async function run(ctx: Context, _o: unknown, [id]: z.infer<typeof args>): Promise<number> {
-  const api = await ctx.api();
-  const answer = await api.cancelInvitation(id);
+  const client = await ctx.client();
+  const answer = await client.invitations.cancel(id);
   ctx.success(`Invitation ${id} cancelled`);
   await ctx.out.record({ testInvitationId: id, status: "cancelled", ...answer });
   return 0;

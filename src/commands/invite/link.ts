@@ -31,8 +31,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ]);
   // A prompted answer is read as the flag would have been.
   const testLinkId = parseId(linkId, "--link");
-  const api = await ctx.api();
-  const invitation = await api.inviteThroughLink(
+  const client = await ctx.client();
+  const invitation = await client.testLinks.invite(
     testId,
     testLinkId,
     dropUndefined({

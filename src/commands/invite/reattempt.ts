@@ -23,9 +23,9 @@ export async function run(
   const { start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
-  const api = await ctx.api();
+  const client = await ctx.client();
   // The service spells these fields with capitals, unlike the invite body.
-  const answer = await api.reattempt(
+  const answer = await client.invitations.reattempt(
     id,
     dropUndefined({
       StartDateTime: start && toServiceTime(start),

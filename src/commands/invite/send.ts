@@ -49,8 +49,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     timeZoneId: o.timezone,
     ProctoringMode: o.proctoring,
   };
-  const api = await ctx.api();
-  const invitation = await api.invite(testId, dropUndefined(body));
+  const client = await ctx.client();
+  const invitation = await client.invitations.create(testId, dropUndefined(body));
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} to test ${testId} (invitation ${invitation.testInvitationId})`,
   );

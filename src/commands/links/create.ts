@@ -39,8 +39,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   }
   rejectConflicts(spec, flags);
 
-  const api = await ctx.api();
-  const link = await api.createLink(testId, toBody(spec));
+  const client = await ctx.client();
+  const link = await client.testLinks.create(testId, toBody(spec));
   ctx.success(`Created test link ${link.testLinkId} "${link.testLinkName ?? spec.name}" for test ${testId}`);
   await showLink(ctx, link);
   return 0;

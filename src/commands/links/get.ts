@@ -13,7 +13,7 @@ export async function run(
   [testLinkId]: z.infer<typeof args>,
 ): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
-  const api = await ctx.api();
-  await showLink(ctx, await api.getLink(testId, testLinkId));
+  const client = await ctx.client();
+  await showLink(ctx, await client.testLinks.get(testId, testLinkId));
   return 0;
 }

@@ -12,8 +12,8 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
-  const api = await ctx.api();
-  const links = await api.listLinks(testId);
+  const client = await ctx.client();
+  const links = await client.testLinks.list(testId);
   const count = await ctx.out.list(links, LIST_COLUMNS, o.limit);
   if (count === 0)
     ctx.info(`Test ${testId} has no links yet; create one with \`assess links create --test ${testId}\`.`);

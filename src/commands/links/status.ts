@@ -21,8 +21,8 @@ export async function run(
 ): Promise<number> {
   const status = command.name() === "activate" ? "active" : "inactive";
   const testId = await resolveTestId(ctx, o.test);
-  const api = await ctx.api();
-  const current = await api.getLink(testId, testLinkId);
+  const client = await ctx.client();
+  const current = await client.testLinks.get(testId, testLinkId);
   if (
     String(current.testLinkStatus ?? "")
       .trim()
@@ -32,7 +32,7 @@ export async function run(
     await showLink(ctx, current);
     return 0;
   }
-  const link = await api.updateLink(testId, testLinkId, { testLinkStatus: status });
+  const link = await client.testLinks.update(testId, testLinkId, { testLinkStatus: status });
   ctx.success(`Test link ${testLinkId} of test ${testId} is now ${link.testLinkStatus ?? status}`);
   await showLink(ctx, link);
   return 0;

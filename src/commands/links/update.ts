@@ -35,8 +35,8 @@ export async function run(
   // What the flags contradict on their own is refused before anything goes over the wire.
   rejectConflicts(flags, flags);
   const testId = await resolveTestId(ctx, o.test);
-  const api = await ctx.api();
-  const current = await api.getLink(testId, testLinkId);
+  const client = await ctx.client();
+  const current = await client.testLinks.get(testId, testLinkId);
   const before = specFromLink(current);
   const after = { ...before, ...flags };
   rejectConflicts(after, flags);
@@ -58,7 +58,7 @@ export async function run(
     return 0;
   }
   if (ctx.dryRun) printDiff(ctx, testLinkId, changes);
-  const link = await api.updateLink(testId, testLinkId, body);
+  const link = await client.testLinks.update(testId, testLinkId, body);
   ctx.success(
     `Updated test link ${testLinkId} of test ${testId}: ${changes.map((c) => c.path.split(".").at(-1)).join(", ")}`,
   );

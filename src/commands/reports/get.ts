@@ -59,11 +59,10 @@ export async function run(
   o: z.infer<typeof options>,
   [testInvitationId]: z.infer<typeof args>,
 ): Promise<number> {
-  const api = await ctx.api();
-  const report: Report = await api.getReport(
-    testInvitationId,
-    o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
-  );
+  const client = await ctx.client();
+  const report: Report = await client.reports.get(testInvitationId, {
+    reportType: o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
+  });
   // --json prints the record as the service sent it (output.record); tables and TSV use these columns.
   await ctx.out.record(report, reportColumns(report));
   if (ctx.out.format === "table" && !ctx.out.options.fields) {

@@ -29,13 +29,13 @@ export async function run(
   }
   // Before the download: a missing folder or a file in the way is the user's to fix, and nothing is fetched.
   if (out !== "-") checkTarget(out, { option: "--out", force });
-  const api = await ctx.api();
+  const client = await ctx.client();
   // The PDF goes where it belongs as it arrives, never held whole: a report may be large, and a server
   // that streams without end meets the download cap (src/api/client.ts), not the machine's memory.
   if (out === "-") {
     const stdout = new ToStdout(ctx.io.stdout);
     try {
-      await api.getReportPdf(id, stdout);
+      await client.reports.pdf(id, stdout);
     } catch (error) {
       // The reader went away (`| head -c 100`): the rest is not wanted, and that is no failure (src/output/pipe.ts).
       if (error instanceof ReaderGone) return ExitCode.ok;
@@ -52,7 +52,7 @@ export async function run(
   const file = new PdfFile(out, force);
   let bytes: number;
   try {
-    bytes = await api.getReportPdf(id, file);
+    bytes = await client.reports.pdf(id, file);
     file.commit();
   } catch (error) {
     file.discard();

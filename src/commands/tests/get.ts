@@ -6,8 +6,8 @@ export const options = z.object({});
 export const args = z.tuple([id()]);
 
 export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
-  const api = await ctx.api();
-  const test = await api.getTest(testId);
+  const client = await ctx.client();
+  const test = await client.tests.get(testId);
   await ctx.out.recordWithList(test, "sections", [
     { key: "sectionName", header: "SECTION" },
     { key: "sectionType", header: "TYPE" },

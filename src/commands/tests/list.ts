@@ -16,7 +16,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const { pages, limit } = listPages(
     ctx,
     o,
-    async (page, size) => (await ctx.api()).listTests(page, size),
+    async (page, size) => (await ctx.client()).tests.list({ page, pageSize: size }),
     "tests",
   );
   const count = await ctx.out.list(pages, TEST_COLUMNS, limit);

@@ -8,8 +8,8 @@ export const args = z.tuple([id()]);
 
 /** `--json` prints the settings as the service sent them; a table, the flat fields we send, one per row. */
 export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
-  const api = await ctx.api();
-  const settings = await api.getSettings(testId);
+  const client = await ctx.client();
+  const settings = await client.tests.settings.get(testId);
   await ctx.out.record(ctx.out.isJson ? settings : flatSettings(settings));
   return 0;
 }

@@ -41,7 +41,7 @@ export async function run(
   if (file !== undefined && Object.keys(changes).length > 0) {
     throw new UsageError("Give either --file or setting flags, not both");
   }
-  const api = await ctx.api();
+  const client = await ctx.client();
   let body: Record<string, unknown>;
   if (file !== undefined) {
     body = await readJsonObject(file, "--file");
@@ -58,10 +58,10 @@ export async function run(
       );
     }
     // The service takes the whole object (no partial update): read, change, write back.
-    const current = await api.getSettings(testId);
+    const current = await client.tests.settings.get(testId);
     body = { ...flatSettings(current), ...changes };
   }
-  const answer = await api.updateSettings(testId, body);
+  const answer = await client.tests.settings.update(testId, body);
   ctx.success(`Settings of test ${testId} updated`);
   await ctx.out.record(answer && Object.keys(answer).length > 0 ? answer : body);
   return 0;

@@ -17,8 +17,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
   const businessunitId = o.businessUnit;
-  const api = await ctx.api();
-  const user = await api.createUser({
+  const client = await ctx.client();
+  const user = await client.users.create({
     email: email!,
     fullName: fullName!,
     ...(businessunitId ? { businessunitId } : {}),

@@ -18,8 +18,8 @@ export async function run(
   const [email] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "E-mail of the user", validate: emailProblem },
   ]);
-  const api = await ctx.api();
-  const user = await api.setUserStatus({ email: email!, status });
+  const client = await ctx.client();
+  const user = await client.users.setStatus({ email: email!, status });
   ctx.success(`${email} is now ${user.status ?? status}`);
   await ctx.out.record(user, USER_COLUMNS);
   return 0;

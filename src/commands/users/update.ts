@@ -15,9 +15,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ]);
   // A prompted answer is read as the flag would have been.
   const businessunitId = o.businessUnit ?? parseId(unit, "--business-unit");
-  const api = await ctx.api();
+  const client = await ctx.client();
   // The service spells this body with capitals: Email, BusinessunitId.
-  const user = await api.updateUser({ Email: email!, BusinessunitId: businessunitId });
+  const user = await client.users.update({ Email: email!, BusinessunitId: businessunitId });
   ctx.success(`Moved ${email} to business unit ${businessunitId}`);
   await ctx.out.record(
     user,

@@ -1,0 +1,452 @@
+/**
+ * The SDK's public types, written out: what `dist/types/` gives a consumer, who has neither zod nor undici
+ * installed (the bundles carry both). Each one is the zod schema's type of api/schemas.ts written as a plain
+ * type; sdk/client.ts has the compiler check that each is exactly that (and that the client implements
+ * `AssessClient`), so they cannot drift apart.
+ */
+import type { SETTING_FLAGS } from "../spec/settings-flags.js";
+
+// Requests (strict: exactly the documented fields, checked before anything is sent)
+
+type Flag = 0 | 1;
+type ProctoringMode = "disabled" | "image" | "video";
+
+export interface InviteBody {
+  emailId?: string;
+  fullName?: string;
+  callbackURL?: string;
+  redirectURL?: string;
+  disableMandatoryFields?: Flag;
+  hideInstruction?: Flag;
+  sendEmail?: "yes" | "no";
+  stakeholderEmails?: string;
+  /** YYYY-MM-DDTHH:mm:ssZ */
+  startDateTime?: string;
+  endDateTime?: string;
+  timeZoneId?: number;
+  ProctoringMode?: ProctoringMode;
+}
+
+export interface LinkInviteBody {
+  emailId?: string;
+  fullName?: string;
+  callbackURL?: string;
+  redirectURL?: string;
+  disableMandatoryFields?: Flag;
+  hideInstruction?: Flag;
+  sendEmail?: Flag;
+}
+
+export interface ReattemptBody {
+  StartDateTime?: string;
+  EndDateTime?: string;
+  TimeZoneId?: number;
+  CallbackUrl?: string;
+  RedirectUrl?: string;
+  hideInstruction?: Flag;
+}
+
+export interface TestLinkBody {
+  testId?: number;
+  testLinkName?: string;
+  testLinkStatus?: "active" | "inactive";
+  invitationType?: "email" | "open";
+  isApiLink?: boolean;
+  proctoringSettings?: { proctoringMode: ProctoringMode };
+  stakeholderEmails?: string | null;
+  invitationSchedule?: {
+    scheduleType: "validityindays" | "timebound" | "slotwise";
+    scheduleDetails: {
+      invitationValidityInDays?: number;
+      startDateTime?: string;
+      endDateTime?: string;
+      timeZoneId?: number;
+    };
+  };
+}
+
+/** The settings of a bulk invite's invitations. */
+export interface InviteSettings {
+  startDateTime?: string;
+  endDateTime?: string;
+  timezoneId?: number;
+  proctoringMode?: ProctoringMode;
+}
+
+/** A candidate of a bulk invite. */
+export interface BulkCandidate {
+  email: string;
+  name: string;
+}
+
+export interface EmployeeUpsertItem {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  jobCode?: string;
+  employeeHRMSInfo?: {
+    externalEmployeeId?: string;
+    department?: string;
+    location?: string;
+    managerEmail?: string;
+    hireDate?: string;
+    exitDate?: string;
+    employmentType?: string;
+    grade?: string;
+    band?: string;
+    customFieldWithValue?: Record<string, string>;
+  };
+}
+
+export interface UserCreateBody {
+  email: string;
+  fullName: string;
+  businessunitId?: number;
+}
+export interface UserUpdateBody {
+  Email: string;
+  BusinessunitId: number;
+}
+export interface UserStatusBody {
+  email: string;
+  status: "Active" | "Inactive";
+}
+export interface GdprBody {
+  CandidateEmail: string;
+  testinvitationId?: number;
+}
+
+// Answers (lenient: the documented fields typed, any other kept)
+
+export interface Test {
+  testId: number;
+  testName?: string | null;
+  status?: string | null;
+  duration?: number | null;
+  labels?: unknown[] | null;
+  [field: string]: unknown;
+}
+
+export type TestSettings = {
+  testName?: string;
+  testAliasName?: string | null;
+  typeOfTest?: 1 | 2;
+  [field: string]: unknown;
+} & Partial<Record<(typeof SETTING_FLAGS)[number], Flag>>;
+
+export interface Invitation {
+  testInvitationId: number;
+  testUrl?: string | null;
+  status?: string | null;
+  [field: string]: unknown;
+}
+
+export interface TestLink {
+  testLinkId: number;
+  testId?: number;
+  testLinkName?: string | null;
+  testLink?: string | null;
+  testLinkStatus?: string | null;
+  invitationType?: string | number | null;
+  isApiLink?: boolean | null;
+  proctoringSettings?: { proctoringMode?: string | null; [field: string]: unknown } | null;
+  stakeholderEmails?: string | null;
+  invitationSchedule?: {
+    scheduleType?: string | null;
+    scheduleDetails?: {
+      invitationValidityInDays?: number | null;
+      startDateTime?: string | null;
+      endDateTime?: string | null;
+      timeZoneId?: number | null;
+      [field: string]: unknown;
+    } | null;
+    [field: string]: unknown;
+  } | null;
+  [field: string]: unknown;
+}
+
+export interface TestAttempt {
+  testInvitationId: number;
+  extEmployeeId?: unknown;
+  testId?: number | null;
+  name?: string | null;
+  email?: string | null;
+  invitationtype?: string | null;
+  teststatus?: string | null;
+  [field: string]: unknown;
+}
+
+export interface ReportSection {
+  sectionId?: number | string | null;
+  sectionName?: string | null;
+  candidateScore?: number | null;
+  sectionScore?: number | null;
+  [field: string]: unknown;
+}
+
+export interface Report {
+  testInvitationId?: number | null;
+  testId?: number | null;
+  candidateEmail?: string | null;
+  candidateName?: string | null;
+  attemptedOn?: string | null;
+  Status?: string | null;
+  scorePercentage?: number | null;
+  candidatePoints?: number | null;
+  totalTestPoints?: number | null;
+  testName?: string | null;
+  pdfReportUrl?: string | null;
+  PerformanceCategory?: string | null;
+  timeTaken?: string | number | null;
+  sections?: ReportSection[] | null;
+  [field: string]: unknown;
+}
+
+export interface User {
+  email?: string | null;
+  fullName?: string | null;
+  businessunitId?: number | null;
+  status?: string | null;
+  [field: string]: unknown;
+}
+
+/** What `callbacks.process` learned of each id. */
+export interface CallbacksOutcome {
+  successful: number[];
+  failed: number[];
+  /** Ids the service refused as not the account's: nothing of that call was queued. */
+  invalid: number[];
+}
+
+/** A record the service answers without a documented shape (a test, an employee, a certificate). */
+export type Fields = Record<string, unknown>;
+
+// Pages, spans, bulk runs
+
+export interface Page<T> {
+  items: T[];
+  /** False when this was the last page. */
+  more: boolean;
+  /** Items in all pages, when the answer says. */
+  total?: number;
+}
+
+export interface PageRequest {
+  /** From 1 (default 1). */
+  page?: number;
+  /** Items per page: 1 to 100 (default 100). */
+  pageSize?: number;
+}
+
+export interface IterateOptions {
+  /** Items per request: 1 to 100 (default 100). */
+  pageSize?: number;
+  /** The first page (default 1). */
+  page?: number;
+  /** Told when the service repeats a page (it ignores the page number): the iteration then ends. */
+  onWarning?: (message: string) => void;
+}
+
+/** A span of the attempt listing: Dates, or texts as the CLI's --from/--to read them (2026-04-01, 30d, now). */
+export interface AttemptSpan {
+  from: Date | string;
+  to: Date | string;
+  /** "completed" unless given. */
+  state?: string;
+  /** Windows (≤30 days each) fetched at once (default 4). */
+  concurrency?: number;
+  /** Stops the listing before its next window (it then throws an AssessInterruptedError). */
+  signal?: AbortSignal;
+  /** Called as each window's answer arrives: how many are done, of how many. */
+  onWindow?: (done: number, total: number) => void;
+}
+
+export type RowStatus =
+  /** Sent, and the service took it. */
+  | "sent"
+  /** Sent, and the service refused it (the row's request as a whole, or the row itself). */
+  | "failed"
+  /** Sent, but the answer was lost (or an earlier run's was): it may or may not have been processed. */
+  | "uncertain"
+  /** Not sent: it does not pass the operation's schema, or conflicts with another row. */
+  | "invalid"
+  /** Not sent: the same item as an earlier row. */
+  | "duplicate"
+  /** Not sent: the ledger says an earlier run's request of it was taken. */
+  | "alreadyDone"
+  /** Not sent: the run stopped first (an error that stops everything, or the signal). */
+  | "unsent";
+
+export interface RowOutcome<R> {
+  /** The row's position in the input, from 0. */
+  index: number;
+  row: R;
+  status: RowStatus;
+  /** Why it failed, is invalid, a duplicate or uncertain. */
+  error?: string;
+}
+
+export interface BulkOutcome<R> {
+  rows: RowOutcome<R>[];
+  counts: Record<RowStatus, number>;
+  /** Refusals the service reported that match no row sent (an upsert's answer naming an unknown e-mail). */
+  unmatched: string[];
+  /** The ledger file, with `ledger`. */
+  ledger?: string;
+}
+
+export interface BulkOptions {
+  /** Rows per request: up to 1000 candidates, 100 employees (the default: the most). */
+  chunkSize?: number;
+  /** Requests in flight at once (default 2). */
+  concurrency?: number;
+  /**
+   * Keep a ledger of what was sent and confirmed, and skip what an earlier run confirmed: `true` for the CLI's
+   * ledger folder (ASSESS_CONFIG_DIR/ledgers: the same ledger `assess invite bulk` keeps), or a folder.
+   */
+  ledger?: boolean | string;
+  /** With a ledger: forget it and send every row. */
+  restart?: boolean;
+  /** With a ledger: send again the rows whose earlier request's answer was lost. */
+  retryUncertain?: boolean;
+  /** Sends nothing more once aborted; the rows not sent are `unsent`, and the run throws AssessInterruptedError. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Where a downloaded answer's bytes go: `begin` is called when the body starts (again if a retry starts it
+ * over) and returns the function that receives the bytes in order (it may return a promise to wait for).
+ */
+export interface Download {
+  begin(): (chunk: Uint8Array) => void | Promise<void>;
+  /** False once the download cannot start over: a failure is then final. */
+  canRestart?(): boolean;
+}
+
+/** A résumé upload: a multipart body, made anew for each attempt. */
+export interface Upload {
+  contentType: string;
+  data: () => Uint8Array;
+  /** What a dry run or a debug line shows of the body. */
+  describe: unknown;
+}
+
+// The client
+
+export interface AssessClient {
+  readonly tests: {
+    /** One page of the account's tests. */
+    list(request?: PageRequest): Promise<Page<Test>>;
+    /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
+    iterate(options?: IterateOptions): AsyncGenerator<Test>;
+    get(testId: number): Promise<Fields>;
+    settings: {
+      get(testId: number): Promise<TestSettings>;
+      update(testId: number, settings: Fields): Promise<Fields | undefined>;
+    };
+  };
+  readonly invitations: {
+    /** Invites one candidate to a test. */
+    create(testId: number, body: InviteBody): Promise<Invitation>;
+    cancel(testInvitationId: number): Promise<Fields>;
+    reattempt(testInvitationId: number, body: ReattemptBody): Promise<Fields>;
+    /**
+     * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
+     * to 1000, and tells what became of each row.
+     */
+    bulk(
+      testId: number,
+      rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
+      options?: BulkOptions & { settings?: InviteSettings },
+    ): Promise<BulkOutcome<BulkCandidate>>;
+  };
+  readonly testLinks: {
+    list(testId: number): Promise<TestLink[]>;
+    get(testId: number, testLinkId: number): Promise<TestLink>;
+    create(testId: number, body: TestLinkBody): Promise<TestLink>;
+    update(testId: number, testLinkId: number, body: TestLinkBody): Promise<TestLink>;
+    /** Invites a candidate through a test link. */
+    invite(testId: number, testLinkId: number, body: LinkInviteBody): Promise<Invitation>;
+  };
+  readonly reports: {
+    get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
+    /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
+    pdf: {
+      (testInvitationId: number): Promise<Uint8Array>;
+      (testInvitationId: number, download: Download): Promise<number>;
+    };
+  };
+  readonly attempts: {
+    /** The attempts of a span of any length, in time order (one call per 30 days, a few at once). */
+    list(span: AttemptSpan): Promise<TestAttempt[]>;
+    /** The same one by one, as the windows' answers arrive. */
+    iterate(span: AttemptSpan): AsyncGenerator<TestAttempt>;
+    /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
+    pages(span: AttemptSpan): AsyncGenerator<TestAttempt[]>;
+  };
+  readonly callbacks: {
+    /** Asks the service to send again the callbacks of up to 100 invitations. */
+    process(testInvitationIds: number[]): Promise<CallbacksOutcome>;
+  };
+  readonly users: {
+    create(body: UserCreateBody): Promise<User>;
+    update(body: UserUpdateBody): Promise<User>;
+    setStatus(body: UserStatusBody): Promise<User>;
+  };
+  readonly gdpr: {
+    /** Masks a candidate's personal data; resolves to the service's message. */
+    mask(body: GdprBody): Promise<string>;
+  };
+  readonly employees: {
+    list(request?: PageRequest): Promise<Page<Fields>>;
+    iterate(options?: IterateOptions): AsyncGenerator<Fields>;
+    /**
+     * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
+     * to 100, and tells what became of each row.
+     */
+    upsert(
+      rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,
+      options?: BulkOptions,
+    ): Promise<BulkOutcome<EmployeeUpsertItem>>;
+    setStatus(employeeId: number, body: Fields): Promise<Fields>;
+    /** The employee's report of a test. */
+    report(employeeId: number, testId: number): Promise<Report>;
+    skillsProfile(employeeId: number): Promise<Fields>;
+    skillsProfiles: {
+      list(request?: PageRequest): Promise<Page<Fields>>;
+      iterate(options?: IterateOptions): AsyncGenerator<Fields>;
+    };
+    skillGap(employeeId: number): Promise<Fields>;
+    certificates: {
+      list(employeeId: number, options?: { includeSkills?: boolean }): Promise<Fields[]>;
+      add(employeeId: number, body: Fields): Promise<Fields>;
+    };
+    assignLearning(employeeId: number, body: Fields): Promise<Fields>;
+    uploadResume(employeeId: number, upload: Upload): Promise<Fields>;
+  };
+  /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
+  close(): Promise<void>;
+}
+
+export interface CreateClientOptions {
+  /** The API key (sent as `x-api-key`); else ASSESS_API_KEY, else the profile's. */
+  apiKey?: string;
+  /** The assessment service's base URL; else ASSESS_BASE_URL, else the profile's. */
+  baseUrl?: string;
+  /** The employee skills service's base URL; else ASSESS_SKILLS_BASE_URL, else the profile's. */
+  skillsBaseUrl?: string;
+  /** Milliseconds one attempt of a request may take (default 30000). */
+  timeout?: number;
+  /** Retries of a request that failed in a way worth retrying (default 3; 0 to 20). */
+  retries?: number;
+  /** A profile of the CLI's configuration (`assess auth login --profile NAME`); else ASSESS_PROFILE, else "default". */
+  profile?: string;
+  /** The environment to read ASSESS_* settings from (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Allow a plain http:// base URL that is not this machine (the key travels in a header). */
+  allowHttp?: boolean;
+  /** One line per request and answer; the key never reaches it. */
+  debug?: (line: string) => void;
+  /** Told of each retry's wait ("HTTP 503 from …; retrying in 2s"). */
+  onRetry?: (message: string) => void;
+}

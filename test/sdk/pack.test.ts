@@ -1,0 +1,170 @@
+/**
+ * The SDK as a consumer gets it: `npm pack`, the tarball installed into an empty project (offline: the package
+ * has no runtime dependencies), a TypeScript consumer compiled with `tsc --strict` (module nodenext, the
+ * package's declarations checked too) and run, as ES module and as CommonJS, against a sandbox.
+ */
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+let sandbox: Sandbox;
+let dir: string;
+let project: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  dir = mkdtempSync(join(tmpdir(), "assess-sdk-pack-"));
+  // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
+  const tarball = readdirSync(dir).find((f) => /^assess-.*\.tgz$/.test(f));
+  expect(tarball).toBeDefined();
+  project = join(dir, "consumer");
+  mkdirSync(project);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", join(dir, tarball!)], {
+    cwd: project,
+    stdio: "pipe",
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const CONSUMER = `
+import { AssessApiError, type AssessClient, createClient, type Invitation, type Test } from "assess";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(\`\${name} is not set\`);
+  return value;
+};
+
+const client: AssessClient = createClient({
+  apiKey: env("SDK_KEY"),
+  baseUrl: env("SDK_BASE_URL"),
+  skillsBaseUrl: env("SDK_SKILLS_URL"),
+});
+
+const tests: Test[] = [];
+for await (const test of client.tests.iterate({ pageSize: 2 })) tests.push(test);
+const testId: number = tests[0]!.testId;
+
+const invitation: Invitation = await client.invitations.create(testId, {
+  emailId: env("SDK_EMAIL"),
+  fullName: "Packed Consumer",
+});
+// The candidate takes the test (the sandbox's control endpoint plays the candidate).
+const done = await fetch(\`\${env("SDK_BASE_URL")}/_sandbox/invitations/\${invitation.testInvitationId}/complete\`, {
+  method: "POST",
+});
+if (!done.ok) throw new Error(\`completing the attempt: HTTP \${done.status}\`);
+const report = await client.reports.get(invitation.testInvitationId);
+const score: number | null | undefined = report.scorePercentage;
+
+let refused: { status: number | undefined; messages: string[] } | undefined;
+try {
+  await client.tests.get(Number(env("SDK_OTHER_TEST")));
+} catch (error) {
+  if (error instanceof AssessApiError) refused = { status: error.status, messages: error.messages };
+  else throw error;
+}
+await client.close();
+console.log(
+  JSON.stringify({
+    tests: tests.map((t) => t.testId),
+    invitation: invitation.testInvitationId,
+    report: { id: report.testInvitationId, email: report.candidateEmail, score },
+    refused,
+  }),
+);
+`;
+
+/** Compiles the consumer, then runs it (not synchronously: the sandbox answers from this process). */
+async function compileAndRun(name: string, module: "esm" | "cjs") {
+  const folder = join(project, name);
+  mkdirSync(folder);
+  writeFileSync(
+    join(folder, "package.json"),
+    JSON.stringify({ type: module === "esm" ? "module" : "commonjs" }),
+  );
+  // Top-level await is for ES modules; the CommonJS consumer wraps the same code in a function.
+  const source = module === "esm" ? CONSUMER : wrapForCommonJs(CONSUMER);
+  writeFileSync(join(folder, "consumer.ts"), source);
+  writeFileSync(
+    join(folder, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        outDir: "out",
+        // The consumer's own types of Node; the package brings none of its dependencies' types.
+        typeRoots: [join(ROOT, "node_modules", "@types")],
+        types: ["node"],
+      },
+      files: ["consumer.ts"],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [TSC, "-p", folder], { cwd: folder, encoding: "utf8" });
+  expect(tsc.stdout + tsc.stderr, "tsc --strict").toBe("");
+  expect(tsc.status).toBe(0);
+  const run = await promisify(execFile)(process.execPath, [join(folder, "out", "consumer.js")], {
+    cwd: folder,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: folder,
+      ASSESS_CONFIG_DIR: join(folder, "cfg"),
+      SDK_KEY: SANDBOX_KEYS.acme,
+      SDK_BASE_URL: sandbox.url,
+      SDK_SKILLS_URL: sandbox.skillsUrl,
+      SDK_EMAIL: `packed-${name}@example.com`,
+      SDK_OTHER_TEST: "2001",
+    },
+  });
+  expect(run.stderr).toBe("");
+  return JSON.parse(run.stdout) as {
+    tests: number[];
+    invitation: number;
+    report: { id: number; email: string; score: number };
+    refused?: { status: number; messages: string[] };
+  };
+}
+
+function wrapForCommonJs(source: string): string {
+  const lines = source.trim().split("\n");
+  const imports = lines.filter((line) => line.startsWith("import "));
+  const body = lines.filter((line) => !line.startsWith("import "));
+  return `${imports.join("\n")}\n\nasync function main(): Promise<void> {\n${body.join("\n")}\n}\n\nmain().catch((error: unknown) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
+}
+
+it("compiles with tsc --strict against the packed package and runs as an ES module", async () => {
+  const result = await compileAndRun("esm", "esm");
+  expect(result.tests).toEqual([1001, 1002, 1003, 1004, 1005]);
+  expect(result.report).toMatchObject({ id: result.invitation, email: "packed-esm@example.com" });
+  expect(typeof result.report.score).toBe("number");
+  // Test 2001 is the other demo account's.
+  expect(result.refused?.status).toBe(403);
+  expect(result.refused?.messages.length).toBeGreaterThan(0);
+  expect(sandbox.state.invitations.some((i) => i.testInvitationId === result.invitation)).toBe(true);
+}, 120_000);
+
+it("and as CommonJS (require) from the same package", async () => {
+  const result = await compileAndRun("cjs", "cjs");
+  expect(result.report).toMatchObject({ id: result.invitation, email: "packed-cjs@example.com" });
+  expect(result.refused?.status).toBe(403);
+}, 120_000);
