@@ -184,9 +184,10 @@ describe("invite bulk from a sheet", () => {
   it("refuses a sheet with an invalid row, naming the sheet, the row and the column (exit 2)", async () => {
     const { dir, config } = place("invite-refused");
     await writeExcelFile([
-      ["Email Address", "Name"],
-      ["ok@example.com", "Ok"],
-      ["nope", "Nope"],
+      ["Email Address", "Name", null],
+      ["ok@example.com", "Ok", null],
+      ["nope", "Nope", null],
+      ["stray@example.com", "Stray", "a value with no header"],
     ]).toFile(join(dir, "people.xlsx"));
     const r = await assess(
       ["--sandbox", "invite", "bulk", join(dir, "people.xlsx"), "--test", "1001"],
@@ -196,7 +197,10 @@ describe("invite bulk from a sheet", () => {
     expect(r.stderr).toContain(
       `people.xlsx, sheet "Sheet1", row 3: column "Email Address": "nope" is not a valid e-mail address`,
     );
-    expect(r.stderr).toContain("nothing was sent");
+    expect(r.stderr).toContain(
+      `people.xlsx, sheet "Sheet1", row 4: a value in column C, which the header row does not name`,
+    );
+    expect(r.stderr).toContain("2 of 3 rows are invalid; nothing was sent");
   });
 
   it("reads the sheet --sheet names; an unknown sheet is a usage error naming the sheets there", async () => {

@@ -49,6 +49,9 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
     );
   }
   const header = rows[headerIndex]!.map((cell) => cellText(cell).trim());
+  // The reader pads every row to the sheet's widest; the header names the columns up to its last named one,
+  // so that a value further right is found (as a CSV row with more fields than its header is).
+  while (header.length > 0 && header[header.length - 1] === "") header.pop();
   let consumed = false;
   const input: CsvInput = {
     path,
