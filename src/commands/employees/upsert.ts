@@ -1,5 +1,5 @@
 import type { BulkJob } from "../../bulk/engine/run.js";
-import type { ChunkAnswer, RejectsSink } from "../../bulk/engine/types.js";
+import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
@@ -8,6 +8,7 @@ import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.
 import { csvRows } from "../../bulk/rows/split-check.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
+import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
@@ -49,7 +50,7 @@ export async function run(
     openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force, unit);
   }
 
-  const api = await ctx.api();
+  const client = await ctx.client();
   const { baseUrl: skillsBaseUrl, key } = await ledgerTarget(ctx, "skills");
   return runAndReport<Employee>(
     ctx,
@@ -70,31 +71,10 @@ export async function run(
       // Two rows of one employee that differ: which one should the service keep? Neither is sent.
       conflictReason: (line) =>
         `conflicts with ${unit} ${line}: the same e-mail with other values (one row per employee)`,
-      send: async (_group, rows) => readUpsertAnswer(rows, await api.upsertEmployees(rows)),
+      // The SDK's upsert takes items; the engine's rows are already checked and serialized, so they go
+      // through the same request function (client.api) and the same reading of its answer.
+      send: async (_group, rows) => readUpsertAnswer(rows, await client.api.upsertEmployees(rows)),
     },
     { verb: "Upserted", noun: ["employee", "employees"], inputName, locate },
   );
-}
-
-/**
- * The answer's `failed` items name the employee by e-mail; each maps back to the row that sent it (`rows`:
- * the chunk's, in order, labelled by e-mail). The index of e-mails is made only for an answer that names
- * some: most name none (made for every request, it took 0.06–0.2 s a million rows).
- */
-export function readUpsertAnswer(
-  rows: readonly { label: string }[],
-  answer: { failed?: Array<{ email?: string | null; errors?: string | string[] | null }> | null },
-): ChunkAnswer {
-  if (!answer.failed?.length) return { failed: [], unmatched: [] };
-  const index = new Map(rows.map((row, i) => [row.label.toLowerCase(), i]));
-  const failed: NonNullable<ChunkAnswer["failed"]> = [];
-  const unmatched: string[] = [];
-  for (const entry of answer.failed ?? []) {
-    const error =
-      (Array.isArray(entry.errors) ? entry.errors.join("; ") : entry.errors) || "refused by the service";
-    const i = index.get(String(entry.email ?? "").toLowerCase());
-    if (i === undefined) unmatched.push(`${entry.email ?? "(no e-mail)"}: ${error}`);
-    else failed.push({ index: i, error });
-  }
-  return { failed, unmatched };
 }
