@@ -214,6 +214,14 @@ describe("invite bulk from a sheet", () => {
     expect(JSON.parse(later.stdout)).toMatchObject({ rows: 1, sent: 1, invalid: 0 });
     expect(later.stderr).toContain(`candidates.xlsx, sheet "Later intake": 1 row: 1 sent`);
 
+    // Sheet names are one whatever their case, as in the spreadsheet.
+    const anyCase = await assess(
+      ["--sandbox", "invite", "bulk", file, "--sheet", "later INTAKE", "--test", "1001", "--json"],
+      config,
+    );
+    expect(anyCase.code).toBe(0);
+    expect(anyCase.stderr).toContain(`sheet "Later intake": 1 row: 0 sent, 1 already done`);
+
     const unknown = await assess(
       ["--sandbox", "invite", "bulk", file, "--sheet", "Nope", "--test", "1001"],
       config,
@@ -257,6 +265,31 @@ describe("invite bulk from a sheet", () => {
     );
     expect(withDelimiter.code).toBe(2);
     expect(withDelimiter.stderr).toContain("--delimiter is for CSV input");
+  });
+});
+
+describe("workbooks that cannot be sent", () => {
+  it("a sheet with a header and no rows, an empty sheet, and a file that is no workbook: usage errors", async () => {
+    const { dir, config } = place("unsendable");
+    await writeExcelFile([
+      { sheet: "Header only", data: [["email", "name"]] },
+      { sheet: "Empty", data: [[null]] },
+    ]).toFile(join(dir, "book.xlsx"));
+    writeFileSync(join(dir, "renamed.xlsx"), "email,name\nx@example.com,X\n");
+    const run = (file: string, ...more: string[]) =>
+      assess(["--sandbox", "invite", "bulk", join(dir, file), "--test", "1001", ...more], config);
+
+    const headerOnly = await run("book.xlsx");
+    expect(headerOnly.code).toBe(2);
+    expect(headerOnly.stderr).toContain(
+      `book.xlsx, sheet "Header only", row 1: a header row and no data rows after it: nothing to send`,
+    );
+    const empty = await run("book.xlsx", "--sheet", "Empty");
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(`book.xlsx, sheet "Empty": the sheet is empty: nothing to send`);
+    const renamed = await run("renamed.xlsx");
+    expect(renamed.code).toBe(2);
+    expect(renamed.stderr).toContain("renamed.xlsx: not an .xlsx workbook");
   });
 });
 

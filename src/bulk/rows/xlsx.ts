@@ -101,6 +101,10 @@ async function readRows(
       data: unknown[];
     }>;
   } catch (error) {
+    // Sheet names are unique whatever their case, as in the spreadsheet: `--sheet staff` finds "Staff".
+    const sheets = (error as { name?: string; sheets?: string[] }).sheets;
+    const same = sheets?.filter((s) => s.toLowerCase() === wanted?.trim().toLowerCase());
+    if (same?.length === 1 && same[0] !== wanted) return readRows(path, name, same[0]);
     throw readError(name, wanted, error);
   }
   const found = sheets.find((s) => wanted === undefined || s.sheet === wanted) ?? sheets[0];
