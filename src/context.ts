@@ -2,7 +2,6 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
-import type { Api } from "./api/endpoints.js";
 import {
   effectiveValues,
   type GlobalFlags,
@@ -147,14 +146,10 @@ export class Context {
     this.io.stderr.write(`${this.style.dim("hint:")} ${escapeControls(message, "\t\n")}\n`);
   }
 
-  /** The typed API over a configured client; starts the embedded sandbox for `--sandbox`. */
-  async api(): Promise<Api> {
-    return (await this.client()).api;
-  }
-
   /**
    * The SDK's client (`client.tests.list`, `client.invitations.cancel`: src/sdk/client.ts) over this command's
-   * configured HTTP client: what commands call, so that no operation is written twice.
+   * configured HTTP client, starting the embedded sandbox for `--sandbox`: what commands call, so that no
+   * operation is written twice (`client.api` holds the operations' typed functions themselves).
    */
   async client(): Promise<Client> {
     if (!this.sdkClient) {

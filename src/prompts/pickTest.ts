@@ -1,15 +1,15 @@
 import { search } from "@inquirer/prompts";
-import { type Api, paginate } from "../api/endpoints.js";
 import type { Test } from "../api/schemas.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { escapeControls } from "../escape.js";
+import type { Client } from "../sdk/client.js";
 import { promptIo } from "./io.js";
 
 /** A searchable list of the account's tests, for commands run without `--test`. */
-export async function pickTest(ctx: Context, api: Api): Promise<number> {
+export async function pickTest(ctx: Context, client: Client): Promise<number> {
   const tests: Test[] = [];
-  for await (const page of paginate((page) => api.listTests(page, 100))) tests.push(...page);
+  for await (const test of client.tests.iterate()) tests.push(test);
   if (tests.length === 0) throw new UsageError("The account has no tests to choose from");
   return search<number>(
     {

@@ -3,7 +3,6 @@
  * `reports export` need them: one call per ≤30-day window, a few at a time, deduplicated by id. A period of
  * more than MAX_WINDOWS_UNASKED windows is listed only once confirmed (a prompt, or `--yes`).
  */
-import type { Api } from "../../api/endpoints.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -11,7 +10,8 @@ import { formatCount } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
-import { attemptPages, windowCount } from "../../sdk/attempts.js";
+import { windowCount } from "../../sdk/attempts.js";
+import type { Client } from "../../sdk/client.js";
 import { requireValues } from "../shared/options.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/verbs.js";
 
@@ -73,10 +73,10 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
  */
 export function attemptsOfPeriod(
   ctx: Context,
-  api: Api,
+  client: Client,
   period: Period,
   state = "completed",
   onWindow?: (done: number, total: number) => void,
 ): AsyncGenerator<TestAttempt[]> {
-  return attemptPages(api, period, { state, signal: ctx.signal, onWindow });
+  return client.attempts.pages({ from: period.start, to: period.end, state, signal: ctx.signal, onWindow });
 }

@@ -5,7 +5,6 @@
  * restart, or the next `--once` from cron, neither repeats an attempt nor misses one.
  */
 import { spawn } from "node:child_process";
-import type { Api } from "../../api/endpoints.js";
 import { backoffMs, retryAfterMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { Agent, type Dispatcher, request } from "../../api/undici.js";
@@ -20,6 +19,7 @@ import { formatDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { duration, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import type { Client } from "../../sdk/client.js";
 import { VERSION } from "../../version.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
 import { attemptsOfPeriod, confirmCalls } from "./period.js";
@@ -59,20 +59,19 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   }
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
   const out = watchOutput(ctx, o.once === true);
-  const api = await ctx.api();
-  const client = await ctx.apiClient();
+  const client = await ctx.client();
   const path = watchStatePath(configDir(ctx.io.env), {
     profile: ctx.profileName,
     baseUrl: ctx.targetBaseUrl("assess"),
-    key: keyFingerprint(client.options.apiKey),
+    key: keyFingerprint(client.api.client.options.apiKey),
     tests,
   });
   // A test of another account, or a typo, is an error now rather than a watch that never shows anything.
-  for (const testId of tests) await api.getTest(testId);
+  for (const testId of tests) await client.tests.get(testId);
 
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, o, { api, out, path, tests });
+    return await watch(ctx, o, { client, out, path, tests });
   } finally {
     unlock();
   }
@@ -81,7 +80,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
 async function watch(
   ctx: Context,
   o: Options,
-  { api, out, path, tests }: { api: Api; out: Output; path: string; tests: number[] },
+  { client, out, path, tests }: { client: Client; out: Output; path: string; tests: number[] },
 ): Promise<number> {
   // A dry run shows what it would do and records nothing: the next real run does it all.
   const save = (state: WatchState): void => {
@@ -121,7 +120,7 @@ async function watch(
       if (from.getTime() > until.getTime()) from = until;
       let fresh: TestAttempt[];
       try {
-        fresh = await poll(ctx, api, { start: from, end: until }, tests, state);
+        fresh = await poll(ctx, client, { start: from, end: until }, tests, state);
       } catch (error) {
         if (error instanceof InterruptedError) {
           interrupted = true;
@@ -209,13 +208,13 @@ async function watch(
 /** The attempts of one poll not shown before, of the tests watched, in the listing's order. */
 async function poll(
   ctx: Context,
-  api: Api,
+  client: Client,
   period: { start: Date; end: Date },
   tests: number[],
   state: WatchState,
 ): Promise<TestAttempt[]> {
   const fresh: TestAttempt[] = [];
-  for await (const page of attemptsOfPeriod(ctx, api, period)) {
+  for await (const page of attemptsOfPeriod(ctx, client, period)) {
     for (const attempt of page) {
       if (tests.length > 0 && !tests.includes(Number(attempt.testId))) continue;
       if (state.shown[String(attempt.testInvitationId)] !== undefined) continue;

@@ -1,4 +1,3 @@
-import type { Api } from "../../api/endpoints.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
@@ -6,6 +5,7 @@ import { UsageError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
 import type { Wording } from "../shared/bulk-report.js";
@@ -30,7 +30,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
   const chunkSize = o.chunkSize ?? MAX_CALLBACK_IDS;
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
-  const api = await ctx.api();
+  const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
   return resendAndReport(
     ctx,
@@ -47,7 +47,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
       retryUncertain: o.retryUncertain === true,
       send: (_group, rows) =>
         resendChunk(
-          api,
+          client,
           rows.map((row) => Number(row.label)),
         ),
     },
@@ -75,9 +75,9 @@ async function resendAndReport(ctx: Context, job: CommandJob<number>, wording: W
  * One chunk. A 401 that names ids refuses the whole call: those ids are reported as failed and the
  * others are sent again without them, so one stray id does not hold back a hundred good ones.
  */
-export async function resendChunk(api: Api, ids: number[]): Promise<ChunkAnswer> {
+export async function resendChunk(client: Client, ids: number[]): Promise<ChunkAnswer> {
   const refused = new Set<number>();
-  let answer = await api.processCallbacks(ids);
+  let answer = await client.callbacks.process(ids);
   let rest = ids;
   while (answer.invalid.length > 0) {
     const before = refused.size;
@@ -85,7 +85,7 @@ export async function resendChunk(api: Api, ids: number[]): Promise<ChunkAnswer>
     rest = ids.filter((id) => !refused.has(id));
     // A refusal that names nothing new would repeat forever: then nothing of this chunk was queued.
     if (rest.length === 0 || refused.size === before) break;
-    answer = await api.processCallbacks(rest);
+    answer = await client.callbacks.process(rest);
   }
   const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
   const notQueued = new Set(answer.failed);
@@ -127,11 +127,11 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
     return { name: file, read: await idsReaderOfFile(file) };
   }
   const range = await periodFromOptions(ctx, o);
-  const api = await ctx.api();
+  const client = await ctx.client();
   const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
   const ids: number[] = [];
   try {
-    for await (const page of attemptsOfPeriod(ctx, api, range, "completed", (done, total) =>
+    for await (const page of attemptsOfPeriod(ctx, client, range, "completed", (done, total) =>
       progress.update({ done, total }),
     )) {
       ids.push(...page.map((attempt) => attempt.testInvitationId));

@@ -63,7 +63,7 @@ export async function run(
   }
   const testId = columns.test === undefined ? await resolveTestId(ctx, o.test) : undefined;
 
-  const api = await ctx.api();
+  const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
   return runAndReport<BulkCandidate>(
     ctx,
@@ -89,7 +89,7 @@ export async function run(
           input.sheet === undefined ? "line" : "row",
         ),
       send: async (group, rows) => {
-        const accepted = await api.bulkInvite(Number(group), settings, rows);
+        const accepted = await client.api.bulkInvite(Number(group), settings, rows);
         return accepted
           ? undefined
           : { refused: "the service answered false: no candidate of this request was invited" };

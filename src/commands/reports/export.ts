@@ -37,12 +37,12 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
   }
 
-  const api = await ctx.api();
+  const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
-  if (testId !== undefined) await api.getTest(testId);
+  if (testId !== undefined) await client.tests.get(testId);
 
-  const attempts = await finishedAttempts(ctx, api, period, testId === undefined ? [] : [testId]);
-  const outcomes = await fetchReports(ctx, api, attempts, concurrency);
+  const attempts = await finishedAttempts(ctx, client, period, testId === undefined ? [] : [testId]);
+  const outcomes = await fetchReports(ctx, client, attempts, concurrency);
 
   const rows: Row[] = [];
   const failed: Array<{ attempt: TestAttempt; error: Error }> = [];

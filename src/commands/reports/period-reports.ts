@@ -5,12 +5,12 @@
  * is kept as an outcome with its error, so the caller can count and name it; a bad key or permission (exit 4)
  * fails every report alike and stops the run instead.
  */
-import type { Api } from "../../api/endpoints.js";
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
+import type { Client } from "../../sdk/client.js";
 import { attemptsOfPeriod, type Period } from "../attempts/period.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
@@ -32,7 +32,7 @@ export function attemptTestId(attempt: TestAttempt): number | undefined {
 /** The finished attempts of `period`, only those of `testIds` when given (an empty list means every test). */
 export async function finishedAttempts(
   ctx: Context,
-  api: Api,
+  client: Client,
   period: Period,
   testIds: readonly number[] = [],
 ): Promise<TestAttempt[]> {
@@ -40,7 +40,7 @@ export async function finishedAttempts(
   const attempts: TestAttempt[] = [];
   const listing = createProgress(ctx.io.stderr, ctx.io.env, "windows");
   try {
-    const pages = attemptsOfPeriod(ctx, api, period, "completed", (done, total) =>
+    const pages = attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
       listing.update({ done, total }),
     );
     for await (const page of pages) {
@@ -57,7 +57,7 @@ export async function finishedAttempts(
 /** Each attempt's report, in the attempts' order, at most `concurrency` requests at once. */
 export async function fetchReports(
   ctx: Context,
-  api: Api,
+  client: Client,
   attempts: readonly TestAttempt[],
   concurrency: number,
 ): Promise<ReportOutcome[]> {
@@ -67,7 +67,7 @@ export async function fetchReports(
     const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<ReportOutcome> => {
       if (ctx.signal.aborted) throw new InterruptedError();
       try {
-        return { attempt, report: await api.getReport(attempt.testInvitationId) };
+        return { attempt, report: await client.reports.get(attempt.testInvitationId) };
       } catch (error) {
         if ((error as { exitCode?: number }).exitCode === ExitCode.auth) throw error;
         return { attempt, error: error as Error };

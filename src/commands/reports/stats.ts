@@ -36,12 +36,12 @@ export const options = z.object({
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
   const testIds = [...new Set(o.test ?? [])];
-  const api = await ctx.api();
+  const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently counting nothing.
-  for (const testId of testIds) await api.getTest(testId);
+  for (const testId of testIds) await client.tests.get(testId);
 
-  const attempts = await finishedAttempts(ctx, api, period, testIds);
-  const outcomes = await fetchReports(ctx, api, attempts, o.concurrency);
+  const attempts = await finishedAttempts(ctx, client, period, testIds);
+  const outcomes = await fetchReports(ctx, client, attempts, o.concurrency);
 
   const lastTime = Math.max(period.start.getTime(), Math.min(period.end.getTime(), Date.now()));
   const stats = computeStats({

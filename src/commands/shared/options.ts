@@ -13,9 +13,9 @@ export async function resolveTestId(
   if (value !== undefined) return value;
   if (!ctx.canPrompt)
     throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");
-  const api = await ctx.api();
+  const client = await ctx.client();
   const { pickTest } = await import("../../prompts/pickTest.js");
-  return pickTest(ctx, api);
+  return pickTest(ctx, client);
 }
 
 /** Destructive commands confirm; without prompts (`--no-input`, `CI=true`), `--yes` is required. */
