@@ -60,3 +60,20 @@ export const yesNo = () =>
     if (NO.has(word)) return 0;
     throw new UsageError(`${FLAG} must be yes or no, got "${text}"`);
   });
+
+/** An http:// or https:// URL given to `flag` (where a command forwards what it receives), normalized. */
+export function httpUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `${flag}: "${value}" is not a URL`,
+      "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`${flag} must be an http:// or https:// URL`);
+  }
+  return url.toString();
+}

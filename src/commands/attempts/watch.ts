@@ -17,7 +17,7 @@ import { jsonText } from "../../escape.js";
 import { Output, type Row } from "../../output/output.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
-import { duration, id, parsed } from "../../parse/flags.js";
+import { duration, httpUrl, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { VERSION } from "../../version.js";
@@ -433,20 +433,4 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 
 function wholeSecond(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
-}
-
-function httpUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(
-      `${flag}: "${value}" is not a URL`,
-      "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`${flag} must be an http:// or https:// URL`);
-  }
-  return url.toString();
 }

@@ -7,7 +7,7 @@ import { CliError, UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
-import { int, parsed } from "../../parse/flags.js";
+import { httpUrl, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
 
@@ -102,21 +102,6 @@ function humanLine(event: ReceivedEvent): string {
   if (event.forward) cells.push(`→ ${event.forward.status ?? event.forward.error ?? "failed"}`);
   if (event.duplicate) cells.push("duplicate");
   return escapeControls(cells.join("  ").trimEnd());
-}
-
-function httpUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(
-      `${flag}: "${value}" is not a URL`,
-      "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new UsageError(`${flag} must be an http:// or https:// URL`);
-  return url.toString();
 }
 
 /** Created 0600 (an existing file keeps its mode): the notifications it keeps carry candidates' data. */
