@@ -7,8 +7,8 @@ import type { Api } from "../api/endpoints.js";
 import type { TestAttempt } from "../api/schemas.js";
 import { mapOrdered } from "../bulk/engine/map-ordered.js";
 import { inclusiveBounds, splitWindows } from "../bulk/engine/windows.js";
-import { InterruptedError } from "../errors.js";
-import { toServiceTime } from "../parse/dates.js";
+import { InterruptedError, UsageError } from "../errors.js";
+import { orderedRange, parseDate, toServiceTime } from "../parse/dates.js";
 
 /** Windows fetched at once: enough to hide latency on long spans, few enough to stay polite. */
 export const WINDOW_CONCURRENCY = 4;
@@ -59,4 +59,17 @@ export async function* attemptPages(
     );
     if (fresh.length > 0) yield fresh;
   }
+}
+
+/** A span's bounds as Dates, in order: texts are read as the CLI reads --from and --to. */
+export function spanOf(span: { from: Date | string; to: Date | string }): Span {
+  const bound = (value: Date | string, which: "start" | "end", name: string): Date => {
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) throw new UsageError(`${name}: an invalid Date`);
+      return new Date(Math.floor(value.getTime() / 1000) * 1000);
+    }
+    return parseDate(value, which, name);
+  };
+  const { start, end } = orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
+  return { start, end };
 }

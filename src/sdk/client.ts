@@ -8,11 +8,8 @@ import type { Download, RequestOptions } from "../api/client.js";
 import { type Api, type Operation, type Page, paginate } from "../api/endpoints.js";
 import { jsonBytes } from "../api/json.js";
 import type * as s from "../api/schemas.js";
-import { UsageError } from "../errors.js";
-import { orderedRange, parseDate } from "../parse/dates.js";
 import type * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
-import { attemptPages, type Span } from "./attempts.js";
 import type * as t from "./types.js";
 import type {
   AssessClient,
@@ -40,21 +37,15 @@ async function* items<T>(
   }
 }
 
-async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
-  for await (const page of pages) yield* page;
+/** The listing's code (windows, dates) is loaded on first use: most commands never list attempts. */
+async function* attemptPagesOf(api: Api, span: AttemptSpan): AsyncGenerator<s.TestAttempt[]> {
+  const { attemptPages, spanOf } = await import("./attempts.js");
+  const { from: _from, to: _to, ...options } = span;
+  yield* attemptPages(api, spanOf(span), options);
 }
 
-/** A span's bounds as Dates, in order: texts are read as the CLI reads --from and --to. */
-export function spanOf(span: Pick<AttemptSpan, "from" | "to">): Span {
-  const bound = (value: Date | string, which: "start" | "end", name: string): Date => {
-    if (value instanceof Date) {
-      if (Number.isNaN(value.getTime())) throw new UsageError(`${name}: an invalid Date`);
-      return new Date(Math.floor(value.getTime() / 1000) * 1000);
-    }
-    return parseDate(value, which, name);
-  };
-  const { start, end } = orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
-  return { start, end };
+async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page;
 }
 
 /** The client: each method the operation's one typed function of `Api`. */
@@ -171,10 +162,7 @@ export class Client implements AssessClient {
     /** The attempts of a span one by one, as their windows' answers arrive. */
     iterate: (span: AttemptSpan): AsyncGenerator<s.TestAttempt> => flat(this.attempts.pages(span)),
     /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
-    pages: (span: AttemptSpan): AsyncGenerator<s.TestAttempt[]> => {
-      const { from: _from, to: _to, ...options } = span;
-      return attemptPages(this.api, spanOf(span), options);
-    },
+    pages: (span: AttemptSpan): AsyncGenerator<s.TestAttempt[]> => attemptPagesOf(this.api, span),
   };
 
   readonly callbacks = {
