@@ -7,7 +7,7 @@
 import { ApiClient } from "../api/client.js";
 import { Api } from "../api/endpoints.js";
 import { resolveSettings } from "../config/resolve.js";
-import { AuthError } from "../errors.js";
+import { AuthError, UsageError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { Client } from "./client.js";
 import type { AssessClient, CreateClientOptions } from "./types.js";
@@ -41,5 +41,37 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
     debug: options.debug,
     warn: options.onRetry ?? (() => undefined),
   });
-  return new Client(new Api(client), env);
+  return new Client(withUsageErrors(new Api(client)), env);
+}
+
+/**
+ * A request body that breaks its schema is refused before anything is sent, with zod's error; the CLI's error
+ * handler words that, and for code it becomes an AssessUsageError ("Invalid request: emailId: …") like every
+ * other refusal of the client.
+ */
+function withUsageErrors(api: Api): Api {
+  const translate = (error: unknown): never => {
+    if (error instanceof Error && error.name === "ZodError") {
+      const issues = (error as Error & { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
+      const lines = issues.map((i) =>
+        i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
+      );
+      throw new UsageError(`Invalid request: ${lines.join("; ")}`, undefined, lines);
+    }
+    throw error;
+  };
+  return new Proxy(api, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || key === "constructor") return value;
+      return (...args: unknown[]) => {
+        try {
+          const result: unknown = value.apply(target, args);
+          return result instanceof Promise ? result.catch(translate) : result;
+        } catch (error) {
+          return translate(error);
+        }
+      };
+    },
+  });
 }

@@ -219,10 +219,35 @@ describe("errors as typed classes", () => {
   });
 
   it("a request body that breaks the schema is refused before it is sent", async () => {
-    const requests = await requestsOf(() =>
-      expect(client.invitations.create(1001, { emailId: "not-an-email" })).rejects.toThrow(),
-    );
+    let error: unknown;
+    const requests = await requestsOf(async () => {
+      error = await client.invitations.create(1001, { emailId: "not-an-email" }).catch((e: unknown) => e);
+    });
     expect(requests).toHaveLength(0);
+    expect(error).toBeInstanceOf(AssessUsageError);
+    expect((error as InstanceType<typeof AssessUsageError>).messages).toEqual([
+      "emailId: is not a valid e-mail address",
+    ]);
+  });
+
+  it("debug lines tell each request and answer, and never the key", async () => {
+    const lines: string[] = [];
+    const debugging = createClient({
+      apiKey: SANDBOX_KEYS.acme,
+      baseUrl: sandbox.url,
+      skillsBaseUrl: sandbox.skillsUrl,
+      env: { ASSESS_CONFIG_DIR: configDir },
+      debug: (line) => lines.push(line),
+    });
+    try {
+      await debugging.tests.list({ pageSize: 1 });
+      await debugging.invitations.create(1001, { emailId: "debug-me@example.com", fullName: "Debug Me" });
+    } finally {
+      await debugging.close();
+    }
+    expect(lines.some((line) => line.includes("GET") && line.includes("/v3/tests"))).toBe(true);
+    expect(lines.some((line) => line.includes("POST") && line.includes("/v3/tests/1001/invite"))).toBe(true);
+    expect(lines.join("\n")).not.toContain(SANDBOX_KEYS.acme);
   });
 
   it("a 503 is retried as the CLI retries it, and each wait is told", async () => {
