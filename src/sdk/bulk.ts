@@ -273,6 +273,16 @@ function messageOf(error: unknown): string {
 
 // The two operations' rows.
 
+/** A bulk invite's settings, checked before any row is read: every chunk would carry them. */
+export function checkInviteSettings(settings: z.input<typeof s.BulkInviteSettings>): s.BulkInviteSettings {
+  const parsed = s.BulkInviteSettings.safeParse(settings);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map(
+    (issue) => `settings.${issue.path.map(String).join(".")}: ${issue.message}`,
+  );
+  throw new UsageError(`Invalid bulk invite settings: ${lines.join("; ")}`, undefined, lines);
+}
+
 /** A candidate of a bulk invite: checked against the API layer's schemas, keyed by lower-cased e-mail. */
 export function prepareCandidate(row: s.BulkCandidate): Prepared<s.BulkCandidate> | { invalid: string } {
   const problems: string[] = [];

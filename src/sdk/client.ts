@@ -88,8 +88,11 @@ export class Client implements AssessClient {
       rows: Iterable<s.BulkCandidate> | AsyncIterable<s.BulkCandidate>,
       options: BulkOptions & { settings?: InviteSettings } = {},
     ): Promise<BulkOutcome<s.BulkCandidate>> => {
-      const { runRows, prepareCandidate, ledgerTarget, ledgerDir } = await import("./bulk.js");
-      const { settings = {}, ...bulk } = options;
+      const { runRows, prepareCandidate, ledgerTarget, ledgerDir, checkInviteSettings } = await import(
+        "./bulk.js"
+      );
+      const { settings: given = {}, ...bulk } = options;
+      const settings = checkInviteSettings(given);
       return runRows<s.BulkCandidate, s.BulkCandidate>(
         rows,
         {
@@ -101,7 +104,7 @@ export class Client implements AssessClient {
           send: async (chunk) =>
             (await this.api.bulkInvite(
               testId,
-              settings as s.BulkInviteSettings,
+              settings,
               chunk.map((row) => jsonBytes(row.json)),
             ))
               ? undefined

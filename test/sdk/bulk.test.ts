@@ -3,12 +3,12 @@
  * failed, invalid, duplicate, uncertain, alreadyDone, unsent), requests of at most chunkSize rows, (async)
  * iterables as input, and the ledger as an option (shared with the CLI's bulk commands).
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { AssessApiError, type AssessClient, createClient } from "../../src/sdk/index.js";
+import { AssessApiError, type AssessClient, AssessUsageError, createClient } from "../../src/sdk/index.js";
 import { runCli } from "../helpers/cli.js";
 
 let sandbox: Sandbox;
@@ -134,7 +134,6 @@ describe("invitations.bulk", () => {
     // ledger: true is the CLI's ledger folder, under the client's ASSESS_CONFIG_DIR.
     await client.invitations.bulk(1004, rows, { ledger: true });
     const file = join(configDir, "again.csv");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(file, `email,name\n${rows.map((r) => `${r.email},${r.name}`).join("\n")}\n`);
     const cli = await runCli(["invite", "bulk", file, "--test", "1004", "-o", "json"], {
       env: {
@@ -203,6 +202,18 @@ describe("invitations.bulk", () => {
       "unsent",
       "unsent",
     ]);
+  });
+
+  it("refuses settings that break their schema before sending anything", async () => {
+    const before = bulkRequests(1001).length;
+    const error = await client.invitations
+      .bulk(1001, candidates(2), { settings: { endDateTime: "tomorrow" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssessUsageError);
+    expect((error as InstanceType<typeof AssessUsageError>).messages).toEqual([
+      "settings.endDateTime: must be YYYY-MM-DDTHH:mm:ssZ",
+    ]);
+    expect(bulkRequests(1001).length).toBe(before);
   });
 
   it("refuses a chunkSize beyond the service's limit before reading a row", async () => {
