@@ -21,7 +21,7 @@ if (argv.length === 1 && ROOT_ONLY.has(argv[0]!)) {
     if ((error as { exitCode?: number }).exitCode !== 0) throw error;
   }
 } else {
-  tuneV8();
+  tuneV8(argv);
   const { run }: typeof import("./cli.js") = require(join(__dirname, "cli.cjs"));
   void run({ checkWorker: pathToFileURL(join(__dirname, "check-worker.cjs")) });
 }

@@ -20,13 +20,11 @@ import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
 import { crc32 } from "node:zlib";
 import { configDir } from "../config/store.js";
+import { restoreLaunchFlags } from "./v8-flags.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * V8's tag, which covers its flags: the launcher sets the CLI's (src/runtime/v8-flags.ts) before any bundle
- * loads, so every run reads and writes its caches under the same tag.
- */
+/** V8's tag, which covers its flags, as the bundles load: before --liftoff-only is set (v8-flags.ts). */
 const TAG = cachedDataVersionTag();
 
 /** Bundles whose cache is missing or was rejected; written at exit, when all the code that ran is compiled. */
@@ -37,7 +35,7 @@ export function loadBundle(file: string): unknown {
   const source = readFileSync(file, "utf8");
   const name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
   const cacheFile = join(configDir(process.env), "cache", `${name}.${TAG}.v8`);
-  // Should the flags have changed since (nothing here changes them), a cache would be rejected: none is used.
+  // Once the flags changed, a cache read would be rejected and one written at exit never read: none is used.
   const cached = cachedDataVersionTag() === TAG;
   let cachedData: Buffer | undefined;
   try {
@@ -62,7 +60,13 @@ export function loadBundle(file: string): unknown {
 function writeStale(): void {
   // A worker thread (src/bulk/rows/check-worker.ts) leaves the caches to the main thread.
   if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
-  // V8 stamps a cache with its tag of the moment: one written under other flags would never be read.
+  /*
+   * V8 stamps a cache with its tag of the moment, and the next run reads the caches before --liftoff-only is
+   * set. Setting back what was set since launch (llhttp, the only WebAssembly, is compiled by now or never)
+   * stamps the caches as the next run reads them; should that not restore the tag (another V8), no cache is
+   * written: it would never be read.
+   */
+  restoreLaunchFlags();
   if (cachedDataVersionTag() !== TAG) return;
   for (const { script, file, bundle } of stale) {
     // Written whole under a temporary name, then renamed: a concurrent run reads the old file or the new one.

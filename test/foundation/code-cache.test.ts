@@ -42,6 +42,27 @@ describe("the code cache", () => {
     expect(caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs)).toEqual(written);
   });
 
+  it("a bulk run (other V8 flags: src/runtime/v8-flags.ts) has caches of its own, read by the next bulk run", () => {
+    run();
+    const listCaches = caches();
+    const bulk = () => {
+      const r = spawnSync(
+        process.execPath,
+        [bin, "--sandbox", "callbacks", "resend", "9999991", "--json", "--yes"],
+        { encoding: "utf8", env: { PATH: process.env.PATH, ASSESS_CONFIG_DIR: configDir } },
+      );
+      expect(r.stderr).not.toMatch(/cachedData|V8|    at /);
+      return r.status;
+    };
+    const status = bulk();
+    const bulkCaches = caches().filter((name) => !listCaches.includes(name));
+    expect(bulkCaches).toHaveLength(3);
+    const written = caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs);
+    expect(bulk()).toBe(status);
+    run();
+    expect(caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs)).toEqual(written);
+  });
+
   it("a damaged cache is ignored and written again", () => {
     const first = run();
     const undici = join(cacheDir(), caches().find((name) => name.startsWith("undici-"))!);
