@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { AssessApiError, type AssessClient, AssessUsageError, createClient } from "../../src/sdk/index.js";
+import {
+  AssessApiError,
+  type AssessClient,
+  AssessInterruptedError,
+  AssessUsageError,
+  createClient,
+} from "../../src/sdk/index.js";
 import { runCli } from "../helpers/cli.js";
 
 let sandbox: Sandbox;
@@ -202,6 +208,39 @@ describe("invitations.bulk", () => {
       "unsent",
       "unsent",
     ]);
+  });
+
+  it("stops sending when its signal is aborted: the rest is unsent, and the run throws", async () => {
+    const controller = new AbortController();
+    const rows = candidates(6);
+    const before = bulkRequests(1001).length;
+    const error = await client.invitations
+      .bulk(
+        1001,
+        (async function* () {
+          yield* rows;
+        })(),
+        {
+          chunkSize: 2,
+          concurrency: 1,
+          signal: controller.signal,
+        },
+      )
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    // Not aborted: everything went.
+    expect(error).toBeUndefined();
+    expect(bulkRequests(1001).length - before).toBe(3);
+
+    controller.abort();
+    const stopped = (await client.invitations
+      .bulk(1001, candidates(4), { chunkSize: 2, signal: controller.signal })
+      .catch((e: unknown) => e)) as { outcome?: { rows: Array<{ status: string }> } };
+    expect(stopped).toBeInstanceOf(AssessInterruptedError);
+    expect(stopped.outcome?.rows.map((r) => r.status)).toEqual(["unsent", "unsent", "unsent", "unsent"]);
+    expect(bulkRequests(1001).length - before).toBe(3);
   });
 
   it("refuses settings that break their schema before sending anything", async () => {
