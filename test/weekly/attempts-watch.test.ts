@@ -197,6 +197,22 @@ describe("assess attempts watch", () => {
     expect(stateFiles()).toHaveLength(2);
   });
 
+  it("a reader gone before the output: what no one read is shown by the next run, not recorded as shown", async () => {
+    for (const email of ["gone1@example.com", "gone2@example.com", "gone3@example.com", "gone4@example.com"])
+      await finishedAttempt(email);
+    const args = ["attempts", "watch", "--once", "--since", "1h", "--test", "1001"];
+    const gone = start(args);
+    gone.child.stdout!.destroy();
+    const first = await gone.exit;
+    expect(first.code, gone.stderr()).toBe(0);
+    expect(gone.stderr()).not.toMatch(/EPIPE|Unhandled|^\s+at /m);
+
+    const next = await runBuilt(args);
+    expect(next.code, next.stderr).toBe(0);
+    // At most the first write can have been taken for delivered before the pipe's error came back.
+    expect(lines(next.stdout).length).toBeGreaterThanOrEqual(3);
+  });
+
   it("--exec runs the command with the attempt as JSON on stdin; a failing command is reported and the watch goes on", async () => {
     const one = await finishedAttempt("exec.one@example.com");
     const two = await finishedAttempt("exec.two@example.com");

@@ -147,8 +147,15 @@ async function watch(
       const seenAt = toServiceTime(until);
       const acting = o.exec !== undefined || forwarder !== undefined;
       await printer.batch(fresh);
+      let readerGone = false;
       for (const attempt of fresh) {
         if (!printer.batched) await printer.one(attempt);
+        // Written to a reader that went away, an attempt reached no one: the next run shows it again. A failed
+        // write comes back as an 'error' on a later tick: that tick comes before the attempt counts as shown.
+        if (!acting && (await readerWentAway(out))) {
+          readerGone = true;
+          break;
+        }
         if (ctx.dryRun && acting) {
           const action = o.exec !== undefined ? `run --exec` : `POST it to ${o.forward}`;
           ctx.info(`[dry-run] would ${action} for attempt ${attempt.testInvitationId}`);
@@ -168,8 +175,9 @@ async function watch(
         }
         if (interrupted) break;
       }
-      if (interrupted) {
+      if (interrupted || readerGone) {
         save(state);
+        if (readerGone) ctx.info("The reader of the output went away; stopping.");
         break;
       }
       state.polledUntil = seenAt;
@@ -429,6 +437,12 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
     const timer = setTimeout(() => done(false), ms);
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** Whether stdout's reader is gone, once the writes made so far have had their tick to fail. */
+async function readerWentAway(out: Output): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return out.closed;
 }
 
 function wholeSecond(ms: number): number {
