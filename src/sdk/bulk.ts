@@ -1,34 +1,26 @@
 /**
- * Bulk invites and upserts from code: rows in, one outcome per row out. Every row is read and checked before
- * the first request (an invalid row is reported, not sent), repeats are sent once, rows of one employee that
- * differ conflict (neither is sent), the rest go in chunks of ≤ chunkSize through the one request function of
- * each operation (api/endpoints.ts: `bulkInvite`, `upsertEmployees`), a few at a time.
+ * Bulk invites and upserts from code: rows in, one outcome per row out. They run through the CLI's bulk engine
+ * (bulk/engine/run.ts): every row is checked before the first request (an invalid row is reported, not sent),
+ * repeats are sent once, rows of one employee that differ conflict (neither is sent), the rest go in chunks of
+ * ≤ chunkSize through the one request function of each operation (api/endpoints.ts: `bulkInvite`,
+ * `upsertEmployees`), a few at a time, and the engine tells each row's fate (`onRow`).
  *
- * With `ledger`, the CLI's ledger (bulk/engine/ledger.ts, the same file `assess invite bulk` and `assess
- * employees upsert` keep for the same service and key): a row it confirmed is not sent again, and a row of a
- * request whose answer was lost is not resent unless `retryUncertain`.
- *
- * The CLI's bulk commands run files of millions of rows through the engine (bulk/engine/run.ts: spool,
- * validate-first pass over the file, rejects file); this loop holds the rows in memory, as it returns an
- * outcome for each.
+ * With `ledger`, the CLI's ledger (the same file `assess invite bulk` and `assess employees upsert` keep for the
+ * same service and key): a row it confirmed is not sent again, and a row of a request whose answer was lost is
+ * not resent unless `retryUncertain`. Without it, a ledger of the run's own in a temporary folder, deleted
+ * after. The rows and their outcomes are held in memory: files of millions of rows are the CLI's.
  */
-import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Json, toJson } from "../api/json.js";
 import * as s from "../api/schemas.js";
-import { DONE, hashHalves, hashKey, UNCERTAIN } from "../bulk/engine/keyset.js";
-import { keyFingerprint, Ledger, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
-import { mapOrdered } from "../bulk/engine/map-ordered.js";
-import type { ChunkAnswer } from "../bulk/engine/types.js";
+import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
+import { type BulkStopped as EngineStopped, runBulk } from "../bulk/engine/run.js";
+import type { BulkResult } from "../bulk/engine/summary.js";
+import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { contentKey } from "../bulk/rows/employees.js";
-import {
-  ApiError,
-  AuthError,
-  CliError,
-  InterruptedError,
-  NetworkError,
-  UncertainError,
-  UsageError,
-} from "../errors.js";
+import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
 import type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./types.js";
 
@@ -57,8 +49,8 @@ export interface BulkSpec<R, T> {
   target(): LedgerTarget;
   /** The ledger folder of `ledger: true`. */
   defaultLedgerDir(): string;
-  /** Sends one chunk through the operation's request function. */
-  send(rows: readonly Prepared<T>[]): Promise<ChunkAnswer | undefined>;
+  /** Sends one chunk (its rows' JSON, labelled by e-mail) through the operation's request function. */
+  send(rows: readonly SentRow<T>[]): Promise<ChunkAnswer | undefined>;
 }
 
 export { ledgerDir };
@@ -98,9 +90,9 @@ export async function runRows<R, T>(
     throw new UsageError(`concurrency must be a whole number from 1 to 16, got ${concurrency}`);
   }
 
-  // Every row is read and checked before anything is sent.
+  // Rows are numbered from 1 for the engine (its lines); outcomes are indexed from 0.
   const outcomes: RowOutcome<R>[] = [];
-  const prepared: Array<Prepared<T> | undefined> = [];
+  const entries: BulkEntry<T>[] = [];
   for await (const row of input) {
     const index = outcomes.length;
     let checked: Prepared<T> | { invalid: string };
@@ -109,166 +101,62 @@ export async function runRows<R, T>(
     } catch (error) {
       checked = { invalid: error instanceof Error ? error.message : String(error) };
     }
-    if ("invalid" in checked) {
-      outcomes.push({ index, row, status: "invalid", error: checked.invalid });
-      prepared.push(undefined);
-    } else {
-      outcomes.push({ index, row, status: "unsent" });
-      prepared.push(checked);
-    }
+    outcomes.push({ index, row, status: "unsent" });
+    entries.push(
+      "invalid" in checked
+        ? { invalid: { line: index + 1, error: checked.invalid } }
+        : { row: { line: index + 1, group: "", ...checked } },
+    );
   }
-  dedupe(outcomes, prepared);
+  const result: BulkOutcome<R> = { rows: outcomes, counts: counts(outcomes), unmatched: [] };
+  if (outcomes.length === 0) return result;
 
-  let ledger: Ledger | undefined;
-  if (options.ledger) {
-    const dir = typeof options.ledger === "string" ? options.ledger : spec.defaultLedgerDir();
-    ledger = await Ledger.open(dir, spec.kind, spec.target(), {
-      restart: options.restart,
-      expected: outcomes.length,
-    });
-  }
-  const result: BulkOutcome<R> = {
-    rows: outcomes,
-    counts: counts(outcomes),
-    unmatched: [],
-    ledger: ledger?.path,
-  };
-  try {
-    const toSend: number[] = [];
-    for (const [index, item] of prepared.entries()) {
-      if (!item) continue;
-      if (ledger) {
-        hashKey(item.key);
-        const flags = ledger.keys.get(hashHalves.hi, hashHalves.lo);
-        if (flags & DONE) {
-          outcomes[index]!.status = "alreadyDone";
-          continue;
-        }
-        if (flags & UNCERTAIN && !options.retryUncertain) {
-          outcomes[index]!.status = "uncertain";
-          outcomes[index]!.error =
-            "an earlier run sent it and its answer was lost: it may have been processed (retryUncertain sends it again)";
-          continue;
-        }
-      }
-      toSend.push(index);
-    }
-    const chunks: number[][] = [];
-    for (let i = 0; i < toSend.length; i += chunkSize) chunks.push(toSend.slice(i, i + chunkSize));
-
-    const runId = randomBytes(4).toString("hex");
-    let fatal: unknown;
-    const sendChunk = async (indexes: number[], seq: number): Promise<void> => {
-      if (fatal !== undefined || options.signal?.aborted) return;
-      const rows = indexes.map((i) => prepared[i]!);
-      const id = `${runId}-${seq}`;
-      if (ledger) {
-        const hashes = new Uint32Array(rows.length * 2);
-        rows.forEach((row, i) => {
-          hashKey(row.key);
-          hashes[2 * i] = hashHalves.hi;
-          hashes[2 * i + 1] = hashHalves.lo;
-        });
-        await ledger.prepare(id, hashes, [indexes[0]! + 1, indexes.at(-1)! + 1]);
-        await ledger.begin(id);
-      }
-      let answer: ChunkAnswer | undefined;
-      try {
-        answer = await spec.send(rows);
-      } catch (error) {
-        const stops =
-          error instanceof AuthError ||
-          error instanceof NetworkError ||
-          (error instanceof ApiError && (error.status === 401 || error.status === 403)) ||
-          !(error instanceof CliError);
-        if (stops) {
-          fatal ??= error;
-          await ledger?.end(id, { t: "fail", error: messageOf(error) });
-          return;
-        }
-        const uncertain = error instanceof UncertainError;
-        for (const i of indexes) {
-          outcomes[i]!.status = uncertain ? "uncertain" : "failed";
-          outcomes[i]!.error = messageOf(error);
-        }
-        await ledger?.end(
-          id,
-          uncertain ? { t: "uncertain", error: messageOf(error) } : { t: "fail", error: messageOf(error) },
-        );
-        return;
-      }
-      if (answer?.refused) {
-        for (const i of indexes) {
-          outcomes[i]!.status = "failed";
-          outcomes[i]!.error = answer.refused;
-        }
-        await ledger?.end(id, { t: "fail", error: answer.refused });
-        return;
-      }
-      result.unmatched.push(...(answer?.unmatched ?? []));
-      const failed = new Map((answer?.failed ?? []).map((f) => [f.index, f.error]));
-      indexes.forEach((i, at) => {
-        const error = failed.get(at);
-        outcomes[i]!.status = error === undefined ? "sent" : "failed";
-        if (error !== undefined) outcomes[i]!.error = error;
-      });
-      await ledger?.end(id, { t: "ok", ...(failed.size > 0 ? { failed: [...failed.keys()] } : {}) });
-    };
-    for await (const _ of mapOrdered(chunks, concurrency, sendChunk)) {
-      // Chunks are recorded in outcomes as they are answered; nothing to collect here.
-    }
+  const own = options.ledger ? undefined : mkdtempSync(join(tmpdir(), "assess-bulk-"));
+  const dir = own ?? (typeof options.ledger === "string" ? options.ledger : spec.defaultLedgerDir());
+  const finish = (bulk: BulkResult | undefined): void => {
     result.counts = counts(outcomes);
-    if (fatal !== undefined) throw Object.assign(fatal as object, { outcome: result });
-    if (options.signal?.aborted) throw Object.assign(new InterruptedError(), { outcome: result });
-    return result;
+    result.unmatched = bulk?.unmatched ?? [];
+    if (!own && bulk?.ledgers[0]) result.ledger = bulk.ledgers[0];
+  };
+  let bulk: BulkResult;
+  try {
+    bulk = await runBulk<T>({
+      kind: spec.kind,
+      read: async function* () {
+        yield entries;
+      },
+      target: () => spec.target(),
+      ledgerDir: dir,
+      chunkSize,
+      maxChunk: spec.maxChunk,
+      concurrency,
+      skipInvalid: true,
+      restart: options.restart,
+      retryUncertain: options.retryUncertain,
+      signal: options.signal,
+      conflictReason: (line) => `conflicts with rows[${line - 1}]: the same e-mail with other values`,
+      send: (_group, rows) => spec.send(rows),
+      onRow: (line, fate, error) => {
+        const outcome = outcomes[line - 1]!;
+        outcome.status = fate;
+        if (error !== undefined) outcome.error = error;
+      },
+    });
+  } catch (error) {
+    finish((error as EngineStopped).bulk);
+    throw Object.assign(error as object, { outcome: result });
   } finally {
-    await ledger?.close();
+    if (own) rmSync(own, { recursive: true, force: true });
   }
-}
-
-/**
- * Rows with the same key (and dedupe key) are one item: the first is sent, the others are duplicates. Rows with
- * one dedupe key and different keys (the same employee with other values) conflict: none of them is sent.
- */
-function dedupe<R, T>(outcomes: RowOutcome<R>[], prepared: Array<Prepared<T> | undefined>): void {
-  const first = new Map<string, number>();
-  const conflicted = new Set<string>();
-  for (const [index, item] of prepared.entries()) {
-    if (!item) continue;
-    const identity = item.dedupeKey ?? item.key;
-    const earlier = first.get(identity);
-    if (earlier === undefined) {
-      first.set(identity, index);
-    } else if (prepared[earlier]!.key === item.key) {
-      outcomes[index]!.status = "duplicate";
-      outcomes[index]!.error = `the same as row ${earlier}`;
-      prepared[index] = undefined;
-    } else {
-      conflicted.add(identity);
-    }
-  }
-  if (conflicted.size === 0) return;
-  for (const [index, item] of prepared.entries()) {
-    const identity = item && (item.dedupeKey ?? item.key);
-    if (identity === undefined || !conflicted.has(identity)) continue;
-    const earlier = first.get(identity)!;
-    outcomes[index]!.status = "invalid";
-    outcomes[index]!.error =
-      index === earlier
-        ? `conflicts with a later row: the same ${item!.label} with other values`
-        : `conflicts with row ${earlier}: the same ${item!.label} with other values`;
-    prepared[index] = undefined;
-  }
+  finish(bulk);
+  if (bulk.interrupted) throw Object.assign(new InterruptedError(), { outcome: result });
+  return result;
 }
 
 function counts<R>(outcomes: RowOutcome<R>[]): Record<RowStatus, number> {
   const result = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
   for (const { status } of outcomes) result[status]++;
   return result;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // The two operations' rows.

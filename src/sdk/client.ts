@@ -6,7 +6,6 @@
  */
 import type { Download, RequestOptions } from "../api/client.js";
 import { type Api, type Operation, type Page, paginate } from "../api/endpoints.js";
-import { jsonBytes } from "../api/json.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
@@ -102,11 +101,7 @@ export class Client implements AssessClient {
           target: () => ({ ...ledgerTarget(this.api.client.options, "assess"), testId }),
           defaultLedgerDir: () => ledgerDir(this.env),
           send: async (chunk) =>
-            (await this.api.bulkInvite(
-              testId,
-              settings,
-              chunk.map((row) => jsonBytes(row.json)),
-            ))
+            (await this.api.bulkInvite(testId, settings, chunk))
               ? undefined
               : { refused: "the service answered false: no candidate of this request was invited" },
         },
@@ -213,8 +208,7 @@ export class Client implements AssessClient {
           prepare: prepareEmployee,
           target: () => ledgerTarget(this.api.client.options, "skills"),
           defaultLedgerDir: () => ledgerDir(this.env),
-          send: async (chunk) =>
-            readUpsertAnswer(chunk, await this.api.upsertEmployees(chunk.map((row) => jsonBytes(row.json)))),
+          send: async (chunk) => readUpsertAnswer(chunk, await this.api.upsertEmployees(chunk)),
         },
         options,
       );

@@ -73,7 +73,7 @@ describe("invitations.bulk", () => {
     ]);
     expect(outcome.rows[5]!.error).toMatch(/email: "not-an-email" is not a valid e-mail address/);
     expect(outcome.rows[6]!.error).toMatch(/email: empty; name: empty/);
-    expect(outcome.rows[7]!.error).toBe("the same as row 1");
+    expect(outcome.rows[7]!.error).toBe("repeats an earlier row; sent once");
     expect(outcome.rows.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(outcome.rows[0]!.row).toBe(rows[0]);
     expect(outcome.counts).toMatchObject({ sent: 5, invalid: 2, duplicate: 1, failed: 0 });
@@ -199,15 +199,17 @@ describe("invitations.bulk", () => {
       .bulk(1001, candidates(6), { chunkSize: 2, concurrency: 1 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AssessApiError);
-    const partial = (error as { outcome?: { rows: Array<{ status: string }> } }).outcome;
+    const partial = (error as { outcome?: { rows: Array<{ status: string; error?: string }> } }).outcome;
+    // The refused request's rows failed (with the 401); the rows after it were never sent.
     expect(partial?.rows.map((r) => r.status)).toEqual([
       "sent",
       "sent",
-      "unsent",
-      "unsent",
+      "failed",
+      "failed",
       "unsent",
       "unsent",
     ]);
+    expect(partial?.rows[2]?.error).toMatch(/^Unauthorized/);
   });
 
   it("stops sending when its signal is aborted: the rest is unsent, and the run throws", async () => {
@@ -282,8 +284,9 @@ describe("employees.upsert", () => {
       "invalid",
     ]);
     expect(outcome.rows[1]!.error).toMatch(/Last name is required/);
-    expect(outcome.rows[2]!.error).toMatch(/conflicts with a later row/);
-    expect(outcome.rows[3]!.error).toMatch(/conflicts with row 2/);
+    // Each of the two names the other, by its index in the input.
+    expect(outcome.rows[2]!.error).toBe("conflicts with rows[3]: the same e-mail with other values");
+    expect(outcome.rows[3]!.error).toBe("conflicts with rows[2]: the same e-mail with other values");
     expect(outcome.rows[5]!.error).toMatch(/^email: /);
     const stored = sandbox.state.employees.find((e) => e.email === "sdk-up-1@example.com");
     expect(stored).toMatchObject({ firstName: "Ann", lastName: "One" });

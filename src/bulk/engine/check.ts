@@ -4,7 +4,7 @@
  * its input in parts at once instead (`BulkJob.splitCheck`: a large CSV file in two halves, one in a worker
  * thread, rows/split-check.ts); the parts are spooled each on its own and replayed in order.
  */
-import { CliError } from "../../errors.js";
+import { InterruptedError } from "../../errors.js";
 import { closeSpool, openSpool, type SpoolFile, type SpoolTarget, SpoolWriter } from "./spool.js";
 import type { BulkEntry } from "./types.js";
 
@@ -106,6 +106,6 @@ export async function onePass(
 }
 
 /** The error of a check stopped by Ctrl-C. */
-export function interrupted(): CliError {
-  return new CliError("Interrupted; nothing was sent", { exitCode: 130 });
+export function interrupted(): InterruptedError {
+  return new InterruptedError("Interrupted; nothing was sent");
 }

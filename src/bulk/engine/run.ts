@@ -77,6 +77,9 @@ export interface BulkProgress {
   total?: number;
 }
 
+/** What became of a row. */
+export type RowFate = "sent" | "failed" | "uncertain" | "invalid" | "duplicate" | "alreadyDone";
+
 export interface BulkJob<T> {
   /** Names the ledger file and the summary's wording. */
   kind: "invite" | "upsert" | "callbacks" | (string & {});
@@ -133,6 +136,11 @@ export interface BulkJob<T> {
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
   onProgress?(progress: BulkProgress): void;
+  /**
+   * Each row's fate as it is settled: its line, and why for all but "sent" and "alreadyDone". Rows a stopped
+   * run did not send get none (they are the summary's `unsent`).
+   */
+  onRow?(line: number, fate: RowFate, error?: string): void;
   /**
    * Subscribes `onRateLimited` to the client's 429 answers (each with the time its request was sent) and
    * returns the unsubscribe. The run then keeps fewer requests in flight while the service rate-limits it
@@ -392,23 +400,19 @@ class Run<T> {
         if (duplicate) {
           r.duplicates++;
           this.settled++;
-          addRow(r, "duplicateRows", this.report(row, "repeats an earlier row; sent once"), this.limits);
+          this.settle(row, "duplicate", "duplicateRows", "repeats an earlier row; sent once");
           continue;
         }
         if (flags & DONE) {
           r.alreadyDone++;
           this.settled++;
+          this.job.onRow?.(row.line, "alreadyDone");
           continue;
         }
         if (flags & UNCERTAIN && !this.job.retryUncertain) {
           r.uncertain++;
           this.settled++;
-          addRow(
-            r,
-            "uncertainRows",
-            this.report(row, "sent by an earlier run whose answer never came"),
-            this.limits,
-          );
+          this.settle(row, "uncertain", "uncertainRows", "sent by an earlier run whose answer never came");
           continue;
         }
         if (this.stopped) {
@@ -435,11 +439,23 @@ class Run<T> {
     r.invalid++;
     this.settled++;
     addRow(r, "invalidRows", { line, label: label ?? "", error }, this.limits);
+    this.job.onRow?.(line, "invalid", error);
     await this.reject(source, line, error);
   }
 
   private report(row: ReadyRow<T>, error?: string) {
     return { line: row.line, label: row.label, error, ...(row.group !== "" ? { group: row.group } : {}) };
+  }
+
+  /** A row whose fate has a reason: listed in the summary, and told to `onRow`. */
+  private settle(
+    row: ReadyRow<T>,
+    fate: "failed" | "uncertain" | "duplicate",
+    list: "failures" | "uncertainRows" | "duplicateRows",
+    error: string,
+  ): void {
+    addRow(this.result, list, this.report(row, error), this.limits);
+    this.job.onRow?.(row.line, fate, error);
   }
 
   private async openGroup(id: string): Promise<Group<T>> {
@@ -588,6 +604,7 @@ class Run<T> {
     switch (outcome.kind) {
       case "ok": {
         r.chunks.succeeded++;
+        const failed = this.job.onRow && new Set<number>();
         for (const failure of outcome.answer.failed ?? []) {
           const row = chunk.rows[failure.index];
           if (!row) {
@@ -595,17 +612,21 @@ class Run<T> {
             continue;
           }
           r.failed++;
-          addRow(r, "failures", this.report(row, failure.error), this.limits);
+          failed?.add(failure.index);
+          this.settle(row, "failed", "failures", failure.error);
           void this.reject(sourceOf(row), row.line, failure.error);
         }
         r.unmatched.push(...(outcome.answer.unmatched ?? []));
+        if (failed) {
+          for (const [i, row] of chunk.rows.entries()) if (!failed.has(i)) this.job.onRow?.(row.line, "sent");
+        }
         break;
       }
       case "refused":
         r.chunks.failed++;
         r.failed += n;
         for (const row of chunk.rows) {
-          addRow(r, "failures", this.report(row, outcome.error), this.limits);
+          this.settle(row, "failed", "failures", outcome.error);
           void this.reject(sourceOf(row), row.line, outcome.error);
         }
         break;
@@ -613,14 +634,13 @@ class Run<T> {
         r.chunks.failed++;
         r.failed += n;
         const error = errorText(outcome.error);
-        for (const row of chunk.rows) addRow(r, "failures", this.report(row, error), this.limits);
+        for (const row of chunk.rows) this.settle(row, "failed", "failures", error);
         break;
       }
       case "uncertain":
         r.chunks.uncertain++;
         r.uncertain += n;
-        for (const row of chunk.rows)
-          addRow(r, "uncertainRows", this.report(row, outcome.error), this.limits);
+        for (const row of chunk.rows) this.settle(row, "uncertain", "uncertainRows", outcome.error);
         break;
     }
     this.progress();
