@@ -29,12 +29,6 @@ export interface JsonBytes<T> {
   readonly [itemOf]?: T;
 }
 
-/** The bytes of a text (for items that were never spooled). */
-export function jsonBytes<T>(json: Json<T>): JsonBytes<T> {
-  const bytes = Buffer.from(json);
-  return { bytes, start: 0, end: bytes.length };
-}
-
 const COMMA = 0x2c;
 
 /** `<head>a,b,c<tail>` of the items' bytes, for a body whose array of items is the last thing in it. */

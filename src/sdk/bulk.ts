@@ -16,18 +16,13 @@ import { join } from "node:path";
 import { type Json, toJson } from "../api/json.js";
 import * as s from "../api/schemas.js";
 import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
-import { type BulkStopped as EngineStopped, runBulk } from "../bulk/engine/run.js";
+import { type BulkStopped, runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { contentKey } from "../bulk/rows/employees.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
 import type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./types.js";
-
-/** Thrown errors that stop a run carry what it did before it stopped. */
-export interface BulkStopped<R> {
-  outcome?: BulkOutcome<R>;
-}
 
 /** A checked row: its item's JSON text, and what the ledger and the dedupe know it by. */
 export interface Prepared<T> {
@@ -143,7 +138,7 @@ export async function runRows<R, T>(
       },
     });
   } catch (error) {
-    finish((error as EngineStopped).bulk);
+    finish((error as BulkStopped).bulk);
     throw Object.assign(error as object, { outcome: result });
   } finally {
     if (own) rmSync(own, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { Api, ROUTES } from "../../src/api/endpoints.js";
-import { jsonBytes, toJson } from "../../src/api/json.js";
+import { type Json, type JsonBytes, toJson } from "../../src/api/json.js";
 import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
@@ -112,3 +112,9 @@ describe("every employee-skills command, over a skills base URL with a path pref
     }
   });
 });
+
+/** An item's bytes as a bulk run hands them over (a slice of its spool), from its JSON text. */
+function jsonBytes<T>(json: Json<T>): JsonBytes<T> {
+  const bytes = Buffer.from(json);
+  return { bytes, start: 0, end: bytes.length };
+}
