@@ -369,7 +369,7 @@ process.stdout.write(JSON.stringify({ ms, requests: bodies.length, rows }));
   );
   writeFileSync(
     join(work, "no-ledger.ts"),
-    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "engine", "keyset.ts"))};
+    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "speedups", "keyset.ts"))};
 export class Ledger {
   readonly path = "(no ledger)";
   readonly skippedLines = 0;
@@ -387,7 +387,7 @@ export class Ledger {
     name: "no-ledger",
     setup(b) {
       b.onResolve({ filter: /^\.\/ledger\.js$/ }, (args) =>
-        args.importer.endsWith(join("src", "bulk", "engine", "run.ts"))
+        args.importer.endsWith(join("src", "bulk", "engine", "send.ts"))
           ? { path: join(work, "no-ledger.ts") }
           : undefined,
       );
@@ -397,7 +397,7 @@ export class Ledger {
   for (const [name, plugins, entry] of [
     ["cli-ledger.mjs", []],
     ["cli-no-ledger.mjs", [noLedger]],
-    ["check-worker.mjs", [], join(root, "src", "bulk", "rows", "check-worker.ts")],
+    ["check-worker.mjs", [], join(root, "src", "bulk", "speedups", "check-worker.ts")],
   ]) {
     await build({
       entryPoints: [entry ?? join(work, "entry.ts")],

@@ -123,8 +123,8 @@ await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "progra
  */
 const cli = await build({
   ...common,
-  // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/rows/split-check.ts).
-  entryPoints: [join(src, "cli.ts"), join(src, "bulk", "rows", "check-worker.ts")],
+  // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/speedups/split-check.ts).
+  entryPoints: [join(src, "cli.ts"), join(src, "bulk", "speedups", "check-worker.ts")],
   entryNames: "[name]",
   format: "esm",
   splitting: true,

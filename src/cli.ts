@@ -11,7 +11,7 @@ import { declareProgram } from "./program.js";
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
   signal?: AbortSignal;
-  /** dist/check-worker.cjs: large bulk files are checked in two halves at once (src/bulk/rows/split-check.ts). */
+  /** dist/check-worker.cjs: large bulk files are checked in two halves at once (src/bulk/speedups/split-check.ts). */
   checkWorker?: URL;
 }
 

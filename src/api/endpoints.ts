@@ -155,7 +155,7 @@ export class Api {
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
-  /** The service lists at most 30 days per call; callers split longer spans (src/bulk/engine/windows.ts). */
+  /** The service lists at most 30 days per call; callers split longer spans (src/sdk/windows.ts). */
   async listAttempts(
     startDateTime: string,
     endDateTime: string,

@@ -19,7 +19,7 @@ export function asJson<T>(text: string): Json<T> {
 
 /**
  * The UTF-8 bytes of an item's `Json`: `bytes[start, end)`. The rows of a bulk run are such slices themselves,
- * of the piece of the spool file they were read from: no copy and no object of their own (bulk/engine/spool.ts).
+ * of the piece of the spool file they were read from: no copy and no object of their own (bulk/speedups/spool.ts).
  */
 export interface JsonBytes<T> {
   readonly bytes: Uint8Array;

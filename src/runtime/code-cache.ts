@@ -58,7 +58,7 @@ export function loadBundle(file: string): unknown {
 }
 
 function writeStale(): void {
-  // A worker thread (src/bulk/rows/check-worker.ts) leaves the caches to the main thread.
+  // A worker thread (src/bulk/speedups/check-worker.ts) leaves the caches to the main thread.
   if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
   /*
    * V8 stamps a cache with its tag of the moment, and the next run reads the caches before --liftoff-only is

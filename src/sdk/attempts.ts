@@ -1,14 +1,14 @@
 /**
  * The attempts of a span of any length: the service lists at most 30 days per call, so the span is split into
- * ≤30-day windows (bulk/engine/windows.ts), a few fetched at once, and the pages come out in time order,
+ * ≤30-day windows (windows.ts), a few fetched at once, and the pages come out in time order,
  * deduplicated by invitation id (an attempt seen in an earlier window is not repeated).
  */
 import type { Api } from "../api/endpoints.js";
 import type { TestAttempt } from "../api/schemas.js";
-import { mapOrdered } from "../bulk/engine/map-ordered.js";
-import { inclusiveBounds, splitWindows } from "../bulk/engine/windows.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import { orderedRange, parseDate, toServiceTime } from "../parse/dates.js";
+import { mapOrdered } from "./map-ordered.js";
+import { inclusiveBounds, splitWindows } from "./windows.js";
 
 /** Windows fetched at once: enough to hide latency on long spans, few enough to stay polite. */
 export const WINDOW_CONCURRENCY = 4;

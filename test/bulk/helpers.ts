@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hashHalves, hashKey, type KeySet } from "../../src/bulk/engine/keyset.js";
 import type { Ledger } from "../../src/bulk/engine/ledger.js";
+import { hashHalves, hashKey, type KeySet } from "../../src/bulk/speedups/keyset.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
 export const ROOT = join(import.meta.dirname, "..", "..");

@@ -2,8 +2,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DONE, hashHalves, hashKey, KeySet, SEEN, UNCERTAIN } from "../../src/bulk/engine/keyset.js";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/engine/ledger.js";
+import { DONE, SEEN, UNCERTAIN } from "../../src/bulk/engine/types.js";
+import { hashHalves, hashKey, KeySet } from "../../src/bulk/speedups/keyset.js";
 import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 const tmp = tempDir("assess-ledger-");

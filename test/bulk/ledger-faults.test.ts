@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { DONE } from "../../src/bulk/engine/keyset.js";
 import { keyFingerprint, Ledger } from "../../src/bulk/engine/ledger.js";
+import { DONE } from "../../src/bulk/engine/types.js";
 import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
 
 /** When set, the next writeSync writes half of what it was given, then fails. */

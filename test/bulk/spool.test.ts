@@ -1,5 +1,5 @@
 /**
- * The spool of checked rows (src/bulk/engine/spool.ts): what the validate-first pass writes is what the sending pass
+ * The spool of checked rows (src/bulk/speedups/spool.ts): what the validate-first pass writes is what the sending pass
  * reads back, whatever the row holds, and the file is gone as soon as it is opened.
  */
 import { closeSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
@@ -7,17 +7,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../src/api/json.js";
-import { hashHalves, hashKey } from "../../src/bulk/engine/keyset.js";
 import { runBulk } from "../../src/bulk/engine/run.js";
-import {
-  closeSpool,
-  openSpool,
-  type ReadyRow,
-  replay,
-  SpoolWriter,
-  sourceOf,
-} from "../../src/bulk/engine/spool.js";
-import type { BulkEntry, BulkRow } from "../../src/bulk/engine/types.js";
+import type { BulkEntry, BulkRow, ReadyRow } from "../../src/bulk/engine/types.js";
+import { hashHalves, hashKey } from "../../src/bulk/speedups/keyset.js";
+import { closeSpool, openSpool, replay, SpoolWriter, sourceOf } from "../../src/bulk/speedups/spool.js";
 import { startTestEnv } from "../helpers/cli.js";
 import { isBulkInvite, tempDir, writeCandidates } from "./helpers.js";
 

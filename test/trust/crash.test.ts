@@ -8,9 +8,10 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DONE, type KeySet, UNCERTAIN } from "../../src/bulk/engine/keyset.js";
 import { type ChunkOutcome, keyFingerprint, Ledger } from "../../src/bulk/engine/ledger.js";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
+import { DONE, UNCERTAIN } from "../../src/bulk/engine/types.js";
+import type { KeySet } from "../../src/bulk/speedups/keyset.js";
 import {
   bulkRequests,
   confirmChunk,

@@ -12,7 +12,7 @@ import { PassThrough } from "node:stream";
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_WINDOW_MS, splitWindows } from "../../src/bulk/engine/windows.js";
+import { MAX_WINDOW_MS, splitWindows } from "../../src/sdk/windows.js";
 import { type CsvRecord, openCsv } from "../../src/bulk/rows/csv.js";
 import { type CliError, UsageError } from "../../src/errors.js";
 import { escapeControls } from "../../src/escape.js";

@@ -33,8 +33,9 @@ import { access, type FileHandle, open, readFile, rm, unlink } from "node:fs/pro
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
 import { UsageError } from "../../errors.js";
-import { DONE, KeySet, UNCERTAIN } from "./keyset.js";
+import { KeySet } from "../speedups/keyset.js";
 import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
+import { DONE, UNCERTAIN } from "./types.js";
 
 /** Ledger identity of one group: where the rows go. Never holds the key itself, only its fingerprint. */
 export interface LedgerTarget {

@@ -107,3 +107,8 @@ export function bulkExitCode(result: BulkResult): number {
     result.unmatched.length > 0;
   return partial ? ExitCode.partial : ExitCode.ok;
 }
+
+/** A stopped run's error carries what the run did before it stopped. */
+export interface BulkStopped {
+  bulk?: BulkResult;
+}

@@ -1,4 +1,13 @@
-/** What a bulk run is made of: rows, invalid rows, and what one chunk's request answered (run.ts runs them). */
+/**
+ * What a bulk run is made of: rows and invalid rows, the key flags the ledger and the sending loop share, the
+ * rows the checking pass hands the sending loop, and what one chunk's request answered (run.ts runs them).
+ *
+ * Invariants:
+ * - A row's `key` is its ledger identity within its group: a key the ledger holds as confirmed (DONE) is
+ *   never sent again, by this run or a later one against the same target.
+ * - `line` is the row's place in the input: every report, rejects-file line and error names a real line.
+ * - The sending loop sends only ReadyRows the checking pass checked, and learns of the ledger only a key's flags.
+ */
 import type { Json, JsonBytes } from "../../api/json.js";
 
 /** One row to send. */
@@ -57,3 +66,50 @@ export interface RejectsSink {
   write(source: unknown, line: number, error: string): void;
   close(): Promise<void>;
 }
+
+/** Key flags: confirmed by the service in an earlier run (from the ledger). */
+export const DONE = 1;
+/** Key flags: sent by an earlier run whose answer never came (from the ledger). */
+export const UNCERTAIN = 2;
+/** Key flags: met already in this run (dedupe). */
+export const SEEN = 4;
+
+/** The keys of a group and their flags: the ledger's state plus this run's SEEN (speedups/keyset.ts). */
+export interface KeyFlags {
+  /** Flags of a key (0 when absent). */
+  get(hi: number, lo: number): number;
+  /** Sets `add` and clears `clear` flags of a key (adding it when absent); returns the flags it had. */
+  update(hi: number, lo: number, add: number, clear?: number): number;
+}
+
+/** A checked row ready to send: its keys hashed, its item serialized (replayed by the checking pass). */
+export interface ReadyRow<T> extends SentRow<T> {
+  line: number;
+  group: string;
+  /** Hash of the ledger key. */
+  hi: number;
+  lo: number;
+  /** The dedupe key's hash, when the row has a dedupe key of its own (upsert: e-mail vs content). */
+  dedupe: boolean;
+  dhi: number;
+  dlo: number;
+  invalid?: undefined;
+}
+
+/** What the sending loop reads: ready rows, and invalid ones in their place. */
+export type ReadyEntry<T> = ReadyRow<T> | { invalid: InvalidRow };
+
+/** What the checking pass says of a row with a dedupe key: the first of its key in this run, or a repeat. */
+export const FIRST = -1;
+export const REPEAT = 0;
+export interface BulkProgress {
+  /** Rows read so far (valid or not). */
+  rows: number;
+  /** Rows whose fate is settled: sent and answered, skipped, invalid, duplicate. */
+  done: number;
+  /** Rows to expect, when a validate-first pass counted them. */
+  total?: number;
+}
+
+/** What became of a row. */
+export type RowFate = "sent" | "failed" | "uncertain" | "invalid" | "duplicate" | "alreadyDone";

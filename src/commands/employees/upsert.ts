@@ -5,7 +5,7 @@ import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
 import { isWorkbook, openRows, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/rows/split-check.js";
+import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";

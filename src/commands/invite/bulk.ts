@@ -4,7 +4,7 @@ import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import { isWorkbook, openRows } from "../../bulk/rows/open.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/rows/split-check.js";
+import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";

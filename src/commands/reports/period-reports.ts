@@ -6,11 +6,11 @@
  * fails every report alike and stops the run instead.
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
-import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError } from "../../errors.js";
 import { createProgress } from "../../output/progress.js";
 import type { Client } from "../../sdk/client.js";
+import { mapOrdered } from "../../sdk/map-ordered.js";
 import { attemptsOfPeriod, type Period } from "../attempts/period.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };

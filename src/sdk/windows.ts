@@ -1,4 +1,4 @@
-import { MAX_ATTEMPT_SPAN_DAYS } from "../../spec/limits.js";
+import { MAX_ATTEMPT_SPAN_DAYS } from "../spec/limits.js";
 /**
  * Splitting a period into windows of at most 30 days: the attempt listing takes no longer span per call.
  *

@@ -25,28 +25,14 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../../errors.js";
+import { ensureLedgerDir } from "../engine/ledger-dir.js";
+import type { BulkRow, InvalidRow, ReadyEntry, ReadyRow } from "../engine/types.js";
 import { hashHalves, hashKey } from "./keyset.js";
-import { ensureLedgerDir } from "./ledger-dir.js";
-import type { BulkRow, InvalidRow, SentRow } from "./types.js";
 
-/** A checked row ready to send: its keys hashed, its item serialized. */
-export interface ReadyRow<T> extends SentRow<T> {
-  line: number;
-  group: string;
-  /** Hash of the ledger key. */
-  hi: number;
-  lo: number;
-  /** The dedupe key's hash, when the row has a dedupe key of its own (upsert: e-mail vs content). */
-  dedupe: boolean;
-  dhi: number;
-  dlo: number;
-  /** Where the row as read lies in the spool (`sourceOf` reads it). */
+/** A replayed row, and where its source lies in the spool (`sourceOf` reads it). */
+interface SpooledRow<T> extends ReadyRow<T> {
   spooledSource?: SpooledSource;
-  invalid?: undefined;
 }
-
-/** What the sending pass reads: ready rows, and (without a validate-first pass) invalid ones. */
-export type ReadyEntry<T> = ReadyRow<T> | { invalid: InvalidRow };
 
 /** A row's key hashes as `hashRow` leaves them: hi, lo, has a dedupe key (1 or 0), dhi, dlo. */
 const ROW_HASHES = new Uint32Array(5);
@@ -100,7 +86,7 @@ function spooled(source: unknown): { flag: number; text: string } {
  * only for the few rows that go there.
  */
 export function sourceOf(row: ReadyRow<unknown>): unknown {
-  const spooled = row.spooledSource;
+  const spooled = (row as SpooledRow<unknown>).spooledSource;
   if (!spooled) return undefined;
   const bytes = Buffer.allocUnsafe(spooled.bytes);
   for (let done = 0; done < bytes.length; ) {
@@ -311,7 +297,7 @@ export async function* replay<T>(
   for (;;) {
     const bytesRead = window.fill();
     const { buffer, words, have, base } = window;
-    const rows: ReadyEntry<T>[] = [];
+    const rows: Array<SpooledRow<T> | { invalid: InvalidRow }> = [];
     const withJson = !countOnly();
     let at = 0;
     while (at + HEADER_BYTES <= have) {

@@ -23,10 +23,17 @@ import {
   tally,
 } from "../engine/check.js";
 import type { BulkJob } from "../engine/run.js";
-import { closeSpool, openSpool, type SpoolTarget } from "../engine/spool.js";
-import { type ByteRange, type CsvInput, type CsvSource, CsvSyntaxError, csvInput, midpoint } from "./csv.js";
-import type { Employee } from "./employees.js";
+import {
+  type ByteRange,
+  type CsvInput,
+  type CsvSource,
+  CsvSyntaxError,
+  csvInput,
+  midpoint,
+} from "../rows/csv.js";
+import type { Employee } from "../rows/employees.js";
 import { type EmployeeRows, type InviteRows, type RowReader, rowsOf } from "./registry.js";
+import { closeSpool, openSpool, type SpoolTarget } from "./spool.js";
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * refused, or with --skip-invalid rejected, before the valid ones go out).
  *
  * The index is built from the spool of checked rows (spool.ts) once the validate-first pass is over, whether
- * the file was checked in one pass or in two halves at once (rows/split-check.ts): one reader in file order, so a
+ * the file was checked in one pass or in two halves at once (split-check.ts): one reader in file order, so a
  * conflict across the halves is found as within one. Memory stays what the run's dedupe set took before: a
  * KeySet of every key (8 bytes a key: ~11 MB for a million employees) says which keys come more than once;
  * only those (none, in most files) get a second table, of 12 bytes a key (the key's hash and 32 bits of its
@@ -14,6 +14,7 @@
  * for the two lines each names, in a third. Two contents that share 32 bits of hash (a chance of 2^-32 a
  * pair) would be taken for a repeat.
  */
+import { FIRST, REPEAT } from "../engine/types.js";
 import { KeySet } from "./keyset.js";
 import { type Scanned, scan } from "./spool.js";
 
@@ -26,10 +27,6 @@ const PRESENT = 4;
 const FLAGS = 7;
 const WORDS = 3;
 const MAX_LOAD = 0.7;
-
-/** What `take` says of a row: the first of its key in this run, a repeat of it, or (a line) a conflict. */
-export const FIRST = -1;
-export const REPEAT = 0;
 
 /** Where the checked rows are: the spools of the validate-first pass, in file order. */
 export interface SpooledPart {

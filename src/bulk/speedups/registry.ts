@@ -4,10 +4,10 @@
  */
 import type { BulkCandidate } from "../../api/schemas.js";
 import type { BulkEntry } from "../engine/types.js";
-import type { CsvInput } from "./csv.js";
-import { type Employee, type EmployeeColumns, employeeCsvEntries } from "./employees.js";
-import { type InviteColumns, inviteEntries } from "./invites.js";
-import { fromRejectsFile } from "./rejects.js";
+import type { CsvInput } from "../rows/csv.js";
+import { type Employee, type EmployeeColumns, employeeCsvEntries } from "../rows/employees.js";
+import { type InviteColumns, inviteEntries } from "../rows/invites.js";
+import { fromRejectsFile } from "../rows/rejects.js";
 
 /** How a CSV input's rows are read: the reader's name and its settings, data only. */
 export type RowReader = InviteRows | EmployeeRows;

@@ -3,13 +3,9 @@
  * Uint32Array words instead of a JS string in a Set (≈ 80 bytes). The chance that two of a million different
  * keys collide is about 1e-7, and a collision could only make a row look already sent.
  */
+import type { KeyFlags } from "../engine/types.js";
 
-/** Confirmed by the service in an earlier run (from the ledger). */
-export const DONE = 1;
-/** Sent by an earlier run whose answer never came (from the ledger). */
-export const UNCERTAIN = 2;
-/** Met already in this run (dedupe). */
-export const SEEN = 4;
+/** The three flags a key can have (DONE, UNCERTAIN, SEEN: engine/types.ts). */
 const FLAGS = 7;
 
 /** The two 32-bit halves of the last `hashKey` call: one scratch pair, not a pair allocated per row. */
@@ -44,7 +40,7 @@ export function hashKey(text: string): void {
 const MAX_LOAD = 0.7;
 
 /** Open addressing with linear probing; slot = [hi, lo with its low 3 bits replaced by flags]; lo 0 = empty. */
-export class KeySet {
+export class KeySet implements KeyFlags {
   private table: Uint32Array;
   private capacity: number;
   private count = 0;
