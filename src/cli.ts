@@ -42,7 +42,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
 
 /**
  * The command tree, with the group the command line names declared in full (`argv` "all": every group, for
- * completion and the README's reference).
+ * completion and the reference in docs/reference/).
  */
 export async function buildProgram(
   ctx: Context,

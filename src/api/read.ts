@@ -1,6 +1,6 @@
 /**
  * Reading the service's answers as the real service sends them (fixtures/real/ holds its documented samples).
- * Its documentation shows few answers, and the real ones vary (README "Against the real service"): envelopes
+ * Its documentation shows few answers, and the real ones vary (docs/guide.md, "Against the real service"): envelopes
  * (`{result, errors}`, `data`), lists under `tests`, `items`, `testLinks`... or bare, PascalCase keys
  * (`Status`, `TestInvitationId`), extra fields, 200 or 201. So an answer is never changed and never refused
  * for a detail the command does not need:

@@ -38,7 +38,7 @@ export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
   parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
 
-/** A date as README "Dates" says: YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
+/** A date as the README says ("Commands at a glance"): YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
 
 /** A duration (`30s`, `5m`, `1h`, `1h30m`) in milliseconds, at least `minMs`. */

@@ -30,10 +30,32 @@ export async function helpTexts(): Promise<Array<{ path: string; help: string; l
   return texts;
 }
 
-/** The README's reference section: each command's help, as `--help` prints it. */
-export async function referenceMarkdown(): Promise<string> {
-  const texts = await helpTexts();
-  return texts
-    .map(({ path, help }) => `### \`${path}\`\n\n\`\`\`text\n${help.trimEnd()}\n\`\`\`\n`)
-    .join("\n");
+/** The folder of the generated reference, one page per command group (`docs/reference/invite.md`). */
+export const REFERENCE_DIR = "docs/reference";
+
+/**
+ * The reference pages: for each command group (and `assess.md` for the root and its global options), every
+ * command's help as `--help` prints it. File name → content.
+ */
+export async function referencePages(): Promise<Map<string, string>> {
+  const pages = new Map<string, Array<{ path: string; help: string }>>();
+  for (const text of await helpTexts()) {
+    const group = text.path.split(" ")[1] ?? "assess";
+    const page = pages.get(group) ?? [];
+    page.push(text);
+    pages.set(group, page);
+  }
+  const out = new Map<string, string>();
+  for (const [group, texts] of pages) {
+    const title =
+      group === "assess" ? "`assess`: global options and the command groups" : `\`assess ${group}\``;
+    const body = texts
+      .map(({ path, help }) => `## \`${path}\`\n\n\`\`\`text\n${help.trimEnd()}\n\`\`\`\n`)
+      .join("\n");
+    out.set(
+      `${group}.md`,
+      `# ${title}\n\n<!-- Generated from --help by test/docs/readme.test.ts: do not edit; UPDATE_DOCS=1 npx vitest run test/docs/readme.test.ts rewrites it. -->\n\n${body}`,
+    );
+  }
+  return out;
 }

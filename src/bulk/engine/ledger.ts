@@ -1,5 +1,5 @@
 /**
- * The ledger of bulk runs (README "Bulk runs"): one NDJSON file per target under ASSESS_CONFIG_DIR/ledgers,
+ * The ledger of bulk runs (docs/guide.md, "Bulk runs"): one NDJSON file per target under ASSESS_CONFIG_DIR/ledgers,
  * written only at its end and made durable (write + fdatasync) before each request goes out and after its
  * answer comes back. It holds 64-bit hashes of row keys, never e-mails or the API key.
  *
