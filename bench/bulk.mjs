@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Bulk runs of the built CLI against the sandbox (in a process of its own, request bodies not recorded), each
-// figure a ratio measured in this one run, printed with its goal (issue 7):
+// figure a ratio measured in this one run, printed with its goal:
 //
 //   invite     `invite bulk` of 100k and 1M generated rows (1000 per request) against a minimal raw undici loop
 //              posting the same chunks, pre-built, at the same concurrency: time ≤ 1.5× (1M); peak RSS ≤ 150 MiB;
 //              1M-row peak ≤ 1.3× the 100k-row peak. Also shown (no goal): a rerun that skips every row, and
-//              --skip-invalid (checked first too, since issue 20: its invalid rows are rejected as it sends).
+//              --skip-invalid (checked first too: its invalid rows are rejected as it sends).
 //   upsert     the same for `employees upsert` (100 per request: 10,000 requests for 1M rows), and its peak RSS
 //              at its own default concurrency (8).
 //   ledger     the 1M-row runs of both commands with the ledger and without it (the CLI bundled with the ledger
@@ -90,7 +90,7 @@ for (const kind of ["invite", "upsert"]) {
     console.log(
       `  raw undici, pre-built  ${seconds(base.ms)}   ${fmt(rows / (base.ms / 1000)).padStart(9)} rows/s`,
     );
-    // Issue 7 sets the time goal for the million-row files; at 100k rows start-up and the run's fixed costs
+    // The time goal is set for the million-row files; at 100k rows start-up and the run's fixed costs
     // (~0.3 s: a process, a cold code cache, one thread checking a file below the two-halves size) dominate.
     console.log(
       `  time vs raw loop       ${ratio.toFixed(2).padStart(7)}×    ${rows >= 1_000_000 ? `goal ≤ 1.5×: ${verdict(ratio <= 1.5)}` : "(no goal: it is set for 1M rows)"}`,

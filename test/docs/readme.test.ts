@@ -19,7 +19,7 @@ import { helpTexts, REFERENCE_DIR, referencePages } from "../helpers/reference.j
 const ROOT = join(import.meta.dirname, "..", "..");
 const README = join(ROOT, "README.md");
 const REFERENCE = join(ROOT, REFERENCE_DIR);
-/** The README stays an overview (issue 27): guides and the reference live in docs/. */
+/** The README stays an overview: guides and the reference live in docs/. */
 const README_MAX_LINES = 400;
 
 describe("README and docs/", () => {

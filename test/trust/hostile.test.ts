@@ -471,7 +471,7 @@ describe("absurd flag values → exit 2 with a message, nothing sent", () => {
     [["tests", "list", "--page", "-1"], /--page must be a whole number from 1/],
     [["employees", "list", "--page-size", "-1"], /--page-size must be a whole number from 1/],
     [["employees", "skills-profiles", "--page-size", "1e3"], /--page-size must be a whole number from 1/],
-    // Issue 20, item 13: said in plain words, not "from 1 to 9007199254740991".
+    // Said in plain words, not "from 1 to 9007199254740991".
     [["tests", "list", "--limit", "-1"], /--limit must be a positive whole number, got "-1"/],
     [
       ["invite", "bulk", "FILE", "--test", "1001", "--chunk-size", "0"],

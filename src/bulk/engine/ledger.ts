@@ -26,6 +26,14 @@
  * What a ledger says decides what is sent again, so it is read and written only as a file of its own in a
  * folder of the user's own (ledger-dir.ts): a ledger that is a symbolic link is refused (opened with
  * O_NOFOLLOW: no system call more), and lines it cannot read are counted for a warning, not ignored silently.
+ *
+ * Invariants:
+ * - A chunk's "send" record is durable before its request goes out (`begin`), its outcome after the answer
+ *   (`end`); a key is DONE only after an "ok" record that does not list it as failed.
+ * - Reading never turns a doubt into DONE: a "send" without an outcome, or with "uncertain", reads as
+ *   UNCERTAIN unless a later chunk confirmed the key; unreadable lines are counted, never guessed at.
+ * - One writer per ledger at a time (a lock file beside it); a read-only open (dry runs, counting after a stop)
+ *   never writes or locks. The format above stays readable by every later version.
  */
 import { createHash } from "node:crypto";
 import { constants, fdatasyncSync, writeSync } from "node:fs";

@@ -1,4 +1,12 @@
-/** The result of a bulk run: the JSON summary's counts, the per-row lists, and the exit code they mean. */
+/**
+ * The result of a bulk run: the JSON summary's counts, the per-row lists, and the exit code they mean.
+ *
+ * Invariants:
+ * - Every row of the input is exactly one of: invalid, duplicate, alreadyDone, uncertain from an earlier run,
+ *   sent, or unsent; failed, uncertain and the chunk counts say what became of the sent ones.
+ * - The lists hold at most `limits.list` rows each, in input order; `omitted` counts the rest.
+ * - The JSON fields and their order are a contract for scripts: add, never rename or reorder.
+ */
 import { ExitCode } from "../../errors.js";
 
 /** One row in a report: where it is, what it is, what happened. */
