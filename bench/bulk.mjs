@@ -16,6 +16,7 @@
 // Usage: npm run bench:bulk [-- --only invite,upsert,ledger,concurrency --sizes 100000,1000000 --runs 3 --keep]
 // With --base DIR (another checkout, built there: a `git worktree` of main, say), and "base" in --only: this
 // build against that one, alternately, at each size and the commands' default concurrency (median of --runs).
+// --kinds invite (or upsert) runs that command alone, in every part but concurrency.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -30,6 +31,8 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const only = new Set(arg("only", "invite,upsert,ledger,concurrency").split(","));
+/** The commands the invite, upsert, base and ledger parts run (`--kinds upsert`: the upsert runs alone). */
+const kinds = arg("kinds", "invite,upsert").split(",");
 const sizes = arg("sizes", "100000,1000000").split(",").map(Number);
 const runs = Number(arg("runs", "3"));
 const CONCURRENCY = 4; // invite bulk's default; both sides of a time comparison use the same
@@ -74,7 +77,7 @@ const verdict = (ok) => {
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const seconds = (ms) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
 
-for (const kind of ["invite", "upsert"]) {
+for (const kind of kinds) {
   if (!only.has(kind)) continue;
   const peaks = new Map();
   for (const rows of sizes) {
@@ -124,7 +127,7 @@ for (const kind of ["invite", "upsert"]) {
 }
 
 if (only.has("base") && baseDir) {
-  for (const kind of ["invite", "upsert"]) {
+  for (const kind of kinds) {
     for (const rows of sizes) {
       const file = await generate(kind, rows);
       const after = [];
@@ -148,7 +151,7 @@ if (only.has("base") && baseDir) {
 
 if (only.has("ledger")) {
   const rows = Math.max(...sizes);
-  for (const kind of ["invite", "upsert"]) {
+  for (const kind of kinds) {
     const file = await generate(kind, rows);
     const withLedger = [];
     const without = [];
