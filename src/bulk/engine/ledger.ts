@@ -40,7 +40,7 @@ import { constants, fdatasyncSync, writeSync } from "node:fs";
 import { access, type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
-import { UsageError } from "../../errors.js";
+import { CliError, UsageError } from "../../errors.js";
 import { KeySet } from "../speedups/keyset.js";
 import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
 import { DONE, UNCERTAIN } from "./types.js";
@@ -506,4 +506,32 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * Lines of a ledger that could not be read were ignored. One is what a run that stopped mid-write leaves (its
+ * request never went out, or its answer is lost: that chunk counts as uncertain); more mean that something
+ * else changed the file, and rows whose records were lost with them may be sent again.
+ */
+export function skippedWarning(ledger: Ledger): string {
+  const n = ledger.skippedLines;
+  const at = ledger.skippedAt.join(", ") + (n > ledger.skippedAt.length ? ", …" : "");
+  const lines = n === 1 ? `1 line (line ${at})` : `${n} lines (lines ${at})`;
+  return (
+    `the ledger ${ledger.path} has ${lines} that could not be read, ignored` +
+    (n === 1
+      ? " (a run that stopped while writing a record leaves one such line)"
+      : ": more than a stopped run leaves, so something else changed the file; rows whose records were lost may be sent again (--dry-run shows what a run would send)")
+  );
+}
+
+/** A ledger record could not be written: the run stops (a rerun resumes). */
+export function ledgerError(path: string, error: unknown): CliError {
+  return new CliError(
+    `Cannot write the ledger ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    {
+      suggestion: "Check the disk space and permissions of ASSESS_CONFIG_DIR; rerun to resume.",
+      cause: error,
+    },
+  );
 }

@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { type CheckedRows, type CheckInput, conflictReason, noRows } from "./check.js";
-import { type ChunkOutcome, Ledger, type LedgerTarget } from "./ledger.js";
+import { type ChunkOutcome, Ledger, type LedgerTarget, ledgerError, skippedWarning } from "./ledger.js";
 import {
   addRow,
   type BulkResult,
@@ -562,28 +562,4 @@ function reason(error: UncertainError): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Lines of a ledger that could not be read were ignored. One is what a run that stopped mid-write leaves (its
- * request never went out, or its answer is lost: that chunk counts as uncertain); more mean that something
- * else changed the file, and rows whose records were lost with them may be sent again.
- */
-function skippedWarning(ledger: Ledger): string {
-  const n = ledger.skippedLines;
-  const at = ledger.skippedAt.join(", ") + (n > ledger.skippedAt.length ? ", …" : "");
-  const lines = n === 1 ? `1 line (line ${at})` : `${n} lines (lines ${at})`;
-  return (
-    `the ledger ${ledger.path} has ${lines} that could not be read, ignored` +
-    (n === 1
-      ? " (a run that stopped while writing a record leaves one such line)"
-      : ": more than a stopped run leaves, so something else changed the file; rows whose records were lost may be sent again (--dry-run shows what a run would send)")
-  );
-}
-
-function ledgerError(path: string, error: unknown): CliError {
-  return new CliError(`Cannot write the ledger ${path}: ${errorText(error)}`, {
-    suggestion: "Check the disk space and permissions of ASSESS_CONFIG_DIR; rerun to resume.",
-    cause: error,
-  });
 }
