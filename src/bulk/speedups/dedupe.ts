@@ -12,7 +12,9 @@
  * only those (none, in most files) get a second table, of 12 bytes a key (the key's hash and 32 bits of its
  * first row's content hash), gone through in a second pass; and only when some conflict, 8 bytes a slot more
  * for the two lines each names, in a third. Two contents that share 32 bits of hash (a chance of 2^-32 a
- * pair) would be taken for a repeat.
+ * pair) would be taken for a repeat. Against one pass that keeps every key in a Map of strings, 1M upserts:
+ * peak RSS 123.4 MiB / 461.8 MiB, 85.1 s / 103.2 s on a busy machine (bench/README.md, "The speed-ups, one
+ * by one").
  */
 import { FIRST, REPEAT } from "../engine/types.js";
 import { KeySet } from "./keyset.js";
