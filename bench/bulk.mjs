@@ -384,6 +384,8 @@ export class Ledger {
   async end(): Promise<void> {}
   async close(): Promise<void> {}
 }
+export const skippedWarning = (): string => "";
+export const ledgerError = (_path: string, error: unknown): unknown => error;
 `,
   );
   const noLedger = {
