@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/api/endpoints.js";
+import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
 
 const REAL = join(ROOT, "fixtures", "real");
@@ -348,8 +348,7 @@ function at(value: unknown, path: string | undefined): unknown {
 
 // The replay server.
 
-const ROUTE_LIST = Object.entries(ROUTES).map(([operation, route]) => {
-  const [method, template] = route.split(" ") as [string, string];
+const ROUTE_LIST = Object.entries(OPERATIONS).map(([operation, { method, path: template }]) => {
   const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`);
   return { operation, method, pattern };
 });
@@ -445,7 +444,7 @@ async function cli(
 describe("the corpus", () => {
   it("has a response sample for every operation of API.md, and each names its source", () => {
     const covered = new Set(responses.map((sample) => sample.operation));
-    for (const operation of Object.keys(ROUTES)) expect(covered, operation).toContain(operation);
+    for (const operation of Object.keys(OPERATIONS)) expect(covered, operation).toContain(operation);
     for (const sample of samples) {
       expect(sample.source, sample.file).toMatch(/\S/);
       expect(readFileSync(join(REAL, "README.md"), "utf8"), sample.file).toContain(sample.file);
