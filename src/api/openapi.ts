@@ -30,8 +30,8 @@ const AnyObject = z.lazy(() => z.record(z.string(), z.unknown()));
 const Int64 = z.lazy(() => z.number().int());
 
 /**
- * The service's error bodies (API.md §7), and the two more its published samples show (fixtures/real/): a 400
- * as `{statusCode, message}`, a 429 as `{Message}`.
+ * The service's error bodies as it documents them, and the two more its published samples show
+ * (fixtures/real/): a 400 as `{statusCode, message}`, a 429 as `{Message}`.
  */
 const ErrorList = z.lazy(() => z.looseObject({ errors: z.array(z.string()) }));
 const ResultErrors = z.lazy(() =>

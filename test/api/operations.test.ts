@@ -1,5 +1,5 @@
 /**
- * Issue 27: the table of operations (src/api/operations/) is the one record of each operation, and what any
+ * The table of operations (src/api/operations/) is the one record of each operation, and what any
  * face of the client (the API layer, the SDK, the OpenAPI document, a tool list) iterates. Each record must
  * say where it is on the client, what it does in words, and whether it reads, writes or overwrites.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27: the table of operations (src/api/operations.ts) is what the OpenAPI document and the SDK's client
+ * The table of operations (src/api/operations/) is what the OpenAPI document and the SDK's client
  * are derived from; restructuring it must not change what users see. This compares `assess openapi` (YAML and
  * JSON) and the SDK's declarations (dist/types/, from `npm run build`, which the global setup runs) with the
  * committed copies in fixtures/surface/. A deliberate change rewrites them: `UPDATE_SURFACE=1 npx vitest run

@@ -15,7 +15,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The route of API.md §4.4 a recorded request matches, e.g. "PATCH /employees/{employeeId}/status". */
+/** The documented route (the table of operations) a recorded request matches, e.g. "PATCH /employees/{employeeId}/status". */
 function routeOf(method: string, path: string): string | undefined {
   return Object.values(OPERATIONS)
     .map(({ method, path }) => `${method} ${path}`)
@@ -27,7 +27,7 @@ function routeOf(method: string, path: string): string | undefined {
 }
 
 describe("every employee-skills command, over a skills base URL with a path prefix", () => {
-  it("sends API.md §4.4's method and path with x-api-key, and succeeds", async () => {
+  it("sends the documented method and path with x-api-key, and succeeds", async () => {
     const resume = join(t.configDir, "cv.pdf");
     writeFileSync(resume, "%PDF-1.4 Java and Spring Boot developer");
     const runs: Array<[string[], string]> = [

@@ -1,5 +1,5 @@
 /**
- * Issue 16: `assess openapi` prints an OpenAPI 3.1 document of both services, generated from the client's zod
+ * `assess openapi` prints an OpenAPI 3.1 document of both services, generated from the client's zod
  * schemas. It must validate (@readme/openapi-parser, which checks 3.1 against its JSON Schema and more), and
  * name every operation of the one table of operations (src/api/operations.ts) with its method, path and parameters.
  */

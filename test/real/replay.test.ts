@@ -1,7 +1,7 @@
 /**
  * The replay corpus (fixtures/real/): a server answers with the real service's documented samples, and the
  * built CLI runs every command that uses each one, as a user would, with a table and with `--json`. Each exits
- * 0 or its documented error code (CLI.md), shows the sample's values, and `--json` loses no field: it prints the
+ * 0 or its documented error code (README: exit codes), shows the sample's values, and `--json` loses no field: it prints the
  * record (or the list) exactly as the sample holds it, envelope aside.
  *
  * The sample under test is named by the base URL's first path segment (`http://127.0.0.1:N/<sample>/v3/tests`),
@@ -319,7 +319,7 @@ function caseFor(sample: Sample): Case | undefined {
   }
 }
 
-/** CLI.md's exit codes for a service error; the 401 of process-callbacks naming ids is a per-id failure. */
+/** The CLI's exit codes for a service error; the 401 of process-callbacks naming ids is a per-id failure. */
 function exitFor(sample: Sample, kase: Case): number {
   const status = sample.status ?? 200;
   if (status < 300) return kase.exit ?? 0;
@@ -442,7 +442,7 @@ async function cli(
 }
 
 describe("the corpus", () => {
-  it("has a response sample for every operation of API.md, and each names its source", () => {
+  it("has a response sample for every operation of the table, and each names its source", () => {
     const covered = new Set(responses.map((sample) => sample.operation));
     for (const operation of Object.keys(OPERATIONS)) expect(covered, operation).toContain(operation);
     for (const sample of samples) {
@@ -492,7 +492,7 @@ describe.concurrent("each real answer, through the built CLI", () => {
 });
 
 describe("what is written back from a real answer", () => {
-  it("settings set reads the grouped settings and sends API.md's flat fields, the one flag changed", async () => {
+  it("settings set reads the grouped settings and sends the documented flat fields, the one flag changed", async () => {
     const sample = responses.find((s) => s.file === "tests/settings-update-201.json");
     if (!sample) throw new Error("no settings update sample");
     const result = await cli(sample, ["tests", "settings", "set", "1134601", "--copy-paste", "yes"]);
