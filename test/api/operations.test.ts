@@ -22,16 +22,16 @@ describe("the table of operations", () => {
     const wrong: string[] = [];
     for (const [name, r] of all) {
       if (!/^[A-Z].{10,}\.$/.test(r.description)) wrong.push(`${name}: description "${r.description}"`);
-      if (r.method === "GET" && !r.readOnly) wrong.push(`${name}: a GET that is not read-only`);
-      if (r.readOnly && r.destructive) wrong.push(`${name}: read-only and destructive`);
-      if (r.readOnly && r.body !== undefined) wrong.push(`${name}: read-only with a body to check`);
+      if (r.method === "GET" && r.effect !== "read") wrong.push(`${name}: a GET that is not a read`);
+      if (r.effect === "read" && r.body !== undefined) wrong.push(`${name}: a read with a body to check`);
     }
     expect(wrong).toEqual([]);
     // The one POST that only reads; and the writes that overwrite or remove are marked.
-    expect(all.filter(([, r]) => r.readOnly && r.method !== "GET").map(([n]) => n)).toEqual(["listAttempts"]);
-    expect(OPERATIONS.cancelInvitation.destructive).toBe(true);
-    expect(OPERATIONS.maskCandidate.destructive).toBe(true);
-    expect(OPERATIONS.invite.destructive).toBe(false);
+    const reads = all.filter(([, r]) => r.effect === "read" && r.method !== "GET");
+    expect(reads.map(([n]) => n)).toEqual(["listAttempts"]);
+    expect(OPERATIONS.cancelInvitation.effect).toBe("overwrite");
+    expect(OPERATIONS.maskCandidate.effect).toBe("overwrite");
+    expect(OPERATIONS.invite.effect).toBe("add");
   });
 
   it("names every path parameter it uses, and gives page parameters only as documented query parameters", () => {

@@ -14,8 +14,8 @@
  *   verb `get`); unique together.
  * - `summary` (the OpenAPI summary), `tag` (its group) and `description`: what it does, in words a person or a
  *   model reading a tool list can act on.
- * - `readOnly`: changes nothing. `destructive`: may overwrite or remove what exists (an update, a status, a
- *   cancellation, masking); false for reads and for writes that only add.
+ * - `effect`: `read` changes nothing; `add` only adds (an invitation, a link, a certificate); `overwrite` may
+ *   change or remove what exists (an update, a status, a cancellation, masking).
  * - `query`: its query parameters, as documented. `pagination`: the page parameters, and where the items are
  *   in the answer. `limits`: the most items one request may carry.
  * - `body`: the check of the request body: a strict zod schema (refused before anything is sent), `"fields"`

@@ -25,8 +25,7 @@ export interface OperationRecord {
   summary: string;
   tag: string;
   description: string;
-  readOnly: boolean;
-  destructive: boolean;
+  effect: "read" | "add" | "overwrite";
   query?: readonly QueryParameter[];
   pagination?: {
     page: string;
