@@ -7,9 +7,9 @@
  */
 
 import * as z from "../parse/zod.js";
-import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import {
   isSkills,
+  OPERATIONS,
   type Operation,
   type OperationRecord,
   operations,
@@ -60,7 +60,7 @@ const SCHEMAS = {
       candidates: z
         .array(z.strictObject({ email: s.Email, name: s.BulkCandidateName }))
         .min(1)
-        .max(MAX_BULK_CANDIDATES),
+        .max(OPERATIONS.bulkInvite.limits.items),
     }),
   ),
   AttemptsBody: z.lazy(() => z.strictObject({ StartDateTime: s.UtcDateTime, EndDateTime: s.UtcDateTime })),
@@ -72,7 +72,9 @@ const SCHEMAS = {
     }),
   ),
   CallbacksBody: z.lazy(() =>
-    z.strictObject({ testinvitationIds: z.array(Int64).min(1).max(MAX_CALLBACK_IDS) }),
+    z.strictObject({
+      testinvitationIds: z.array(Int64).min(1).max(OPERATIONS.processCallbacks.limits.items),
+    }),
   ),
   CallbacksAnswer: z.lazy(() => z.looseObject({ result: s.CallbacksResult, errors: z.null().optional() })),
   // The real service's report carries testId as a string ("1134601": fixtures/real/reports/get-200.json);
@@ -85,7 +87,7 @@ const SCHEMAS = {
   GdprBody: s.GdprBody,
   GdprAnswer: z.lazy(() => z.looseObject({ result: z.string() })),
   EmployeeUpsertItem: s.EmployeeUpsertItem,
-  UpsertBody: z.lazy(() => z.array(s.EmployeeUpsertItem).min(1).max(MAX_UPSERT_EMPLOYEES)),
+  UpsertBody: z.lazy(() => z.array(s.EmployeeUpsertItem).min(1).max(OPERATIONS.upsertEmployees.limits.items)),
   UpsertResult: s.UpsertResult,
   SkillsPage: s.SkillsPage,
   Certificate: z.lazy(() =>
