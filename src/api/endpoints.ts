@@ -3,14 +3,19 @@ import { field, isRecord } from "../fields.js";
 import type * as z from "../parse/zod.js";
 import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
-import { isSkills, OPERATIONS, type Operation, type OperationRecord } from "./operations/index.js";
+import {
+  type Fields,
+  isSkills,
+  OPERATIONS,
+  type Operation,
+  type OperationRecord,
+} from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
 
-type Fields = Record<string, unknown>;
 type Record_<O extends Operation> = (typeof OPERATIONS)[O];
 type Ids<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [number, ...Ids<Rest>] : [];
 
@@ -25,9 +30,10 @@ export type BodyOf<O extends Operation> =
         ? Fields
         : never
     : never;
+/** The operations whose records read their answer (the others have a function of their own below). */
+export type Read = { [O in Operation]: Record_<O> extends { read: object } ? O : never }[Operation];
 /** What an operation's record reads its answer as. */
-export type ResultOf<O extends Operation> =
-  Record_<O> extends { read: (answer: Answer) => infer T } ? T : never;
+export type ResultOf<O extends Read> = Record_<O> extends { read: (answer: Answer) => infer T } ? T : never;
 /** The operations whose records read their answer as a page. */
 export type Paged = { [O in Operation]: Record_<O> extends { pagination: object } ? O : never }[Operation];
 type ItemOf<O extends Paged> = Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
@@ -35,7 +41,7 @@ type ItemOf<O extends Paged> = Record_<O>["pagination"]["items"] extends z.ZodTy
 type Extra = Pick<RequestOptions, "query" | "json" | "safe">;
 
 /**
- * The operations, sent and read by their records (operations.ts): request bodies checked strictly, answers
+ * The operations, sent and read by their records (operations/): request bodies checked strictly, answers
  * read leniently (read.ts). The few whose requests or answers are their own (bulk chunks, callbacks, the
  * attempt listing, the PDF, the upload) have a function of their own.
  */
@@ -43,7 +49,7 @@ export class Api {
   constructor(readonly client: ApiClient) {}
 
   /** Sends an operation with its path parameters (and body), and reads its answer by its record. */
-  async call<O extends Operation>(
+  async call<O extends Read>(
     operation: O,
     params: PathArgs<O>,
     body?: BodyOf<O>,

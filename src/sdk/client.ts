@@ -13,9 +13,10 @@ import {
   type Paged,
   type PathArgs,
   paginate,
+  type Read,
   type ResultOf,
 } from "../api/endpoints.js";
-import { OPERATIONS, type Operation } from "../api/operations/index.js";
+import { OPERATIONS } from "../api/operations/index.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
@@ -58,7 +59,7 @@ async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
 }
 
 /** An operation as a method of the client: its path parameters in the path's order, then its body if any. */
-type Method<O extends Operation> = (
+type Method<O extends Read> = (
   ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
 ) => Promise<ResultOf<O>>;
 
@@ -243,10 +244,14 @@ export class Client implements AssessClient {
   }
 
   /** An operation sent and read by its record: its path parameters, then its body. */
-  private op<O extends Operation>(operation: O): Method<O> {
+  private op<O extends Read>(operation: O): Method<O> {
     const count = OPERATIONS[operation].path.split("{").length - 1;
     return ((...args: unknown[]) =>
-      this.api.call(operation, args.slice(0, count) as PathArgs<O>, args[count] as BodyOf<O>)) as Method<O>;
+      this.api.call(
+        operation,
+        args.slice(0, count) as PathArgs<O>,
+        args[count] as BodyOf<O>,
+      )) as unknown as Method<O>;
   }
 
   /** A paged operation's one page (`list`) and every item, page after page (`iterate`). */

@@ -30,7 +30,7 @@ import { ASSESSMENT } from "./assessment.js";
 import type { OperationRecord } from "./record.js";
 import { SKILLS } from "./skills.js";
 
-export type { Content, OperationRecord, QueryParameter } from "./record.js";
+export type { Content, Fields, OperationRecord, QueryParameter } from "./record.js";
 
 /** The table: the assessment API's operations, then the employee-skills API's. */
 export const OPERATIONS = { ...ASSESSMENT, ...SKILLS };
