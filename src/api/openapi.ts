@@ -1,8 +1,8 @@
 /**
  * An OpenAPI 3.1 document of both services (`assess openapi`), generated from what the client already holds:
- * every operation of the table (operations.ts), the zod schemas of its requests and answers (zod 4 writes JSON Schema 2020-12, the
- * dialect of OpenAPI 3.1), and the service's error bodies. Nothing here is loaded unless that command
- * runs. Request schemas are the strict ones the client checks before sending; answer schemas are the lenient
+ * every operation of the table (operations/), the zod schemas of its requests and answers (zod 4 writes JSON
+ * Schema 2020-12, the dialect of OpenAPI 3.1), and the service's error bodies. Nothing here is loaded unless
+ * that command runs. Request schemas are the strict ones the client checks before sending; answer schemas are the lenient
  * ones it reads with (documented fields typed, any other field allowed).
  */
 
@@ -113,7 +113,7 @@ const SCHEMAS = {
   PascalMessage,
 } satisfies Record<string, z.ZodType>;
 
-/** A named schema; the name is a record's (operations.ts), so one not among SCHEMAS is refused. */
+/** A named schema; the name is a record's (operations/), so one not among SCHEMAS is refused. */
 function ref(name: string): Json {
   if (!Object.hasOwn(SCHEMAS, name))
     throw new Error(`no schema ${name} in the OpenAPI document's components`);

@@ -1,7 +1,7 @@
 /**
  * The typed client of both services, by resource and verb (`client.tests.list`, `client.invitations.cancel`,
  * `client.employees.upsert`): what `import { createClient } from "assess"` gives, and what the CLI's commands
- * call (context.ts). Each operation is at `client.<resource>.<verb>` of its record (api/operations.ts), sent and
+ * call (context.ts). Each operation is at `client.<resource>.<verb>` of its record (api/operations/), sent and
  * read by it (`Api`); this layer adds what code wants on top: pages as async iterators, the attempts of any
  * span, bulk runs from iterables.
  */
@@ -63,7 +63,7 @@ type Method<O extends Read> = (
   ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
 ) => Promise<ResultOf<O>>;
 
-/** The client: each operation at `<resource>.<verb>` of its record (api/operations.ts). */
+/** The client: each operation at `<resource>.<verb>` of its record (api/operations/). */
 export class Client implements AssessClient {
   constructor(
     /** Sends each operation by its record (api/endpoints.ts). */

@@ -1,7 +1,8 @@
 /**
  * `assess openapi` prints an OpenAPI 3.1 document of both services, generated from the client's zod
  * schemas. It must validate (@readme/openapi-parser, which checks 3.1 against its JSON Schema and more), and
- * name every operation of the one table of operations (src/api/operations.ts) with its method, path and parameters.
+ * name every operation of the one table of operations (src/api/operations/) with its method, path and
+ * parameters.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
