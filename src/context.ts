@@ -149,7 +149,7 @@ export class Context {
   /**
    * The SDK's client (`client.tests.list`, `client.invitations.cancel`: src/sdk/client.ts) over this command's
    * configured HTTP client, starting the embedded sandbox for `--sandbox`: what commands call, so that no
-   * operation is written twice (`client.api` holds the operations' typed functions themselves).
+   * operation is written twice (`client.api` sends each by its record, api/operations/).
    */
   async client(): Promise<Client> {
     if (!this.sdkClient) {

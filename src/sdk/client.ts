@@ -1,11 +1,22 @@
 /**
  * The typed client of both services, by resource and verb (`client.tests.list`, `client.invitations.cancel`,
  * `client.employees.upsert`): what `import { createClient } from "assess"` gives, and what the CLI's commands
- * call (context.ts). Each method is the operation's one typed function of api/endpoints.ts (`Api`); this layer
- * adds what code wants on top: pages as async iterators, the attempts of any span, bulk runs from iterables.
+ * call (context.ts). Each operation is at `client.<resource>.<verb>` of its record (api/operations/), sent and
+ * read by it (`Api`); this layer adds what code wants on top: pages as async iterators, the attempts of any
+ * span, bulk runs from iterables.
  */
 import type { Download, RequestOptions } from "../api/client.js";
-import { type Api, type Operation, type Page, paginate } from "../api/endpoints.js";
+import {
+  type Api,
+  type BodyOf,
+  type Page,
+  type Paged,
+  type PathArgs,
+  paginate,
+  type Read,
+  type ResultOf,
+} from "../api/endpoints.js";
+import { OPERATIONS } from "../api/operations/index.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
@@ -47,36 +58,30 @@ async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
 }
 
-/** The client: each method the operation's one typed function of `Api`. */
+/** An operation as a method of the client: its path parameters in the path's order, then its body if any. */
+type Method<O extends Read> = (
+  ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
+) => Promise<ResultOf<O>>;
+
+/** The client: each operation at `<resource>.<verb>` of its record (api/operations/). */
 export class Client implements AssessClient {
   constructor(
-    /** The operations one typed function each, as the service names them (api/endpoints.ts). */
+    /** Sends each operation by its record (api/endpoints.ts). */
     readonly api: Api,
     /** Where `ledger: true` finds the ledger folder (ASSESS_CONFIG_DIR), as the CLI does. */
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   readonly tests = {
-    /** One page of the account's tests. */
-    list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<s.Test>> =>
-      this.api.listTests(page, pageSize),
-    /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
-    iterate: (options?: IterateOptions): AsyncGenerator<s.Test> =>
-      items((page, size) => this.api.listTests(page, size), options),
-    get: (testId: number): Promise<Fields> => this.api.getTest(testId),
-    settings: {
-      get: (testId: number): Promise<s.TestSettings> => this.api.getSettings(testId),
-      update: (testId: number, settings: Fields): Promise<Fields | undefined> =>
-        this.api.updateSettings(testId, settings),
-    },
+    ...this.paged("listTests"),
+    get: this.op("getTest"),
+    settings: { get: this.op("getSettings"), update: this.op("updateSettings") },
   };
 
   readonly invitations = {
-    /** Invites one candidate to a test. */
-    create: (testId: number, body: s.InviteBody): Promise<s.Invitation> => this.api.invite(testId, body),
-    cancel: (testInvitationId: number): Promise<Fields> => this.api.cancelInvitation(testInvitationId),
-    reattempt: (testInvitationId: number, body: s.ReattemptBody): Promise<Fields> =>
-      this.api.reattempt(testInvitationId, body),
+    create: this.op("invite"),
+    cancel: this.op("cancelInvitation"),
+    reattempt: this.op("reattempt"),
     /**
      * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
      * to 1000, and returns what became of each row. `settings` are the invitations' (start, end, time zone,
@@ -111,19 +116,18 @@ export class Client implements AssessClient {
   };
 
   readonly testLinks = {
-    list: (testId: number): Promise<s.TestLink[]> => this.api.listLinks(testId),
-    get: (testId: number, testLinkId: number): Promise<s.TestLink> => this.api.getLink(testId, testLinkId),
-    create: (testId: number, body: s.TestLinkBody): Promise<s.TestLink> => this.api.createLink(testId, body),
-    update: (testId: number, testLinkId: number, body: s.TestLinkBody): Promise<s.TestLink> =>
-      this.api.updateLink(testId, testLinkId, body),
-    /** Invites a candidate through a test link. */
-    invite: (testId: number, testLinkId: number, body: s.LinkInviteBody): Promise<s.Invitation> =>
-      this.api.inviteThroughLink(testId, testLinkId, body),
+    list: this.op("listLinks"),
+    get: this.op("getLink"),
+    create: this.op("createLink"),
+    update: this.op("updateLink"),
+    invite: this.op("inviteThroughLink"),
   };
 
   readonly reports = {
     get: (testInvitationId: number, options: { reportType?: 1 | 2 | 3 } = {}): Promise<s.Report> =>
-      this.api.getReport(testInvitationId, options.reportType),
+      this.api.call("getReport", [testInvitationId], undefined, {
+        query: { reportType: options.reportType },
+      }),
     /**
      * The report's PDF: its bytes, or, given a `Download`, streamed into it as they arrive (its size in bytes
      * is returned).
@@ -169,23 +173,15 @@ export class Client implements AssessClient {
   };
 
   readonly users = {
-    create: (body: z.input<typeof s.UserCreateBody>): Promise<s.User> => this.api.createUser(body),
-    update: (body: z.input<typeof s.UserUpdateBody>): Promise<s.User> => this.api.updateUser(body),
-    setStatus: (body: z.input<typeof s.UserStatusBody>): Promise<s.User> => this.api.setUserStatus(body),
+    create: this.op("createUser"),
+    update: this.op("updateUser"),
+    setStatus: this.op("setUserStatus"),
   };
 
-  readonly gdpr = {
-    /** Masks a candidate's personal data; resolves to the service's message. */
-    mask: (body: z.input<typeof s.GdprBody>): Promise<string> => this.api.maskCandidate(body),
-  };
+  readonly gdpr = { mask: this.op("maskCandidate") };
 
   readonly employees = {
-    /** One page of employees. */
-    list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<Fields>> =>
-      this.api.listEmployees(page, pageSize),
-    /** Every employee, page after page. */
-    iterate: (options?: IterateOptions): AsyncGenerator<Fields> =>
-      items((page, size) => this.api.listEmployees(page, size), options),
+    ...this.paged("listEmployees"),
     /**
      * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of
      * up to 100, and returns what became of each row. With `ledger`, an employee a run confirmed is not sent
@@ -213,26 +209,19 @@ export class Client implements AssessClient {
         options,
       );
     },
-    setStatus: (employeeId: number, body: Fields): Promise<Fields> =>
-      this.api.setEmployeeStatus(employeeId, body),
-    /** The employee's report of a test. */
-    report: (employeeId: number, testId: number): Promise<s.Report> =>
-      this.api.getEmployeeReport(employeeId, testId),
-    skillsProfile: (employeeId: number): Promise<Fields> => this.api.getSkillsProfile(employeeId),
-    skillsProfiles: {
-      list: ({ page = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}): Promise<Page<Fields>> =>
-        this.api.listSkillsProfiles(page, pageSize),
-      iterate: (options?: IterateOptions): AsyncGenerator<Fields> =>
-        items((page, size) => this.api.listSkillsProfiles(page, size), options),
-    },
-    skillGap: (employeeId: number): Promise<Fields> => this.api.getSkillGap(employeeId),
+    setStatus: this.op("setEmployeeStatus"),
+    report: this.op("getEmployeeReport"),
+    skillsProfile: this.op("getSkillsProfile"),
+    skillsProfiles: this.paged("listSkillsProfiles"),
+    skillGap: this.op("getSkillGap"),
     certificates: {
       list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<Fields[]> =>
-        this.api.listCertificates(employeeId, options.includeSkills === true),
-      add: (employeeId: number, body: Fields): Promise<Fields> => this.api.addCertificate(employeeId, body),
+        this.api.call("listCertificates", [employeeId], undefined, {
+          query: { includeSkills: options.includeSkills === true || undefined },
+        }),
+      add: this.op("addCertificate"),
     },
-    assignLearning: (employeeId: number, body: Fields): Promise<Fields> =>
-      this.api.assignLearning(employeeId, body),
+    assignLearning: this.op("assignLearning"),
     /** Uploads a résumé: `data` is called again for each attempt (a retry sends the body anew). */
     uploadResume: (
       employeeId: number,
@@ -253,46 +242,27 @@ export class Client implements AssessClient {
   close(): Promise<void> {
     return this.api.client.close();
   }
-}
 
-/**
- * Where each operation of the service is on the client: `ROUTES` (api/endpoints.ts) names the operations, and
- * this table must name them all (the compiler checks that none is missing; test/sdk checks each is reached).
- */
-export const OPERATIONS: Record<Operation, string> = {
-  listTests: "tests.list",
-  getTest: "tests.get",
-  getSettings: "tests.settings.get",
-  updateSettings: "tests.settings.update",
-  invite: "invitations.create",
-  cancelInvitation: "invitations.cancel",
-  reattempt: "invitations.reattempt",
-  bulkInvite: "invitations.bulk",
-  inviteThroughLink: "testLinks.invite",
-  listLinks: "testLinks.list",
-  getLink: "testLinks.get",
-  createLink: "testLinks.create",
-  updateLink: "testLinks.update",
-  getReport: "reports.get",
-  getReportPdf: "reports.pdf",
-  listAttempts: "attempts.list",
-  processCallbacks: "callbacks.process",
-  createUser: "users.create",
-  updateUser: "users.update",
-  setUserStatus: "users.setStatus",
-  maskCandidate: "gdpr.mask",
-  listEmployees: "employees.list",
-  upsertEmployees: "employees.upsert",
-  setEmployeeStatus: "employees.setStatus",
-  getEmployeeReport: "employees.report",
-  getSkillsProfile: "employees.skillsProfile",
-  listSkillsProfiles: "employees.skillsProfiles.list",
-  getSkillGap: "employees.skillGap",
-  listCertificates: "employees.certificates.list",
-  addCertificate: "employees.certificates.add",
-  assignLearning: "employees.assignLearning",
-  uploadResume: "employees.uploadResume",
-};
+  /** An operation sent and read by its record: its path parameters, then its body. */
+  private op<O extends Read>(operation: O): Method<O> {
+    const count = OPERATIONS[operation].path.split("{").length - 1;
+    return ((...args: unknown[]) =>
+      this.api.call(
+        operation,
+        args.slice(0, count) as PathArgs<O>,
+        args[count] as BodyOf<O>,
+      )) as unknown as Method<O>;
+  }
+
+  /** A paged operation's one page (`list`) and every item, page after page (`iterate`). */
+  private paged<O extends Paged>(operation: O) {
+    const page = (n: number, size: number) => this.api.page(operation, n, size);
+    return {
+      list: ({ page: n = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}) => page(n, pageSize),
+      iterate: (options?: IterateOptions) => items(page, options),
+    };
+  }
+}
 
 /**
  * The public types of types.ts are the schemas' types written out (a consumer has no zod): the compiler checks

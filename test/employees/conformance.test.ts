@@ -2,8 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
-import { Api, ROUTES } from "../../src/api/endpoints.js";
+import { Api } from "../../src/api/endpoints.js";
 import { type Json, type JsonBytes, toJson } from "../../src/api/json.js";
+import { OPERATIONS } from "../../src/api/operations/index.js";
 import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
@@ -14,17 +15,19 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The route of API.md §4.4 a recorded request matches, e.g. "PATCH /employees/{employeeId}/status". */
+/** The documented route (the table of operations) a recorded request matches, e.g. "PATCH /employees/{employeeId}/status". */
 function routeOf(method: string, path: string): string | undefined {
-  return Object.values(ROUTES).find((route) => {
-    const [m, template] = route.split(" ") as [string, string];
-    const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, "\\d+")}$`);
-    return m === method && pattern.test(path);
-  });
+  return Object.values(OPERATIONS)
+    .map(({ method, path }) => `${method} ${path}`)
+    .find((route) => {
+      const [m, template] = route.split(" ") as [string, string];
+      const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, "\\d+")}$`);
+      return m === method && pattern.test(path);
+    });
 }
 
 describe("every employee-skills command, over a skills base URL with a path prefix", () => {
-  it("sends API.md §4.4's method and path with x-api-key, and succeeds", async () => {
+  it("sends the documented method and path with x-api-key, and succeeds", async () => {
     const resume = join(t.configDir, "cv.pdf");
     writeFileSync(resume, "%PDF-1.4 Java and Spring Boot developer");
     const runs: Array<[string[], string]> = [

@@ -1,7 +1,8 @@
 /**
- * Issue 16: `assess openapi` prints an OpenAPI 3.1 document of both services, generated from the client's zod
+ * `assess openapi` prints an OpenAPI 3.1 document of both services, generated from the client's zod
  * schemas. It must validate (@readme/openapi-parser, which checks 3.1 against its JSON Schema and more), and
- * name every route of the one table of routes (ROUTES) with its method, path and parameters.
+ * name every operation of the one table of operations (src/api/operations/) with its method, path and
+ * parameters.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,8 +11,8 @@ import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ROUTES } from "../../src/api/endpoints.js";
 import { openApiDocument } from "../../src/api/openapi.js";
+import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
 import { runCli, SANDBOX_KEYS, startTestEnv } from "../helpers/cli.js";
 
@@ -69,10 +70,9 @@ describe("the OpenAPI document", () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it("has every operation of ROUTES once, with its method, path and path parameters", () => {
-    expect(operations).toHaveLength(Object.keys(ROUTES).length);
-    for (const [operationId, route] of Object.entries(ROUTES)) {
-      const [method, path] = route.split(" ") as [string, string];
+  it("has every operation of the table once, with its method, path and path parameters", () => {
+    expect(operations).toHaveLength(Object.keys(OPERATIONS).length);
+    for (const [operationId, { method, path }] of Object.entries(OPERATIONS)) {
       const { path: documented, method: verb, op } = find(operationId);
       expect(`${verb.toUpperCase()} ${documented}`, operationId).toBe(`${method} ${path}`);
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -248,7 +248,7 @@ describe("the document's schemas accept the service's answers", () => {
     let checked = 0;
     for (const sample of samples) {
       if (sample.kind !== "response" || sample.status === null) continue;
-      // An operation of the vendor's outside ROUTES; and 5xx, which the document does not describe.
+      // An operation of the vendor's outside the table of operations; and 5xx, which the document does not describe.
       if (sample.operation === "listBusinessUnits" || sample.status >= 500) continue;
       const text = readFileSync(join(ROOT, "fixtures/real", sample.file), "utf8");
       if (text.trim() === "") continue; // an empty 201: no body to check

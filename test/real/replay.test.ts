@@ -1,7 +1,7 @@
 /**
  * The replay corpus (fixtures/real/): a server answers with the real service's documented samples, and the
  * built CLI runs every command that uses each one, as a user would, with a table and with `--json`. Each exits
- * 0 or its documented error code (CLI.md), shows the sample's values, and `--json` loses no field: it prints the
+ * 0 or its documented error code (README: exit codes), shows the sample's values, and `--json` loses no field: it prints the
  * record (or the list) exactly as the sample holds it, envelope aside.
  *
  * The sample under test is named by the base URL's first path segment (`http://127.0.0.1:N/<sample>/v3/tests`),
@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "../../src/api/endpoints.js";
+import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
 
 const REAL = join(ROOT, "fixtures", "real");
@@ -319,7 +319,7 @@ function caseFor(sample: Sample): Case | undefined {
   }
 }
 
-/** CLI.md's exit codes for a service error; the 401 of process-callbacks naming ids is a per-id failure. */
+/** The CLI's exit codes for a service error; the 401 of process-callbacks naming ids is a per-id failure. */
 function exitFor(sample: Sample, kase: Case): number {
   const status = sample.status ?? 200;
   if (status < 300) return kase.exit ?? 0;
@@ -348,8 +348,7 @@ function at(value: unknown, path: string | undefined): unknown {
 
 // The replay server.
 
-const ROUTE_LIST = Object.entries(ROUTES).map(([operation, route]) => {
-  const [method, template] = route.split(" ") as [string, string];
+const ROUTE_LIST = Object.entries(OPERATIONS).map(([operation, { method, path: template }]) => {
   const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`);
   return { operation, method, pattern };
 });
@@ -443,9 +442,9 @@ async function cli(
 }
 
 describe("the corpus", () => {
-  it("has a response sample for every operation of API.md, and each names its source", () => {
+  it("has a response sample for every operation of the table, and each names its source", () => {
     const covered = new Set(responses.map((sample) => sample.operation));
-    for (const operation of Object.keys(ROUTES)) expect(covered, operation).toContain(operation);
+    for (const operation of Object.keys(OPERATIONS)) expect(covered, operation).toContain(operation);
     for (const sample of samples) {
       expect(sample.source, sample.file).toMatch(/\S/);
       expect(readFileSync(join(REAL, "README.md"), "utf8"), sample.file).toContain(sample.file);
@@ -493,7 +492,7 @@ describe.concurrent("each real answer, through the built CLI", () => {
 });
 
 describe("what is written back from a real answer", () => {
-  it("settings set reads the grouped settings and sends API.md's flat fields, the one flag changed", async () => {
+  it("settings set reads the grouped settings and sends the documented flat fields, the one flag changed", async () => {
     const sample = responses.find((s) => s.file === "tests/settings-update-201.json");
     if (!sample) throw new Error("no settings update sample");
     const result = await cli(sample, ["tests", "settings", "set", "1134601", "--copy-paste", "yes"]);

@@ -1,13 +1,13 @@
 /**
  * The CLI's commands call the SDK's client (ctx.client(): `client.tests.list`, `client.reports.get`), so an
- * operation is written once: its typed function in api/endpoints.ts, reached by resource and verb. The only
- * direct calls of those functions left are the bulk engine's chunks (rows already checked and serialized), through
- * `client.api`.
+ * operation is written once: its record in api/operations/, sent by api/endpoints.ts, reached by resource and
+ * verb. The only direct calls of the API layer left are the bulk engine's chunks (rows already checked and
+ * serialized), through `client.api`.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
-import { ROUTES } from "../../src/api/endpoints.js";
+import { OPERATIONS } from "../../src/api/operations/index.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 /** The engine sends chunks of rows it serialized itself: the SDK's bulk methods take items instead. */
@@ -21,8 +21,8 @@ function files(dir: string): string[] {
 }
 
 it("commands and prompts reach the service's operations through the SDK's client", () => {
-  const operations = Object.keys(ROUTES).join("|");
-  const direct = new RegExp(`\\b(\\w+)\\.(${operations})\\(`, "g");
+  const operations = Object.keys(OPERATIONS).join("|");
+  const direct = new RegExp(`\\b(\\w+)\\.(${operations}|call|page)\\(`, "g");
   const wrong: string[] = [];
   const sources = [...files(join(SRC, "commands")), ...files(join(SRC, "prompts"))];
   for (const file of sources) {
@@ -45,9 +45,10 @@ it("commands and prompts reach the service's operations through the SDK's client
 });
 
 it("the check can fail: a direct call is caught", () => {
-  const operations = Object.keys(ROUTES).join("|");
-  const direct = new RegExp(`\\b(\\w+)\\.(${operations})\\(`, "g");
-  const sample = "const page = await api.listTests(1, 20);\nawait client.testLinks.invite(1, 2, {});";
+  const operations = Object.keys(OPERATIONS).join("|");
+  const direct = new RegExp(`\\b(\\w+)\\.(${operations}|call|page)\\(`, "g");
+  const sample =
+    'const page = await api.page("listTests", 1, 20);\nawait client.testLinks.invite(1, 2, {});\napi.call("getTest", [1]);';
   const receivers = [...sample.matchAll(direct)].map((m) => `${m[1]}.${m[2]}`);
-  expect(receivers).toEqual(["api.listTests", "testLinks.invite"]);
+  expect(receivers).toEqual(["api.page", "testLinks.invite", "api.call"]);
 });
