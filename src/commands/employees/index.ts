@@ -31,7 +31,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .argument(
         "<file>",
-        "a CSV file or .xlsx workbook (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees",
+        "a CSV file or .xlsx workbook (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees; - reads either from standard input",
       )
       .option("--chunk-size <n>", "employees per request (1-100)", "100")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
@@ -51,6 +51,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess employees upsert employees.csv --skip-invalid --rejects rejects.csv",
       "assess employees upsert people.json --json",
       "assess employees upsert staff.xlsx --sheet 'Current staff'",
+      "hr-export --json | assess employees upsert -",
     ],
   );
 
