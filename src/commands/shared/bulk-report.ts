@@ -57,7 +57,11 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
   const parts = [
     r.dryRun
       ? `${r.wouldSend ?? 0} to send`
-      : `${formatCount(accepted)} ${accepted === r.sent ? "sent" : "accepted"}`,
+      : accepted === r.sent
+        ? `${formatCount(r.sent)} sent`
+        : accepted > 0
+          ? `${formatCount(accepted)} accepted`
+          : undefined,
     r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
