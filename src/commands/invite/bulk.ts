@@ -43,15 +43,14 @@ export async function run(
     timezoneId: o.timezone,
     proctoringMode: o.proctoring,
   });
-  const force = o.force === true;
-  // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
-  const rejects = rejectsTarget(file === "-" ? "stdin.csv" : file, o.rejects, {
-    force,
-    dryRun: ctx.dryRun,
-    extension: isWorkbook(file) ? ".csv" : undefined,
-  });
   const source = await inputFile(file, ctx.io.stdin);
   try {
+    // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
+    const rejects = rejectsTarget(source.rejectsBeside, o.rejects, {
+      force: o.force === true,
+      dryRun: ctx.dryRun,
+      extension: isWorkbook(source.path) ? ".csv" : undefined,
+    });
     return await invite(ctx, o, settings, source, rejects);
   } finally {
     source.close();
