@@ -66,6 +66,32 @@ describe("item 10: - is standard input; a missing file says so", () => {
     expect(readFileSync(join(cwd, "stdin.rejects.csv"), "utf8")).toContain("not-an-email,Bad,Row,");
   });
 
+  it("`--file -` of the JSON-body commands reads stdin too (tests settings set, employees add-certificate)", async () => {
+    const { cwd, env } = scenario();
+    const got = await runBin(["tests", "settings", "get", "1003", "--json"], { cwd, env });
+    const settings = got.json<Record<string, unknown>>();
+    const mark = t.sandbox.requests.length;
+    const set = await runBin(["tests", "settings", "set", "1003", "--file", "-"], {
+      cwd,
+      env,
+      stdin: JSON.stringify({ ...settings, randomQuestions: 1 }),
+    });
+    expect(set.stderr).not.toMatch(/error:/);
+    expect(set.code).toBe(0);
+    const posted = t.sandbox.requests.slice(mark).find((r) => r.method === "POST");
+    expect(posted?.body).toMatchObject({ randomQuestions: 1 });
+    const cert = await runBin(["employees", "add-certificate", "541", "--file", "-"], {
+      cwd,
+      env,
+      stdin: JSON.stringify({ title: "Stdin Certificate", issuer: "Pipes Inc" }),
+    });
+    expect(cert.stderr).not.toMatch(/error:/);
+    expect(cert.code).toBe(0);
+    const missing = await runBin(["tests", "settings", "set", "1003", "--file", "nope.json"], { cwd, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("error: --file: nope.json does not exist");
+  });
+
   it.each([
     ["invite bulk", ["invite", "bulk", "nope.csv", "--test", "1001"], "nope.csv"],
     ["employees upsert", ["employees", "upsert", "nope.json"], "nope.json"],

@@ -102,7 +102,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
       .option("--credential-url <url>", "where the credential can be verified")
       .option("--credential-id <id>", "the credential's id at the issuer")
-      .option("--file <cert.json>", "a JSON object to send; the flags above override its fields")
+      .option(
+        "--file <cert.json>",
+        "a JSON object to send (- reads stdin); the flags above override its fields",
+      )
       .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
       .addHelpText(
         "after",
@@ -173,7 +176,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
       .option("--due <date>", "due date (a bare date means the end of that day)")
       .option("--note <text>", "a note for the employee")
-      .option("--file <body.json>", "a JSON object to send; the flags above override its fields")
+      .option(
+        "--file <body.json>",
+        "a JSON object to send (- reads stdin); the flags above override its fields",
+      )
       .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
       .addHelpText(
         "after",
