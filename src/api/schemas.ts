@@ -27,7 +27,7 @@ export const Id = z.lazy(() => z.number().int().positive());
  * (zod describes a preprocess by the schema after it).
  */
 const NUMERIC_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
-export const num = <T extends z.ZodType>(schema: T) =>
+const num = <T extends z.ZodType>(schema: T) =>
   z.preprocess(
     (value) => (typeof value === "string" && NUMERIC_TEXT.test(value) ? Number(value) : value),
     schema,
