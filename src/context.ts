@@ -213,6 +213,11 @@ export class Context {
     return (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`);
   }
 
+  /** The assessment base URL requests go to: the embedded sandbox's with `--sandbox` (started once). */
+  async assessBaseUrl(): Promise<string> {
+    return this.flags.sandbox ? (await this.embeddedSandbox()).url : this.settings.baseUrl;
+  }
+
   private async embeddedSandbox(): Promise<EmbeddedSandbox> {
     if (this.sandbox) return this.sandbox;
     const { startSandbox } = await import("./sandbox/index.js");

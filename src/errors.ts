@@ -37,7 +37,10 @@ export class CliError extends Error {
   }
 }
 
-/** Bad flag, missing value, invalid input file: nothing was sent. */
+/**
+ * Bad flag, missing value, invalid input file: nothing was sent. `messages`, when given, are whole sentences
+ * that together make `message` (the `--json` error carries them; never fragments of it).
+ */
 export class UsageError extends CliError {
   constructor(message: string, suggestion?: string, messages?: string[]) {
     super(message, { exitCode: ExitCode.usage, suggestion, messages });

@@ -2,6 +2,7 @@
  * Files assess writes for the user (`reports pdf --out`, the rejects file of bulk runs): checked before any
  * request goes out, never written through a symbolic link, never clobbering a file unless `--force`, and never
  * seen half written. One rule for every such file, so they all refuse the same things with the same words.
+ * And the files it reads: why one cannot be read (`unreadable`), standard input as a file (`stdinToFile`).
  */
 
 import { randomBytes } from "node:crypto";
@@ -9,18 +10,25 @@ import {
   accessSync,
   closeSync,
   constants,
+  createWriteStream,
   fsyncSync,
   linkSync,
   lstatSync,
+  mkdtempSync,
   openSync,
   readlinkSync,
+  readSync,
   renameSync,
+  rmSync,
   type Stats,
   statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { CliError, UsageError } from "./errors.js";
 
 export interface TargetOptions {
@@ -133,6 +141,18 @@ export class AtomicFile {
     this.temp = undefined;
   }
 
+  /**
+   * Whether what was written is, byte for byte, the regular file at `other` (a rerun's rejected rows, the same
+   * as an earlier run's file: no copy is kept). Call before `commit`.
+   */
+  sameAs(other: string): boolean {
+    const temp = this.temp;
+    if (temp === undefined) return false;
+    const theirs = statOrUndefined(() => lstatSync(other));
+    if (!theirs?.isFile() || theirs.size !== statSync(temp).size) return false;
+    return sameBytes(temp, other, theirs.size);
+  }
+
   /** Drops the temporary file (a run that failed before anything worth keeping was written). */
   discard(): void {
     const temp = this.temp;
@@ -148,6 +168,24 @@ export class AtomicFile {
     } catch {
       // gone already
     }
+  }
+}
+
+/** Two files of `size` bytes compared 64 KiB at a time (a rejects file may be large). */
+function sameBytes(a: string, b: string, size: number): boolean {
+  const [fa, fb] = [openSync(a, "r"), openSync(b, "r")];
+  try {
+    const [ba, bb] = [Buffer.alloc(64 * 1024), Buffer.alloc(64 * 1024)];
+    for (let at = 0; at < size; ) {
+      const n = readSync(fa, ba, 0, ba.length, at);
+      if (n === 0 || readSync(fb, bb, 0, n, at) !== n || !ba.subarray(0, n).equals(bb.subarray(0, n)))
+        return false;
+      at += n;
+    }
+    return true;
+  } finally {
+    closeSync(fa);
+    closeSync(fb);
   }
 }
 
@@ -193,4 +231,55 @@ function linkTarget(path: string): string {
 /** A path as a shell word, for suggestions that show a command. */
 export function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Why a file the user named cannot be read, in words rather than an errno: `x.csv does not exist` (exit 2).
+ * `stdin`: the command reads standard input for `-`, which the hint then offers.
+ */
+export function unreadable(name: string, error: unknown, { stdin = false } = {}): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const orStdin = stdin ? ", or give - to read standard input" : "";
+  switch (code) {
+    case "ENOENT":
+      return new UsageError(
+        `${name} does not exist`,
+        `Check the file's name and folder (a relative path starts from ${shellWord(process.cwd())})${orStdin}.`,
+      );
+    case "ENOTDIR":
+      return new UsageError(`${name} does not exist: a part of its path is not a folder`);
+    case "EACCES":
+    case "EPERM":
+      return new UsageError(`${name}: permission denied`, "Check the file's permissions (ls -l).");
+    case "EISDIR":
+      return new UsageError(`${name} is a folder, not a file`, `Name a file in it${orStdin}.`);
+    default:
+      return new UsageError(`Cannot read ${name}: ${code ?? (error as Error).message ?? String(error)}`);
+  }
+}
+
+/**
+ * Standard input copied to a private temporary file, for readers that need a file (a bulk run reads its input
+ * more than once: a check pass, then a sending pass, maybe in two threads). `remove` deletes it.
+ */
+export async function stdinToFile(
+  stdin: Readable & { isTTY?: boolean },
+  fileName: string,
+): Promise<{ path: string; remove(): void }> {
+  if (stdin.isTTY === true) {
+    throw new UsageError(
+      "- reads standard input, which is a terminal here",
+      "Pipe or redirect the file in: `assess invite bulk - < candidates.csv`, `cat staff.csv | assess employees upsert -`.",
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), "assess-stdin-"));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const path = join(dir, fileName);
+  try {
+    await pipeline(stdin, createWriteStream(path, { flags: "wx", mode: 0o600 }));
+  } catch (error) {
+    remove();
+    throw new UsageError(`Cannot read standard input: ${(error as Error).message}`);
+  }
+  return { path, remove };
 }

@@ -159,8 +159,10 @@ function readMeta(record: Fields, meta: PageMeta): void {
   for (const [name, aliases] of Object.entries(META_KEYS) as [keyof PageMeta, string[]][]) {
     for (const alias of aliases) {
       const value = field(record, alias);
-      if (name === "hasNextPage" ? typeof value === "boolean" : typeof value === "number") {
-        (meta as Fields)[name] = value;
+      // Counts too may come as numeric strings (`"totalCount": "45"`), as an ASP.NET service sends Integer64s.
+      const count = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
+      if (name === "hasNextPage" ? typeof value === "boolean" : typeof count === "number") {
+        (meta as Fields)[name] = name === "hasNextPage" ? value : count;
         break;
       }
     }

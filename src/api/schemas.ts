@@ -20,6 +20,18 @@ export const UtcDateTime = z.lazy(() =>
 );
 export const Email = z.lazy(() => z.email("is not a valid e-mail address"));
 export const Id = z.lazy(() => z.number().int().positive());
+/**
+ * A number in an answer, which the service may send as a JSON string: an ASP.NET service serializes its
+ * Integer64 ids that way (`"testId": "1001"`). Answers are returned as they came (api/read.ts), so `--json`
+ * prints the string as sent; this only lets the check accept it. The OpenAPI document shows `number` still
+ * (zod describes a preprocess by the schema after it).
+ */
+const NUMERIC_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
+const num = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && NUMERIC_TEXT.test(value) ? Number(value) : value),
+    schema,
+  );
 export const ProctoringMode = z.enum(["disabled", "image", "video"]);
 
 // Test settings
@@ -63,8 +75,8 @@ export const TestLinkBody = z.lazy(() =>
 export type TestLinkBody = z.infer<typeof TestLinkBody>;
 export const TestLink = z.lazy(() =>
   z.looseObject({
-    testLinkId: z.number(),
-    testId: z.number().optional(),
+    testLinkId: num(z.number()),
+    testId: num(z.number()).optional(),
     testLinkName: z.string().nullish(),
     testLink: z.string().nullish(),
     testLinkStatus: z.string().nullish(),
@@ -77,10 +89,10 @@ export const TestLink = z.lazy(() =>
         scheduleType: z.string().nullish(),
         scheduleDetails: z
           .looseObject({
-            invitationValidityInDays: z.number().nullish(),
+            invitationValidityInDays: num(z.number()).nullish(),
             startDateTime: z.string().nullish(),
             endDateTime: z.string().nullish(),
-            timeZoneId: z.number().nullish(),
+            timeZoneId: num(z.number()).nullish(),
           })
           .nullish(),
       })
@@ -138,7 +150,7 @@ export type LinkInviteBody = z.infer<typeof LinkInviteBody>;
 
 export const Invitation = z.lazy(() =>
   z.looseObject({
-    testInvitationId: z.number(),
+    testInvitationId: num(z.number()),
     testUrl: z.string().nullish(),
     status: z.string().nullish(),
   }),
@@ -169,9 +181,9 @@ export const BulkCandidateCount = z.lazy(() => z.number().int().min(1).max(MAX_B
 // Test attempt record (an item of the attempt list)
 export const TestAttempt = z.lazy(() =>
   z.looseObject({
-    testInvitationId: z.number(),
+    testInvitationId: num(z.number()),
     extEmployeeId: z.unknown().optional(),
-    testId: z.number().nullish(),
+    testId: num(z.number()).nullish(),
     name: z.string().nullish(),
     email: z.string().nullish(),
     invitationtype: z.string().nullish(),
@@ -183,10 +195,10 @@ export type TestAttempt = z.infer<typeof TestAttempt>;
 // Tests and reports, in the shapes the real service answers (fixtures/real/tests, fixtures/real/reports)
 export const Test = z.lazy(() =>
   z.looseObject({
-    testId: z.number(),
+    testId: num(z.number()),
     testName: z.string().nullish(),
     status: z.string().nullish(),
-    duration: z.number().nullish(),
+    duration: num(z.number()).nullish(),
     labels: z.array(z.unknown()).nullish(),
   }),
 );
@@ -196,21 +208,21 @@ export const ReportSection = z.lazy(() =>
   z.looseObject({
     sectionId: z.union([z.number(), z.string()]).nullish(),
     sectionName: z.string().nullish(),
-    candidateScore: z.number().nullish(),
-    sectionScore: z.number().nullish(),
+    candidateScore: num(z.number()).nullish(),
+    sectionScore: num(z.number()).nullish(),
   }),
 );
 export const Report = z.lazy(() =>
   z.looseObject({
-    testInvitationId: z.number().nullish(),
-    testId: z.number().nullish(),
+    testInvitationId: num(z.number()).nullish(),
+    testId: num(z.number()).nullish(),
     candidateEmail: z.string().nullish(),
     candidateName: z.string().nullish(),
     attemptedOn: z.string().nullish(),
     Status: z.string().nullish(),
-    scorePercentage: z.number().nullish(),
-    candidatePoints: z.number().nullish(),
-    totalTestPoints: z.number().nullish(),
+    scorePercentage: num(z.number()).nullish(),
+    candidatePoints: num(z.number()).nullish(),
+    totalTestPoints: num(z.number()).nullish(),
     testName: z.string().nullish(),
     pdfReportUrl: z.string().nullish(),
     PerformanceCategory: z.string().nullish(),
@@ -239,7 +251,7 @@ export const User = z.lazy(() =>
   z.looseObject({
     email: z.string().nullish(),
     fullName: z.string().nullish(),
-    businessunitId: z.number().nullish(),
+    businessunitId: num(z.number()).nullish(),
     status: z.string().nullish(),
   }),
 );
@@ -294,7 +306,7 @@ export const UpsertItemCount = z.lazy(() => z.number().int().min(1).max(MAX_UPSE
 const UpsertOutcome = z.lazy(() =>
   z.looseObject({
     email: z.string().nullish(),
-    employeeId: z.number().nullish(),
+    employeeId: num(z.number()).nullish(),
     errors: z.union([z.string(), z.array(z.string())]).nullish(),
   }),
 );
@@ -311,7 +323,7 @@ export const SkillsPage = z.lazy(() =>
   z.looseObject({
     items: z.array(z.record(z.string(), z.unknown())),
     hasNextPage: z.boolean().nullish(),
-    totalCount: z.number().nullish(),
-    pageNumber: z.number().nullish(),
+    totalCount: num(z.number()).nullish(),
+    pageNumber: num(z.number()).nullish(),
   }),
 );

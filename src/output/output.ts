@@ -152,7 +152,8 @@ export class Output {
     this.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
   }
 
-  private columns(defaults: Column[], sample: Row | undefined): Column[] {
+  /** The columns to show: `defaults`, or those `--fields` names (an unknown one is a usage error). */
+  columns(defaults: Column[], sample: Row | undefined): Column[] {
     const fields = this.options.fields;
     if (!fields) return defaults;
     const byKey = new Map(defaults.map((c) => [c.key, c]));
@@ -215,7 +216,8 @@ export class Output {
   }
 }
 
-function cellValue(column: Column, row: Row): unknown {
+/** A row's value in a column, as every format reads it. */
+export function cellValue(column: Column, row: Row): unknown {
   return column.get ? column.get(row) : getPath(row, column.key);
 }
 

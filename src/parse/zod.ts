@@ -18,6 +18,7 @@ export {
   null,
   number,
   object,
+  preprocess,
   record,
   registry,
   strictObject,

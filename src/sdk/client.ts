@@ -1,6 +1,6 @@
 /**
  * The typed client of both services, by resource and verb (`client.tests.list`, `client.invitations.cancel`,
- * `client.employees.upsert`): what `import { createClient } from "assess"` gives, and what the CLI's commands
+ * `client.employees.upsert`): what `import { createClient } from "assess-cli"` gives, and what the CLI's commands
  * call (context.ts). Each operation is at `client.<resource>.<verb>` of its record (api/operations/), sent and
  * read by it (`Api`); this layer adds what code wants on top: pages as async iterators, the attempts of any
  * span, bulk runs from iterables.

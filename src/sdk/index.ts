@@ -1,5 +1,5 @@
 /**
- * `import { createClient } from "assess"`: the package's second face, a typed client of both services over the
+ * `import { createClient } from "assess-cli"`: the package's second face, a typed client of both services over the
  * CLI's own API layer (one HTTP client, one typed function per operation, answers read as the service sends
  * them). Built into dist/sdk.mjs and dist/sdk.cjs, with its types in dist/types/ (src/build.mjs).
  *

@@ -1,16 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
-it("npm pack makes a package that installs globally and runs from a clean directory", () => {
+it("npm pack makes a package named assess-cli that installs globally, puts `assess` on the PATH and runs from a clean directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "assess-pack-"));
   // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
-  const tarball = readdirSync(dir).find((f) => /^assess-.*\.tgz$/.test(f));
+  const tarball = readdirSync(dir).find((f) => /^assess-cli-\d.*\.tgz$/.test(f));
   expect(tarball).toBeDefined();
   const prefix = join(dir, "global");
   // The bundle is self-contained: the package has no dependencies, so the install needs no registry.
@@ -22,6 +22,12 @@ it("npm pack makes a package that installs globally and runs from a clean direct
       stdio: "pipe",
     },
   );
+  // Issue 24 item 3: `assess` on the public registry is an unrelated package; ours is assess-cli.
+  const installed = JSON.parse(
+    readFileSync(join(prefix, "lib", "node_modules", "assess-cli", "package.json"), "utf8"),
+  ) as { name: string; bin: Record<string, string> };
+  expect(installed.name).toBe("assess-cli");
+  expect(Object.keys(installed.bin)).toEqual(["assess"]);
   const clean = join(dir, "elsewhere");
   mkdirSync(clean);
   const env = {
@@ -40,3 +46,12 @@ it("npm pack makes a package that installs globally and runs from a clean direct
   expect(list.status).toBe(0);
   expect(JSON.parse(list.stdout)[0]).toHaveProperty("testId");
 }, 120_000);
+
+it("the README installs and imports the package by its name, assess-cli, never the registry's unrelated `assess`", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  expect(readme).toContain("npm install assess-cli");
+  expect(readme).toContain('from "assess-cli"');
+  expect(readme).not.toMatch(/npm (install|i) (-g )?assess(?!-cli)\b/);
+  expect(readme).not.toMatch(/from ["']assess["']/);
+  expect(readme).not.toMatch(/\bassess-\d+\.\d+\.\d+\.tgz/);
+});

@@ -230,7 +230,8 @@ describe("employees upload-resume", () => {
   it("a missing file is a usage error naming it", async () => {
     const r = await t.run(["employees", "upload-resume", "541", join(t.configDir, "nope.pdf")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("nope.pdf: ENOENT");
+    expect(r.stderr).toContain("nope.pdf does not exist");
+    expect(r.stderr).not.toContain("ENOENT");
   });
 
   it("an unknown employee: the service's 404 reaches the user, exit 1", async () => {

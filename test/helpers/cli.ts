@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,3 +92,38 @@ export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEn
 }
 
 export { SANDBOX_KEYS };
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+
+/**
+ * Runs the built CLI (`node bin/assess.js`, built by the global setup) in a child process, as a user's shell
+ * would, stdin, stdout and stderr on pipes. Not synchronous: a sandbox of the test answers from this process.
+ */
+export function runBin(
+  argv: string[],
+  options: { env?: Record<string, string | undefined>; stdin?: string | Buffer; cwd?: string } = {},
+): Promise<RunResult> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: "1", ...options.env };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(options.stdin ?? "");
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      resolve({
+        code: code ?? (signal ? 128 : -1),
+        stdout,
+        stderr: Buffer.concat(err).toString("utf8"),
+        json<T>() {
+          return JSON.parse(stdout) as T;
+        },
+      });
+    });
+  });
+}

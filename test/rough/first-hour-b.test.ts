@@ -436,17 +436,17 @@ describe("item 13: output consistency", () => {
     ]);
   });
 
-  it("invite send shows a new invitation as Pending in a table, and never invents it in --json or TSV", async () => {
+  it("invite send shows a new invitation as Pending in a table, and (issue 24) in --json and TSV too", async () => {
     const send = (email: string, format: string[]) =>
       t.run(["invite", "send", "--test", "1001", "--email", email, "--name", "Pat Pending", ...format]);
     const shown = await send("pat.table@example.com", ["-o", "table"]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/STATUS\s*│\s*Pending/);
     const json = (await send("pat.json@example.com", ["--json"])).json<Record<string, unknown>>();
-    expect(json).not.toHaveProperty("status");
+    expect(json).toHaveProperty("status", "Pending");
     const tsv = (await send("pat.tsv@example.com", ["-o", "tsv"])).stdout.split("\n");
     expect(tsv[0]).toBe("INVITATION\tTEST URL\tSTATUS");
-    expect(tsv[1]).toMatch(/\t$/);
+    expect(tsv[1]).toMatch(/\tPending$/);
   });
 
   it("links deactivate twice says 'already inactive' and sends nothing the second time; the same for activate", async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "assess-sdk-pack-"));
   // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
-  const tarball = readdirSync(dir).find((f) => /^assess-.*\.tgz$/.test(f));
+  const tarball = readdirSync(dir).find((f) => /^assess-cli-\d.*\.tgz$/.test(f));
   expect(tarball).toBeDefined();
   project = join(dir, "consumer");
   mkdirSync(project);
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 const CONSUMER = `
-import { AssessApiError, type AssessClient, createClient, type Invitation, type Test } from "assess";
+import { AssessApiError, type AssessClient, createClient, type Invitation, type Test } from "assess-cli";
 
 const env = (name: string): string => {
   const value = process.env[name];

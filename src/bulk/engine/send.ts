@@ -184,6 +184,8 @@ export class SendLoop<T> {
       for (const group of this.groups.values()) await group.ledger?.close().catch(() => undefined);
       await this.rejectsOpening?.catch(() => undefined);
       await this.rejects?.close();
+      // A rerun whose rejected rows are an earlier run's file, byte for byte, names that file (rejects.ts).
+      if (this.rejects) this.result.rejects = this.rejects.path;
     }
     // Rows still in open chunks when the run stopped were never sent.
     for (const group of this.groups.values()) this.result.unsent += group.open?.rows.length ?? 0;

@@ -12,6 +12,7 @@ import { basename } from "node:path";
 import { pipeline } from "node:stream";
 import { type Options, type Parser, parse } from "csv-parse";
 import { UsageError } from "../../errors.js";
+import { unreadable } from "../../files.js";
 import { rowPlace } from "./columns.js";
 
 export interface CsvRecord {
@@ -89,9 +90,19 @@ export function parseDelimiter(value: unknown): string | undefined {
   return delimiter;
 }
 
-export async function openCsv(path: string, options: { delimiter?: string } = {}): Promise<CsvInput> {
-  const name = displayName(path);
-  const head = await sniff(path, name);
+export async function openCsv(
+  path: string,
+  options: {
+    delimiter?: string;
+    /** How messages name the input (default: its path, shortened): "stdin" for `-`. */
+    name?: string;
+    /** A header row for this kind of input, suggested when the file is empty. */
+    example?: string;
+  } = {},
+): Promise<CsvInput> {
+  const name = options.name ?? displayName(path);
+  const example = options.example ?? "email,name";
+  const head = await sniff(path, name, example);
   const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
   const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
   const input = csvInput({ path, name, delimiter, header: [], headerLine: 1 });
@@ -103,7 +114,7 @@ export async function openCsv(path: string, options: { delimiter?: string } = {}
       break;
     }
   }
-  if (input.header.length === 0) throw emptyFile(name);
+  if (input.header.length === 0) throw emptyFile(name, example);
   return input;
 }
 
@@ -138,7 +149,7 @@ function displayName(path: string): string {
 }
 
 /** The first 64 KiB: refuses missing, empty, binary and non-UTF-8 files before any parsing. */
-async function sniff(path: string, name: string): Promise<string> {
+async function sniff(path: string, name: string, example: string): Promise<string> {
   let size: number;
   try {
     const info = await stat(path);
@@ -146,9 +157,9 @@ async function sniff(path: string, name: string): Promise<string> {
     size = info.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadable(name, error, { stdin: true });
   }
-  if (size === 0) throw emptyFile(name);
+  if (size === 0) throw emptyFile(name, example);
   const handle = await open(path, "r");
   const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
   try {
@@ -188,10 +199,10 @@ export function noRowsMessage(input: CsvInput): string {
   return `${rowPlace(input, input.headerLine)}: a header row and no data rows after it: nothing to send`;
 }
 
-function emptyFile(name: string): UsageError {
+function emptyFile(name: string, example: string): UsageError {
   return new UsageError(
     `${name}:1: the file is empty: nothing to send`,
-    "The first row names the columns (for example: email,name); each following row is one item.",
+    `The first row names the columns (for example: ${example}); each following row is one item.`,
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { UsageError } from "../../errors.js";
+import { unreadable } from "../../files.js";
 
 export interface JsonElement {
   line: number;
@@ -151,7 +152,7 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
+    throw unreadable(name, error, { stdin: true });
   } finally {
     stream.destroy();
   }

@@ -26,26 +26,38 @@ export function defaultRejectsPath(input: string, extension = extname(input) || 
   return join(dirname(input), `${base}.rejects${extension}`);
 }
 
+/** Where a run's rejected rows go: `path`, unless they are byte for byte one of the `earlier` files. */
+export interface RejectsTarget {
+  path: string;
+  /** The earlier runs' default rejects files that `path` was numbered past (`candidates.rejects.csv`, …). */
+  earlier: string[];
+}
+
 /**
  * Where the rejected rows go, checked before anything is sent (dry runs write none and check nothing):
  * - `--rejects FILE`: that file; its folder must exist, and nothing may be there yet (a file of an earlier run
  *   that someone may be fixing, or a link) unless `force`;
  * - otherwise beside the input, `candidates.rejects.csv`; when an earlier run's file (or anything) is there, the
  *   next free `candidates.rejects-2.csv`, … so a rerun is never stopped and never overwrites (`force` reuses
- *   the first name).
+ *   the first name). A rerun whose rejected rows are those of an earlier file writes no copy: the summary
+ *   names that file (`earlier`).
  * Never the input itself.
  */
 export function rejectsTarget(
   input: string,
   option: unknown,
   { force, dryRun, extension }: { force: boolean; dryRun: boolean; extension?: string },
-): string {
+): RejectsTarget {
   const given = typeof option === "string" && option !== "";
   let path = given ? option : defaultRejectsPath(input, extension);
+  const earlier: string[] = [];
   if (!given && !force) {
     const ext = extname(path);
     const stem = path.slice(0, path.length - ext.length);
-    for (let n = 2; taken(path) && n < 1000; n++) path = `${stem}-${n}${ext}`;
+    for (let n = 2; taken(path) && n < 1000; n++) {
+      earlier.push(path);
+      path = `${stem}-${n}${ext}`;
+    }
   }
   if (resolve(path) === resolve(input)) {
     throw new UsageError(
@@ -54,7 +66,7 @@ export function rejectsTarget(
     );
   }
   if (!dryRun) checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
-  return path;
+  return { path, earlier };
 }
 
 /** Something (a file, a folder, a link, even a dangling one) is at `path`. */
@@ -93,11 +105,14 @@ export function fromRejectsFile(input: CsvInput): CsvInput {
 class FileSink {
   private readonly file: AtomicFile;
   private buffer = "";
+  /** The target's path, or after `finish` the earlier file that holds the same rows. */
+  path: string;
+  private readonly earlier: string[];
 
-  constructor(
-    readonly path: string,
-    force: boolean,
-  ) {
+  constructor(target: RejectsTarget, force: boolean) {
+    const { path } = target;
+    this.path = path;
+    this.earlier = target.earlier;
     try {
       this.file = new AtomicFile(path, force);
     } catch (error) {
@@ -121,7 +136,13 @@ class FileSink {
 
   protected finish(): void {
     this.flush();
-    this.file.commit();
+    const same = this.earlier.find((path) => this.file.sameAs(path));
+    if (same === undefined) {
+      this.file.commit();
+    } else {
+      this.file.discard();
+      this.path = same;
+    }
   }
 }
 
@@ -130,14 +151,14 @@ export class CsvRejects extends FileSink implements RejectsSink {
   private readonly keep: number[];
 
   constructor(
-    path: string,
+    target: RejectsTarget,
     header: string[],
     private readonly delimiter: string,
     force = false,
     /** What the error column calls a row's place: its `line` in a CSV file, its `row` in a sheet. */
     private readonly unit: "line" | "row" = "line",
   ) {
-    super(path, force);
+    super(target, force);
     this.keep = header.flatMap((cell, i) => (normalizeHeader(cell) === "error" ? [] : [i]));
     this.put(this.line([...this.keep.map((i) => header[i]!), "error"]));
   }
@@ -175,8 +196,8 @@ function needsQuotes(cell: string, delimiter: string): boolean {
 export class JsonRejects extends FileSink implements RejectsSink {
   private count = 0;
 
-  constructor(path: string, force = false) {
-    super(path, force);
+  constructor(target: RejectsTarget, force = false) {
+    super(target, force);
     this.put("[\n");
   }
 

@@ -24,6 +24,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import readXlsxFile from "read-excel-file/node";
 import { UsageError } from "../../errors.js";
+import { unreadable } from "../../files.js";
 import type { CsvInput, CsvRecord } from "./csv.js";
 
 /** Records handed on at a time: as CSV input hands on those of one piece of the file. */
@@ -37,7 +38,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
     if (info.isDirectory()) throw new UsageError(`${name} is a directory, not a workbook`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadable(name, error);
   }
   const { sheet, rows } = await readRows(path, name, options.sheet);
   const place = `${name}, sheet "${sheet}"`;

@@ -3,6 +3,7 @@ import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { unreadable } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
 
@@ -99,8 +100,10 @@ async function readData(ctx: Context, data: string | undefined): Promise<unknown
     try {
       raw = await readFile(source, "utf8");
     } catch (error) {
+      const why = unreadable(source, error, { stdin: true });
       throw new UsageError(
-        `--data: cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        `--data @${source}: ${why.message}`,
+        why.suggestion?.replace("give -", "give --data -"),
       );
     }
   }

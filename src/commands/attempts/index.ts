@@ -1,4 +1,5 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
+import { ATTEMPT_STATES } from "../../spec/limits.js";
 import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
@@ -13,13 +14,23 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "start of the period: YYYY-MM-DD, ISO time with offset, 90d (90 days ago), now",
       )
       .option("--to <date>", "end of the period (a bare date includes the whole day)")
-      .option("--state <state>", "attempt state the service filters on", "completed")
+      .option("--test <id>", "only these tests' attempts (repeatable, or comma-separated)", collectList)
+      .addOption(
+        new Option(
+          "--state <state>",
+          "attempt state the service filters on (API.md documents only completed: finished, left or terminated)",
+        )
+          .choices(ATTEMPT_STATES)
+          .default("completed"),
+      )
       .option("--limit <n>", "stop after this many attempts")
+      .option("--all", "every attempt of the period (the default: every ≤30-day window is listed)")
       .option(...PERIOD_YES)
       .action(lazy(() => import("./list.js"))),
     [
       "assess attempts list --from 2026-01-01 --to 2026-03-31",
-      "assess attempts list --from 90d --to now -o ndjson | jq .testInvitationId",
+      "assess attempts list --from 90d --to now --test 1001,1002",
+      "assess attempts list --from 90d --to now --all -o ndjson | jq .testInvitationId",
     ],
   );
 

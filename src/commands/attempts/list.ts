@@ -1,7 +1,9 @@
 import type { Context } from "../../context.js";
 import { createProgress } from "../../output/progress.js";
-import { int } from "../../parse/flags.js";
+import { choice, id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { ATTEMPT_STATES } from "../../spec/limits.js";
+import { attemptTestId } from "../reports/period-reports.js";
 import { periodFromOptions, periodOptions } from "./period.js";
 
 export const ATTEMPT_COLUMNS = [
@@ -16,28 +18,43 @@ export const ATTEMPT_COLUMNS = [
 
 export const options = z.object({
   ...periodOptions,
-  state: z.string(),
+  test: z.array(id()).optional(),
+  state: choice(ATTEMPT_STATES),
   limit: int(1).optional(),
+  all: z.boolean().optional(),
 });
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
   const { limit, state } = o;
+  const testIds = new Set(o.test ?? []);
   const client = await ctx.client();
+  // Another account's test is refused here (403, exit 4) rather than silently listing nothing.
+  for (const testId of testIds) await client.tests.get(testId);
   const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
-  const pages = client.attempts.pages({
+  const listed = client.attempts.pages({
     from: period.start,
     to: period.end,
     state,
     signal: ctx.signal,
     onWindow: (done, total) => progress.update({ done, total }),
   });
+  // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
+  const pages =
+    testIds.size === 0
+      ? listed
+      : (async function* () {
+          for await (const page of listed) {
+            const kept = page.filter((attempt) => testIds.has(attemptTestId(attempt) ?? Number.NaN));
+            if (kept.length > 0) yield kept;
+          }
+        })();
   let count: number;
   try {
     count = await ctx.out.list(pages, ATTEMPT_COLUMNS, limit);
   } finally {
     progress.done();
   }
-  if (count === 0) ctx.info("No attempts in that period.");
+  if (count === 0) ctx.info(`No attempts in that period${testIds.size > 0 ? " for those tests" : ""}.`);
   return 0;
 }

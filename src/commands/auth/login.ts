@@ -23,7 +23,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     const { promptIo } = await import("../../prompts/io.js");
     key = (
       await password(
-        { message: "API key", mask: "*", validate: (v) => v.trim().length > 0 || "The key is empty" },
+        // No mask: a `*` per character would tell onlookers the key's length. Nothing is echoed (the prompt
+        // says "[input is masked]").
+        { message: "API key", validate: (v) => v.trim().length > 0 || "The key is empty" },
         promptIo(ctx),
       )
     ).trim();

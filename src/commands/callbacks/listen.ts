@@ -3,12 +3,13 @@ import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
 import type { Context } from "../../context.js";
-import { CliError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
 import { httpUrl, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { listenError } from "../shared/listen.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -45,11 +46,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     listener = await startListener({ host, port, secretPath, forwardTo, onEvent });
   } catch (error) {
     log?.end();
-    const code = (error as { code?: string }).code;
-    throw new CliError(`Cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`, {
-      suggestion:
-        code === "EADDRINUSE" ? "Pick another --port (0 picks any free one)." : "Check --host and --port.",
-    });
+    throw listenError(host, port, error);
   }
 
   const callbackUrl = ["0.0.0.0", "::"].includes(host)

@@ -134,7 +134,8 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
     for await (const page of attemptsOfPeriod(ctx, client, range, "completed", (done, total) =>
       progress.update({ done, total }),
     )) {
-      ids.push(...page.map((attempt) => attempt.testInvitationId));
+      // Number(): the service may send its ids as numeric strings (api/schemas.ts num); the request takes numbers.
+      ids.push(...page.map((attempt) => Number(attempt.testInvitationId)));
     }
   } finally {
     progress.done();

@@ -31,14 +31,18 @@ export async function run(
       `--expiry-date (${toServiceTime(expires)}) is before --issue-date (${toServiceTime(issued)})`,
     );
   }
-  const body = await composeBody(o, {
-    title: o.title,
-    issuer: o.issuer,
-    issueDate: issued && toServiceTime(issued),
-    expiryDate: expires && toServiceTime(expires),
-    credentialUrl: o.credentialUrl,
-    credentialId: o.credentialId,
-  });
+  const body = await composeBody(
+    o,
+    {
+      title: o.title,
+      issuer: o.issuer,
+      issueDate: issued && toServiceTime(issued),
+      expiryDate: expires && toServiceTime(expires),
+      credentialUrl: o.credentialUrl,
+      credentialId: o.credentialId,
+    },
+    ctx.io.stdin,
+  );
   if (typeof body.title !== "string" || body.title.trim() === "") {
     if (body.title !== undefined)
       throw new UsageError(`"title" must be a non-empty string, got ${JSON.stringify(body.title)}`);

@@ -38,12 +38,16 @@ export async function run(
       return 0;
     }
   }
-  const body = await composeBody(o, {
-    learningResourceIds: resources.length > 0 ? resources : undefined,
-    skills: skills.length > 0 ? skills : undefined,
-    dueDate: due,
-    note: o.note,
-  });
+  const body = await composeBody(
+    o,
+    {
+      learningResourceIds: resources.length > 0 ? resources : undefined,
+      skills: skills.length > 0 ? skills : undefined,
+      dueDate: due,
+      note: o.note,
+    },
+    ctx.io.stdin,
+  );
   if (o.file === undefined && o.set === undefined && resources.length === 0 && skills.length === 0) {
     throw new UsageError(
       "Nothing to assign",

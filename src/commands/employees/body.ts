@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { mergeObjects, parseSetPairs } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
 
@@ -9,8 +10,9 @@ import { readJsonObject } from "../shared/files.js";
 export async function composeBody(
   options: { file?: string; set?: string[] },
   fromFlags: Record<string, unknown>,
+  stdin: Readable,
 ): Promise<Record<string, unknown>> {
-  const file = options.file === undefined ? {} : await readJsonObject(options.file, "--file");
+  const file = options.file === undefined ? {} : await readJsonObject(options.file, "--file", stdin);
   const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, value]) => value !== undefined));
   return mergeObjects(file, flags, parseSetPairs(options.set ?? []));
 }

@@ -31,7 +31,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .argument(
         "<file>",
-        "a CSV file or .xlsx workbook (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees",
+        "a CSV file or .xlsx workbook (header row: email, firstName, lastName, jobCode, externalEmployeeId, department…; other columns become custom fields) or a JSON array of employees; - reads either from standard input",
       )
       .option("--chunk-size <n>", "employees per request (1-100)", "100")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
@@ -51,6 +51,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess employees upsert employees.csv --skip-invalid --rejects rejects.csv",
       "assess employees upsert people.json --json",
       "assess employees upsert staff.xlsx --sheet 'Current staff'",
+      "hr-export --json | assess employees upsert -",
     ],
   );
 
@@ -101,7 +102,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
       .option("--credential-url <url>", "where the credential can be verified")
       .option("--credential-id <id>", "the credential's id at the issuer")
-      .option("--file <cert.json>", "a JSON object to send; the flags above override its fields")
+      .option(
+        "--file <cert.json>",
+        "a JSON object to send (- reads stdin); the flags above override its fields",
+      )
       .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
       .addHelpText(
         "after",
@@ -172,7 +176,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
       .option("--due <date>", "due date (a bare date means the end of that day)")
       .option("--note <text>", "a note for the employee")
-      .option("--file <body.json>", "a JSON object to send; the flags above override its fields")
+      .option(
+        "--file <body.json>",
+        "a JSON object to send (- reads stdin); the flags above override its fields",
+      )
       .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
       .addHelpText(
         "after",

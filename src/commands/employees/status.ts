@@ -32,7 +32,7 @@ export async function run(
   o: z.infer<typeof options>,
   [employeeId, known]: z.infer<typeof args>,
 ): Promise<number> {
-  const body = await composeBody(o, { status: known });
+  const body = await composeBody(o, { status: known }, ctx.io.stdin);
   const client = await ctx.client();
   const answer = await client.employees.setStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);

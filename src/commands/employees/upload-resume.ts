@@ -4,6 +4,7 @@ import { multipartFile } from "../../api/multipart.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
+import { unreadable } from "../../files.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
@@ -79,7 +80,7 @@ async function readResume(path: string): Promise<Buffer> {
     size = info.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadable(path, error);
   }
   if (size === 0) throw new UsageError(`${path} is empty`);
   if (size > MAX_RESUME_BYTES) {

@@ -3,7 +3,13 @@ import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
-import { isWorkbook, openRows, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
+import {
+  type InputFile,
+  inputFile,
+  isWorkbook,
+  openRows,
+  sheetWithoutWorkbook,
+} from "../../bulk/rows/open.js";
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
@@ -22,8 +28,17 @@ export async function run(
   o: z.infer<typeof options>,
   [file]: z.infer<typeof args>,
 ): Promise<number> {
+  const source = await inputFile(file, ctx.io.stdin, { jsonArrays: true });
+  try {
+    return await upsert(ctx, o, source);
+  } finally {
+    source.close();
+  }
+}
+
+async function upsert(ctx: Context, o: z.infer<typeof options>, source: InputFile): Promise<number> {
   const { chunkSize, concurrency } = o;
-  const json = /\.json$/i.test(file);
+  const { json, name: file } = source;
   const force = o.force === true;
 
   let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
@@ -34,20 +49,29 @@ export async function run(
   let noRows = `${file}: an empty array: nothing to send`;
   if (json) {
     if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
-    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension: ".json" });
-    rows = { read: employeeJsonEntries(file, file) };
-    openRejects = async () => new JsonRejects(path, force);
+    const target = rejectsTarget(source.rejectsBeside, o.rejects, {
+      force,
+      dryRun: ctx.dryRun,
+      extension: ".json",
+    });
+    rows = { read: employeeJsonEntries(source.path, file) };
+    openRejects = async () => new JsonRejects(target, force);
   } else {
     // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
-    const extension = isWorkbook(file) ? ".csv" : undefined;
-    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension });
-    const input = await openRows(file, { delimiter: o.delimiter, sheet: o.sheet });
+    const extension = isWorkbook(source.path) ? ".csv" : undefined;
+    const target = rejectsTarget(source.rejectsBeside, o.rejects, { force, dryRun: ctx.dryRun, extension });
+    const input = await openRows(source.path, {
+      delimiter: o.delimiter,
+      sheet: o.sheet,
+      name: file,
+      example: "email,firstName,lastName,externalEmployeeId,department",
+    });
     inputName = inputLabel(input);
     locate = (line) => rowPlace(input, line);
     if (input.sheet !== undefined) unit = "row";
     noRows = noRowsMessage(input);
     rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
-    openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force, unit);
+    openRejects = async () => new CsvRejects(target, input.header, input.delimiter, force, unit);
   }
 
   const client = await ctx.client();

@@ -2,8 +2,8 @@ import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
-import { isWorkbook, openRows } from "../../bulk/rows/open.js";
-import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { type InputFile, inputFile, isWorkbook, openRows } from "../../bulk/rows/open.js";
+import { CsvRejects, type RejectsTarget, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -34,7 +34,7 @@ export async function run(
   o: z.infer<typeof options>,
   [file]: z.infer<typeof args>,
 ): Promise<number> {
-  const { chunkSize, concurrency, start, end } = o;
+  const { start, end } = o;
   if (start && end && end <= start) throw new UsageError("--end must be after --start");
   refusePastEnd(end);
   const settings: BulkInviteSettings = dropUndefined({
@@ -43,15 +43,35 @@ export async function run(
     timezoneId: o.timezone,
     proctoringMode: o.proctoring,
   });
-  const force = o.force === true;
-  // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
-  const rejects = rejectsTarget(file, o.rejects, {
-    force,
-    dryRun: ctx.dryRun,
-    extension: isWorkbook(file) ? ".csv" : undefined,
-  });
+  const source = await inputFile(file, ctx.io.stdin);
+  try {
+    // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
+    const rejects = rejectsTarget(source.rejectsBeside, o.rejects, {
+      force: o.force === true,
+      dryRun: ctx.dryRun,
+      extension: isWorkbook(source.path) ? ".csv" : undefined,
+    });
+    return await invite(ctx, o, settings, source, rejects);
+  } finally {
+    source.close();
+  }
+}
 
-  const input = await openRows(file, { delimiter: o.delimiter, sheet: o.sheet });
+async function invite(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  settings: BulkInviteSettings,
+  source: InputFile,
+  rejects: RejectsTarget,
+): Promise<number> {
+  const { chunkSize, concurrency } = o;
+  const force = o.force === true;
+  const input = await openRows(source.path, {
+    delimiter: o.delimiter,
+    sheet: o.sheet,
+    name: source.name,
+    example: "email,name",
+  });
   const inputName = inputLabel(input);
   const locate = (line: number) => rowPlace(input, line);
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { examples, type GroupSetup } from "../shared/verbs.js";
+import { examples, type GroupSetup, TIMEZONE } from "../shared/verbs.js";
 
 const PROCTORING = ["disabled", "image", "video"];
 
@@ -18,7 +18,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--send-email", "let the service e-mail the invitation to the candidate")
       .option("--start <date>", "when the invitation opens (YYYY-MM-DD, ISO, now, +2d)")
       .option("--end <date>", "when the invitation closes")
-      .option("--timezone <id>", "time-zone id the invitation is accessed in (e.g. 1720)")
+      .option(...TIMEZONE)
       .addOption(new Option("--proctoring <mode>", "proctoring mode").choices(PROCTORING))
       .option("--hide-instruction", "skip the test instruction page")
       .option("--stakeholders <emails>", "comma-separated e-mails told of completion, or `disable`")
@@ -38,19 +38,19 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .argument(
         "<file>",
-        "CSV, or an .xlsx workbook, with a header row: email and name columns (see `assess help formatting`)",
+        "CSV, or an .xlsx workbook, with a header row: email and name columns (see `assess help formatting`); - reads CSV from standard input",
       )
       .option("--test <id>", "the test to invite to (or a testid column in the file)")
       .option("--start <date>", "when the invitations open")
       .option("--end <date>", "when the invitations close")
-      .option("--timezone <id>", "time-zone id")
+      .option(...TIMEZONE)
       .addOption(new Option("--proctoring <mode>", "proctoring mode").choices(PROCTORING))
       .option("--chunk-size <n>", "candidates per request (at most 1000)", "1000")
       .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "4")
       .option("--skip-invalid", "send the valid rows and write invalid ones to the rejects file")
       .option(
         "--rejects <file.csv>",
-        "where rejected rows go (default: <file>.rejects.csv, or -2, -3… when an earlier run's is there)",
+        "where rejected rows go (default: <file>.rejects.csv, stdin.rejects.csv for -; -2, -3… when an earlier run's is there and holds other rows)",
       )
       .option(
         "--force",
@@ -67,6 +67,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess invite bulk fixtures/candidates.csv --test 1001",
       "assess invite bulk candidates.xlsx --sheet Candidates --test 1001   # rejects go to candidates.rejects.csv",
       "assess invite bulk candidates.csv --test 1001 --end +14d --skip-invalid --json",
+      "cut -d, -f1,2 export.csv | assess invite bulk - --test 1001",
     ],
   );
 
@@ -103,7 +104,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .argument("<testInvitationId>", "the finished attempt's id")
       .option("--start <date>", "when the new attempt opens")
       .option("--end <date>", "when the new attempt closes")
-      .option("--timezone <id>", "time-zone id")
+      .option(...TIMEZONE)
       .option("--callback-url <url>", "address that receives the test-completion notification")
       .option("--redirect-url <url>", "address the candidate is sent to after the test")
       .option("--hide-instruction", "skip the test instruction page")

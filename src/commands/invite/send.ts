@@ -5,7 +5,7 @@ import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, emailFlag, newInvitationColumns, validEmail } from "./shared.js";
+import { dropUndefined, emailFlag, invitationColumns, newInvitation, validEmail } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),
@@ -54,6 +54,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} to test ${testId} (invitation ${invitation.testInvitationId})`,
   );
-  await ctx.out.record(invitation, newInvitationColumns(ctx.out.format));
+  await ctx.out.record(newInvitation(invitation), invitationColumns);
   return 0;
 }

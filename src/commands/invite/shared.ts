@@ -1,7 +1,6 @@
-import { Email } from "../../api/schemas.js";
+import { Email, type Invitation } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
-import type { Format } from "../../output/format.js";
 import type { Column } from "../../output/output.js";
 import { FLAG } from "../../parse/flag.js";
 import { parsed } from "../../parse/flags.js";
@@ -13,15 +12,12 @@ export const invitationColumns: Column[] = [
 ];
 
 /**
- * The columns of an invitation just made. It is pending: the table says so where the answer says nothing
- * (invite send's carries no status, invite link's says "Pending"). Every other format shows only what the
- * service said: scripts get no value the service did not send.
+ * An invitation just made, as every format shows it: pending (a new invitation, or a re-invited one reset to
+ * Pending: API-NOTES.md) where the answer carries no status, as invite send's does not; the service's own
+ * status, in any casing, where it does.
  */
-export function newInvitationColumns(format: Format): Column[] {
-  if (format !== "table") return invitationColumns;
-  return invitationColumns.map((column) =>
-    column.key === "status" ? { ...column, get: (row) => field(row, "status") ?? "Pending" } : column,
-  );
+export function newInvitation(answer: Invitation): Invitation {
+  return field(answer, "status") == null ? { ...answer, status: "Pending" } : answer;
 }
 
 export function validEmail(value: string): string | undefined {

@@ -27,7 +27,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     throw new UsageError(
       `Missing ${missing.join(", ")}`,
       "Pass them as options (prompts are off: --no-input, CI, or not a terminal); `assess links create --help` shows examples.",
-      missing,
     );
   }
 

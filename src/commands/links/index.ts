@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { offers } from "../completion/values.js";
-import { examples, type GroupSetup } from "../shared/verbs.js";
+import { examples, type GroupSetup, TIMEZONE } from "../shared/verbs.js";
 
 /** What `links create|update` accept for the enumerated flags: spec.ts's lists, which the commands check against. */
 const spec = () => import("./spec.js");
@@ -37,7 +37,7 @@ function linkOptions(command: Command, creating: boolean): Command {
       "first moment of access, e.g. 2026-12-01T09:00:00Z, 2026-12-01 or +1d (timebound, slotwise)",
     )
     .option("--end <date>", "last moment of access; a bare date means its last second (timebound, slotwise)")
-    .option("--timezone <id>", "time zone id in which the invitation is accessed (an integer, e.g. 1720)")
+    .option(...TIMEZONE)
     .option(
       "--stakeholders <list>",
       "comma-separated e-mails told when a candidate completes; none clears them",

@@ -46,7 +46,6 @@ export async function run(
     throw new UsageError(
       `Missing ${missing.join(", ")}: test link ${testLinkId} has no value of its own to keep`,
       "Nothing was sent.",
-      missing,
     );
   }
 

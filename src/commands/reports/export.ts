@@ -29,13 +29,18 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
+/** Spreadsheet files other than .xlsx: refused (exit 2) rather than written as text under their name. */
+const OTHER_WORKBOOKS = new Set([".xls", ".xlsm", ".xlsb", ".ods", ".numbers"]);
+
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const period = await periodFromOptions(ctx, o);
   const { test: testId, concurrency } = o;
   const file = o.out !== undefined && o.out !== "-" ? o.out : undefined;
+  // Checked before anything is sent: what the file will hold, and that nothing is overwritten unasked.
+  const format = file === undefined ? undefined : exportFormat(ctx, file);
   if (file !== undefined && existsSync(file) && o.force !== true) {
     throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
   }
+  const period = await periodFromOptions(ctx, o);
 
   const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
@@ -51,8 +56,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     else failed.push(outcome);
   }
   const columns = exportColumns(rows);
-  if (file === undefined) await ctx.out.list(rows, columns);
-  else await writeExport(ctx, file, exportFormat(ctx, file), rows, columns);
+  if (file === undefined || format === undefined) await ctx.out.list(rows, columns);
+  else await writeExport(ctx, file, format, rows, columns);
 
   const where = file === undefined ? "" : ` to ${file}`;
   if (failed.length === 0) {
@@ -67,29 +72,56 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   return ExitCode.partial;
 }
 
-/** `-o`/`--json` when given, else the file's extension, else CSV. */
-function exportFormat(ctx: Context, file: string): Format {
-  if (ctx.flags.json) return "json";
-  if (ctx.flags.output && (FORMATS as readonly string[]).includes(ctx.flags.output))
-    return ctx.flags.output as Format;
-  return FORMAT_OF_EXTENSION[extname(file).toLowerCase()] ?? "csv";
+/**
+ * `-o`/`--json` when given, else the file's extension, else CSV. A `.xlsx` file is a workbook (and no `-o`
+ * may say otherwise); other spreadsheet extensions are refused.
+ */
+function exportFormat(ctx: Context, file: string): Format | "xlsx" {
+  const extension = extname(file).toLowerCase();
+  const asked = ctx.flags.json
+    ? "json"
+    : ctx.flags.output && (FORMATS as readonly string[]).includes(ctx.flags.output)
+      ? (ctx.flags.output as Format)
+      : undefined;
+  if (extension === ".xlsx") {
+    if (asked !== undefined) {
+      throw new UsageError(
+        `--out ${file} names an Excel workbook, but -o ${asked} asks for ${asked} text`,
+        `Drop -o to write a workbook, or name the file .${asked === "ndjson" ? "ndjson" : asked}.`,
+      );
+    }
+    return "xlsx";
+  }
+  if (OTHER_WORKBOOKS.has(extension)) {
+    throw new UsageError(
+      `--out ${file}: assess writes no ${extension} files`,
+      "Name it .xlsx for an Excel workbook, or .csv for a spreadsheet of any kind.",
+    );
+  }
+  return asked ?? FORMAT_OF_EXTENSION[extension] ?? "csv";
 }
 
 /** Written beside the target and renamed into place, so a failed run never leaves half a file. */
 async function writeExport(
   ctx: Context,
   file: string,
-  format: Format,
+  format: Format | "xlsx",
   rows: Row[],
   columns: ReturnType<typeof exportColumns>,
 ) {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const stream = createWriteStream(temp);
   try {
-    // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
-    if (format === "csv") stream.write("\uFEFF");
-    const out = new Output(stream, { format, fields: ctx.out.options.fields, color: false });
-    await out.list(rows, columns);
+    if (format === "xlsx") {
+      // The workbook writer is loaded for this alone (a large library).
+      const { workbookBytes } = await import("./export-xlsx.js");
+      stream.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
+    } else {
+      // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
+      if (format === "csv") stream.write("\uFEFF");
+      const out = new Output(stream, { format, fields: ctx.out.options.fields, color: false });
+      await out.list(rows, columns);
+    }
     stream.end();
     await once(stream, "close");
     await rename(temp, file);

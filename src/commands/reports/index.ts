@@ -41,7 +41,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--test <id>", "only this test's attempts")
       .option(
         "--out <file>",
-        "write to a file instead of stdout (format from -o, else the extension, else csv)",
+        "write to a file instead of stdout (format from -o, else the extension: .csv, .tsv, .json, .ndjson, or .xlsx for an Excel workbook; else csv)",
       )
       .option("--force", "overwrite an existing --out file")
       .option("--concurrency <n>", "reports fetched at once (1-32)", "8")
@@ -50,6 +50,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     [
       "assess reports export --from 2026-10-01 --to 2026-10-31 -o csv --out october.csv",
       "assess reports export --from 30d --to now --test 1001 -o ndjson",
+      "assess reports export --from 30d --to now --out results.xlsx   # an Excel workbook",
     ],
   );
 

@@ -17,7 +17,8 @@ export async function run(
   o: z.infer<typeof options>,
   [id]: z.infer<typeof args>,
 ): Promise<number> {
-  const base = (o.url ?? ctx.settings.baseUrl).replace(/\/+$/, "");
+  // With --sandbox, the embedded sandbox (its saved state): the attempts other `--sandbox` commands made.
+  const base = (o.url ?? (await ctx.assessBaseUrl())).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;
   let res: Awaited<ReturnType<typeof request>>;
   try {
@@ -29,7 +30,7 @@ export async function run(
   } catch (error) {
     throw new NetworkError(
       `Cannot reach a sandbox at ${base}: ${(error as Error).message}`,
-      "Start one with `assess sandbox`, and pass its URL with --url.",
+      "Start one with `assess sandbox` and pass its URL with --url, or use the embedded one: `assess --sandbox sandbox complete <id>`.",
       error,
     );
   }

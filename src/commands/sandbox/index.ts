@@ -29,11 +29,15 @@ export function register(group: Command, { lazy }: GroupSetup): void {
           .choices(["Complete", "TestLeft", "Terminated"])
           .default("Complete"),
       )
-      .option("--url <url>", "the running sandbox (default: --base-url / ASSESS_BASE_URL)")
+      .option(
+        "--url <url>",
+        "the running sandbox (default: --base-url / ASSESS_BASE_URL; with --sandbox, the embedded one)",
+      )
       .action(lazy(() => import("./complete.js"))),
     [
       "assess sandbox complete 50123",
       "assess sandbox complete 50123 --status TestLeft --url http://127.0.0.1:4010",
+      "assess --sandbox sandbox complete 50123   # an attempt of the embedded sandbox (`assess --sandbox ...`)",
     ],
   );
 }

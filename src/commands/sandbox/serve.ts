@@ -1,6 +1,7 @@
 import type { Context } from "../../context.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { listenError } from "../shared/listen.js";
 
 export const options = z.object({
   port: int(0, 65535),
@@ -13,15 +14,23 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { startSandbox, SANDBOX_KEYS } = await import("../../sandbox/index.js");
-  const sandbox = await startSandbox({
-    port: o.port,
-    host: o.host,
-    stateFile: o.state,
-    assessPrefix: o.prefix,
-    skillsPrefix: o.skillsPrefix,
-    latencyMs: o.latency,
-    log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
-  });
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: o.port,
+      host: o.host,
+      stateFile: o.state,
+      assessPrefix: o.prefix,
+      skillsPrefix: o.skillsPrefix,
+      latencyMs: o.latency,
+      log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
+    });
+  } catch (error) {
+    // A port in use is the user's to change, not a bug: the state file's errors have no `code` of a socket.
+    if (typeof (error as { syscall?: unknown }).syscall === "string")
+      throw listenError(o.host, o.port, error);
+    throw error;
+  }
   ctx.info(
     [
       `Sandbox listening at ${sandbox.url} (employee skills at ${sandbox.skillsUrl})`,

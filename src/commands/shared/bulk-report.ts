@@ -51,8 +51,17 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       );
   };
 
+  // The parts add up to the file's rows: rows this run sent that were refused or whose answer never came are
+  // counted there, not also as sent ("1 row: 1 sent, 1 refused" read as two rows).
+  const accepted = r.sent - r.failed - uncertainSentNow(r);
   const parts = [
-    `${r.dryRun ? `${r.wouldSend ?? 0} to send` : `${formatCount(r.sent)} sent`}`,
+    r.dryRun
+      ? `${r.wouldSend ?? 0} to send`
+      : accepted === r.sent
+        ? `${formatCount(r.sent)} sent`
+        : accepted > 0
+          ? `${formatCount(accepted)} accepted`
+          : undefined,
     r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
@@ -113,8 +122,14 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
     );
   } else if (code === ExitCode.ok) {
     const confirmed = r.sent - r.failed;
+    // Invalid rows skipped (--skip-invalid) are not done: never a ✓ that says there is nothing left.
+    const fix = `${count(r.invalid, ["invalid row", "invalid rows"])} still to fix${r.rejects ? ` (in ${r.rejects})` : ""}`;
     if (confirmed > 0)
       ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, noun)}${w.target ? ` ${w.target}` : ""}`);
+    else if (r.invalid > 0)
+      ctx.warn(
+        `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
+      );
     else if (r.alreadyDone > 0) ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
@@ -122,4 +137,13 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       `Finished with problems (exit ${code}): rerun the same command to resend refused rows; confirmed ones are skipped.`,
     );
   }
+}
+
+/**
+ * Rows this run sent whose outcome is unknown. `uncertain` also counts rows an earlier run left so (not sent
+ * now): they are the valid rows neither repeated, done, sent nor left unsent.
+ */
+function uncertainSentNow(r: BulkResult): number {
+  const leftEarlier = Math.max(0, r.valid - r.duplicates - r.alreadyDone - r.sent - r.unsent);
+  return Math.min(Math.max(0, r.uncertain - leftEarlier), r.sent - r.failed);
 }

@@ -1,25 +1,35 @@
 import { readFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { text as readAll } from "node:stream/consumers";
 import { UsageError } from "../../errors.js";
+import { unreadable } from "../../files.js";
 
-/** A JSON file given by the user, with an error that names the file and what is wrong. */
-export async function readJsonFile(path: string, option: string): Promise<unknown> {
+/**
+ * A JSON file given by the user (`-`: standard input, when `stdin` is given), with an error that names the
+ * file and what is wrong.
+ */
+export async function readJsonFile(path: string, option: string, stdin?: Readable): Promise<unknown> {
   let text: string;
+  const name = path === "-" && stdin ? "stdin" : path;
   try {
-    text = await readFile(path, "utf8");
+    text = path === "-" && stdin ? await readAll(stdin) : await readFile(path, "utf8");
   } catch (error) {
-    throw new UsageError(
-      `${option}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    const why = unreadable(path, error, { stdin: stdin !== undefined });
+    throw new UsageError(`${option}: ${why.message}`, why.suggestion);
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new UsageError(`${option}: ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${option}: ${name} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
-export async function readJsonObject(path: string, option: string): Promise<Record<string, unknown>> {
-  const value = await readJsonFile(path, option);
+export async function readJsonObject(
+  path: string,
+  option: string,
+  stdin?: Readable,
+): Promise<Record<string, unknown>> {
+  const value = await readJsonFile(path, option, stdin);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(`${option}: ${path} must hold a JSON object`);
   }

@@ -123,3 +123,12 @@ export function collectList(value: string, previous: string[] = []): string[] {
       .filter(Boolean),
   ];
 }
+
+/**
+ * `--timezone` of every command that sends a timeZoneId: `.option(...TIMEZONE)`. The ids are the service's
+ * (its List timezones operation, whose path API.md does not publish): none is invented or mapped here.
+ */
+export const TIMEZONE = [
+  "--timezone <id>",
+  "time-zone id the invitation is accessed in: an integer id of the service's List timezones operation (its path is not published: copy one from a link, `assess links get`, or ask the vendor); the sandbox takes any integer, its demo links use 1720",
+] as const;

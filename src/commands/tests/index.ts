@@ -42,7 +42,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "Change settings: --file sends a whole settings object; flags read, change and write back the whole object",
     )
     .argument("<testId>", "the test's id")
-    .option("--file <settings.json>", "a JSON file with the whole settings object, sent as is")
+    .option(
+      "--file <settings.json>",
+      "a JSON file with the whole settings object, sent as is (- reads stdin)",
+    )
     .option("--test-name <name>", "name of the test")
     .option("--test-alias-name <name>", "alias name of the test")
     .option("--type-of-test <1|2>", "1 = multiple questions, 2 = single question");

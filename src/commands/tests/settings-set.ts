@@ -44,7 +44,7 @@ export async function run(
   const client = await ctx.client();
   let body: Record<string, unknown>;
   if (file !== undefined) {
-    body = await readJsonObject(file, "--file");
+    body = await readJsonObject(file, "--file", ctx.io.stdin);
     const checked = TestSettings.safeParse(body);
     if (!checked.success) {
       const issue = checked.error.issues[0];
