@@ -124,6 +124,9 @@ export class Context {
     );
   }
 
+  /** `planWithReads` was called. */
+  private planning = false;
+
   get dryRun(): boolean {
     return this.flags.dryRun === true;
   }
@@ -203,7 +206,7 @@ export class Context {
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
       debug: this.debug,
       warn: (line) => this.warn(line),
-      dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
+      dryRun: this.dryRun ? (request, readOnly) => this.dryRunRequest(request, readOnly) : undefined,
     });
   }
 
@@ -228,9 +231,25 @@ export class Context {
     return this.sandbox;
   }
 
-  private printDryRun(request: DryRunRequest): void {
+  /**
+   * `--dry-run`'s rule (`assess help dry-run`): every request is printed and none is sent, except the reads
+   * of a command that reads to plan what it would write (`planWithReads`).
+   */
+  private dryRunRequest(request: DryRunRequest, readOnly: boolean): boolean {
+    if (readOnly && this.planning) return true;
     this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
     this.out.json({ dryRun: true, ...request });
+    return false;
+  }
+
+  /**
+   * For a command that must read to decide what it would write (a diff, a watch): under `--dry-run` its reads
+   * are sent, and it says so once (`why`: what it reads for); its writes are still printed and never sent.
+   */
+  planWithReads(why: string): void {
+    if (!this.dryRun || this.planning) return;
+    this.planning = true;
+    this.info(`[dry-run] ${why}: those reads are sent; no write is`);
   }
 
   /** Where requests go, as bulk ledgers name it: the embedded sandbox is one stable place whatever its port. */

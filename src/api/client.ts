@@ -18,8 +18,12 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Retry waits: each wait is logged on stderr, with or without `--debug`. */
   warn: (line: string) => void;
-  /** With `--dry-run`: receives each write that would be sent; the request is not sent. */
-  dryRun?: (request: DryRunRequest) => void;
+  /**
+   * With `--dry-run`: receives every request before it goes out, and says whether to send it: true only for
+   * a read (`readOnly`) of a command that reads to plan what it would write. A request not sent ends the
+   * command (DryRunStop).
+   */
+  dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -46,8 +50,6 @@ export interface RequestOptions {
   download?: Download;
   /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
   safe?: boolean;
-  /** `--dry-run` prints this request even though it only reads (`assess api` shows any request). */
-  alwaysDryRun?: boolean;
   /** Bulk runs want uncertain answers as an error they can recognise, single commands too. */
   signal?: AbortSignal;
 }
@@ -142,8 +144,8 @@ export class ApiClient {
     if (opts.raw) headers["content-type"] = opts.raw.contentType;
 
     const idempotent = opts.safe === true || isIdempotent(opts.method);
-    if (this.options.dryRun && (!idempotent || opts.alwaysDryRun)) {
-      this.options.dryRun({
+    if (this.options.dryRun) {
+      const shown = {
         method: opts.method,
         url,
         headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
@@ -152,8 +154,8 @@ export class ApiClient {
           : opts.json !== undefined
             ? JSON.parse(Buffer.from(opts.json).toString())
             : opts.body,
-      });
-      throw new DryRunStop();
+      };
+      if (!this.options.dryRun(shown, idempotent)) throw new DryRunStop();
     }
 
     for (let attempt = 0; ; attempt++) {
