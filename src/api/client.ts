@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
+import { redactKey, showAs, withHiddenKey } from "../redact.js";
 import { MAX_DEPTH, nestsDeeperThan } from "./read.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
@@ -123,7 +124,9 @@ export class ApiClient {
         { suggestion: "Copy the key again, then run `assess auth login` or set ASSESS_API_KEY." },
       );
     }
-    this.options = options;
+    // The key stays readable (`options.apiKey`) but never shows: not in JSON, inspect or a spread copy.
+    this.options = withHiddenKey(options);
+    showAs(this, () => ({ options: this.options }));
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -597,10 +600,4 @@ function formatBytes(bytes: number): string {
 
 function formatWait(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
-}
-
-/** `****` and the last four characters: enough to tell keys apart, never enough to use one. */
-export function redactKey(key: string | undefined): string {
-  if (!key) return "(none)";
-  return key.length > 8 ? `****${key.slice(-4)}` : "****";
 }

@@ -1,6 +1,7 @@
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
+import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
 import {
@@ -80,7 +81,9 @@ const AnyRecord = z.record(z.string(), z.unknown());
 
 /** Typed functions over the routes: request bodies checked strictly, answers read leniently (read.ts). */
 export class Api {
-  constructor(readonly client: ApiClient) {}
+  constructor(readonly client: ApiClient) {
+    showAs(this, () => ({ client: this.client }));
+  }
 
   // Tests
   async listTests(pageNo: number, pageSize: number): Promise<Page<s.Test>> {

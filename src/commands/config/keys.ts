@@ -1,9 +1,9 @@
-import { redactKey } from "../../api/client.js";
 import { checkBaseUrl } from "../../config/resolve.js";
 import { CONFIG_KEYS, type ConfigKey } from "../../config/store.js";
 import { UsageError } from "../../errors.js";
 import { FORMATS } from "../../output/format.js";
 import { parseIntInRange } from "../../parse/numbers.js";
+import { redactKey } from "../../redact.js";
 
 export function configKey(value: string | undefined): ConfigKey {
   if (value && (CONFIG_KEYS as readonly string[]).includes(value)) return value as ConfigKey;
