@@ -39,3 +39,11 @@ export function withHiddenKey<T extends { apiKey: string }>(options: T): T {
   Object.defineProperty(copy, "apiKey", { get: () => apiKey, enumerable: false, configurable: true });
   return showAs(copy, () => ({ ...rest, apiKey: redactKey(apiKey) }));
 }
+
+/** A URL's password (`https://user:secret@host`) as it appears in text: `https://user:****@host`. */
+const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#:@]*):[^\s/?#@]*@/gi;
+
+/** `text` with the password of every URL in it replaced by `****`. */
+export function redactUrl(text: string): string {
+  return text.replace(URL_PASSWORD, "$1:****@");
+}
