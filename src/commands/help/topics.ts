@@ -49,18 +49,6 @@ export const TOPICS: Record<string, string> = {
   invalid row reported by sheet, row and column. A cell typed as a date reads as YYYY-MM-DD (with THH:mm:ss
   when it has a time), numbers as Excel's General format shows them. Rejected rows go to a CSV file.
 `,
-  "dry-run": `DRY RUN
-
-  --dry-run prints each request a command would send (method, URL, headers with the key redacted, body) on
-  stdout as JSON, and sends none: a read command (tests list, reports get, ...) prints its request and stops.
-  A command that must read to decide what it would write makes those reads, says so on stderr, and never
-  sends a write: links update reads the link to show the diff, attempts watch reads attempts to show what
-  --exec and --forward would do, bulk runs read their ledgers (never the service) to know what is left.
-  Nothing is recorded either: no ledger, rejects file or watch state is written.
-
-    assess tests list --dry-run                         # prints GET .../v3/tests, sends nothing
-    assess links update 3001 --test 1001 --validity-days 10 --dry-run   # reads the link, prints the diff
-`,
   "exit-codes": `EXIT CODES
 
   0    success
@@ -70,5 +58,19 @@ export const TOPICS: Record<string, string> = {
   3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome
   4    authentication or permission: 401 or 403 from the service, or no API key configured
   130  interrupted (Ctrl-C); bulk runs leave a ledger that a rerun resumes from
+`,
+  "dry-run": `DRY RUN
+
+  --dry-run prints each request a command would send (method, URL, headers with the key redacted, body) on
+  stdout as JSON, and sends none: a read command (tests list, reports get, ...) prints its request and stops.
+  A command that must read to decide what it would write makes those reads, says so on stderr, and never
+  sends a write: links update (and activate, deactivate) reads the link to show the diff, tests settings set
+  with flags reads the settings it writes back, attempts watch --exec/--forward reads attempts to show what
+  it would run, callbacks resend --from/--to reads the period's attempts, a test picked at a prompt reads
+  the tests. Bulk runs read their ledgers (never the service) to know what is left.
+  Nothing is recorded either: no ledger, rejects file or watch state is written.
+
+    assess tests list --dry-run                         # prints GET .../v3/tests, sends nothing
+    assess links update 3001 --test 1001 --validity-days 10 --dry-run   # reads the link, prints the diff
 `,
 };
