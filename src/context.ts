@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
@@ -218,11 +218,14 @@ export class Context {
 
   private async embeddedSandbox(): Promise<EmbeddedSandbox> {
     if (this.sandbox) return this.sandbox;
-    const { startSandbox } = await import("./sandbox/index.js");
+    const [{ startSandbox }, { ensurePrivateDir }] = await Promise.all([
+      import("./sandbox/index.js"),
+      import("./config/private.js"),
+    ]);
     // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
     // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
     const folder = join(configDir(this.io.env), "sandbox");
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(configDir(this.io.env), folder, "the embedded sandbox's demo account");
     chmodSync(folder, 0o700);
     this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
     this.info(
