@@ -112,13 +112,21 @@ for (const mac of [32, 4]) {
     expect(changedFiles(before)).toEqual([]);
   });
 
-  it("a cache folder others can write to is neither read nor written", async () => {
+  it("a cache folder others can write to, or a link in its place, is neither read nor written", async () => {
     const { config, env } = planted();
     mkdirSync(join(config, "cache"), { mode: 0o700 });
     chmodSync(join(config, "cache"), 0o777);
     const r = await runBuilt(["tests", "list", "-o", "json"], env);
     expectClean(r, 0, KEY);
     expect(readdirSync(join(config, "cache"))).toEqual([]);
+
+    const linked = planted();
+    const elsewhere = join(linked.config, "..", "elsewhere");
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, join(linked.config, "cache"));
+    const l = await runBuilt(["tests", "list", "-o", "json"], linked.env);
+    expectClean(l, 0, KEY);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });
 
@@ -147,12 +155,19 @@ console.log([JSON.stringify(client), util.inspect(client, { depth: 3 }), util.fo
 describe("item 4: links and modes in the config folder", () => {
   it("config.json as a link: config set refuses (exit 2), the target is not written or chmodded", async () => {
     const { config, victim, env } = planted();
+    // Someone else's config, readable as one: the run gets as far as writing.
+    const theirs = '{"profiles":{"default":{"output":"json"}}}\n';
+    writeFileSync(victim, theirs);
     const before = snapshotFiles([victim]);
     symlinkSync(victim, join(config, "config.json"));
     const r = await runBuilt(["config", "set", "api-key", KEY], env);
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("config.json is a symbolic link");
-    expect(readFileSync(victim, "utf8")).toBe(VICTIM);
+    // The key on stdin, verified against the sandbox, then stored: not through the link.
+    const login = await runBuilt(["auth", "login", "--with-key"], { ...env, ASSESS_API_KEY: undefined }, { stdin: KEY });
+    expectClean(login, 2, KEY);
+    expect(login.stderr).toContain("config.json is a symbolic link");
+    expect(readFileSync(victim, "utf8")).toBe(theirs);
     expect(statSync(victim).mode & 0o777).toBe(0o644);
     expect(changedFiles(before)).toEqual([]);
   });

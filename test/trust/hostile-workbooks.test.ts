@@ -343,6 +343,56 @@ describe("item 6: reports stats and .NET's minimum date, scores out of range", (
   });
 });
 
+describe("issue 24 item 13: stats rounding", () => {
+  it("is the same in the table, TSV, JSON and help: 14 of 23 passed is passRate 0.61 and 61%", async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => i + 1);
+    const server = await serve((method, path) => {
+      if (method === "POST" && path.endsWith("/v3/candidates/testattempts")) {
+        return {
+          result: {
+            testAttempts: ids.map((id) => ({ testInvitationId: id, testId: 1001, teststatus: "Complete" })),
+          },
+        };
+      }
+      const id = Number(/\/v3\/reports\/(\d+)$/.exec(path)?.[1]);
+      return ids.includes(id)
+        ? {
+            testInvitationId: id,
+            testId: 1001,
+            completedOn: "2026-10-05T10:00:00",
+            scorePercentage: id <= 14 ? 80 + id / 3 : 20,
+          }
+        : undefined;
+    });
+    try {
+      const env = {
+        ASSESS_BASE_URL: server.url,
+        ASSESS_API_KEY: KEY,
+        ASSESS_CONFIG_DIR: tmp.file("rounding-config"),
+      };
+      const period = ["--from", "2026-10-01", "--to", "2026-10-20", "--pass-mark", "60"];
+      const json = await runBuilt(["reports", "stats", ...period, "--json"], env);
+      expectClean(json, 0, KEY);
+      const [stats] = JSON.parse(json.stdout) as Array<{ passRate: number; mean: number }>;
+      expect(stats!.passRate).toBe(0.61);
+      const tsv = await runBuilt(["reports", "stats", ...period, "-o", "tsv"], env);
+      const [head, row] = tsv.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t"));
+      expect(row![head!.indexOf("passRate")]).toBe("0.61");
+      expect(row![head!.indexOf("mean")]).toBe(String(stats!.mean));
+      const table = await runBuilt(["reports", "stats", ...period, "-o", "table"], env);
+      expect(table.stdout).toContain("Pass rate  61% (14 of 23 scored 60 or more)");
+      expect(table.stdout).toContain(`mean ${stats!.mean} `);
+      const help = await runBuilt(["reports", "stats", "--help"], env);
+      expect(help.stdout).toContain("rounded to 2 decimals, the same in every format");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("item 7: characters that reorder or hide text", () => {
   it("are escaped in table, TSV and CSV like control characters, and kept exact (escaped) in JSON", async () => {
     const name = "Java\u202e gnirts\u2066x\u2069\u200b\ufeff\u2028end";
