@@ -164,7 +164,11 @@ describe("item 4: links and modes in the config folder", () => {
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("config.json is a symbolic link");
     // The key on stdin, verified against the sandbox, then stored: not through the link.
-    const login = await runBuilt(["auth", "login", "--with-key"], { ...env, ASSESS_API_KEY: undefined }, { stdin: KEY });
+    const login = await runBuilt(
+      ["auth", "login", "--with-key"],
+      { ...env, ASSESS_API_KEY: undefined },
+      { stdin: KEY },
+    );
     expectClean(login, 2, KEY);
     expect(login.stderr).toContain("config.json is a symbolic link");
     expect(readFileSync(victim, "utf8")).toBe(theirs);
