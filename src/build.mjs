@@ -145,8 +145,7 @@ for (const { path, text } of cli.outputFiles) {
 /*
  * The SDK (`import { createClient } from "assess-cli"`, src/sdk/index.ts): bundles of its own, ES module and
  * CommonJS, each whole (zod and undici inside: the package has no runtime dependencies), none of the CLI's
- * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). conf writes
- * profiles, which the SDK never does. Its types: the declarations of the files its public types come from, in
+ * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). Its types: the declarations of the files its public types come from, in
  * dist/types/ (sdkTypes below).
  */
 const sdkEntry = { sdk: join(src, "sdk", "index.ts") };
@@ -154,7 +153,6 @@ const sdkCommon = {
   ...common,
   entryPoints: sdkEntry,
   plugins: [withoutHttp2],
-  external: ["conf"],
   metafile: true,
 };
 const sdkBuilds = await Promise.all([

@@ -7,6 +7,7 @@ import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
 import { declareProgram } from "./program.js";
+import { redactUrl } from "./redact.js";
 
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
@@ -112,7 +113,8 @@ function report(ctx: Context, error: unknown): number {
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (ctx.debugEnabled && error instanceof Error && error.stack) ctx.io.stderr.write(`${error.stack}\n`);
+  if (ctx.debugEnabled && error instanceof Error && error.stack)
+    ctx.io.stderr.write(`${redactUrl(error.stack)}\n`);
   return printError(
     ctx,
     message,
@@ -141,19 +143,21 @@ function keyHint(ctx: Context): string {
 
 function printError(
   ctx: Context,
-  message: string,
+  given: string,
   code: number,
   hint?: string,
   status?: number,
   messages?: string[],
   ids?: number[],
 ): number {
-  // Messages quote the service's answers and the user's input: their control characters are shown, not run.
+  // Messages quote the service's answers and the user's input: their control characters are shown, not run,
+  // and a URL's password (`https://user:secret@host` given as a base URL) is never shown.
+  const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
-  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(hint, "\t\n")}\n`);
+  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(redactUrl(hint), "\t\n")}\n`);
   if (wantsJson(ctx)) {
     ctx.io.stderr.write(
-      `${jsonText({ error: { status: status ?? null, messages: messages ?? [message], ...(ids ? { ids } : {}) } })}\n`,
+      `${jsonText({ error: { status: status ?? null, messages: messages?.map(redactUrl) ?? [message], ...(ids ? { ids } : {}) } })}\n`,
     );
   }
   return code;

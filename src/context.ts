@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
@@ -124,6 +124,9 @@ export class Context {
     );
   }
 
+  /** `planWithReads` was called. */
+  private planning = false;
+
   get dryRun(): boolean {
     return this.flags.dryRun === true;
   }
@@ -203,7 +206,7 @@ export class Context {
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
       debug: this.debug,
       warn: (line) => this.warn(line),
-      dryRun: this.dryRun ? (request) => this.printDryRun(request) : undefined,
+      dryRun: this.dryRun ? (request, readOnly) => this.dryRunRequest(request, readOnly) : undefined,
     });
   }
 
@@ -220,11 +223,14 @@ export class Context {
 
   private async embeddedSandbox(): Promise<EmbeddedSandbox> {
     if (this.sandbox) return this.sandbox;
-    const { startSandbox } = await import("./sandbox/index.js");
+    const [{ startSandbox }, { ensurePrivateDir }] = await Promise.all([
+      import("./sandbox/index.js"),
+      import("./config/private.js"),
+    ]);
     // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
     // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
     const folder = join(configDir(this.io.env), "sandbox");
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(configDir(this.io.env), folder, "the embedded sandbox's demo account");
     chmodSync(folder, 0o700);
     this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
     this.info(
@@ -233,9 +239,25 @@ export class Context {
     return this.sandbox;
   }
 
-  private printDryRun(request: DryRunRequest): void {
+  /**
+   * `--dry-run`'s rule (`assess help dry-run`): every request is printed and none is sent, except the reads
+   * of a command that reads to plan what it would write (`planWithReads`).
+   */
+  private dryRunRequest(request: DryRunRequest, readOnly: boolean): boolean {
+    if (readOnly && this.planning) return true;
     this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
     this.out.json({ dryRun: true, ...request });
+    return false;
+  }
+
+  /**
+   * For a command that must read to decide what it would write (a diff, a watch): under `--dry-run` its reads
+   * are sent, and it says so once (`why`: what it reads for); its writes are still printed and never sent.
+   */
+  planWithReads(why: string): void {
+    if (!this.dryRun || this.planning) return;
+    this.planning = true;
+    this.info(`[dry-run] ${why}: those reads are sent; no write is`);
   }
 
   /** Where requests go, as bulk ledgers name it: the embedded sandbox is one stable place whatever its port. */

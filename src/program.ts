@@ -36,7 +36,7 @@ export function declareProgram(io: { stdout: Writable; stderr: Writable }): Comm
     .option("--json", "same as -o json")
     .option("--fields <list>", "comma-separated fields to show (table, tsv, csv, json)")
     .option("--no-input", "never prompt; a missing value is an error (also when CI=true)")
-    .option("--dry-run", "print the requests a command would send, and send nothing")
+    .option("--dry-run", "print the requests a command would send, and send none (see `assess help dry-run`)")
     .option("--debug", "log each HTTP request and answer on stderr, key redacted (env ASSESS_DEBUG=1)")
     .option("--timeout <ms>", "per-request timeout in milliseconds (default 30000)")
     .option("--retries <n>", "retry budget for failed requests (default 3)")

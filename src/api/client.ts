@@ -1,6 +1,15 @@
 import type { Readable } from "node:stream";
-import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import {
+  ApiError,
+  AuthError,
+  CliError,
+  DryRunStop,
+  NetworkError,
+  UncertainError,
+  UsageError,
+} from "../errors.js";
 import { field, isRecord } from "../fields.js";
+import { redactKey, showAs, withHiddenKey } from "../redact.js";
 import { MAX_DEPTH, nestsDeeperThan } from "./read.js";
 import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
@@ -18,8 +27,12 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Retry waits: each wait is logged on stderr, with or without `--debug`. */
   warn: (line: string) => void;
-  /** With `--dry-run`: receives each write that would be sent; the request is not sent. */
-  dryRun?: (request: DryRunRequest) => void;
+  /**
+   * With `--dry-run`: receives every request before it goes out, and says whether to send it: true only for
+   * a read (`readOnly`) of a command that reads to plan what it would write. A request not sent ends the
+   * command (DryRunStop).
+   */
+  dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -46,8 +59,6 @@ export interface RequestOptions {
   download?: Download;
   /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
   safe?: boolean;
-  /** `--dry-run` prints this request even though it only reads (`assess api` shows any request). */
-  alwaysDryRun?: boolean;
   /** Bulk runs want uncertain answers as an error they can recognise, single commands too. */
   signal?: AbortSignal;
 }
@@ -121,7 +132,9 @@ export class ApiClient {
         { suggestion: "Copy the key again, then run `assess auth login` or set ASSESS_API_KEY." },
       );
     }
-    this.options = options;
+    // The key stays readable (`options.apiKey`) but never shows: not in JSON, inspect or a spread copy.
+    this.options = withHiddenKey(options);
+    showAs(this, () => ({ options: this.options }));
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -142,8 +155,8 @@ export class ApiClient {
     if (opts.raw) headers["content-type"] = opts.raw.contentType;
 
     const idempotent = opts.safe === true || isIdempotent(opts.method);
-    if (this.options.dryRun && (!idempotent || opts.alwaysDryRun)) {
-      this.options.dryRun({
+    if (this.options.dryRun) {
+      const shown = {
         method: opts.method,
         url,
         headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
@@ -152,8 +165,8 @@ export class ApiClient {
           : opts.json !== undefined
             ? JSON.parse(Buffer.from(opts.json).toString())
             : opts.body,
-      });
-      throw new DryRunStop();
+      };
+      if (!this.options.dryRun(shown, idempotent)) throw new DryRunStop();
     }
 
     for (let attempt = 0; ; attempt++) {
@@ -452,12 +465,33 @@ function hideKey<T>(data: T, key: string, shown: string): T {
 
 /** `https://h/api` + `/v3/tests` → `https://h/api/v3/tests`: the base URL's own path is kept as a prefix. */
 export function joinUrl(base: string, path: string, query?: RequestOptions["query"]): string {
+  if (climbs(path)) {
+    throw new UsageError(
+      `The path ${path} climbs above the base URL's path (${new URL(base).pathname}) with ..`,
+      "Give the path under the base URL (e.g. /v3/tests), or change --base-url; nothing was sent.",
+    );
+  }
   const url = new URL(base);
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }
   return url.toString();
+}
+
+/**
+ * Whether `..` segments take `path` above where it starts: the URL parser would resolve them, leaving the base
+ * URL's path prefix (`/api`) behind. `.` and `..` count percent-encoded too, and `\` separates as `/` does.
+ */
+function climbs(path: string): boolean {
+  let depth = 0;
+  for (const segment of path.split(/[/\\]/)) {
+    const name = segment.replace(/%2e/gi, ".");
+    if (name === "..") depth--;
+    else if (name !== "." && name !== "") depth++;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /**
@@ -595,10 +629,4 @@ function formatBytes(bytes: number): string {
 
 function formatWait(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
-}
-
-/** `****` and the last four characters: enough to tell keys apart, never enough to use one. */
-export function redactKey(key: string | undefined): string {
-  if (!key) return "(none)";
-  return key.length > 8 ? `****${key.slice(-4)}` : "****";
 }

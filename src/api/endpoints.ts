@@ -1,6 +1,7 @@
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import type * as z from "../parse/zod.js";
+import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
 import {
@@ -46,7 +47,9 @@ type Extra = Pick<RequestOptions, "query" | "json" | "safe">;
  * attempt listing, the PDF, the upload) have a function of their own.
  */
 export class Api {
-  constructor(readonly client: ApiClient) {}
+  constructor(readonly client: ApiClient) {
+    showAs(this, () => ({ client: this.client }));
+  }
 
   /** Sends an operation with its path parameters (and body), and reads its answer by its record. */
   async call<O extends Read>(

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { redactUrl } from "../redact.js";
 import { type ConfigKey, configPath, listProfiles, type Profile, readProfile } from "./store.js";
 
 export const DEFAULTS = {
@@ -148,8 +149,8 @@ export function resolveSettings(
     profile: profileName(flags, env),
     apiKey: key.value,
     apiKeySource: key.source === "default" ? undefined : key.source,
-    baseUrl: values["base-url"].value ?? DEFAULTS.baseUrl,
-    skillsBaseUrl: values["skills-base-url"].value ?? DEFAULTS.skillsBaseUrl,
+    baseUrl: withoutCredentials(values["base-url"].value ?? DEFAULTS.baseUrl),
+    skillsBaseUrl: withoutCredentials(values["skills-base-url"].value ?? DEFAULTS.skillsBaseUrl),
     output: values.output.value,
     timeoutMs: positiveInt(values.timeout.value, "--timeout", DEFAULTS.timeoutMs),
     retries: nonNegativeInt(values.retries.value, "--retries", DEFAULTS.retries),
@@ -182,11 +183,26 @@ function nonNegativeInt(value: string | undefined, name: string, fallback: numbe
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
+/**
+ * A base URL's `user:password@` is never sent (the key is the service's only credential, and undici sends
+ * requests to the URL's origin, which has none), so it is dropped here: no error, `--debug` line, dry run,
+ * ledger name or OpenAPI document can show it. A value that is not a URL is left for `checkBaseUrl`.
+ */
+function withoutCredentials(value: string): string {
+  if (!URL.canParse(value)) return value;
+  const url = new URL(value);
+  if (url.username === "" && url.password === "") return value;
+  url.username = "";
+  url.password = "";
+  return url.toString();
+}
+
 /** The key travels in a header: plain http is allowed only to this machine unless the user insists. */
-export function checkBaseUrl(value: string, name: string, allowHttp = false): void {
+export function checkBaseUrl(given: string, name: string, allowHttp = false): void {
+  const value = redactUrl(given);
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(given);
   } catch {
     throw new UsageError(
       `${name} "${value}" is not a URL`,

@@ -1,6 +1,8 @@
-import { chmodSync, readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "../errors.js";
+import { ensurePrivateDir, writePrivateFile } from "./private.js";
 
 /** Settings a profile may hold; the names are the ones `assess config set` takes. */
 export const CONFIG_KEYS = [
@@ -34,8 +36,7 @@ export function configPath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Reading is a plain JSON read of conf's file: every API command reads its profile, and loading conf
- * (with its schema validator) on that path would cost start-up time for nothing. Writes go through conf.
+ * Reading is a plain JSON read of the file: every API command reads its profile.
  */
 export function readProfile(env: NodeJS.ProcessEnv, profile: string): Profile {
   return readFile(env).profiles?.[profile] ?? {};
@@ -62,21 +63,28 @@ function readFile(env: NodeJS.ProcessEnv): ConfigFile {
   }
 }
 
-/** Sets (or, with `undefined`, removes) keys of one profile; the file stays mode 0600. */
+/**
+ * Sets (or, with `undefined`, removes) keys of one profile. The file is written whole under a new name and
+ * renamed into place, mode 0600, in a folder held to config/private.ts's rule; a link in its place is refused
+ * (the key would be written into whatever it points to).
+ */
 export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, changes: Profile): Promise<void> {
-  const { default: Conf } = await import("conf");
-  const store = new Conf<ConfigFile>({
-    cwd: configDir(env),
-    configName: FILE_NAME.replace(/\.json$/, ""),
-    projectName: "assess",
-    configFileMode: 0o600,
-  });
-  for (const [key, value] of Object.entries(changes)) {
-    // Keys contain dashes, not dots, so conf's dot-path addressing is safe; escape anyway for profile names.
-    const path = `profiles.${profile.replaceAll(".", "\\.")}.${key}`;
-    if (value === undefined) store.delete(path as never);
-    else store.set(path, value);
+  const dir = configDir(env);
+  ensurePrivateDir(dir, dir, "the config folder");
+  const path = configPath(env);
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new UsageError(
+      `${path} is a symbolic link; assess does not write the key through links`,
+      `Put the file itself in its place (or delete the link and run \`assess auth login\` again); nothing was written.`,
+    );
   }
-  // conf applies the mode when it creates the file; an older file may have been 0644.
-  chmodSync(store.path, 0o600);
+  const file = readFile(env);
+  const profiles: Record<string, Profile> = { ...file.profiles };
+  const settings: Profile = { ...profiles[profile] };
+  for (const [key, value] of Object.entries(changes) as Array<[keyof Profile, string | undefined]>) {
+    if (value === undefined) delete settings[key];
+    else settings[key] = value;
+  }
+  profiles[profile] = settings;
+  writePrivateFile(path, `${JSON.stringify({ ...file, profiles }, null, "\t")}\n`);
 }

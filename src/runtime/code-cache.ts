@@ -8,17 +8,33 @@
  *
  * The caches live in the config folder's `cache/`, one file per bundle, named by the bundle's name (which
  * carries a hash of its content: a new build never reads an old cache) and V8's tag for what its caches depend
- * on (its version, flags and the CPU's features). V8 rejects a cache that does not fit all the same, but not
- * one damaged inside (a flipped byte made Node 20 abort or run wrong code): each file starts with a CRC-32 of
- * the rest (0.15 ms for undici's, plus 0.7 ms to load node:zlib). A missing, damaged or rejected cache is
- * written again when the process exits: every failure only costs the time the cache would have saved.
+ * on (its version, flags and the CPU's features). V8 checks little else: a cache forged for a source of the
+ * same length, with a payload, runs that payload (issue 26), and a flipped byte made Node 20 abort. Whoever can
+ * write the config folder (a poisoned CI cache of it) must not get to run code: each file starts with an
+ * HMAC-SHA256 of the rest, keyed by a secret of this installation (`code-cache.key`, 32 random bytes, 0600,
+ * beside the bundles, where only whoever could rewrite the bundles themselves can read or write it). No key
+ * (an installation this user cannot write to, or one owned by another user) means no cache. The cache folder
+ * is held to the config folder's rule (config/private.ts): not a link, not writable by others, the user's own;
+ * otherwise it is neither read nor written. A missing, forged, damaged or rejected cache is written again when
+ * the process exits: every failure only costs the time the cache would have saved (~16 ms of `tests list`,
+ * bench/README.md).
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
-import { crc32 } from "node:zlib";
+import { ensurePrivateDir, privateDirProblem, writePrivateFile } from "../config/private.js";
 import { configDir } from "../config/store.js";
 import { restoreLaunchFlags } from "./v8-flags.js";
 
@@ -28,18 +44,21 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const TAG = cachedDataVersionTag();
 
 /** Bundles whose cache is missing or was rejected; written at exit, when all the code that ran is compiled. */
-const stale: Array<{ script: Script; file: string; bundle: string }> = [];
+const stale: Array<{ script: Script; file: string; bundle: string; dist: string }> = [];
 
 /** `require(file)` for a CommonJS bundle of the build, compiled from (and into) the code cache. */
 export function loadBundle(file: string): unknown {
   const source = readFileSync(file, "utf8");
   const name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
-  const cacheFile = join(configDir(process.env), "cache", `${name}.${TAG}.v8`);
+  const root = configDir(process.env);
+  const cacheFile = join(root, "cache", `${name}.${TAG}.v8`);
   // Once the flags changed, a cache read would be rejected and one written at exit never read: none is used.
-  const cached = cachedDataVersionTag() === TAG;
+  // Nor in a folder others could have written to.
+  const cached = cachedDataVersionTag() === TAG && privateFolders(root, dirname(cacheFile));
   let cachedData: Buffer | undefined;
   try {
-    if (cached) cachedData = unsealed(readFileSync(cacheFile));
+    const key = cached ? installKey(dirname(file)) : undefined;
+    if (key) cachedData = unsealed(readFileSync(cacheFile), key);
   } catch {
     // none yet
   }
@@ -50,7 +69,12 @@ export function loadBundle(file: string): unknown {
   });
   if (cached && (cachedData === undefined || script.cachedDataRejected)) {
     if (stale.length === 0) process.once("exit", writeStale);
-    stale.push({ script, file: cacheFile, bundle: name.slice(0, name.lastIndexOf("-")) });
+    stale.push({
+      script,
+      file: cacheFile,
+      bundle: name.slice(0, name.lastIndexOf("-")),
+      dist: dirname(file),
+    });
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
@@ -68,11 +92,11 @@ function writeStale(): void {
    */
   restoreLaunchFlags();
   if (cachedDataVersionTag() !== TAG) return;
-  for (const { script, file, bundle } of stale) {
-    // Written whole under a temporary name, then renamed: a concurrent run reads the old file or the new one.
-    const temporary = `${file}.${process.pid}.tmp`;
+  for (const { script, file, bundle, dist } of stale) {
     try {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      const key = installKey(dist) ?? newInstallKey(dist);
+      if (key === undefined) return;
+      ensurePrivateDir(configDir(process.env), dirname(file), "V8's code caches");
       // Caches of the bundle's other builds, unless written in the last day: another installation may be
       // using them (two that take turns would each find its cache deleted by the other).
       for (const other of readdirSync(dirname(file))) {
@@ -81,28 +105,65 @@ function writeStale(): void {
         if (other.startsWith(`${bundle}-`) && path !== file && written < Date.now() - DAY_MS)
           rmSync(path, { force: true });
       }
-      writeFileSync(temporary, sealed(script.createCachedData()));
-      renameSync(temporary, file);
+      // Written whole under a new name, then renamed: a concurrent run reads the old file or the new one.
+      writePrivateFile(file, sealed(script.createCachedData(), key));
     } catch {
-      // A read-only or full disk: the next run compiles from source, as without a cache.
-      try {
-        rmSync(temporary, { force: true });
-      } catch {
-        // left behind
-      }
+      // A read-only or full disk, a folder refused: the next run compiles from source, as without a cache.
     }
   }
 }
 
-/** The cache with its CRC-32 (4 bytes) in front. */
-function sealed(data: Buffer): Buffer {
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32LE(crc32(data));
-  return Buffer.concat([crc, data]);
+/** The config folder and its `cache/` are this user's alone (config/private.ts); any error is a no. */
+function privateFolders(root: string, cache: string): boolean {
+  try {
+    return privateDirProblem(root, true) === undefined && privateDirProblem(cache) === undefined;
+  } catch {
+    return false;
+  }
 }
 
-/** The cache a file holds, or undefined when it is damaged. */
-function unsealed(file: Buffer): Buffer | undefined {
-  const data = file.subarray(4);
-  return file.length > 4 && file.readUInt32LE(0) === crc32(data) ? data : undefined;
+const KEY_FILE = "code-cache.key";
+const KEY_BYTES = 32;
+
+/** The installation's secret: a file of 32 bytes beside the bundles, this user's, 0600, not a link. */
+function installKey(dist: string): Buffer | undefined {
+  const path = join(dist, KEY_FILE);
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (!info?.isFile() || info.size !== KEY_BYTES) return undefined;
+  if (process.platform !== "win32" && ((info.mode & 0o077) !== 0 || info.uid !== process.getuid?.()))
+    return undefined;
+  const key = readFileSync(path);
+  return key.length === KEY_BYTES ? key : undefined;
+}
+
+/** Makes the secret (created new: never through a link, never replacing one); undefined when it cannot. */
+function newInstallKey(dist: string): Buffer | undefined {
+  const key = randomBytes(KEY_BYTES);
+  try {
+    const fd = openSync(join(dist, KEY_FILE), "wx", 0o600);
+    try {
+      writeSync(fd, key);
+    } finally {
+      closeSync(fd);
+    }
+    return key;
+  } catch {
+    // Made by a concurrent run (read it), or an installation this user cannot write to (no cache).
+    return installKey(dist);
+  }
+}
+
+const MAC_BYTES = 32;
+
+/** The cache with its HMAC-SHA256 under the installation's key in front. */
+function sealed(data: Buffer, key: Buffer): Buffer {
+  return Buffer.concat([createHmac("sha256", key).update(data).digest(), data]);
+}
+
+/** The cache a file holds, or undefined when it was not sealed with this installation's key. */
+function unsealed(file: Buffer, key: Buffer): Buffer | undefined {
+  if (file.length <= MAC_BYTES) return undefined;
+  const data = file.subarray(MAC_BYTES);
+  const mac = createHmac("sha256", key).update(data).digest();
+  return timingSafeEqual(mac, file.subarray(0, MAC_BYTES)) ? data : undefined;
 }

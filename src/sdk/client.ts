@@ -19,6 +19,7 @@ import {
 import { OPERATIONS } from "../api/operations/index.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
+import { showAs } from "../redact.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import type * as t from "./types.js";
 import type {
@@ -70,7 +71,10 @@ export class Client implements AssessClient {
     readonly api: Api,
     /** Where `ledger: true` finds the ledger folder (ASSESS_CONFIG_DIR), as the CLI does. */
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+  ) {
+    // The environment may hold ASSESS_API_KEY: shown, the client is its settings with the key redacted.
+    showAs(this, () => ({ options: this.api.client.options }));
+  }
 
   readonly tests = {
     ...this.paged("listTests"),

@@ -6,14 +6,15 @@
  * A sheet of a workbook gives a CSV file too (comma-delimited, its header row's cells as the header), which can
  * be fed back in as it is, or copied into the workbook.
  *
- * People open it in a spreadsheet to fix the rows, so its cells are neutralised as `-o csv`'s are (one rule:
- * output/format.ts `neutralizeFormula`), and a rejects file read back in has that quote taken off again
+ * People open it in a spreadsheet or a terminal to fix the rows, so its cells are neutralised and their control
+ * characters escaped as `-o csv`'s are (output/format.ts `neutralizeFormula`, escape.ts), and a rejects file read back in has that quote taken off again
  * (`fromRejectsFile`). It is checked before anything is sent (`rejectsTarget`: no file or link clobbered
  * without --force) and written under a temporary name, moved into place when the run ends (files.ts).
  */
 import { lstatSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { CliError, UsageError } from "../../errors.js";
+import { escapeControls, jsonText } from "../../escape.js";
 import { AtomicFile, checkTarget } from "../../files.js";
 import { neutralizeFormula } from "../../output/format.js";
 import type { RejectsSink } from "../engine/types.js";
@@ -176,7 +177,8 @@ export class CsvRejects extends FileSink implements RejectsSink {
     const d = this.delimiter;
     return `${cells
       .map((text) => {
-        const cell = neutralizeFormula(text);
+        // As `-o csv` writes cells: controls escaped (ESC, BEL), line breaks and tabs kept inside quotes.
+        const cell = neutralizeFormula(escapeControls(text, "\t\r\n"));
         return needsQuotes(cell, d) ? `"${cell.replaceAll('"', '""')}"` : cell;
       })
       .join(d)}\r\n`;
@@ -206,7 +208,7 @@ export class JsonRejects extends FileSink implements RejectsSink {
       source && typeof source === "object" && !Array.isArray(source)
         ? { ...(source as Record<string, unknown>), error: `line ${line}: ${error}` }
         : { value: source ?? null, error: `line ${line}: ${error}` };
-    this.put(`${this.count++ > 0 ? ",\n" : ""}  ${JSON.stringify(item)}`);
+    this.put(`${this.count++ > 0 ? ",\n" : ""}  ${jsonText(item)}`);
   }
 
   async close(): Promise<void> {

@@ -120,7 +120,8 @@ export function openSpool(dir: string): SpoolFile {
   try {
     // The ledgers' folder: refused when it is a link or others can write to it (it holds candidates' data).
     ensureLedgerDir(dir);
-    fd = openSync(path, "w+", 0o600);
+    // "wx+": created new, never opened through anything (a link) already at the random name.
+    fd = openSync(path, "wx+", 0o600);
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw spoolError(dir, error);

@@ -59,7 +59,7 @@ export async function run(
     return 0;
   }
 
-  const res = await client.request({ method, path: pathname, api, query, body, alwaysDryRun: true });
+  const res = await client.request({ method, path: pathname, api, query, body });
   if (o.include) {
     ctx.out.write(`HTTP ${res.status}\n`);
     for (const [key, value] of Object.entries(res.headers)) ctx.out.write(`${key}: ${value}\n`);

@@ -4,19 +4,12 @@
  * whole (a temporary file renamed over it), so a crash leaves the old state or the new one, never half.
  */
 import { createHash } from "node:crypto";
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { ensurePrivateDir, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
+
+const WHAT = "where attempts watch keeps its state";
 
 export interface WatchState {
   version: 1;
@@ -89,21 +82,10 @@ export function loadWatchState(path: string): WatchState | undefined {
 /** Writes the state whole: a private temporary file beside it, flushed, then renamed over it (mode 0600). */
 export function saveWatchState(path: string, state: WatchState): void {
   const folder = join(path, "..");
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
+  ensurePrivateDir(join(folder, ".."), folder, WHAT);
   try {
-    const fd = openSync(temp, "w", 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(state)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    // A file left by an older run with a wider mode is narrowed too.
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
+    writePrivateFile(path, `${JSON.stringify(state)}\n`);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new CliError(`Cannot write the watch state ${path}: ${(error as Error).message}`, {
       suggestion: "Free some space or fix the folder's permissions, or set ASSESS_CONFIG_DIR.",
       cause: error,
@@ -128,7 +110,7 @@ export function pruneShown(state: WatchState, from: Date): void {
  */
 export function lockWatchState(path: string): () => void {
   const lock = `${path}.lock`;
-  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(join(path, "..", ".."), join(path, ".."), WHAT);
   for (let tries = 0; ; tries++) {
     try {
       const fd = openSync(lock, "wx", 0o600);

@@ -59,6 +59,8 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   }
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
   const out = watchOutput(ctx, o.once === true);
+  if (o.exec !== undefined || o.forward !== undefined)
+    ctx.planWithReads("Reading attempts to show what --exec or --forward would do");
   const client = await ctx.client();
   const path = watchStatePath(configDir(ctx.io.env), {
     profile: ctx.profileName,

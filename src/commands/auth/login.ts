@@ -1,9 +1,9 @@
 import { text } from "node:stream/consumers";
-import { redactKey } from "../../api/client.js";
 import { writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { AuthError, UsageError } from "../../errors.js";
 import * as z from "../../parse/zod.js";
+import { redactKey } from "../../redact.js";
 import { verifyKey } from "./verify.js";
 
 export const options = z.object({ withKey: z.boolean().optional() });

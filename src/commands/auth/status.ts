@@ -1,7 +1,7 @@
-import { redactKey } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { AuthError } from "../../errors.js";
 import type { Column } from "../../output/output.js";
+import { redactKey } from "../../redact.js";
 import { verifyKey } from "./verify.js";
 
 /** Headed like every other table; --json keeps the record's own keys. */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
+import { openForAppend } from "../../config/private.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
@@ -103,15 +104,21 @@ function humanLine(event: ReceivedEvent): string {
 
 /** Created 0600 (an existing file keeps its mode): the notifications it keeps carry candidates' data. */
 async function openLog(file: string): Promise<WriteStream> {
-  const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
+  let fd: number;
   try {
-    await once(stream, "open");
+    // Never through a link: one planted in the log's place would have the notifications appended elsewhere.
+    fd = openForAppend(file);
   } catch (error) {
-    throw new UsageError(
-      `--log ${file}: cannot open it for appending (${(error as { code?: string }).code ?? (error as Error).message})`,
-    );
+    const code = (error as { code?: string }).code;
+    if (code === "ELOOP") {
+      throw new UsageError(
+        `--log ${file} is a symbolic link; assess does not append through links`,
+        "Give the path of the file itself, or another --log.",
+      );
+    }
+    throw new UsageError(`--log ${file}: cannot open it for appending (${code ?? (error as Error).message})`);
   }
-  return stream;
+  return createWriteStream(file, { fd });
 }
 
 function abortOf(ctx: Context): Promise<void> {

@@ -127,6 +127,7 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
     return { name: file, read: await idsReaderOfFile(file) };
   }
   const range = await periodFromOptions(ctx, o);
+  ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
   const client = await ctx.client();
   const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
   const ids: number[] = [];

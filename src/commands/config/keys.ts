@@ -1,9 +1,9 @@
-import { redactKey } from "../../api/client.js";
 import { checkBaseUrl } from "../../config/resolve.js";
 import { CONFIG_KEYS, type ConfigKey } from "../../config/store.js";
 import { UsageError } from "../../errors.js";
 import { FORMATS } from "../../output/format.js";
 import { parseIntInRange } from "../../parse/numbers.js";
+import { redactKey, redactUrl } from "../../redact.js";
 
 export function configKey(value: string | undefined): ConfigKey {
   if (value && (CONFIG_KEYS as readonly string[]).includes(value)) return value as ConfigKey;
@@ -31,7 +31,8 @@ export function checkValue(key: ConfigKey, value: string, allowHttp?: boolean): 
   }
 }
 
-/** Never the key itself. */
+/** Never the key itself, nor a base URL's password. */
 export function shown(key: ConfigKey, value: string | undefined): string | undefined {
-  return key === "api-key" && value !== undefined ? redactKey(value) : value;
+  if (value === undefined) return value;
+  return key === "api-key" ? redactKey(value) : redactUrl(value);
 }

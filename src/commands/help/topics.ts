@@ -35,6 +35,10 @@ export const TOPICS: Record<string, string> = {
   they separate cells and rows; csv keeps them inside quoted cells (RFC 4180); messages on stderr keep
   tabs and line feeds. json and ndjson escape them as JSON does (\\u001b), DEL and C1 included. A
   backslash is not escaped, so these escapes are for reading: use --json for the exact value.
+  Characters that reorder or hide text are escaped the same way, as \\uHHHH: bidirectional overrides and
+  isolates (U+202A-U+202E, U+2066-U+2069), the marks U+200E U+200F U+061C, zero-width space U+200B, U+2060,
+  U+FEFF and the separators U+2028 U+2029, so that a name holding U+202E cannot show reversed text.
+  Rejects files (invite bulk, employees upsert) escape them as csv does.
 
   CSV input (invite bulk, employees upsert): a header row is required; , ; or tab is detected; UTF-8 with or
   without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress |
@@ -54,5 +58,19 @@ export const TOPICS: Record<string, string> = {
   3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome
   4    authentication or permission: 401 or 403 from the service, or no API key configured
   130  interrupted (Ctrl-C); bulk runs leave a ledger that a rerun resumes from
+`,
+  "dry-run": `DRY RUN
+
+  --dry-run prints each request a command would send (method, URL, headers with the key redacted, body) on
+  stdout as JSON, and sends none: a read command (tests list, reports get, ...) prints its request and stops.
+  A command that must read to decide what it would write makes those reads, says so on stderr, and never
+  sends a write: links update (and activate, deactivate) reads the link to show the diff, tests settings set
+  with flags reads the settings it writes back, attempts watch --exec/--forward reads attempts to show what
+  it would run, callbacks resend --from/--to reads the period's attempts, a test picked at a prompt reads
+  the tests. Bulk runs read their ledgers (never the service) to know what is left.
+  Nothing is recorded either: no ledger, rejects file or watch state is written.
+
+    assess tests list --dry-run                         # prints GET .../v3/tests, sends nothing
+    assess links update 3001 --test 1001 --validity-days 10 --dry-run   # reads the link, prints the diff
 `,
 };

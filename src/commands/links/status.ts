@@ -21,6 +21,7 @@ export async function run(
 ): Promise<number> {
   const status = command.name() === "activate" ? "active" : "inactive";
   const testId = await resolveTestId(ctx, o.test);
+  ctx.planWithReads(`Reading test link ${testLinkId} to know whether it would change`);
   const client = await ctx.client();
   const current = await client.testLinks.get(testId, testLinkId);
   if (

@@ -35,6 +35,7 @@ export async function run(
   // What the flags contradict on their own is refused before anything goes over the wire.
   rejectConflicts(flags, flags);
   const testId = await resolveTestId(ctx, o.test);
+  ctx.planWithReads(`Reading test link ${testLinkId} to show what would change`);
   const client = await ctx.client();
   const current = await client.testLinks.get(testId, testLinkId);
   const before = specFromLink(current);

@@ -8,7 +8,7 @@
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { attemptTestId, type ReportOutcome } from "./period-reports.js";
-import { type Bucket, type DayCount, histogram, perDay, summarize, utcDay } from "./stats-math.js";
+import { type Bucket, type DayCount, histogram, inSpan, perDay, summarize, utcDay } from "./stats-math.js";
 
 export interface FailedReport {
   testInvitationId: number;
@@ -38,12 +38,14 @@ export interface TestStats {
   max: number | null;
   passMark: number | null;
   passed: number | null;
-  /** passed ÷ scored, from 0 to 1. */
+  /** passed ÷ scored, from 0 to 1, rounded to 2 decimals like the statistics (0.61 shows as 61%). */
   passRate: number | null;
   histogram: Bucket[];
   perDay: DayCount[];
-  /** Fetched reports that give no time, so no day. */
+  /** Fetched reports that give no time, or a time outside the period (.NET's 0001-01-01): no day of it. */
   undated: number;
+  /** Scores outside -100 … 100 % (1e308 from a broken report): counted here, in no statistic. */
+  outOfRange: number;
   failedReports: FailedReport[];
 }
 
@@ -53,7 +55,7 @@ export interface StatsInput {
   testIds: readonly number[];
   from: string;
   to: string;
-  /** The span of days of `perDay` (YYYY-MM-DD), widened when an attempt falls outside. */
+  /** The span of days of `perDay` (YYYY-MM-DD): the period's. */
   firstDay: string;
   lastDay: string;
   passMark?: number;
@@ -109,6 +111,9 @@ const statusRank = (status: string) => {
 
 const round2 = (n: number | undefined) => (n === undefined ? null : Math.round(n * 100) / 100);
 
+/** A percentage of a test's points: negative marking may go below 0, nothing above 100 (a float's hair aside). */
+const SCORE_RANGE = { min: -100, max: 100 + 1e-9 };
+
 interface Group {
   testId: number | null;
   testName: string | null;
@@ -118,6 +123,7 @@ interface Group {
   statuses: Map<string, number>;
   days: string[];
   undated: number;
+  outOfRange: number;
   failed: FailedReport[];
 }
 
@@ -135,6 +141,7 @@ export function computeStats(input: StatsInput): TestStats[] {
         statuses: new Map(),
         days: [],
         undated: 0,
+        outOfRange: 0,
         failed: [],
       };
       groups.set(testId, group);
@@ -160,9 +167,10 @@ export function computeStats(input: StatsInput): TestStats[] {
     const name = field(outcome.report, "testName");
     if (group.testName === null && typeof name === "string") group.testName = name;
     const score = scoreOf(outcome.report);
-    if (score !== undefined) group.scores.push(score);
+    if (score !== undefined && score >= SCORE_RANGE.min && score <= SCORE_RANGE.max) group.scores.push(score);
+    else if (score !== undefined) group.outOfRange++;
     const day = dayOf(outcome.report);
-    if (day === undefined) group.undated++;
+    if (day === undefined || !inSpan(day, input.firstDay, input.lastDay)) group.undated++;
     else group.days.push(day);
   }
 
@@ -194,10 +202,11 @@ export function computeStats(input: StatsInput): TestStats[] {
       max: round2(summary.max),
       passMark: input.passMark ?? null,
       passed,
-      passRate: passed === null || group.scores.length === 0 ? null : passed / group.scores.length,
+      passRate: passed === null || group.scores.length === 0 ? null : round2(passed / group.scores.length),
       histogram: histogram(group.scores),
       perDay: perDay(group.days, input.firstDay, input.lastDay),
       undated: group.undated,
+      outOfRange: group.outOfRange,
       failedReports: group.failed,
     };
   });

@@ -58,7 +58,7 @@ export interface Bucket {
 
 /**
  * Scores (percentages) counted in buckets `width` points wide from 0 to 100: [0, 10), [10, 20) … [90, 100]
- * for the default width of 10. A score below 0 counts in the first bucket, one above 100 in the last.
+ * for the default width of 10. A score below 0 (negative marking) counts in the first bucket.
  */
 export function histogram(scores: readonly number[], width = 10): Bucket[] {
   const count = Math.ceil(100 / width);
@@ -89,20 +89,31 @@ export function utcDay(time: Date): string {
 
 /**
  * Counts per UTC day, every day from `first` to `last` (YYYY-MM-DD, both included) present, days without
- * attempts as 0; a day of `days` outside that span widens it, so no attempt is left out.
+ * attempts as 0. Days of `days` outside that span are not counted: the span is the period asked for, and a
+ * report dated .NET's minimum (0001-01-01) would otherwise stretch the series to 739,000 days. The caller
+ * counts them as undated (`inSpan`).
  */
 export function perDay(days: readonly string[], first: string, last: string): DayCount[] {
   const counts = new Map<string, number>();
   for (const day of days) counts.set(day, (counts.get(day) ?? 0) + 1);
-  const sorted = [...counts.keys()].sort();
-  const start = [first, sorted[0] ?? first].sort()[0]!;
-  const end = [last, sorted.at(-1) ?? last].sort().at(-1)!;
   const series: DayCount[] = [];
-  for (let t = Date.parse(`${start}T00:00:00Z`); t <= Date.parse(`${end}T00:00:00Z`); t += DAY_MS) {
+  for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${last}T00:00:00Z`); t += DAY_MS) {
     const date = utcDay(new Date(t));
     series.push({ date, count: counts.get(date) ?? 0 });
   }
   return series;
+}
+
+/** Whether a UTC day (YYYY-MM-DD) is within `first` … `last`, both included. */
+export function inSpan(day: string, first: string, last: string): boolean {
+  return day >= first && day <= last;
+}
+
+/** The largest of `values`, 0 for none; never `Math.max(...values)`, which overflows the stack on long arrays. */
+export function largest(values: readonly number[]): number {
+  let max = 0;
+  for (const value of values) if (value > max) max = value;
+  return max;
 }
 
 const SPARKS = "▁▂▃▄▅▆▇█";
@@ -112,7 +123,7 @@ const SPARKS = "▁▂▃▄▅▆▇█";
  * empty one differ), the largest █.
  */
 export function sparkline(values: readonly number[]): string {
-  const max = Math.max(0, ...values);
+  const max = largest(values);
   return values
     .map((value) =>
       value <= 0 || max === 0 ? SPARKS[0] : SPARKS[1 + Math.round(((SPARKS.length - 2) * value) / max)],

@@ -6,14 +6,15 @@ import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";
 import { FINAL_STATUSES, type TestStats } from "./stats-compute.js";
-import { bar, groupSums, histogram, sparkline } from "./stats-math.js";
+import { bar, groupSums, histogram, largest, sparkline } from "./stats-math.js";
 
 const HISTOGRAM_WIDTH = 30;
 /** Marks of a sparkline at most, whatever the terminal's width: a quarter of a year, a day a mark. */
 const MAX_SPARKLINE = 92;
 
-const num = (n: number | null) => (n === null ? "–" : String(Math.round(n * 10) / 10));
-const percent = (fraction: number) => `${Math.round(fraction * 1000) / 10}%`;
+// The numbers as --json has them (rounded to 2 decimals once, in stats-compute.ts): the same in every format.
+const num = (n: number | null) => (n === null ? "–" : String(n));
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The blocks of every test, as text for a terminal `width` columns wide. */
@@ -50,7 +51,7 @@ function renderTest(test: TestStats, style: Style, width: number): string {
   }
 
   lines.push("  Histogram");
-  const maxCount = Math.max(...test.histogram.map((b) => b.count));
+  const maxCount = largest(test.histogram.map((b) => b.count));
   const bucketLabels = test.histogram.map((b, i) =>
     i === test.histogram.length - 1 ? `${b.from}–${b.to}` : `${b.from}–<${b.to}`,
   );
@@ -74,12 +75,15 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     );
     const first = test.perDay[0]!.date;
     const last = test.perDay.at(-1)!.date;
-    const busiest = Math.max(...test.perDay.map((d) => d.count));
+    const busiest = largest(test.perDay.map((d) => d.count));
     const each = size === 1 ? "" : `, each mark ${size} days`;
     lines.push(`${label("Per day")}${marks}`);
     lines.push(`${" ".repeat(13)}${first} … ${last} (busiest day ${busiest}${each})`);
   }
-  if (test.undated > 0) lines.push(`${label("")}${plural(test.undated, "report")} without a time`);
+  if (test.undated > 0)
+    lines.push(`${label("")}${plural(test.undated, "report")} without a time in the period`);
+  if (test.outOfRange > 0)
+    lines.push(`${label("")}${plural(test.outOfRange, "score")} out of range (not in -100…100 %), left out`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -104,7 +108,7 @@ export function flatColumns(stats: readonly TestStats[]): Column[] {
       key: `score_${b.from}_${b.to}`,
       get: (row: Row) => row[`score_${b.from}_${b.to}`],
     })),
-    ...["activeDays", "busiestDay", "undated"].map((key) => ({ key })),
+    ...["activeDays", "busiestDay", "undated", "outOfRange"].map((key) => ({ key })),
   ];
 }
 
@@ -127,10 +131,11 @@ export function flatRow(test: TestStats): Row {
     max: test.max,
     passMark: test.passMark,
     passed: test.passed,
-    passRate: test.passRate === null ? null : Math.round(test.passRate * 10_000) / 10_000,
+    passRate: test.passRate,
     activeDays: test.perDay.filter((d) => d.count > 0).length,
-    busiestDay: Math.max(0, ...test.perDay.map((d) => d.count)),
+    busiestDay: largest(test.perDay.map((d) => d.count)),
     undated: test.undated,
+    outOfRange: test.outOfRange,
   };
   for (const [status, count] of Object.entries(test.statuses)) row[`status_${status}`] = count;
   for (const b of test.histogram) row[`score_${b.from}_${b.to}`] = b.count;

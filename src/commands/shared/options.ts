@@ -13,6 +13,7 @@ export async function resolveTestId(
   if (value !== undefined) return value;
   if (!ctx.canPrompt)
     throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");
+  ctx.planWithReads("Reading your tests to pick one");
   const client = await ctx.client();
   const { pickTest } = await import("../../prompts/pickTest.js");
   return pickTest(ctx, client);

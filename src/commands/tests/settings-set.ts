@@ -58,6 +58,7 @@ export async function run(
       );
     }
     // The service takes the whole object (no partial update): read, change, write back.
+    ctx.planWithReads(`Reading the settings of test ${testId} to show what would be written back`);
     const current = await client.tests.settings.get(testId);
     body = { ...flatSettings(current), ...changes };
   }

@@ -1,0 +1,336 @@
+/**
+ * An .xlsx file is a ZIP archive, and its reader (read-excel-file) unpacks every .xml part of it whole, then
+ * builds the sheet's rows as one array as wide as the widest row and as long as the last row. So a crafted
+ * workbook of a few KB exhausts memory: one cell at XFD1048576 (a 1,048,576 × 16,384 array), a 500 MiB part
+ * no sheet uses, a part that inflates to 2 GiB, a million rows. Before the reader sees the file, this module:
+ *
+ * 1. reads the archive's central directory (its table of contents, at the end of the file): at most
+ *    MAX_ENTRIES entries, no ZIP64, every entry's data within the file;
+ * 2. keeps only the parts the reader needs: the workbook and its relationships, then the parts they name
+ *    (shared strings, styles) and the one sheet to read. Any other part is never inflated;
+ * 3. inflates those parts as a stream, counting the bytes they really give (a size the directory declares
+ *    may lie): past MAX_PARTS_BYTES in all, the workbook is refused;
+ * 4. scans the sheet as it inflates for its rows and its cells' addresses: more than MAX_ROWS rows, or a used
+ *    range (last row × last column) over MAX_CELLS, is refused at once, before any row is built;
+ * 5. hands the reader a new archive of those parts alone, their compressed bytes copied as they are.
+ *
+ * Every refusal is a usage error (exit 2) saying what to do: CSV input streams at any size. The limits keep
+ * the peak of a run at ~300 MiB (measured: test/trust/hostile-config.test.ts, bench/README.md).
+ */
+import { readFile } from "node:fs/promises";
+import { createInflateRaw } from "node:zlib";
+import { UsageError } from "../../errors.js";
+
+/** Entries of the archive's directory: a workbook has a few dozen. */
+const MAX_ENTRIES = 10_000;
+/** The parts read, inflated, in all: a sheet of MAX_ROWS rows of a dozen columns takes ~40 MiB. */
+export const MAX_PARTS_BYTES = 64 * 1024 * 1024;
+/** Rows of a sheet below its header: beyond, the reader (which holds the sheet whole) would pass ~300 MiB. */
+export const MAX_ROWS = 100_000;
+/** Last row × last column of the cells present. */
+export const MAX_CELLS = 2_000_000;
+/** A tag of the sheet's XML: a cell's or a row's is a few dozen bytes. */
+const MAX_TAG = 64 * 1024;
+/** The workbook file itself, read into memory to be taken apart. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+interface Entry {
+  name: string;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  /** Where the compressed bytes start. */
+  dataStart: number;
+}
+
+const refuse = (name: string, why: string) =>
+  new UsageError(
+    `${name}: ${why}`,
+    "Export the sheet as CSV (UTF-8): CSV input is streamed, at any size. Nothing was sent.",
+  );
+
+/**
+ * The workbook at `path` reduced to the parts the reader needs, checked against the limits above; or
+ * undefined when the file is no ZIP archive (the reader then says what it is).
+ */
+export async function guardWorkbook(
+  path: string,
+  name: string,
+  sheet: string | undefined,
+): Promise<Buffer | undefined> {
+  const file = await readFile(path);
+  if (file.length > MAX_FILE_BYTES) {
+    throw refuse(
+      name,
+      `the workbook is ${Math.round(file.length / 1048576)} MiB; assess reads workbooks up to ${MAX_FILE_BYTES / 1048576} MiB`,
+    );
+  }
+  const entries = centralDirectory(file, name);
+  if (entries === undefined) return undefined;
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const budget = { left: MAX_PARTS_BYTES };
+
+  const needed: Entry[] = [];
+  const text = async (part: string): Promise<string | undefined> => {
+    const entry = byName.get(part);
+    if (entry === undefined || needed.includes(entry)) return undefined;
+    needed.push(entry);
+    const chunks: Buffer[] = [];
+    await inflate(file, entry, name, budget, (chunk) => void chunks.push(chunk));
+    return Buffer.concat(chunks).toString("utf8");
+  };
+  const rels = (await text("xl/_rels/workbook.xml.rels")) ?? "";
+  const workbook = (await text("xl/workbook.xml")) ?? "";
+  const targets = new Map<string, { type: string; target: string }>();
+  for (const tag of rels.match(/<Relationship\b[^>]*>/g) ?? []) {
+    const id = attribute(tag, "Id");
+    const target = attribute(tag, "Target");
+    if (id && target) targets.set(id, { type: attribute(tag, "Type") ?? "", target: partPath(target) });
+  }
+  // Where the relationships name them, else where the reader looks for them.
+  for (const kind of ["sharedStrings", "styles"]) {
+    const named = [...targets.values()].find((t) => t.type.endsWith(`/${kind}`));
+    await text(named?.target ?? `xl/${kind}.xml`);
+  }
+
+  // The sheet read: --sheet's (its case aside, as the reader is asked again: xlsx.ts), else the first.
+  const sheets = (workbook.match(/<(?:\w+:)?sheet\b[^>]*>/g) ?? []).map((tag) => ({
+    name: unescapeXml(attribute(tag, "name") ?? ""),
+    id: attribute(tag, "r:id") ?? attribute(tag, "id") ?? "",
+  }));
+  const wanted =
+    sheet === undefined
+      ? sheets[0]
+      : (sheets.find((s) => s.name === sheet) ??
+        sheets.find((s) => s.name.toLowerCase() === sheet.trim().toLowerCase()));
+  const sheetPart = wanted === undefined ? undefined : targets.get(wanted.id)?.target;
+  const sheetEntry = sheetPart === undefined ? undefined : byName.get(sheetPart);
+  if (sheetEntry !== undefined) {
+    needed.push(sheetEntry);
+    const scan = new SheetScan(name, wanted!.name);
+    await inflate(file, sheetEntry, name, budget, (chunk) => scan.push(chunk));
+  }
+  return archiveOf(file, needed);
+}
+
+/** A part's path in the archive from a relationship's target (`worksheets/sheet1.xml`, `/xl/styles.xml`). */
+function partPath(target: string): string {
+  if (target.startsWith("/")) return target.slice(1);
+  const parts: string[] = ["xl"];
+  for (const piece of target.split("/")) {
+    if (piece === "..") parts.pop();
+    else if (piece !== "." && piece !== "") parts.push(piece);
+  }
+  return parts.join("/");
+}
+
+function attribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`\\s${name.replace(":", "\\:")}="([^"]*)"`).exec(tag);
+  return match?.[1];
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, e: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[e]!,
+  );
+}
+
+/** The entries of the archive's central directory; undefined when the file is no ZIP archive. */
+function centralDirectory(file: Buffer, name: string): Entry[] | undefined {
+  // The end record is in the last 22 bytes + a comment of up to 65,535.
+  let end = -1;
+  for (let i = file.length - 22; i >= Math.max(0, file.length - 22 - 65_535); i--) {
+    if (file.readUInt32LE(i) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end === -1) return undefined;
+  const count = file.readUInt16LE(end + 10);
+  const size = file.readUInt32LE(end + 12);
+  const offset = file.readUInt32LE(end + 16);
+  const broken = (why: string) => refuse(name, `the workbook's archive is damaged or crafted (${why})`);
+  if (count === 0xffff || offset === 0xffffffff) throw broken("ZIP64, which no workbook of this size needs");
+  if (count > MAX_ENTRIES) throw broken(`${count} entries`);
+  if (offset + size > end) throw broken("its directory lies outside the file");
+  const entries: Entry[] = [];
+  let at = offset;
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > end || file.readUInt32LE(at) !== 0x02014b50) throw broken("a directory entry is cut short");
+    const nameLength = file.readUInt16LE(at + 28);
+    const extra = file.readUInt16LE(at + 30) + file.readUInt16LE(at + 32);
+    const local = file.readUInt32LE(at + 42);
+    const entry = {
+      name: file.toString("utf8", at + 46, at + 46 + nameLength),
+      method: file.readUInt16LE(at + 10),
+      crc: file.readUInt32LE(at + 16),
+      compressedSize: file.readUInt32LE(at + 20),
+      size: file.readUInt32LE(at + 24),
+      dataStart: 0,
+    };
+    if (local + 30 > file.length || file.readUInt32LE(local) !== 0x04034b50)
+      throw broken(`no data for ${entry.name}`);
+    entry.dataStart = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
+    if (entry.dataStart + entry.compressedSize > file.length)
+      throw broken(`${entry.name} runs past the end of the file`);
+    if (entry.method !== 0 && entry.method !== 8)
+      throw broken(`${entry.name} is compressed with method ${entry.method}`);
+    entries.push(entry);
+    at += 46 + nameLength + extra;
+  }
+  return entries;
+}
+
+/** Inflates one entry as a stream, each chunk to `onChunk`, the whole archive's budget of bytes counted. */
+async function inflate(
+  file: Buffer,
+  entry: Entry,
+  name: string,
+  budget: { left: number },
+  onChunk: (chunk: Buffer) => void,
+): Promise<void> {
+  const data = file.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+  const over = () =>
+    refuse(
+      name,
+      `its parts inflate to more than ${MAX_PARTS_BYTES / 1048576} MiB (${entry.name}); assess reads workbooks up to that size`,
+    );
+  if (entry.size > budget.left) throw over();
+  if (entry.method === 0) {
+    budget.left -= data.length;
+    if (budget.left < 0) throw over();
+    onChunk(data);
+    return;
+  }
+  const stream = createInflateRaw();
+  stream.end(data);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      budget.left -= chunk.length;
+      if (budget.left < 0) throw over();
+      onChunk(chunk);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw refuse(name, `the workbook's part ${entry.name} cannot be inflated (${(error as Error).message})`);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * Counts a sheet's rows and finds its last row and column as its XML streams by. A tag cut between two chunks
+ * is carried over to the next.
+ */
+class SheetScan {
+  private carry = "";
+  private rows = 0;
+  private cells = 0;
+  private lastRow = 0;
+  private lastColumn = 0;
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly name: string,
+    private readonly sheet: string,
+  ) {}
+
+  push(chunk: Buffer): void {
+    const text = this.carry + this.decoder.decode(chunk, { stream: true });
+    // A tag still open at the chunk's end is scanned with the next chunk.
+    const cut = text.lastIndexOf("<");
+    const open = cut !== -1 && text.indexOf(">", cut) === -1;
+    this.carry = open ? text.slice(cut) : "";
+    if (this.carry.length > MAX_TAG) {
+      throw refuse(this.name, `sheet "${this.sheet}" holds a tag longer than ${MAX_TAG / 1024} KiB`);
+    }
+    for (const match of (open ? text.slice(0, cut) : text).matchAll(/<(?:\w+:)?(row|c)\b([^>]*)>/g)) {
+      const address = /\sr="([A-Z]*)(\d+)"/.exec(match[2]!);
+      if (match[1] === "c") {
+        this.cells++;
+        if (address) {
+          this.lastColumn = Math.max(this.lastColumn, columnNumber(address[1]!));
+          this.lastRow = Math.max(this.lastRow, Number(address[2]));
+        }
+      } else {
+        this.rows++;
+        this.lastRow = address ? Math.max(this.lastRow, Number(address[2])) : this.lastRow + 1;
+      }
+      this.check();
+    }
+  }
+
+  private check(): void {
+    const where = `sheet "${this.sheet}"`;
+    if (this.rows > MAX_ROWS + 1 || this.lastRow > MAX_ROWS + 1) {
+      throw refuse(
+        this.name,
+        `${where} has more than ${MAX_ROWS.toLocaleString("en-US")} rows below its header (row ${this.lastRow.toLocaleString("en-US")} found); assess reads workbooks up to that many`,
+      );
+    }
+    if (this.lastRow * this.lastColumn > MAX_CELLS || this.cells > MAX_CELLS) {
+      throw refuse(
+        this.name,
+        `${where} uses a range of ${this.lastRow.toLocaleString("en-US")} rows × ${this.lastColumn.toLocaleString("en-US")} columns (up to ${columnName(this.lastColumn)}${this.lastRow}), more than ${MAX_CELLS.toLocaleString("en-US")} cells`,
+      );
+    }
+  }
+}
+
+/** A → 1, Z → 26, AA → 27, XFD → 16,384. */
+function columnNumber(letters: string): number {
+  let n = 0;
+  for (const c of letters) n = n * 26 + (c.charCodeAt(0) - 64);
+  return n;
+}
+
+/** 1 → A, 27 → AA. */
+export function columnName(n: number): string {
+  let name = "";
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) name = String.fromCharCode(65 + ((k - 1) % 26)) + name;
+  return name;
+}
+
+/** A ZIP archive of `entries` alone, their compressed bytes copied from `file`. */
+function archiveOf(file: Buffer, entries: Entry[]): Buffer {
+  const pieces: Buffer[] = [];
+  const directory: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, "utf8");
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names; sizes here, no data descriptor
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt32LE(entry.crc, 14);
+    local.writeUInt32LE(entry.compressedSize, 18);
+    local.writeUInt32LE(entry.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(entry.method, 10);
+    central.writeUInt32LE(entry.crc, 16);
+    central.writeUInt32LE(entry.compressedSize, 20);
+    central.writeUInt32LE(entry.size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    const data = file.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+    pieces.push(local, name, data);
+    directory.push(central, name);
+    offset += 30 + name.length + data.length;
+  }
+  const size = directory.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...pieces, ...directory, end]);
+}
