@@ -116,12 +116,16 @@ export class Forwarder {
     }
   }
 
+  get signed(): boolean {
+    return this.signer !== undefined;
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   toJSON(): unknown {
-    return { destination: describeDestination(this.destination), signed: this.signer !== undefined };
+    return { destination: describeDestination(this.destination), signed: this.signed };
   }
 
   [inspect.custom](): string {

@@ -37,7 +37,16 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--host <host>", "address to bind (anything but loopback exposes the receiver)", "127.0.0.1")
       .option(
         "--forward-to <url>",
-        "also POST each notification, body and content type unchanged, to this URL",
+        "also POST each notification, body and content type unchanged, to this URL; slack:<webhook URL> or teams:<workflow URL> posts a message for each finished attempt",
+      )
+      .option(
+        "--forward-timeout <duration>",
+        "deadline of one forward: connect, headers and whole answer",
+        "10s",
+      )
+      .option(
+        "--signing-secret <whsec_…>",
+        "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
       )
       .option("--log <file.ndjson>", "append every request received to this file, one JSON object per line")
       .option(
@@ -49,6 +58,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess callbacks listen",
       "assess callbacks listen --port 4020 --forward-to http://127.0.0.1:3000/hooks/assess --log callbacks.ndjson",
       "assess callbacks listen --host 0.0.0.0 --secret-path",
+      "assess callbacks listen --forward-to teams:https://example.webhook.office.com/workflows/… --log callbacks.ndjson",
     ],
   );
 }
