@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const callbacks = group;
@@ -24,6 +24,28 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess callbacks resend 50123 50124",
       "assess callbacks resend --file ids.txt --json",
       "assess callbacks resend --from 2026-10-01 --to 2026-10-31",
+    ],
+  );
+
+  examples(
+    callbacks
+      .command("reconcile")
+      .description(
+        "Resend exactly the notifications a `callbacks listen --log` file never received, for the finished attempts of a period",
+      )
+      .option("--from <date>", "start of the period: YYYY-MM-DD, ISO time, 7d (7 days ago)")
+      .option("--to <date>", "end of the period (default: now; a bare date includes the whole day)")
+      .option(
+        "--log <listen.ndjson>",
+        "the file `callbacks listen --log` appends to (TestInvitationId in any casing)",
+      )
+      .option("--test <id>", "only these tests' attempts (repeatable, or comma-separated)", collectList)
+      .option(...PERIOD_YES)
+      .action(lazy(() => import("./reconcile.js"))),
+    [
+      "assess callbacks reconcile --from 7d --log callbacks.ndjson --dry-run",
+      "assess callbacks reconcile --from 2026-10-01 --to 2026-10-31 --log callbacks.ndjson --test 1001 --json",
+      "0 6 * * * assess callbacks reconcile --from 2d --log /var/log/assess/callbacks.ndjson   # cron",
     ],
   );
 
