@@ -95,6 +95,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         waiting.bytes -= bytes;
       });
   };
+  // Stopping cuts the forwards short: a hanging target must not hold the receiver's exit.
+  const stopping = new AbortController();
   const full = (bytes: number) => waiting.count >= maxQueued || waiting.bytes + bytes > maxQueuedBytes;
 
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
@@ -148,7 +150,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         const contentType = req.headers["content-type"] ?? "application/json";
         enqueue(async () => {
           const forward = options.forwarder
-            ? await forwardBody(options.forwarder, {
+            ? await forwardBody(options.forwarder, stopping.signal, {
                 body,
                 contentType,
                 record: notification,
@@ -208,6 +210,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      stopping.abort();
       await queue;
     },
   };
@@ -272,13 +275,17 @@ function utcTime(value: unknown): string | null {
 }
 
 /** Slack and Teams get a message for a final notification only: "In Progress" is not news to people. */
-async function forwardBody(forwarder: Forwarder, delivery: Delivery): Promise<ForwardOutcome | undefined> {
+async function forwardBody(
+  forwarder: Forwarder,
+  signal: AbortSignal,
+  delivery: Delivery,
+): Promise<ForwardOutcome | undefined> {
   const url = describeDestination(forwarder.destination);
   const status = field(delivery.record, "Status");
   if (forwarder.destination.kind !== "json" && typeof status === "string" && /progress/i.test(status)) {
     return undefined;
   }
-  const outcome = await forwarder.tryOnce(delivery);
+  const outcome = await forwarder.tryOnce(delivery, signal);
   if (outcome.status !== undefined) return { url, status: outcome.status };
   return { url, status: null, error: outcome.error };
 }
