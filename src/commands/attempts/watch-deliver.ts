@@ -182,7 +182,7 @@ export async function deliverPending(
     if (outcome.fatal || expired) {
       const reason = outcome.fatal
         ? `${outcome.error ?? "cannot be delivered"}`
-        : `${outcome.error} (given up after ${entry.tries} tries over ${formatDuration(now - Date.parse(entry.since))})`;
+        : `${outcome.error} (given up after ${entry.tries} ${entry.tries === 1 ? "try" : "tries"} over ${formatDuration(now - Date.parse(entry.since))})`;
       const file = deadLetterPath(statePath);
       writeDeadLetter(file, entry, reason, deliverer.name);
       queue.splice(queue.indexOf(entry), 1);

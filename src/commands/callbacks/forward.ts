@@ -101,7 +101,15 @@ export class Forwarder {
         body,
         signal: AbortSignal.any(signals),
       });
-      await res.body.dump({ limit: ANSWER_BYTES });
+      // Read to its end (or ANSWER_BYTES) under the deadline: a trickled answer is a failed try.
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > ANSWER_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
       if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode };
       const header = res.headers["retry-after"];
       return {
