@@ -142,13 +142,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
           return;
         }
         reply(res, 200, { received: true });
-        const { notification, testInvitationId, status, attemptedAt } = parsed;
+        const { testInvitationId, status, attemptedAt } = parsed;
         const key = testInvitationId === null ? undefined : `${testInvitationId}\u0000${status ?? ""}`;
         const duplicate = key !== undefined && seen.has(key);
         if (key !== undefined) seen.add(key);
         const receivedAt = new Date().toISOString();
         const contentType = req.headers["content-type"] ?? "application/json";
+        // Only the body waits in the queue (what its bound counts): it is read again when its turn comes.
         enqueue(async () => {
+          const { notification } = parseNotification(body) as { notification: Record<string, unknown> };
           const forward = options.forwarder
             ? await forwardBody(options.forwarder, stopping.signal, {
                 body,
