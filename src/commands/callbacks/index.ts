@@ -53,7 +53,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     callbacks
       .command("listen")
       .description(
-        "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops)",
+        "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops); at most 1,000 (64 MiB) wait for their forward, then 503",
       )
       .option("--port <n>", "port to listen on (0 = any free port)", "4020")
       .option("--host <host>", "address to bind (anything but loopback exposes the receiver)", "127.0.0.1")
