@@ -66,7 +66,8 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
   }
-  const signer = signerOf(o.signingSecret, ctx.io.env);
+  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
+  const signer = o.forward?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
   if (o.signingSecret !== undefined && o.forward?.kind !== "json") {
     throw new UsageError(
       "--signing-secret signs what --forward sends to a plain URL",
@@ -89,9 +90,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     o.exec !== undefined
       ? new ExecDeliverer(o.exec, o.execEnvKey === true)
       : o.forward !== undefined
-        ? new ForwardDeliverer(
-            new Forwarder(o.forward, o.forward.kind === "json" ? signer : undefined, o.forwardTimeout),
-          )
+        ? new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout))
         : undefined;
   const unlock = lockWatchState(path);
   try {

@@ -27,17 +27,15 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { port, host, forwardTo } = o;
-  const signer = signerOf(o.signingSecret, ctx.io.env);
+  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
+  const signer = forwardTo?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
   if (o.signingSecret !== undefined && forwardTo?.kind !== "json") {
     throw new UsageError(
       "--signing-secret signs what --forward-to sends to a plain URL",
       "Give --forward-to <url>, or leave --signing-secret out.",
     );
   }
-  const forwarder =
-    forwardTo === undefined
-      ? undefined
-      : new Forwarder(forwardTo, forwardTo.kind === "json" ? signer : undefined, o.forwardTimeout);
+  const forwarder = forwardTo === undefined ? undefined : new Forwarder(forwardTo, signer, o.forwardTimeout);
   // 24 random bytes: the path is the only thing standing between the receiver and anyone who can reach it.
   const secretPath = o.secretPath ? `/${randomBytes(24).toString("base64url")}` : undefined;
   const log = o.log === undefined ? undefined : await openLog(o.log);

@@ -105,9 +105,12 @@ export function slackMessage(record: Record<string, unknown>): Record<string, un
   return { text: mrkdwn(headline(s)), blocks };
 }
 
-/** Markdown of Adaptive Cards: its punctuation escaped, so a name cannot become a link. */
+/**
+ * Adaptive Cards render a subset of Markdown: the characters that make links, emphasis and headings are
+ * escaped, so a name cannot become a link; dots and dashes of e-mails and dates are left as they are.
+ */
 function plain(value: string): string {
-  return value.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
+  return value.replace(/[\\`*_[\]()<>~#]/g, (c) => `\\${c}`);
 }
 
 /** Teams (Workflows "post to a channel when a webhook request is received"): a message holding one Adaptive Card. */
