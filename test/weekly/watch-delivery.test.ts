@@ -254,6 +254,12 @@ describe("attempts watch: the lock, the state and the terminal", () => {
     expect(r.stderr).toContain("Pass --yes");
     expect(listingCalls()).toBe(calls);
 
+    // One polled up to a time still to come starts now.
+    writeFileSync(stateFile(), JSON.stringify({ ...saved, polledUntil: "2100-01-01T00:00:00Z" }));
+    const future = await runBuilt(["attempts", "watch", "--once"]);
+    expect(future.code, future.stderr).toBe(0);
+    expectNoStack(future.stderr);
+
     writeFileSync(stateFile(), JSON.stringify(saved));
     const live = h.start(env, ["attempts", "watch", "--interval", "5s"]);
     try {

@@ -120,7 +120,10 @@ async function watch(
   };
   const saved = loadWatchState(path);
   const now = wholeSecond(Date.now());
-  let from = saved ? new Date(Date.parse(saved.polledUntil) - OVERLAP_MS) : new Date(now - o.since);
+  // A state polled up to a time still to come (a clock put back, an edited file) starts now.
+  let from = saved
+    ? new Date(Math.min(now, Date.parse(saved.polledUntil) - OVERLAP_MS))
+    : new Date(now - o.since);
   // A state polled up to long ago (restored from an old backup, or edited) is as many calls as a long --since.
   await confirmCalls(ctx, { start: from, end: new Date(now) }, o.yes === true);
   const start = from;
@@ -139,9 +142,11 @@ async function watch(
   const what = tests.length > 0 ? `test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "all tests";
   const pendingAtStart = state.pending?.length ?? 0;
   if (!o.once) {
-    const whence = saved
-      ? `${toServiceTime(from)} (${formatDuration(OVERLAP_MS)} before ${saved.polledUntil}, where the last run stopped)`
-      : toServiceTime(from);
+    const whence = !saved
+      ? toServiceTime(from)
+      : from.getTime() === now
+        ? `${toServiceTime(from)} (the state says ${saved.polledUntil}, a time still to come)`
+        : `${toServiceTime(from)} (${formatDuration(OVERLAP_MS)} before ${saved.polledUntil}, where the last run stopped)`;
     ctx.info(
       `Watching finished attempts of ${what} every ${formatDuration(o.interval)}, from ${whence}; Ctrl-C stops.`,
     );
