@@ -265,6 +265,9 @@ async function watch(
     ctx.warn(
       `${counts.deadLettered} deliver${counts.deadLettered === 1 ? "y was" : "ies were"} given up: see ${deadLetterPath(path)}`,
     );
+    ctx.hint(
+      "each line holds the attempt (.attempt) and the last error: fix the receiver or the command, then hand them over yourself, e.g. with jq -c .attempt",
+    );
   }
   if (o.once && !interrupted) {
     if (counts.shown === 0 && pendingAtStart === 0 && ctx.io.stderr.isTTY) {
