@@ -13,7 +13,10 @@ export const GROUPS = [
     name: "attempts",
     summary: "List finished attempts (Completed, Test left, Terminated) of any period, or watch for new ones",
   },
-  { name: "callbacks", summary: "Resend test-completion notifications, or receive them locally" },
+  {
+    name: "callbacks",
+    summary: "Resend test-completion notifications, receive them locally, or reconcile the two",
+  },
   { name: "gdpr", summary: "Mask candidates' personal data (GDPR requests)" },
   { name: "users", summary: "Create users, move them between business units, activate or deactivate them" },
   {

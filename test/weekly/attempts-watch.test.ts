@@ -3,17 +3,13 @@
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
+import * as h from "./watch-helpers.js";
+import { expectNoStack, lines, sleep, startReceiver, waitUntil } from "./watch-helpers.js";
 
 let t: TestEnv;
 let dir: string;
@@ -28,85 +24,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Live {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
-  waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** The built CLI with stdout and stderr on pipes (so stdout is not a terminal: NDJSON by default). */
-function start(args: string[], extraEnv: Record<string, string> = {}): Live {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, NO_COLOR: "1", ...env, ...extraEnv },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  let ended = false;
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => {
-      ended = true;
-      resolve({ code, signal });
-    }),
-  );
-  const texts = { stdout: () => stdout, stderr: () => stderr };
-  return {
-    child,
-    stdout: texts.stdout,
-    stderr: texts.stderr,
-    exit,
-    async waitFor(stream, pattern, boundMs = 20_000) {
-      const until = Date.now() + boundMs;
-      for (;;) {
-        const match = pattern.exec(texts[stream]());
-        if (match) return match;
-        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${stderr}`);
-        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${stderr}`);
-        await sleep(20);
-      }
-    },
-  };
-}
-
-/** Runs the built CLI to its end. */
-async function runBuilt(args: string[], extraEnv: Record<string, string> = {}) {
-  const live = start(args, extraEnv);
-  const { code } = await live.exit;
-  return { code, stdout: live.stdout(), stderr: live.stderr() };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Invites a candidate to a test and makes them finish it, as a user would: `assess sandbox complete`. */
-async function finishedAttempt(email: string, test = "1001"): Promise<number> {
-  const invited = await t.run([
-    ...["invite", "send", "--test", test, "--email", email, "--name", "Watch Ed"],
-    ...["-o", "tsv", "--fields", "testInvitationId"],
-  ]);
-  expect(invited.code, invited.stderr).toBe(0);
-  const id = invited.stdout.trim().split("\n").at(-1)!;
-  const completed = await t.run(["sandbox", "complete", id]);
-  expect(completed.code, completed.stderr).toBe(0);
-  return Number(id);
-}
-
-function lines(text: string): Array<Record<string, unknown>> {
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+const start = (args: string[]) => h.start(env, args);
+const runBuilt = (args: string[]) => h.runBuilt(env, args);
+const finishedAttempt = (email: string, test = "1001") => h.finishedAttempt(t, email, { test });
 
 function listingCalls(): number {
   return t.sandbox.requests.filter((r) => r.path.endsWith("/v3/candidates/testattempts")).length;
@@ -115,10 +35,6 @@ function listingCalls(): number {
 function stateFiles(): string[] {
   const folder = join(env.ASSESS_CONFIG_DIR!, "watch");
   return readdirSync(folder).map((name) => join(folder, name));
-}
-
-function expectNoStack(stderr: string): void {
-  expect(stderr).not.toMatch(/^\s+at |Unhandled|TypeError|ReferenceError/m);
 }
 
 describe("assess attempts watch", () => {
@@ -213,67 +129,80 @@ describe("assess attempts watch", () => {
     expect(lines(next.stdout).length).toBeGreaterThanOrEqual(3);
   });
 
-  it("--exec runs the command with the attempt as JSON on stdin; a failing command is reported and the watch goes on", async () => {
+  it("--exec runs the command with the attempt as JSON on stdin, without the API key; a failing command keeps the attempt pending until it succeeds", async () => {
     const one = await finishedAttempt("exec.one@example.com");
     const two = await finishedAttempt("exec.two@example.com");
     const file = join(dir, "received.ndjson");
-    const exec = `cat >> '${file}'; echo "ran for $ASSESS_TEST_INVITATION_ID"; exit 3`;
+    const ok = join(dir, "ok");
+    const exec =
+      `if [ -n "$ASSESS_API_KEY" ]; then k=given; else k=none; fi; echo "ran for $ASSESS_TEST_INVITATION_ID, key: $k"; ` +
+      `[ -f '${ok}' ] || exit 3; cat >> '${file}'`;
     const r = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
-    expect(r.code, r.stderr).toBe(0);
+    // Not delivered: cron sees a failure, and stderr names what is pending.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`--exec of attempt ${one} failed (exited with 3); pending`);
+    expect(r.stderr).toContain(`--exec of attempt ${two} failed (exited with 3); pending`);
+    expect(r.stderr).toContain(
+      `2 deliveries are still pending (--exec): attempt ${one} (exited with 3, 1 try), attempt ${two} (exited with 3, 1 try); the next run tries again.`,
+    );
+    // The command's own output goes to stderr: stdout is the attempts alone, shown once.
+    expect(r.stderr).toContain(`ran for ${one}, key: none`);
+    expect(r.stderr).not.toContain(t.env.ASSESS_API_KEY);
+    expect(lines(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
+
+    // The command works now: the next run delivers both, in order, and shows nothing again.
+    writeFileSync(ok, "");
+    const next = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe("");
+    expect(next.stderr).toContain("2 deliveries left by earlier runs (--exec): trying them first.");
     const received = lines(readFileSync(file, "utf8"));
     expect(received.map((a) => a.testInvitationId)).toEqual([one, two]);
     expect(received[0]).toMatchObject({ email: "exec.one@example.com", testId: 1001 });
-    expect(r.stderr).toContain(`--exec exited with 3 for attempt ${one}`);
-    expect(r.stderr).toContain(`--exec exited with 3 for attempt ${two}`);
-    // The command's own output goes to stderr: stdout is the attempts alone.
-    expect(r.stderr).toContain(`ran for ${one}`);
-    expect(lines(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
-    // Failed or not, they were shown: the next run runs nothing again.
+    // Delivered: a third run runs nothing again.
     const again = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("ran for");
     expect(lines(readFileSync(file, "utf8"))).toHaveLength(2);
+
+    // --exec-env-key passes the key on, for a command that calls assess itself.
+    const three = await finishedAttempt("exec.three@example.com");
+    const keyed = await runBuilt(["attempts", "watch", "--once", "--exec-env-key", "--exec", exec]);
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(keyed.stderr).toContain(`ran for ${three}, key: given`);
   });
 
   it("--forward POSTs each attempt as JSON to a local server, tries again after a 503, never sends the API key", async () => {
-    const received: Array<{ body: string; headers: http.IncomingHttpHeaders }> = [];
-    let answers = 0;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        // The first delivery fails: the forward is tried again.
-        if (answers++ === 0) {
-          res.writeHead(503, { "retry-after": "1" }).end();
-          return;
-        }
-        received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
-        res.writeHead(204).end();
-      });
+    const receiver = await startReceiver((_request, res, index) => {
+      // The first delivery fails: the forward is tried again.
+      if (index > 0) return 204;
+      res.writeHead(503, { "retry-after": "1" }).end();
+      return undefined;
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/assess`;
     try {
       const id = await finishedAttempt("forward@example.com");
-      const r = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const r = await runBuilt(["attempts", "watch", "--once", "--forward", receiver.url]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`--forward of attempt ${id}: HTTP 503; trying again in 1s`);
-      expect(received).toHaveLength(1);
-      expect(JSON.parse(received[0]!.body)).toMatchObject({
+      expect(r.stderr).toContain(
+        `--forward to ${receiver.url} of attempt ${id}: HTTP 503; trying again in 1s`,
+      );
+      expect(receiver.requests).toHaveLength(2);
+      const delivered = receiver.requests[1]!;
+      expect(JSON.parse(delivered.body.toString())).toMatchObject({
         testInvitationId: id,
         email: "forward@example.com",
       });
-      expect(received[0]!.headers["content-type"]).toBe("application/json");
-      expect(received[0]!.headers["x-api-key"]).toBeUndefined();
-      expect(received[0]!.body).not.toContain(t.env.ASSESS_API_KEY);
+      expect(delivered.headers["content-type"]).toBe("application/json");
+      expect(delivered.headers["x-api-key"]).toBeUndefined();
+      expect(delivered.body.toString()).not.toContain(t.env.ASSESS_API_KEY);
+      // No signing secret, no signature.
+      expect(delivered.headers["webhook-signature"]).toBeUndefined();
       // Delivered: a rerun forwards nothing again.
-      const again = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const again = await runBuilt(["attempts", "watch", "--once", "--forward", receiver.url]);
       expect(again.code, again.stderr).toBe(0);
-      expect(received).toHaveLength(1);
+      expect(receiver.requests).toHaveLength(2);
     } finally {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await receiver.close();
     }
   });
 
@@ -371,7 +300,7 @@ describe("assess attempts watch", () => {
     const file = join(dir, "dry.ndjson");
     const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stderr).toContain(`[dry-run] would run --exec for attempt ${id}`);
+    expect(dry.stderr).toContain(`[dry-run] would deliver attempt ${id} (--exec)`);
     expect(lines(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
     expect(() => readFileSync(file)).toThrow();
     expect(stateFiles()).toEqual([]);
@@ -401,11 +330,3 @@ describe("assess attempts watch", () => {
     expect(listingCalls()).toBe(0);
   });
 });
-
-async function waitUntil(check: () => boolean, what: string, boundMs = 10_000): Promise<void> {
-  const until = Date.now() + boundMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}

@@ -49,13 +49,31 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .option(
         "--exec <command>",
-        "run this shell command for each attempt, one at a time, with the attempt as JSON on stdin (its output goes to stderr)",
+        "run this shell command for each attempt, one at a time, with the attempt as JSON on stdin (its output goes to stderr); done when it exits 0",
       )
+      .option("--exec-env-key", "pass ASSESS_API_KEY on to --exec (left out of its environment by default)")
       .option(
         "--forward <url>",
-        "POST each attempt as JSON to this URL (tried again on failure; no API key sent)",
+        "POST each attempt as JSON to this URL (no API key sent); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
       )
-      .option("--once", "poll once, show what is new, and exit (for cron)")
+      .option(
+        "--forward-timeout <duration>",
+        "deadline of one forward: connect, headers and whole answer",
+        "10s",
+      )
+      .option(
+        "--signing-secret <whsec_…>",
+        "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
+      )
+      .option(
+        "--give-up-after <duration>",
+        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file",
+        "7d",
+      )
+      .option(
+        "--once",
+        "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending (for cron)",
+      )
       .option(...PERIOD_YES)
       .action(lazy(() => import("./watch.js"))),
     [
@@ -63,6 +81,8 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess attempts watch --exec 'jq -r .email >> finished.txt'",
       "assess attempts watch --forward http://127.0.0.1:3000/hooks/assess --interval 5m",
       "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
+      "assess attempts watch --once --forward slack:https://hooks.slack.com/services/T000/B000/XXXX",
+      "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
     ],
   );
 }

@@ -1,13 +1,24 @@
 /**
- * What `attempts watch` remembers between runs: the ids it has shown and the time it has polled up to, in
- * one small JSON file per profile, service, account and test filter under the config folder. It is replaced
- * whole (a temporary file renamed over it), so a crash leaves the old state or the new one, never half.
+ * What `attempts watch` remembers between runs: the ids it has shown, the time it has polled up to and the
+ * deliveries (--exec, --forward) not yet done, in one small JSON file per profile, service, account and test
+ * filter under the config folder. It is replaced whole (a temporary file renamed over it), so a crash leaves
+ * the old state or the new one, never half. Deliveries given up go to a dead-letter file beside it.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
-import { ensurePrivateDir, writePrivateFile } from "../../config/private.js";
+import type { TestAttempt } from "../../api/schemas.js";
+import { ensurePrivateDir, openForAppend, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
+import { jsonText } from "../../escape.js";
 
 const WHAT = "where attempts watch keeps its state";
 
@@ -20,6 +31,18 @@ export interface WatchState {
   polledUntil: string;
   /** Ids shown, each with the end of the poll that first returned it (for pruning). */
   shown: Record<string, string>;
+  /** Attempts shown but not yet delivered (--exec exited 0, --forward got a 2xx), oldest first. */
+  pending?: PendingDelivery[];
+}
+
+export interface PendingDelivery {
+  attempt: TestAttempt;
+  /** When the attempt was first due for delivery: --give-up-after counts from here. */
+  since: string;
+  tries: number;
+  lastError?: string;
+  /** A running watch tries it again from this time on (a new run tries it at once). */
+  nextAt?: string;
 }
 
 export interface WatchTarget {
@@ -72,11 +95,25 @@ export function loadWatchState(path: string): WatchState | undefined {
     typeof state.polledUntil !== "string" ||
     Number.isNaN(Date.parse(state.polledUntil)) ||
     typeof state.shown !== "object" ||
-    state.shown === null
+    state.shown === null ||
+    !(state.pending === undefined || (Array.isArray(state.pending) && state.pending.every(isPending)))
   ) {
     throw broken();
   }
   return state as WatchState;
+}
+
+function isPending(value: unknown): value is PendingDelivery {
+  const entry = value as Partial<PendingDelivery> | null;
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.attempt === "object" &&
+    entry.attempt !== null &&
+    typeof entry.since === "string" &&
+    !Number.isNaN(Date.parse(entry.since)) &&
+    typeof entry.tries === "number"
+  );
 }
 
 /** Writes the state whole: a private temporary file beside it, flushed, then renamed over it (mode 0600). */
@@ -88,6 +125,39 @@ export function saveWatchState(path: string, state: WatchState): void {
   } catch (error) {
     throw new CliError(`Cannot write the watch state ${path}: ${(error as Error).message}`, {
       suggestion: "Free some space or fix the folder's permissions, or set ASSESS_CONFIG_DIR.",
+      cause: error,
+    });
+  }
+}
+
+/** `<state>.dead-letter.ndjson`: the deliveries given up, one JSON line each. */
+export function deadLetterPath(path: string): string {
+  return `${path.replace(/\.json$/, "")}.dead-letter.ndjson`;
+}
+
+/** Appends one given-up delivery (created 0600: it holds candidates' data). */
+export function writeDeadLetter(path: string, entry: PendingDelivery, reason: string, to: string): void {
+  const line = {
+    testInvitationId: entry.attempt.testInvitationId,
+    givenUpAt: new Date().toISOString(),
+    since: entry.since,
+    tries: entry.tries,
+    error: reason,
+    destination: to,
+    attempt: entry.attempt,
+  };
+  try {
+    const folder = join(path, "..");
+    ensurePrivateDir(join(folder, ".."), folder, WHAT);
+    const fd = openForAppend(path);
+    try {
+      writeSync(fd, `${jsonText(line)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new CliError(`Cannot write the dead-letter file ${path}: ${(error as Error).message}`, {
+      suggestion: "Free some space or fix the folder's permissions; the delivery stays pending meanwhile.",
       cause: error,
     });
   }
@@ -106,35 +176,95 @@ export function pruneShown(state: WatchState, from: Date): void {
 /**
  * Takes the state's lock (`<state>.lock`, holding this process's id) for as long as the watch runs: two
  * watches of one state (an overlapping cron run) would each run --exec and --forward for the same attempt.
- * A lock whose process is gone is taken over. Returns the function that releases it.
+ * A lock whose process is gone is taken over, by one watch only: the takeover itself is guarded by an
+ * exclusive `<state>.lock.takeover`, under which the lock's holder is read again before the lock is
+ * replaced (a file renamed over it, so the lock never stops existing). Returns the function that releases it.
  */
 export function lockWatchState(path: string): () => void {
   const lock = `${path}.lock`;
   ensurePrivateDir(join(path, "..", ".."), join(path, ".."), WHAT);
-  for (let tries = 0; ; tries++) {
-    try {
-      const fd = openSync(lock, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        if (holder(lock) === process.pid) rmSync(lock, { force: true });
-      };
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST" || tries > 0) {
-        throw new CliError(`Cannot lock the watch state ${lock}: ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
-    }
+  const release = () => {
+    if (holder(lock) === process.pid) rmSync(lock, { force: true });
+  };
+  for (let tries = 0; tries < 50; tries++) {
+    if (createExclusive(lock)) return release;
     const pid = holder(lock);
-    if (pid !== undefined && alive(pid)) {
+    if (pid !== undefined && alive(pid)) throw running(pid, lock);
+    // No id in it yet: being written this instant, unless it has been empty for a while (a crash).
+    if (pid === undefined && ageMs(lock) < 2000) {
+      sleepSync(20);
+      continue;
+    }
+    // Stale (or being written this instant): take it over under the takeover lock, or wait for whoever is.
+    const takeover = `${lock}.takeover`;
+    if (createExclusive(takeover)) {
+      try {
+        const again = holder(lock);
+        if (again === pid || (again !== undefined && !alive(again))) {
+          replaceWithOwn(lock);
+          return release;
+        }
+      } finally {
+        rmSync(takeover, { force: true });
+      }
+      continue;
+    }
+    const other = holder(takeover);
+    if (other !== undefined && !alive(other)) {
       throw new UsageError(
-        `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
-        `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
+        `A watch stopped while taking over the lock ${lock}`,
+        `If no \`assess attempts watch\` of these tests runs, delete ${takeover}.`,
       );
     }
-    rmSync(lock, { force: true });
+    sleepSync(20);
   }
+  throw new CliError(`Cannot lock the watch state ${lock}: it keeps changing hands`, {
+    suggestion: "Another watch of the same tests is starting; try again in a moment.",
+  });
+}
+
+function running(pid: number, lock: string): UsageError {
+  return new UsageError(
+    `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
+    `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
+  );
+}
+
+/** Creates `file` holding this process's id; false when it exists. */
+function createExclusive(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx", 0o600);
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw new CliError(`Cannot lock the watch state ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    writeSync(fd, String(process.pid));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/** The lock, holding this process's id, put in place in one step. */
+function replaceWithOwn(lock: string): void {
+  const temp = `${lock}.${process.pid}.tmp`;
+  rmSync(temp, { force: true });
+  if (!createExclusive(temp)) throw new CliError(`Cannot lock the watch state: ${temp} is in the way`);
+  renameSync(temp, lock);
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function holder(lock: string): number | undefined {

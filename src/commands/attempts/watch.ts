@@ -1,29 +1,37 @@
 /**
  * `assess attempts watch`: completion notifications for those who cannot receive them. Polls the attempt
  * listing every --interval, shows each attempt that finished once, and can hand each to a command (--exec)
- * or POST it to a URL (--forward). What it has shown is kept in a state file (./watch-state.ts), so a
- * restart, or the next `--once` from cron, neither repeats an attempt nor misses one.
+ * or POST it to a URL, Slack or Teams (--forward), at least once (./watch-deliver.ts). What it has shown and
+ * what it has yet to deliver are kept in a state file (./watch-state.ts), so a restart, or the next `--once`
+ * from cron, neither repeats an attempt nor misses one.
  */
-import { spawn } from "node:child_process";
-import { backoffMs, retryAfterMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
-import { Agent, type Dispatcher, request } from "../../api/undici.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";
 import { effectiveValues } from "../../config/resolve.js";
 import { configDir } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { ApiError, InterruptedError, NetworkError, UsageError } from "../../errors.js";
-import { jsonText } from "../../escape.js";
 import { Output, type Row } from "../../output/output.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
-import { duration, httpUrl, id, parsed } from "../../parse/flags.js";
+import { duration, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
-import { VERSION } from "../../version.js";
+import { Forwarder, parseDestination } from "../callbacks/forward.js";
+import { signerOf } from "../callbacks/signing.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
 import { attemptsOfPeriod, confirmCalls } from "./period.js";
 import {
+  type Deliverer,
+  deliverPending,
+  describePending,
+  ExecDeliverer,
+  enqueue,
+  ForwardDeliverer,
+  pause,
+} from "./watch-deliver.js";
+import {
+  deadLetterPath,
   loadWatchState,
   lockWatchState,
   pruneShown,
@@ -38,16 +46,17 @@ export const OVERLAP_MS = 10 * 60_000;
 export const MIN_INTERVAL_MS = 5_000;
 /** Backing off stops growing here (or at --interval, when that is longer). */
 export const MAX_BACKOFF_MS = 15 * 60_000;
-/** A forward is tried this many times (network errors, 408, 429, 5xx) before it is given up. */
-const FORWARD_TRIES = 4;
-const FORWARD_TIMEOUT_MS = 10_000;
 
 export const options = z.object({
   test: z.array(id()).min(1, "give at least one test id").optional(),
   interval: duration(MIN_INTERVAL_MS),
   since: duration(1000),
   exec: z.string().min(1).optional(),
-  forward: parsed((text) => httpUrl(text, FLAG)).optional(),
+  execEnvKey: z.boolean().optional(),
+  forward: parsed((text) => parseDestination(text, FLAG)).optional(),
+  forwardTimeout: duration(1000),
+  signingSecret: z.string().optional(),
+  giveUpAfter: duration(1000),
   once: z.boolean().optional(),
   yes: z.boolean().optional(),
 });
@@ -56,6 +65,14 @@ type Options = z.infer<typeof options>;
 export async function run(ctx: Context, o: Options): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
+  }
+  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
+  const signer = o.forward?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
+  if (o.signingSecret !== undefined && o.forward?.kind !== "json") {
+    throw new UsageError(
+      "--signing-secret signs what --forward sends to a plain URL",
+      "Give --forward <url>, or leave --signing-secret out.",
+    );
   }
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
   const out = watchOutput(ctx, o.once === true);
@@ -71,28 +88,46 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   // A test of another account, or a typo, is an error now rather than a watch that never shows anything.
   for (const testId of tests) await client.tests.get(testId);
 
+  const deliverer: Deliverer | undefined =
+    o.exec !== undefined
+      ? new ExecDeliverer(o.exec, o.execEnvKey === true)
+      : o.forward !== undefined
+        ? new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout))
+        : undefined;
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, o, { client, out, path, tests });
+    return await watch(ctx, o, { client, out, path, tests, deliverer });
   } finally {
     unlock();
+    await deliverer?.close();
   }
+}
+
+interface Watch {
+  client: Client;
+  out: Output;
+  path: string;
+  tests: number[];
+  deliverer?: Deliverer;
 }
 
 async function watch(
   ctx: Context,
   o: Options,
-  { client, out, path, tests }: { client: Client; out: Output; path: string; tests: number[] },
+  { client, out, path, tests, deliverer }: Watch,
 ): Promise<number> {
   // A dry run shows what it would do and records nothing: the next real run does it all.
   const save = (state: WatchState): void => {
     if (!ctx.dryRun) saveWatchState(path, state);
   };
   const saved = loadWatchState(path);
+  const now = wholeSecond(Date.now());
+  // A state polled up to a time still to come (a clock put back, an edited file) starts now.
   let from = saved
-    ? new Date(Date.parse(saved.polledUntil) - OVERLAP_MS)
-    : new Date(wholeSecond(Date.now()) - o.since);
-  if (!saved) await confirmCalls(ctx, { start: from, end: new Date() }, o.yes === true);
+    ? new Date(Math.min(now, Date.parse(saved.polledUntil) - OVERLAP_MS))
+    : new Date(now - o.since);
+  // A state polled up to long ago (restored from an old backup, or edited) is as many calls as a long --since.
+  await confirmCalls(ctx, { start: from, end: new Date(now) }, o.yes === true);
   const start = from;
   // A first run stopped before its first poll ended starts the next one where it started itself.
   const state: WatchState = saved ?? {
@@ -104,13 +139,23 @@ async function watch(
   };
 
   const printer = new Printer(out);
-  const forwarder = o.forward === undefined ? undefined : new Forwarder(o.forward);
-  const counts = { shown: 0, polls: 0 };
+  const idle = new IdleLine(ctx);
+  const counts = { shown: 0, polls: 0, delivered: 0, deadLettered: 0 };
   const what = tests.length > 0 ? `test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "all tests";
+  const pendingAtStart = state.pending?.length ?? 0;
   if (!o.once) {
+    const whence = !saved
+      ? toServiceTime(from)
+      : from.getTime() === now
+        ? `${toServiceTime(from)} (the state says ${saved.polledUntil}, a time still to come)`
+        : `${toServiceTime(from)} (${formatDuration(OVERLAP_MS)} before ${saved.polledUntil}, where the last run stopped)`;
     ctx.info(
-      `Watching finished attempts of ${what} every ${formatDuration(o.interval)}, from ${toServiceTime(from)}` +
-        `${saved ? " (where the last run stopped)" : ""}; Ctrl-C stops.`,
+      `Watching finished attempts of ${what} every ${formatDuration(o.interval)}, from ${whence}; Ctrl-C stops.`,
+    );
+  }
+  if (pendingAtStart > 0 && deliverer) {
+    ctx.info(
+      `${pendingAtStart} deliver${pendingAtStart === 1 ? "y" : "ies"} left by earlier runs (${deliverer.name}): trying ${pendingAtStart === 1 ? "it" : "them"} first.`,
     );
   }
 
@@ -147,40 +192,44 @@ async function watch(
       counts.polls++;
 
       const seenAt = toServiceTime(until);
-      const acting = o.exec !== undefined || forwarder !== undefined;
       await printer.batch(fresh);
       let readerGone = false;
       for (const attempt of fresh) {
         if (!printer.batched) await printer.one(attempt);
         // Written to a reader that went away, an attempt reached no one: the next run shows it again. A failed
         // write comes back as an 'error' on a later tick: that tick comes before the attempt counts as shown.
-        if (!acting && (await readerWentAway(out))) {
+        if (!deliverer && (await readerWentAway(out))) {
           readerGone = true;
           break;
         }
-        if (ctx.dryRun && acting) {
-          const action = o.exec !== undefined ? `run --exec` : `POST it to ${o.forward}`;
-          ctx.info(`[dry-run] would ${action} for attempt ${attempt.testInvitationId}`);
-        } else if (o.exec !== undefined) await execFor(ctx, o.exec, attempt);
-        if (forwarder && !ctx.dryRun && !(await forwarder.send(ctx, attempt))) {
-          // Interrupted while waiting to try again: not delivered, so the next run shows and sends it again.
+        if (ctx.dryRun && deliverer) {
+          ctx.info(`[dry-run] would deliver attempt ${attempt.testInvitationId} (${deliverer.name})`);
+        } else if (deliverer) enqueue(state, attempt);
+        state.shown[String(attempt.testInvitationId)] = seenAt;
+        counts.shown++;
+      }
+      if (readerGone) {
+        save(state);
+        ctx.info("The reader of the output went away; stopping.");
+        break;
+      }
+      // Shown and queued before any delivery starts: a crash from here on delivers them on the next run.
+      save(state);
+      if (deliverer && !ctx.dryRun) {
+        const round = await deliverPending(ctx, deliverer, state, path, {
+          all: counts.polls === 1,
+          giveUpAfterMs: o.giveUpAfter,
+          intervalMs: o.interval,
+          maxBackoffMs: MAX_BACKOFF_MS,
+          save: () => save(state),
+        });
+        counts.delivered += round.delivered;
+        counts.deadLettered += round.deadLettered;
+        // Ctrl-C during a command or a POST: what is done is recorded, the rest waits for the next run.
+        if (ctx.signal.aborted) {
           interrupted = true;
           break;
         }
-        state.shown[String(attempt.testInvitationId)] = seenAt;
-        counts.shown++;
-        // A command run or a POST made is never done twice: each is recorded as soon as it is done.
-        if (acting) {
-          save(state);
-          // Ctrl-C during a command or a POST: that one is done and recorded, the rest wait for the next run.
-          if (ctx.signal.aborted) interrupted = true;
-        }
-        if (interrupted) break;
-      }
-      if (interrupted || readerGone) {
-        save(state);
-        if (readerGone) ctx.info("The reader of the output went away; stopping.");
-        break;
       }
       state.polledUntil = seenAt;
       from = new Date(until.getTime() - OVERLAP_MS);
@@ -192,25 +241,47 @@ async function watch(
         ctx.info("The reader of the output went away; stopping.");
         break;
       }
-      if (ctx.signal.aborted || (await pause(o.interval, ctx.signal))) {
+      idle.show(
+        `Watching ${what}: last poll ${seenAt.slice(11, 19)}Z, next in ${formatDuration(o.interval)}; ` +
+          `${counts.shown} shown${state.pending?.length ? `, ${state.pending.length} pending` : ""} (Ctrl-C stops)`,
+      );
+      const stopped = ctx.signal.aborted || (await pause(o.interval, ctx.signal));
+      idle.clear();
+      if (stopped) {
         interrupted = true;
         break;
       }
     }
   } finally {
+    idle.clear();
     await printer.end();
-    await forwarder?.close();
   }
 
+  const pending = ctx.dryRun || !deliverer ? [] : (state.pending ?? []);
+  if (pending.length > 0) {
+    ctx.warn(
+      `${pending.length} deliver${pending.length === 1 ? "y is" : "ies are"} still pending (${deliverer!.name}): ${describePending(pending)}; the next run tries again.`,
+    );
+  }
+  if (counts.deadLettered > 0) {
+    ctx.warn(
+      `${counts.deadLettered} deliver${counts.deadLettered === 1 ? "y was" : "ies were"} given up: see ${deadLetterPath(path)}`,
+    );
+    ctx.hint(
+      "each line holds the attempt (.attempt) and the last error: fix the receiver or the command, then hand them over yourself, e.g. with jq -c .attempt",
+    );
+  }
   if (o.once && !interrupted) {
-    if (counts.shown === 0 && ctx.io.stderr.isTTY) {
+    if (counts.shown === 0 && pendingAtStart === 0 && ctx.io.stderr.isTTY) {
       ctx.info(`No attempts of ${what} finished since ${toServiceTime(start)}.`);
     }
-    return 0;
+    // Cron mails a failing job's output: a delivery not done, or given up, must reach someone.
+    return pending.length > 0 || counts.deadLettered > 0 ? 1 : 0;
   }
   const kept = ctx.dryRun ? "nothing recorded (--dry-run)" : `state kept in ${path}`;
+  const delivered = deliverer && !ctx.dryRun ? `, ${counts.delivered} delivered` : "";
   ctx.info(
-    `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown; ${kept}`,
+    `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown${delivered}; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
 }
@@ -342,103 +413,28 @@ class Feed {
 }
 
 /**
- * Runs `command` through the shell with the attempt as JSON on stdin (and its ids in ASSESS_TEST_INVITATION_ID
- * and ASSESS_TEST_ID), and waits for it. Its output goes to stderr: stdout carries the attempts alone. A
- * failure is reported and the watch goes on: the attempt was shown.
+ * While a watch on a terminal waits for its next poll, one line on stderr says it is still polling. It is
+ * erased before anything else is written (each poll starts by clearing it) and when the watch stops.
  */
-async function execFor(ctx: Context, command: string, attempt: TestAttempt): Promise<void> {
-  const id = attempt.testInvitationId;
-  const result = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
-    (resolve) => {
-      const child = spawn(command, {
-        shell: true,
-        stdio: ["pipe", "pipe", "pipe"],
-        env: {
-          ...ctx.io.env,
-          ASSESS_TEST_INVITATION_ID: String(id),
-          ASSESS_TEST_ID: attempt.testId == null ? "" : String(attempt.testId),
-        },
-      });
-      child.stdout.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
-      child.stderr.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
-      // A command that does not read its stdin closes it early: not a failure of the command.
-      child.stdin.on("error", () => undefined);
-      child.stdin.end(`${jsonText(attempt)}\n`);
-      child.on("error", (error) => resolve({ code: null, signal: null, error }));
-      child.on("close", (code, signal) => resolve({ code, signal }));
-    },
-  );
-  if (result.error) ctx.warn(`--exec could not run for attempt ${id}: ${result.error.message}`);
-  else if (result.signal) ctx.warn(`--exec was killed by ${result.signal} for attempt ${id}`);
-  else if (result.code !== 0) ctx.warn(`--exec exited with ${result.code} for attempt ${id}`);
-}
+class IdleLine {
+  private shown = false;
 
-/**
- * POSTs each attempt as JSON to the --forward URL over a connection pool of its own, trying again on network
- * errors, 408, 429 and 5xx (waiting as Retry-After says when it does). The API key is never sent there.
- */
-class Forwarder {
-  private readonly agent: Dispatcher = new Agent({ connect: { timeout: FORWARD_TIMEOUT_MS } });
+  constructor(private readonly ctx: Context) {}
 
-  constructor(private readonly url: string) {}
-
-  /** False when interrupted before the attempt was delivered or given up. */
-  async send(ctx: Context, attempt: TestAttempt): Promise<boolean> {
-    const id = attempt.testInvitationId;
-    const body = jsonText(attempt);
-    for (let attempted = 1; ; attempted++) {
-      let problem: string;
-      let hinted: number | undefined;
-      try {
-        const res = await request(this.agent, this.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", "user-agent": `assess/${VERSION}` },
-          body,
-          headersTimeout: FORWARD_TIMEOUT_MS,
-          bodyTimeout: FORWARD_TIMEOUT_MS,
-        });
-        await res.body.dump();
-        if (res.statusCode >= 200 && res.statusCode < 300) return true;
-        problem = `HTTP ${res.statusCode}`;
-        if (!(res.statusCode === 408 || res.statusCode === 429 || res.statusCode >= 500)) {
-          ctx.warn(`--forward of attempt ${id} to ${this.url} was refused (${problem}); not sent again`);
-          return true;
-        }
-        const header = res.headers["retry-after"];
-        hinted = retryAfterMs(Array.isArray(header) ? header[0] : header);
-      } catch (error) {
-        problem = (error as { code?: string }).code ?? (error as Error).message;
-      }
-      if (attempted >= FORWARD_TRIES) {
-        ctx.warn(
-          `--forward of attempt ${id} to ${this.url} failed ${FORWARD_TRIES} times (${problem}); given up`,
-        );
-        return true;
-      }
-      const wait = hinted ?? Math.max(500, backoffMs(attempted + 1));
-      ctx.warn(`--forward of attempt ${id}: ${problem}; trying again in ${formatDuration(wait)}`);
-      if (await pause(wait, ctx.signal)) return false;
-    }
+  show(text: string): void {
+    const stream = this.ctx.io.stderr;
+    if (stream.isTTY !== true) return;
+    const width = Math.max(20, (stream as { columns?: number }).columns ?? 80) - 1;
+    const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    stream.write(`\r\x1b[2K${line}`);
+    this.shown = true;
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  clear(): void {
+    if (!this.shown) return;
+    this.ctx.io.stderr.write("\r\x1b[2K");
+    this.shown = false;
   }
-}
-
-/** Waits `ms`; true when Ctrl-C came first. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (aborted: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(aborted);
-    };
-    const onAbort = () => done(true);
-    const timer = setTimeout(() => done(false), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** Whether stdout's reader is gone, once the writes made so far have had their tick to fail. */

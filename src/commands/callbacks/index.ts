@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const callbacks = group;
@@ -29,15 +29,46 @@ export function register(group: Command, { lazy }: GroupSetup): void {
 
   examples(
     callbacks
+      .command("reconcile")
+      .description(
+        "Resend exactly the notifications a `callbacks listen --log` file never received, for the finished attempts of a period",
+      )
+      .option("--from <date>", "start of the period: YYYY-MM-DD, ISO time, 7d (7 days ago)")
+      .option("--to <date>", "end of the period (default: now; a bare date includes the whole day)")
+      .option(
+        "--log <listen.ndjson>",
+        "the file `callbacks listen --log` appends to (TestInvitationId in any casing)",
+      )
+      .option("--test <id>", "only these tests' attempts (repeatable, or comma-separated)", collectList)
+      .option(...PERIOD_YES)
+      .action(lazy(() => import("./reconcile.js"))),
+    [
+      "assess callbacks reconcile --from 7d --log callbacks.ndjson --dry-run",
+      "assess callbacks reconcile --from 2026-10-01 --to 2026-10-31 --log callbacks.ndjson --test 1001 --json",
+      "0 6 * * * assess callbacks reconcile --from 2d --log /var/log/assess/callbacks.ndjson   # cron",
+    ],
+  );
+
+  examples(
+    callbacks
       .command("listen")
       .description(
-        "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops)",
+        "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops); at most 1,000 (64 MiB) wait for their forward, then 503",
       )
       .option("--port <n>", "port to listen on (0 = any free port)", "4020")
       .option("--host <host>", "address to bind (anything but loopback exposes the receiver)", "127.0.0.1")
       .option(
         "--forward-to <url>",
-        "also POST each notification, body and content type unchanged, to this URL",
+        "also POST each notification, body and content type unchanged, to this URL; slack:<webhook URL> or teams:<workflow URL> posts a message for each finished attempt",
+      )
+      .option(
+        "--forward-timeout <duration>",
+        "deadline of one forward: connect, headers and whole answer",
+        "10s",
+      )
+      .option(
+        "--signing-secret <whsec_…>",
+        "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
       )
       .option("--log <file.ndjson>", "append every request received to this file, one JSON object per line")
       .option(
@@ -49,6 +80,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess callbacks listen",
       "assess callbacks listen --port 4020 --forward-to http://127.0.0.1:3000/hooks/assess --log callbacks.ndjson",
       "assess callbacks listen --host 0.0.0.0 --secret-path",
+      "assess callbacks listen --forward-to teams:https://example.webhook.office.com/workflows/… --log callbacks.ndjson",
     ],
   );
 }

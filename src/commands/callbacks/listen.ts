@@ -8,23 +8,36 @@ import { UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
-import { httpUrl, int, parsed } from "../../parse/flags.js";
+import { duration, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { listenError } from "../shared/listen.js";
+import { describeDestination, Forwarder, parseDestination } from "./forward.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
+import { signerOf } from "./signing.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export const options = z.object({
   port: int(0, 65_535),
   host: z.string(),
-  forwardTo: parsed((text) => httpUrl(text, FLAG)).optional(),
+  forwardTo: parsed((text) => parseDestination(text, FLAG)).optional(),
+  forwardTimeout: duration(1000),
+  signingSecret: z.string().optional(),
   log: z.string().optional(),
   secretPath: z.boolean().optional(),
 });
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { port, host, forwardTo } = o;
+  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
+  const signer = forwardTo?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
+  if (o.signingSecret !== undefined && forwardTo?.kind !== "json") {
+    throw new UsageError(
+      "--signing-secret signs what --forward-to sends to a plain URL",
+      "Give --forward-to <url>, or leave --signing-secret out.",
+    );
+  }
+  const forwarder = forwardTo === undefined ? undefined : new Forwarder(forwardTo, signer, o.forwardTimeout);
   // 24 random bytes: the path is the only thing standing between the receiver and anyone who can reach it.
   const secretPath = o.secretPath ? `/${randomBytes(24).toString("base64url")}` : undefined;
   const log = o.log === undefined ? undefined : await openLog(o.log);
@@ -44,9 +57,10 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 
   let listener: Awaited<ReturnType<typeof startListener>>;
   try {
-    listener = await startListener({ host, port, secretPath, forwardTo, onEvent });
+    listener = await startListener({ host, port, secretPath, forwarder, onEvent });
   } catch (error) {
     log?.end();
+    await forwarder?.close();
     throw listenError(host, port, error);
   }
 
@@ -58,12 +72,16 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   if (secretPath === undefined && !LOOPBACK.has(host)) {
     ctx.warn("the receiver is reachable from the network and accepts any path; add --secret-path");
   }
-  if (forwardTo) ctx.info(`Forwarding each notification to ${forwardTo}`);
+  if (forwardTo) {
+    const signed = forwarder?.signed ? ", signed (Standard Webhooks)" : "";
+    ctx.info(`Forwarding each notification to ${describeDestination(forwardTo)}${signed}`);
+  }
   if (log) ctx.info(`Appending each request to ${o.log}`);
   ctx.info("Press Ctrl-C to stop.");
 
   await abortOf(ctx);
   await listener.close();
+  await forwarder?.close();
   if (log) {
     log.end();
     await once(log, "close");

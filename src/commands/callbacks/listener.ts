@@ -2,20 +2,28 @@
  * A local receiver for the test-completion notification (a JSON POST, sent when an attempt starts and again
  * when it ends): it answers the service at once, then forwards and reports each notification in arrival
  * order. Bad requests are answered and reported, never thrown: one bad sender must not stop the receiver.
+ * The notifications waiting for their forward are bounded (count and bytes): when the queue is full the
+ * receiver answers 503, so the service's own retries apply, and memory never grows without end.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { request } from "undici";
 import { field } from "../../fields.js";
+import { type Delivery, describeDestination, type Forwarder } from "./forward.js";
+import { webhookId } from "./signing.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Slow or stalled senders are cut off instead of holding a socket forever. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-const FORWARD_TIMEOUT_MS = 10_000;
+/** Notifications waiting for --forward-to, at most: beyond either bound the receiver answers 503. */
+export const MAX_QUEUED = 1000;
+export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/** What a 503 asks the sender to wait before trying again. */
+const RETRY_AFTER_S = 30;
 
 export interface ForwardOutcome {
+  /** The URL, or `Slack (host)` / `Teams (host)`: their webhook URLs are credentials. */
   url: string;
   /** The forward target's HTTP status, or null when it could not be reached. */
   status: number | null;
@@ -48,8 +56,11 @@ export interface ListenerOptions {
   port: number;
   /** When set, only requests to exactly this path are accepted; the rest get 404. */
   secretPath?: string;
-  forwardTo?: string;
+  forwarder?: Forwarder;
   maxBodyBytes?: number;
+  /** Bounds of the queue of notifications waiting for their forward (defaults MAX_QUEUED, MAX_QUEUED_BYTES). */
+  maxQueued?: number;
+  maxQueuedBytes?: number;
   /** How long a sender may take to send its headers (default 10 s). */
   headersTimeoutMs?: number;
   /** Called once per handled request, in arrival order, after its forward (if any) finished. */
@@ -68,11 +79,25 @@ export interface Listener {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const seen = new Set<string>();
+  const maxQueued = options.maxQueued ?? MAX_QUEUED;
+  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
   // Forwards and reports run one after another so both keep the order notifications arrived in.
   let queue: Promise<void> = Promise.resolve();
-  const enqueue = (job: () => Promise<void>) => {
-    queue = queue.then(job).catch(() => undefined);
+  const waiting = { count: 0, bytes: 0 };
+  const enqueue = (job: () => Promise<void>, bytes = 0) => {
+    waiting.count++;
+    waiting.bytes += bytes;
+    queue = queue
+      .then(job)
+      .catch(() => undefined)
+      .finally(() => {
+        waiting.count--;
+        waiting.bytes -= bytes;
+      });
   };
+  // Stopping cuts the forwards short: a hanging target must not hold the receiver's exit.
+  const stopping = new AbortController();
+  const full = (bytes: number) => waiting.count >= maxQueued || waiting.bytes + bytes > maxQueuedBytes;
 
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   // Node checks these timeouts only every connectionsCheckingInterval (30 s by default): a slow-loris sender
@@ -107,16 +132,32 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
           reject(res, 400, parsed.error);
           return;
         }
+        if (full(body.length)) {
+          res.setHeader("retry-after", String(RETRY_AFTER_S));
+          reject(
+            res,
+            503,
+            `${waiting.count} notifications (${Math.ceil(waiting.bytes / 1024)} KiB) are waiting for their forward; try again later`,
+          );
+          return;
+        }
         reply(res, 200, { received: true });
-        const { notification, testInvitationId, status, attemptedAt } = parsed;
+        const { testInvitationId, status, attemptedAt } = parsed;
         const key = testInvitationId === null ? undefined : `${testInvitationId}\u0000${status ?? ""}`;
         const duplicate = key !== undefined && seen.has(key);
         if (key !== undefined) seen.add(key);
         const receivedAt = new Date().toISOString();
         const contentType = req.headers["content-type"] ?? "application/json";
+        // Only the body waits in the queue (what its bound counts): it is read again when its turn comes.
         enqueue(async () => {
-          const forward = options.forwardTo
-            ? await forwardBody(options.forwardTo, body, contentType)
+          const { notification } = parseNotification(body) as { notification: Record<string, unknown> };
+          const forward = options.forwarder
+            ? await forwardBody(options.forwarder, stopping.signal, {
+                body,
+                contentType,
+                record: notification,
+                webhookId: webhookId(testInvitationId ?? field(notification, "TestInvitationId"), status),
+              })
             : undefined;
           await options.onEvent({
             receivedAt,
@@ -128,7 +169,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
             notification,
             forward,
           });
-        });
+        }, body.length);
       },
       // The sender went away mid-body: nothing to answer, nothing received.
       () => undefined,
@@ -140,18 +181,18 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   function reject(res: http.ServerResponse, code: number, error: string): void {
     reply(res, code, { error });
-    const receivedAt = new Date().toISOString();
-    enqueue(async () => {
-      await options.onEvent({
-        receivedAt,
-        answered: code,
-        testInvitationId: null,
-        status: null,
-        attemptedAt: null,
-        duplicate: false,
-        error,
-      });
-    });
+    const event: ReceivedEvent = {
+      receivedAt: new Date().toISOString(),
+      answered: code,
+      testInvitationId: null,
+      status: null,
+      attemptedAt: null,
+      duplicate: false,
+      error,
+    };
+    // A full queue is reported at once: a flood of refusals must not grow the queue it was refused by.
+    if (full(0)) void Promise.resolve(options.onEvent(event)).catch(() => undefined);
+    else enqueue(async () => options.onEvent(event));
   }
 
   await new Promise<void>((resolve, rejectListen) => {
@@ -171,6 +212,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      stopping.abort();
       await queue;
     },
   };
@@ -234,21 +276,20 @@ function utcTime(value: unknown): string | null {
   return Number.isNaN(Date.parse(zoned)) ? null : zoned;
 }
 
-async function forwardBody(url: string, body: Buffer, contentType: string): Promise<ForwardOutcome> {
-  try {
-    const res = await request(url, {
-      method: "POST",
-      headers: { "content-type": contentType },
-      body,
-      headersTimeout: FORWARD_TIMEOUT_MS,
-      bodyTimeout: FORWARD_TIMEOUT_MS,
-    });
-    await res.body.dump();
-    return { url, status: res.statusCode };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return { url, status: null, error: code ?? (error as Error).message };
+/** Slack and Teams get a message for a final notification only: "In Progress" is not news to people. */
+async function forwardBody(
+  forwarder: Forwarder,
+  signal: AbortSignal,
+  delivery: Delivery,
+): Promise<ForwardOutcome | undefined> {
+  const url = describeDestination(forwarder.destination);
+  const status = field(delivery.record, "Status");
+  if (forwarder.destination.kind !== "json" && typeof status === "string" && /progress/i.test(status)) {
+    return undefined;
   }
+  const outcome = await forwarder.tryOnce(delivery, signal);
+  if (outcome.status !== undefined) return { url, status: outcome.status };
+  return { url, status: null, error: outcome.error };
 }
 
 function reply(res: http.ServerResponse, code: number, body: unknown): void {

@@ -1,4 +1,4 @@
-import { bulkExitCode } from "../../bulk/engine/summary.js";
+import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -51,7 +51,13 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
           rows.map((row) => Number(row.label)),
         ),
     },
-    { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name },
+    {
+      verb: "Queued",
+      noun: ["id", "ids"],
+      target: "for re-delivery",
+      inputName: input.name,
+      json: "asked",
+    },
   );
 }
 
@@ -59,9 +65,16 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
  * Runs the job (runReported, bulk-run.ts) and says what the ledger held back. Resending is a bulk run with a
  * ledger: a rerun after a crash must not queue again what the service already confirmed, so the ledger stays;
  * but whoever resends on purpose (testing a webhook) should learn why nothing went, and how to send anyway.
+ * `callbacks reconcile` resends this way too, and reads the result (`onResult`) for its own summary.
  */
-async function resendAndReport(ctx: Context, job: CommandJob<number>, wording: Wording): Promise<number> {
+export async function resendAndReport(
+  ctx: Context,
+  job: CommandJob<number>,
+  wording: Wording,
+  onResult?: (result: BulkResult) => void,
+): Promise<number> {
   const result = await runReported(ctx, job, wording);
+  onResult?.(result);
   if (result.alreadyDone > 0 && !result.interrupted) {
     const n = result.alreadyDone;
     ctx.hint(

@@ -21,6 +21,11 @@ export interface Wording {
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
+  /**
+   * When the JSON summary goes to stdout: with -o json and on exit 3 (the default), only with -o json
+   * ("asked": callbacks resend), or never (a command printing a summary of its own: callbacks reconcile).
+   */
+  json?: "asked" | "never";
 }
 
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
@@ -28,9 +33,11 @@ const SHOWN = 20;
 
 export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
   const code = bulkExitCode(result);
-  if (ctx.out.isJson || code === ExitCode.partial) {
-    ctx.out.json(result);
-  }
+  const json =
+    wording.json === undefined
+      ? ctx.out.isJson || code === ExitCode.partial
+      : wording.json === "asked" && ctx.out.isJson;
+  if (json) ctx.out.json(result);
   printHuman(ctx, result, wording, code);
 }
 

@@ -1,0 +1,231 @@
+/**
+ * At-least-once delivery for `attempts watch`: an attempt is delivered only when --exec exited 0 or --forward
+ * got a 2xx. Until then it stays pending in the watch state, and every later poll and every later run tries
+ * it again, oldest first, with backoff. After --give-up-after it goes to the dead-letter file beside the
+ * state, as does an attempt whose delivery cannot even start. The state is saved after every outcome, so
+ * Ctrl-C or a crash never repeats a delivery that was recorded and never loses one that was not.
+ */
+import { spawn } from "node:child_process";
+import { backoffMs } from "../../api/retry.js";
+import type { TestAttempt } from "../../api/schemas.js";
+import type { Context } from "../../context.js";
+import { jsonText } from "../../escape.js";
+import { formatDuration, toServiceTime } from "../../parse/dates.js";
+import { describeDestination, type Forwarder, retryable } from "../callbacks/forward.js";
+import { webhookId } from "../callbacks/signing.js";
+import { deadLetterPath, type PendingDelivery, type WatchState, writeDeadLetter } from "./watch-state.js";
+
+/** Quick tries of one forward within a round; longer waits are left to the next round. */
+const QUICK_TRIES = 3;
+const QUICK_WAIT_MAX_MS = 5_000;
+
+export interface Outcome {
+  delivered: boolean;
+  error?: string;
+  /** The delivery cannot start at all (trying again cannot help): dead-lettered at once. */
+  fatal?: boolean;
+  retryAfterMs?: number;
+}
+
+export interface Deliverer {
+  /** What the messages call it: `--exec`, `--forward to <url>`. */
+  readonly name: string;
+  /** After a failure the rest of the round waits (a receiver that is down fails them all, in order). */
+  readonly stopOnFailure: boolean;
+  deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `command` through the shell with the attempt as JSON on stdin (and its ids in ASSESS_TEST_INVITATION_ID
+ * and ASSESS_TEST_ID), and waits for it. Its output goes to stderr: stdout carries the attempts alone. The
+ * child gets no ASSESS_API_KEY unless `--exec-env-key` says so.
+ */
+export class ExecDeliverer implements Deliverer {
+  readonly name = "--exec";
+  readonly stopOnFailure = false;
+
+  constructor(
+    private readonly command: string,
+    private readonly keepKey: boolean,
+  ) {}
+
+  async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
+    const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
+    for (const [name, value] of Object.entries(ids)) {
+      if (!/^\d*$/.test(String(value))) {
+        return { delivered: false, fatal: true, error: `${name} cannot carry ${jsonText(value)}` };
+      }
+    }
+    const env: NodeJS.ProcessEnv = { ...ctx.io.env };
+    if (!this.keepKey) delete env.ASSESS_API_KEY;
+    for (const [name, value] of Object.entries(ids)) env[name] = String(value);
+    const result = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
+      (resolve) => {
+        let child: ReturnType<typeof spawn>;
+        try {
+          child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env });
+        } catch (error) {
+          resolve({ code: null, signal: null, error: error as Error });
+          return;
+        }
+        child.stdout!.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
+        child.stderr!.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
+        // A command that does not read its stdin closes it early: not a failure of the command.
+        child.stdin!.on("error", () => undefined);
+        child.stdin!.end(`${jsonText(attempt)}\n`);
+        child.on("error", (error) => resolve({ code: null, signal: null, error }));
+        child.on("close", (code, signal) => resolve({ code, signal }));
+      },
+    );
+    if (result.error) {
+      const code = (result.error as { code?: string }).code;
+      // Node refuses the values before any process starts (a NUL in the environment): it never will.
+      const fatal = code === "ERR_INVALID_ARG_VALUE" || code === "ERR_INVALID_ARG_TYPE";
+      return { delivered: false, fatal, error: `could not run: ${result.error.message}` };
+    }
+    if (result.signal) return { delivered: false, error: `killed by ${result.signal}` };
+    if (result.code !== 0) return { delivered: false, error: `exited with ${result.code}` };
+    return { delivered: true };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. */
+export class ForwardDeliverer implements Deliverer {
+  readonly name: string;
+  readonly stopOnFailure = true;
+
+  constructor(private readonly forwarder: Forwarder) {
+    this.name = `--forward to ${describeDestination(forwarder.destination)}`;
+  }
+
+  async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
+    const body = jsonText(attempt);
+    const delivery = {
+      body,
+      contentType: "application/json",
+      record: attempt as Record<string, unknown>,
+      webhookId: webhookId(attempt.testInvitationId, "finished"),
+    };
+    for (let tried = 1; ; tried++) {
+      const outcome = await this.forwarder.tryOnce(delivery, ctx.signal);
+      if (outcome.error === undefined) return { delivered: true };
+      if (ctx.signal.aborted) return { delivered: false, error: outcome.error };
+      const wait = outcome.retryAfterMs ?? Math.max(500, backoffMs(tried + 1));
+      if (tried >= QUICK_TRIES || !retryable(outcome) || wait > QUICK_WAIT_MAX_MS) {
+        return { delivered: false, error: outcome.error, retryAfterMs: outcome.retryAfterMs };
+      }
+      ctx.warn(
+        `${this.name} of attempt ${attempt.testInvitationId}: ${outcome.error}; trying again in ${formatDuration(wait)}`,
+      );
+      if (await pause(wait, ctx.signal)) return { delivered: false, error: outcome.error };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.forwarder.close();
+  }
+}
+
+export interface RoundOptions {
+  /** Try every pending delivery now, whatever its backoff (the first round of a run). */
+  all: boolean;
+  giveUpAfterMs: number;
+  /** The watch's --interval: the first retry's wait, doubling after each failure. */
+  intervalMs: number;
+  maxBackoffMs: number;
+  save(): void;
+}
+
+export interface RoundResult {
+  delivered: number;
+  deadLettered: number;
+}
+
+/** Tries the pending deliveries in order; each outcome is saved before the next starts. */
+export async function deliverPending(
+  ctx: Context,
+  deliverer: Deliverer,
+  state: WatchState,
+  statePath: string,
+  o: RoundOptions,
+): Promise<RoundResult> {
+  const result: RoundResult = { delivered: 0, deadLettered: 0 };
+  const queue = state.pending ?? [];
+  for (const entry of [...queue]) {
+    if (ctx.signal.aborted) break;
+    const id = entry.attempt.testInvitationId;
+    if (!o.all && entry.nextAt !== undefined && Date.parse(entry.nextAt) > Date.now()) {
+      if (deliverer.stopOnFailure) break;
+      continue;
+    }
+    const outcome = await deliverer.deliver(ctx, entry.attempt);
+    if (outcome.delivered) {
+      queue.splice(queue.indexOf(entry), 1);
+      result.delivered++;
+      o.save();
+      continue;
+    }
+    // Ctrl-C cut the try short: not a failure of the receiver, and not counted.
+    if (ctx.signal.aborted) break;
+    entry.tries++;
+    entry.lastError = outcome.error;
+    const now = Date.now();
+    const wait = Math.max(
+      Math.min(o.intervalMs * 2 ** (entry.tries - 1), Math.max(o.intervalMs, o.maxBackoffMs)),
+      outcome.retryAfterMs ?? 0,
+    );
+    entry.nextAt = toServiceTime(new Date(now + wait));
+    const expired = now - Date.parse(entry.since) >= o.giveUpAfterMs;
+    if (outcome.fatal || expired) {
+      const reason = outcome.fatal
+        ? `${outcome.error ?? "cannot be delivered"}`
+        : `${outcome.error} (given up after ${entry.tries} ${entry.tries === 1 ? "try" : "tries"} over ${formatDuration(now - Date.parse(entry.since))})`;
+      const file = deadLetterPath(statePath);
+      writeDeadLetter(file, entry, reason, deliverer.name);
+      queue.splice(queue.indexOf(entry), 1);
+      result.deadLettered++;
+      ctx.warn(`${deliverer.name} of attempt ${id}: ${reason}; given up, written to ${file}`);
+    } else {
+      ctx.warn(
+        `${deliverer.name} of attempt ${id} failed (${outcome.error}); pending, tried again ${entry.tries === 1 ? "on the next poll or run" : `after ${formatDuration(wait)} or on the next run`}`,
+      );
+    }
+    o.save();
+    if (deliverer.stopOnFailure && !outcome.fatal) break;
+  }
+  return result;
+}
+
+/** Adds an attempt to the end of the queue. */
+export function enqueue(state: WatchState, attempt: TestAttempt): void {
+  const entry: PendingDelivery = { attempt, since: toServiceTime(new Date()), tries: 0 };
+  state.pending = [...(state.pending ?? []), entry];
+}
+
+/** `attempt 50123 (ECONNREFUSED, 2 tries)`, for the summary of what is still pending. */
+export function describePending(entries: PendingDelivery[]): string {
+  return entries
+    .map(
+      (e) =>
+        `attempt ${e.attempt.testInvitationId} (${e.lastError ?? "not tried yet"}, ${e.tries} ${e.tries === 1 ? "try" : "tries"})`,
+    )
+    .join(", ");
+}
+
+/** Waits `ms`; true when Ctrl-C came first. */
+export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (aborted: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(aborted);
+    };
+    const onAbort = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

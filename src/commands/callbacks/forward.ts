@@ -1,0 +1,148 @@
+/**
+ * Where `attempts watch --forward` and `callbacks listen --forward-to` send what they get: a plain URL (the
+ * JSON, signed with Standard Webhooks headers when a signing secret is set), `slack:<incoming webhook URL>`
+ * or `teams:<workflow URL>` (a short message people read, ./messages.ts). Every try has one deadline that
+ * covers connecting, the headers and the whole answer: a receiver that trickles its answer fails the try.
+ */
+import { inspect } from "node:util";
+import { retryAfterMs } from "../../api/retry.js";
+import { Agent, type Dispatcher, request } from "../../api/undici.js";
+import { formatDuration } from "../../parse/dates.js";
+import { httpUrl } from "../../parse/flags.js";
+import { VERSION } from "../../version.js";
+import { slackMessage, teamsMessage } from "./messages.js";
+import type { Signer } from "./signing.js";
+
+/** The deadline of one forward, unless --forward-timeout says otherwise. */
+export const FORWARD_TIMEOUT_MS = 10_000;
+/** What is read of a receiver's answer: enough to see it ended; the rest is dropped. */
+const ANSWER_BYTES = 64 * 1024;
+
+export type DestinationKind = "json" | "slack" | "teams";
+
+export interface Destination {
+  kind: DestinationKind;
+  url: string;
+}
+
+/** `slack:https://…`, `teams:https://…` or an http(s) URL. */
+export function parseDestination(text: string, flag: string): Destination {
+  const match = /^(slack|teams):(.*)$/is.exec(text.trim());
+  if (match) {
+    return { kind: match[1]!.toLowerCase() as DestinationKind, url: httpUrl(match[2]!.trim(), flag) };
+  }
+  return { kind: "json", url: httpUrl(text, flag) };
+}
+
+/**
+ * How messages name a destination. A Slack or Teams webhook URL is a credential (whoever has it can post),
+ * so only its host is shown.
+ */
+export function describeDestination(destination: Destination): string {
+  if (destination.kind === "json") return destination.url;
+  const { host } = new URL(destination.url);
+  return `${destination.kind === "slack" ? "Slack" : "Teams"} (${host})`;
+}
+
+/** What one forward carries: the record as JSON, and for Slack and Teams the fields of its message. */
+export interface Delivery {
+  /** The body sent to a plain URL, unchanged. */
+  body: string | Buffer;
+  contentType: string;
+  /** The attempt or notification the message is made of (fields read in any casing). */
+  record: Record<string, unknown>;
+  /** Stable per attempt (and status), so a receiver can drop a repeat: the `webhook-id`. */
+  webhookId: string;
+}
+
+export interface TryOutcome {
+  /** The receiver's HTTP status, when it answered in time. */
+  status?: number;
+  /** Why the try failed: `HTTP 503`, `ECONNREFUSED`, `no whole answer within 10s`. */
+  error?: string;
+  /** A Retry-After the receiver sent with its failure. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Sends deliveries to one destination over a connection pool of its own (the API key is never sent there).
+ * The signing secret stays inside: the object prints as redacted.
+ */
+export class Forwarder {
+  private readonly agent: Dispatcher;
+
+  constructor(
+    readonly destination: Destination,
+    private readonly signer: Signer | undefined,
+    readonly timeoutMs = FORWARD_TIMEOUT_MS,
+  ) {
+    this.agent = new Agent({ connect: { timeout: timeoutMs } });
+  }
+
+  /** One try: 2xx is delivered, anything else (or no whole answer by the deadline) is a failure. */
+  async tryOnce(delivery: Delivery, signal?: AbortSignal): Promise<TryOutcome> {
+    const { url, kind } = this.destination;
+    let body: string | Buffer;
+    const headers: Record<string, string> = { "user-agent": `assess/${VERSION}` };
+    if (kind === "json") {
+      body = delivery.body;
+      headers["content-type"] = delivery.contentType;
+      if (this.signer) Object.assign(headers, this.signer.headers(delivery.webhookId, body));
+    } else {
+      body = JSON.stringify(kind === "slack" ? slackMessage(delivery.record) : teamsMessage(delivery.record));
+      headers["content-type"] = "application/json";
+    }
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signals = signal ? [deadline, signal] : [deadline];
+    try {
+      const res = await request(this.agent, url, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.any(signals),
+      });
+      // Read to its end (or ANSWER_BYTES) under the deadline: a trickled answer is a failed try.
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > ANSWER_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
+      if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode };
+      const header = res.headers["retry-after"];
+      return {
+        status: res.statusCode,
+        error: `HTTP ${res.statusCode}`,
+        retryAfterMs: retryAfterMs(Array.isArray(header) ? header[0] : header),
+      };
+    } catch (error) {
+      if (deadline.aborted) return { error: `no whole answer within ${formatDuration(this.timeoutMs)}` };
+      if (signal?.aborted) return { error: "interrupted" };
+      return { error: (error as { code?: string }).code ?? (error as Error).message };
+    }
+  }
+
+  get signed(): boolean {
+    return this.signer !== undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  toJSON(): unknown {
+    return { destination: describeDestination(this.destination), signed: this.signed };
+  }
+
+  [inspect.custom](): string {
+    return `Forwarder ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+/** Whether a failed try is worth another: no answer, 408, 425, 429 or 5xx. */
+export function retryable(outcome: TryOutcome): boolean {
+  const status = outcome.status;
+  return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
+}

@@ -1,0 +1,144 @@
+/**
+ * A finished attempt as a short message people read: candidate, test, status, score and report link, from an
+ * attempt of the listing (`attempts watch`) or a test-completion notification (`callbacks listen`), fields
+ * read in any casing. Slack gets `{text, blocks}` (Block Kit, mrkdwn escaped as Slack asks); Teams an Adaptive
+ * Card message as its Workflows webhooks take it. Every value comes from the service or whoever reached the
+ * listener: control characters are escaped, lengths are capped, and only an http(s) link becomes a button.
+ */
+import { escapeControls } from "../../escape.js";
+import { field } from "../../fields.js";
+
+/** Slack caps a section's text at 3,000 characters and a field at 2,000; a line here stays well short. */
+const VALUE_CHARS = 200;
+const URL_CHARS = 2000;
+
+export interface ResultSummary {
+  id: string;
+  candidate: string;
+  test: string;
+  status: string;
+  score?: string;
+  report?: string;
+}
+
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" && typeof value !== "number") return undefined;
+  const shown = escapeControls(String(value)).trim();
+  if (shown === "") return undefined;
+  return shown.length > VALUE_CHARS ? `${shown.slice(0, VALUE_CHARS - 1)}…` : shown;
+}
+
+function first(record: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = text(field(record, name));
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** An http(s) link of reasonable length, else nothing (a `javascript:` link is never a button). */
+function link(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length > URL_CHARS) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function summarize(record: Record<string, unknown>): ResultSummary {
+  const name = first(record, "name", "candidateName", "fullName");
+  const email = first(record, "email", "CandidateEmailId", "emailId");
+  const candidate = name && email ? `${name} (${email})` : (name ?? email ?? "A candidate");
+  const testName = first(record, "testName");
+  const testId = first(record, "testId");
+  const candidateScore = first(record, "CandidateScore", "score");
+  const totalScore = first(record, "TotalScore");
+  const category = first(record, "PerformanceCategory");
+  const score = [candidateScore && totalScore ? `${candidateScore}/${totalScore}` : candidateScore, category]
+    .filter(Boolean)
+    .join(" ");
+  return {
+    id: first(record, "testInvitationId") ?? "?",
+    candidate,
+    test: testName ?? (testId ? `test ${testId}` : "a test"),
+    status: first(record, "testStatus", "Status") ?? "finished",
+    score: score === "" ? undefined : score,
+    report: link(field(record, "ReportPDFUrl") ?? field(record, "reportUrl")),
+  };
+}
+
+function headline(s: ResultSummary): string {
+  return `${s.candidate} finished ${s.test}: ${s.status}${s.score ? `, ${s.score}` : ""}`;
+}
+
+/** Slack's mrkdwn: `&`, `<` and `>` escaped, so `<!channel>` in a name pings no one. */
+function mrkdwn(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** Slack incoming webhook: `text` (the notification's fallback) and blocks. */
+export function slackMessage(record: Record<string, unknown>): Record<string, unknown> {
+  const s = summarize(record);
+  const fields = [
+    ["Status", s.status],
+    ["Score", s.score],
+    ["Invitation", s.id],
+  ]
+    .filter((pair): pair is [string, string] => pair[1] !== undefined)
+    .map(([title, value]) => ({ type: "mrkdwn", text: `*${title}*\n${mrkdwn(value)}` }));
+  const blocks: Record<string, unknown>[] = [
+    {
+      type: "section",
+      text: { type: "mrkdwn", text: `*${mrkdwn(s.candidate)}* finished *${mrkdwn(s.test)}*` },
+    },
+    { type: "section", fields },
+  ];
+  if (s.report) {
+    blocks.push({
+      type: "actions",
+      elements: [{ type: "button", text: { type: "plain_text", text: "Open report" }, url: s.report }],
+    });
+  }
+  return { text: mrkdwn(headline(s)), blocks };
+}
+
+/**
+ * Adaptive Cards render a subset of Markdown: the characters that make links, emphasis and headings are
+ * escaped, so a name cannot become a link; dots and dashes of e-mails and dates are left as they are.
+ */
+function plain(value: string): string {
+  return value.replace(/[\\`*_[\]()<>~#]/g, (c) => `\\${c}`);
+}
+
+/** Teams (Workflows "post to a channel when a webhook request is received"): a message holding one Adaptive Card. */
+export function teamsMessage(record: Record<string, unknown>): Record<string, unknown> {
+  const s = summarize(record);
+  const facts = [
+    ["Candidate", s.candidate],
+    ["Test", s.test],
+    ["Status", s.status],
+    ["Score", s.score],
+    ["Invitation", s.id],
+  ]
+    .filter((pair): pair is [string, string] => pair[1] !== undefined)
+    .map(([title, value]) => ({ title, value: plain(value) }));
+  const card: Record<string, unknown> = {
+    $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+    type: "AdaptiveCard",
+    version: "1.4",
+    body: [
+      { type: "TextBlock", text: plain(headline(s)), weight: "Bolder", size: "Medium", wrap: true },
+      { type: "FactSet", facts },
+    ],
+  };
+  if (s.report) card.actions = [{ type: "Action.OpenUrl", title: "Open report", url: s.report }];
+  return {
+    type: "message",
+    attachments: [
+      { contentType: "application/vnd.microsoft.card.adaptive", contentUrl: null, content: card },
+    ],
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Standard Webhooks signatures (https://www.standardwebhooks.com): each forward to a plain URL carries
+ * `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of
+ * "id.timestamp.body">`, keyed with the secret's bytes (`whsec_` + base64). The secret comes from
+ * `--signing-secret` or ASSESS_WEBHOOK_SECRET and is never printed: the signer redacts itself.
+ */
+import { createHmac } from "node:crypto";
+import { inspect } from "node:util";
+import { UsageError } from "../../errors.js";
+
+export const SECRET_ENV = "ASSESS_WEBHOOK_SECRET";
+
+export class Signer {
+  readonly #key: Buffer;
+
+  /** `whsec_<base64>` (the prefix may be left out); 24 to 64 bytes, as the specification asks. */
+  constructor(secret: string, from: string) {
+    const encoded = secret.trim().replace(/^whsec_/, "");
+    const key = Buffer.from(encoded, "base64");
+    const canonical = key.toString("base64").replace(/=+$/, "");
+    if (!/^[A-Za-z0-9+/]+=*$/.test(encoded) || canonical !== encoded.replace(/=+$/, "")) {
+      throw new UsageError(
+        `${from} is not a Standard Webhooks secret (whsec_ followed by base64)`,
+        "Make one with: echo whsec_$(openssl rand -base64 32)",
+      );
+    }
+    if (key.length < 24 || key.length > 64) {
+      throw new UsageError(
+        `${from} holds ${key.length} bytes; a signing secret has 24 to 64`,
+        "Make one with: echo whsec_$(openssl rand -base64 32)",
+      );
+    }
+    this.#key = key;
+  }
+
+  /** The three headers for `body` sent as message `id` at `now`. */
+  headers(id: string, body: string | Buffer, now = Date.now()): Record<string, string> {
+    const timestamp = String(Math.floor(now / 1000));
+    const signature = createHmac("sha256", this.#key)
+      .update(`${id}.${timestamp}.`)
+      .update(body)
+      .digest("base64");
+    return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}` };
+  }
+
+  toJSON(): string {
+    return "[signing secret redacted]";
+  }
+
+  [inspect.custom](): string {
+    return "Signer [signing secret redacted]";
+  }
+}
+
+/** The signer of `--signing-secret`, else of ASSESS_WEBHOOK_SECRET, else none. */
+export function signerOf(flag: string | undefined, env: NodeJS.ProcessEnv): Signer | undefined {
+  if (flag !== undefined) return new Signer(flag, "--signing-secret");
+  const value = env[SECRET_ENV];
+  return value ? new Signer(value, SECRET_ENV) : undefined;
+}
+
+/** A webhook-id from an attempt id and its status: `assess_50123_completed`. */
+export function webhookId(testInvitationId: unknown, status: unknown): string {
+  const slug = (value: unknown) =>
+    String(value ?? "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40);
+  return ["assess", slug(testInvitationId) || "unknown", slug(status) || "finished"].join("_");
+}

@@ -1,0 +1,154 @@
+/**
+ * Issue 25: `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
+ * notifications of some attempts; the others go to a callback URL where nothing listens, so the log misses
+ * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
+ * nothing. Also issue 24: `callbacks resend` prints its JSON summary on stdout only with --json.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import * as h from "../weekly/watch-helpers.js";
+import { expectNoStack, freePort, waitUntil } from "../weekly/watch-helpers.js";
+
+const PROCESS_PATH = "/v3/callbacks/process";
+
+let t: TestEnv;
+let dir: string;
+let env: Record<string, string>;
+beforeEach(async () => {
+  t = await startTestEnv();
+  dir = mkdtempSync(join(tmpdir(), "assess-reconcile-"));
+  env = { ...t.env, ASSESS_CONFIG_DIR: join(dir, "config") };
+});
+afterEach(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const runBuilt = (args: string[]) => h.runBuilt(env, args);
+const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
+const processedIds = (from: number) =>
+  processCalls()
+    .slice(from)
+    .flatMap((r) => (r.body as { testinvitationIds: number[] }).testinvitationIds);
+
+interface Reconciled {
+  attempts: number;
+  received: number;
+  missing: number[];
+  resent: number;
+  alreadyQueued: number;
+}
+
+describe("callbacks reconcile", () => {
+  it("resends exactly the attempts whose final notification the log misses; a rerun and a complete log send nothing", async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const log = join(dir, "callbacks.ndjson");
+    const listen = h.start(env, ["callbacks", "listen", "--port", "0", "--log", log]);
+    const lost = `http://127.0.0.1:${await freePort()}/hooks`;
+    let heard: number[] = [];
+    let missed: number[] = [];
+    try {
+      const [, url] = await listen.waitFor("stderr", /Callback URL to use: (\S+)/);
+      for (let i = 0; i < 3; i++)
+        heard.push(await h.finishedAttempt(t, `heard${i}@example.com`, { callbackUrl: url }));
+      for (let i = 0; i < 2; i++)
+        missed.push(await h.finishedAttempt(t, `missed${i}@example.com`, { callbackUrl: lost }));
+      // Each heard attempt: its "In Progress" and its final notification.
+      await waitUntil(
+        () => listen.stdout().split("\n").filter(Boolean).length >= 6,
+        "the notifications",
+        20_000,
+      );
+    } finally {
+      listen.child.kill("SIGINT");
+      expect((await listen.exit).code).toBe(130);
+    }
+    heard = heard.sort((a, b) => a - b);
+    missed = missed.sort((a, b) => a - b);
+
+    // --dry-run lists (reads) and names them, and sends nothing.
+    const dry = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(
+      `[dry-run] the attempts were listed (reads); would resend the notifications of 2: ${missed.join(", ")}. Nothing was sent.`,
+    );
+    expect(dry.stdout.split("\n").filter(Boolean).map(Number)).toEqual(missed);
+    expect(processCalls()).toHaveLength(0);
+
+    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      attempts: 5,
+      received: 3,
+      missing: missed,
+      resent: 2,
+      alreadyQueued: 0,
+    } satisfies Reconciled);
+    expect(processedIds(0)).toEqual(missed);
+    expect(r.stderr).toContain("5 finished attempts in the period; 3 with a final notification in");
+    expectNoStack(r.stderr);
+
+    // The ledger: a rerun does not queue again what the first run got queued.
+    const calls = processCalls().length;
+    const rerun = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ missing: missed, resent: 0, alreadyQueued: 2 });
+    expect(processCalls()).toHaveLength(calls);
+
+    // The missing two arrive later, written by another receiver in another casing: nothing is missing.
+    for (const id of missed) {
+      appendFileSync(log, `${JSON.stringify({ testinvitationid: String(id), STATUS: "Test Left" })}\n`);
+    }
+    const complete = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    expect(complete.code, complete.stderr).toBe(0);
+    expect(JSON.parse(complete.stdout)).toEqual({
+      attempts: 5,
+      received: 5,
+      missing: [],
+      resent: 0,
+      alreadyQueued: 0,
+    });
+    expect(complete.stderr).toContain("Nothing to resend");
+    expect(processCalls()).toHaveLength(calls);
+    expect(readFileSync(log, "utf8")).toContain('"status":"In Progress"');
+  });
+
+  it("an In Progress notification alone is not a received result; a bad log is exit 2 before any call", async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const id = await h.finishedAttempt(t, "progress@example.com");
+    const log = join(dir, "progress.ndjson");
+    appendFileSync(log, `${JSON.stringify({ TestInvitationId: id, Status: "In Progress" })}\n`);
+    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(String(id));
+
+    const listings = t.sandbox.requests.length;
+    appendFileSync(log, "not json\n{}\n");
+    const bad = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`--log ${log}:2: not a JSON line`);
+    const none = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", join(dir, "nope")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no such file");
+    const missing = await runBuilt(["callbacks", "reconcile", "--from", since]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("Missing --log <listen.ndjson>");
+    expect(t.sandbox.requests.length).toBe(listings);
+  });
+
+  it("callbacks resend prints its JSON summary on stdout only with --json, even when it exits 3", async () => {
+    const id = await h.finishedAttempt(t, "resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
+    const plain = await runBuilt(["callbacks", "resend", String(id), "999999999"]);
+    expect(plain.code, plain.stderr).toBe(3);
+    expect(plain.stdout).toBe("");
+    expect(plain.stderr).toContain("999999999");
+    const json = await h.runBuilt({ ...env, ASSESS_CONFIG_DIR: join(dir, "other") }, [
+      ...["callbacks", "resend", String(id), "999999999", "--json"],
+    ]);
+    expect(json.code, json.stderr).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, failed: 1 });
+  });
+});

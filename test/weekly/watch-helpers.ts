@@ -1,0 +1,166 @@
+/**
+ * What the `attempts watch` and `callbacks` tests share: the built CLI as a child process (as a user or cron
+ * runs it), attempts finished on the sandbox as a user would, and small receivers on loopback.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { expect } from "vitest";
+import type { TestEnv } from "../helpers/cli.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+export const BIN = join(ROOT, "bin", "assess.js");
+
+export interface Live {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
+  waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The built CLI with stdout and stderr on pipes (so stdout is not a terminal: NDJSON by default). */
+export function start(env: Record<string, string>, args: string[]): Live {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  let ended = false;
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => {
+      ended = true;
+      resolve({ code, signal });
+    }),
+  );
+  const texts = { stdout: () => stdout, stderr: () => stderr };
+  return {
+    child,
+    stdout: texts.stdout,
+    stderr: texts.stderr,
+    exit,
+    async waitFor(stream, pattern, boundMs = 20_000) {
+      const until = Date.now() + boundMs;
+      for (;;) {
+        const match = pattern.exec(texts[stream]());
+        if (match) return match;
+        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${stderr}`);
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${stderr}`);
+        await sleep(20);
+      }
+    },
+  };
+}
+
+/** Runs the built CLI to its end. */
+export async function runBuilt(env: Record<string, string>, args: string[]) {
+  const live = start(env, args);
+  const { code } = await live.exit;
+  return { code, stdout: live.stdout(), stderr: live.stderr() };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function waitUntil(check: () => boolean, what: string, boundMs = 10_000): Promise<void> {
+  const until = Date.now() + boundMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Invites a candidate to a test and makes them finish it, as a user would: `assess sandbox complete`. */
+export async function finishedAttempt(
+  t: TestEnv,
+  email: string,
+  {
+    test = "1001",
+    name = "Watch Ed",
+    callbackUrl,
+  }: { test?: string; name?: string; callbackUrl?: string } = {},
+): Promise<number> {
+  const invited = await t.run([
+    ...["invite", "send", "--test", test, "--email", email, "--name", name],
+    ...(callbackUrl ? ["--callback-url", callbackUrl] : []),
+    ...["-o", "tsv", "--fields", "testInvitationId"],
+  ]);
+  expect(invited.code, invited.stderr).toBe(0);
+  const id = invited.stdout.trim().split("\n").at(-1)!;
+  const completed = await t.run(["sandbox", "complete", id]);
+  expect(completed.code, completed.stderr).toBe(0);
+  return Number(id);
+}
+
+export function lines(text: string): Array<Record<string, unknown>> {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export function expectNoStack(stderr: string): void {
+  expect(stderr).not.toMatch(/^\s+at |Unhandled|TypeError|ReferenceError/m);
+}
+
+export interface Received {
+  body: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  requests: Received[];
+  close(): Promise<void>;
+}
+
+/**
+ * A receiver on loopback: `answer` decides what each request gets (default 204), after its whole body
+ * arrived. It may also take over the response (a trickle, a hang) and return nothing.
+ */
+export async function startReceiver(
+  answer: (request: Received, res: http.ServerResponse, index: number) => number | undefined = () => 204,
+  port = 0,
+): Promise<Receiver> {
+  const requests: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const received = { body: Buffer.concat(chunks), headers: req.headers };
+      requests.push(received);
+      const status = answer(received, res, requests.length - 1);
+      if (status !== undefined) res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${bound}/hooks/assess`,
+    port: bound,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A loopback port nothing listens on (yet). */
+export async function freePort(): Promise<number> {
+  const probe = await startReceiver();
+  await probe.close();
+  return probe.port;
+}
