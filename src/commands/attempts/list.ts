@@ -1,5 +1,4 @@
 import type { Context } from "../../context.js";
-import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { periodFromOptions, periodOptions } from "./period.js";
@@ -24,7 +23,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const period = await periodFromOptions(ctx, o);
   const { limit, state } = o;
   const client = await ctx.client();
-  const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const progress = ctx.progress("windows");
   const pages = client.attempts.pages({
     from: period.start,
     to: period.end,
