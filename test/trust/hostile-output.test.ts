@@ -286,7 +286,7 @@ describe("item 8: --fields looks up own keys only", () => {
   it("own fields, nested paths included, still work", async () => {
     const r = await t.run(["tests", "list", "-o", "tsv", "--fields", "testId,testName"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\n")[0]).toBe("ID\tNAME");
+    expect(r.stdout.split("\n")[0]).toBe("testId\ttestName");
     const path = "invitationSchedule.scheduleDetails.timeZoneId";
     const links = await t.run([
       "links",
