@@ -299,7 +299,7 @@ describe("item 8: --fields looks up own keys only", () => {
       `testLinkId,${path}`,
     ]);
     expect(links.code, links.stderr).toBe(0);
-    expect(links.stdout.split("\n")[0]).toBe(`ID\t${path}`);
+    expect(links.stdout.split("\n")[0]).toBe(`testLinkId\t${path}`);
     expect(links.stdout.split("\n")[1]).toMatch(/^\d+\t\d+$/);
     const nested = await t.run([
       "links",
