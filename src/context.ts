@@ -14,7 +14,7 @@ import { AuthError } from "./errors.js";
 import { escapeControls } from "./escape.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
-import { isCi } from "./output/progress.js";
+import { createProgress, isCi, type Progress, StatusLine } from "./output/progress.js";
 import { loadStyle, plainStyle, type Style } from "./output/style.js";
 import type { Client } from "./sdk/client.js";
 import { VERSION } from "./version.js";
@@ -40,6 +40,8 @@ interface EmbeddedSandbox {
 export class Context {
   readonly io: Io;
   readonly signal: AbortSignal;
+  /** The one line progress bars draw on (stderr, terminals only): erased before anything else is written. */
+  readonly statusLine: StatusLine;
   flags: GlobalFlags = {};
   /** `auth login --profile new` creates the profile it names; every other command needs it to exist. */
   newProfile = false;
@@ -58,6 +60,12 @@ export class Context {
   ) {
     this.io = io;
     this.signal = signal;
+    this.statusLine = new StatusLine(io.stdout, io.stderr, io.env);
+  }
+
+  /** A progress bar on the status line, counting `noun` ("rows", "windows", "reports"). */
+  progress(noun?: string): Progress {
+    return createProgress(this.statusLine, noun);
   }
 
   /** The profile in use; needs no other setting, so `config` commands work even when one is broken. */
@@ -267,6 +275,7 @@ export class Context {
   }
 
   async close(): Promise<void> {
+    this.statusLine.clear();
     await this.httpClient?.close();
     await this.sandbox?.close();
   }

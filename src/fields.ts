@@ -11,7 +11,7 @@ export function isRecord(value: unknown): value is Fields {
 }
 
 /** `TestInvitationId` → `testinvitationid`; a trailing space (`"TotalScore "`, seen in the service's samples) goes too. */
-function fold(key: string): string {
+export function fold(key: string): string {
   return key.replace(/[_\-\s]/g, "").toLowerCase();
 }
 

@@ -1,7 +1,8 @@
 import type { Writable } from "node:stream";
-import { Command, Option } from "commander";
+import { Command, type Help, Option } from "commander";
 import { GROUPS } from "./commands/groups.js";
 import { FORMATS } from "./output/format.js";
+import { helpWidth, wrapText } from "./output/wrap.js";
 import { VERSION } from "./version.js";
 
 /**
@@ -9,7 +10,7 @@ import { VERSION } from "./version.js";
  * entries declare it: src/launch.ts answers `assess --help` and `--version` with it alone, and src/cli.ts
  * then declares in full the group a command line names, so both print the same help.
  */
-export function declareProgram(io: { stdout: Writable; stderr: Writable }): Command {
+export function declareProgram(io: { stdout: TermStream; stderr: TermStream }): Command {
   const program = new DeclaredCommand("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
     .version(VERSION, "-v, --version", "print the version")
@@ -43,14 +44,38 @@ export function declareProgram(io: { stdout: Writable; stderr: Writable }): Comm
     .option("--sandbox", "run this command against an embedded sandbox (no account needed)")
     .option("--allow-http", "allow an http:// base URL to a host other than this machine")
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // Help, with its notes and examples, fits the terminal (src/output/wrap.ts); 80 columns when piped.
+      writeOut: (text) => io.stdout.write(wrapText(text, helpWidth(io.stdout))),
+      writeErr: (text) => io.stderr.write(wrapText(text, helpWidth(io.stderr))),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
       outputError: () => undefined, // the error handler prints errors, with a hint
     })
+    .configureHelp({ minWidthToWrap: NARROWEST, formatItem })
     .exitOverride();
   program.helpCommand(false); // `assess help` is a group of its own, with topics
   for (const group of GROUPS) program.command(group.name).description(group.summary);
   return program;
+}
+
+type TermStream = Writable & { isTTY?: boolean; columns?: number };
+
+/** A description column narrower than this goes under its term instead. */
+const NARROWEST = 24;
+
+/**
+ * One line of a list in help (`upsert [options] <file>  Create or update …`): commander's, unless the terms
+ * leave the description fewer than NARROWEST columns (60 columns of terminal, say) or less than one of its
+ * words; then, as gh does, the term on its line and the description wrapped below it.
+ */
+function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  const room = width - termWidth - 4;
+  if (!description || (room >= NARROWEST && description.split(/\s+/).every((word) => word.length <= room))) {
+    return Object.getPrototypeOf(helper).formatItem.call(helper, term, termWidth, description, helper);
+  }
+  const indent = "      ";
+  return `  ${term}\n${indent}${helper.boxWrap(description, width - indent.length).replace(/\n/g, `\n${indent}`)}`;
 }
 
 /**

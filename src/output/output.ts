@@ -1,9 +1,11 @@
 import type { Writable } from "node:stream";
 import { UsageError } from "../errors.js";
 import { escapeControls, jsonText } from "../escape.js";
+import { fold } from "../fields.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
 import { isClosed } from "./pipe.js";
 import { plainStyle, type Style } from "./style.js";
+import { isWhole, layoutTable } from "./table.js";
 
 export type Row = Record<string, unknown>;
 
@@ -12,6 +14,8 @@ export interface Column {
   key: string;
   header?: string;
   get?: (row: Row) => unknown;
+  /** Shown after a number in tables (`60 min`); tsv, csv and json keep the number alone. */
+  unit?: string;
 }
 
 export interface OutputOptions {
@@ -115,17 +119,20 @@ export class Output {
       const { default: Table } = await import("cli-table3");
       const table = new Table({ style: this.tableStyle() });
       const labels = cols.map((column) => tableText(column.header ?? column.key));
-      // The values get what the labels leave of the terminal: a test URL or link is shown whole when it fits.
+      const values = cols.map((column) => tableCell(column, row));
+      // The values get what the labels leave of the terminal; a link or an e-mail too long for that is not
+      // cut but printed whole below the table.
       const valueWidth = Math.max(
         12,
         (this.options.width ?? 120) - Math.max(0, ...labels.map((l) => l.length)) - 7,
       );
-      cols.forEach((column, i) => {
-        table.push({
-          [this.bold(labels[i] ?? "")]: truncate(tableText(cellText(cellValue(column, row))), valueWidth),
-        });
+      const below: number[] = [];
+      values.forEach((value, i) => {
+        if (value.length > valueWidth && isWhole(value)) below.push(i);
+        else table.push({ [this.bold(labels[i] ?? "")]: truncate(value, valueWidth) });
       });
-      this.write(`${table.toString()}\n`);
+      if (table.length > 0) this.write(`${table.toString()}\n`);
+      for (const i of below) this.write(`${this.bold(labels[i] ?? "")}\n${values[i]}\n`);
       return;
     }
     if (this.format === "json") {
@@ -140,10 +147,19 @@ export class Output {
    * One record holding a list (a test's or report's sections): on a terminal the record, then the list as its
    * own table; in every other format the record as it is.
    */
-  async recordWithList(row: Row, listKey: string, columns: Column[]): Promise<void> {
+  async recordWithList(
+    row: Row,
+    listKey: string,
+    columns: Column[],
+    recordColumns?: Column[],
+  ): Promise<void> {
     if (this.format !== "table" || this.options.fields) return this.record(row);
     const { [listKey]: list, ...summary } = row;
-    await this.record(summary);
+    // The record's own columns first, then any other field the service sent, so that nothing is hidden.
+    const own = (recordColumns ?? []).filter((c) => cellValue(c, summary) !== undefined);
+    const named = new Set(own.map((c) => fold(c.key)));
+    const rest = Object.keys(summary).filter((key) => !named.has(fold(key)));
+    await this.record(summary, [...own, ...rest.map((key) => ({ key }))]);
     if (Array.isArray(list) && list.length > 0) await this.list(list as Row[], columns);
   }
 
@@ -152,28 +168,33 @@ export class Output {
     this.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
   }
 
-  /** The columns to show: `defaults`, or those `--fields` names (an unknown one is a usage error). */
+  /**
+   * The columns `--fields` asks for, each named as asked: a column's key (`teststatus`), its header (`status`,
+   * `test link`, in any casing), or any field of the records (a dotted path reaches nested ones).
+   */
   columns(defaults: Column[], sample: Row | undefined): Column[] {
     const fields = this.options.fields;
     if (!fields) return defaults;
-    const byKey = new Map(defaults.map((c) => [c.key, c]));
+    const named = (f: string) =>
+      defaults.find((c) => fold(c.key) === fold(f)) ??
+      defaults.find((c) => c.header !== undefined && fold(c.header) === fold(f));
     const unknown = fields.filter(
-      (f) => !byKey.has(f) && (sample === undefined || getPath(sample, f) === undefined),
+      (f) => !named(f) && (sample === undefined || getPath(sample, f) === undefined),
     );
     if (unknown.length > 0) {
-      const available = [...new Set([...byKey.keys(), ...Object.keys(sample ?? {})])];
+      const available = [...new Set([...defaults.map((c) => c.key), ...Object.keys(sample ?? {})])];
       throw new UsageError(
         `Unknown field${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-        `Available fields: ${available.join(", ")}`,
+        `Available fields: ${available.join(", ")} (or a column's header, such as ${defaults[0]?.header?.toLowerCase() ?? "name"})`,
       );
     }
-    return fields.map((f) => byKey.get(f) ?? { key: f });
+    return fields.map((f) => ({ ...(named(f) ?? { key: f }), header: f }));
   }
 
   /** With --fields, JSON output keeps only those fields; otherwise the record as the service sent it. */
   private project(row: Row, columns: Column[]): unknown {
     if (!this.options.fields) return row;
-    return Object.fromEntries(columns.map((c) => [c.key, cellValue(c, row) ?? null]));
+    return Object.fromEntries(columns.map((c) => [c.header ?? c.key, cellValue(c, row) ?? null]));
   }
 
   /**
@@ -188,19 +209,31 @@ export class Output {
     this.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
   }
 
+  /**
+   * A table that fits the terminal (src/output/table.ts): links and e-mails whole, other columns narrowed or
+   * left out first; links that cannot fit follow the table, one line per row, after the row's first cell.
+   */
   private async table(columns: Column[], rows: Row[]): Promise<void> {
     const { default: Table } = await import("cli-table3");
-    const cells = rows.map((row) => columns.map((c) => tableText(cellText(cellValue(c, row)))));
-    const widths = fitWidths(
-      columns.map((c, i) => Math.max((c.header ?? c.key).length, ...cells.map((r) => r[i]?.length ?? 0))),
-      this.options.width ?? 120,
-    );
-    const table = new Table({
-      head: columns.map((c) => this.bold(tableText(c.header ?? c.key))),
-      style: this.tableStyle(),
-    });
-    for (const row of cells) table.push(row.map((cell, i) => truncate(cell, widths[i] ?? cell.length)));
-    this.write(`${table.toString()}\n`);
+    const headers = columns.map((c) => tableText(c.header ?? c.key));
+    const cells = rows.map((row) => columns.map((c) => tableCell(c, row)));
+    const { shown, widths, below } = layoutTable(headers, cells, this.options.width ?? 120);
+    if (shown.length > 0) {
+      const table = new Table({
+        head: shown.map((i) => this.bold(headers[i] ?? "")),
+        style: this.tableStyle(),
+      });
+      for (const row of cells) table.push(shown.map((i, n) => truncate(row[i] ?? "", widths[n] ?? 0)));
+      this.write(`${table.toString()}\n`);
+    }
+    const names = shown[0] === 0 ? cells.map((row) => row[0] ?? "") : undefined;
+    const nameWidth = Math.max(0, ...(names ?? []).map((name) => name.length));
+    for (const i of below) {
+      this.write(`${this.bold(headers[i] ?? "")}\n`);
+      cells.forEach((row, r) => {
+        if (row[i]) this.write(`${names ? `${(names[r] ?? "").padEnd(nameWidth)}  ` : ""}${row[i]}\n`);
+      });
+    }
   }
 
   /**
@@ -221,16 +254,11 @@ export function cellValue(column: Column, row: Row): unknown {
   return column.get ? column.get(row) : getPath(row, column.key);
 }
 
-/** Natural column widths, the widest shrunk first until the table fits the terminal (never below 8). */
-function fitWidths(natural: number[], total: number): number[] {
-  const widths = [...natural];
-  const budget = total - 3 * widths.length - 1;
-  while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 8) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-  }
-  return widths;
+/** A cell as a table shows it: one line, controls escaped, a number followed by its column's unit. */
+function tableCell(column: Column, row: Row): string {
+  const value = cellValue(column, row);
+  const text = tableText(cellText(value));
+  return column.unit && text !== "" && Number.isFinite(Number(value)) ? `${text} ${column.unit}` : text;
 }
 
 /**

@@ -1,8 +1,15 @@
 /**
- * A one-line progress bar on stderr, drawn only when stderr is a terminal and not in CI (never in CI logs).
- * Redraws at most ten times a second, so a million-row run costs a few hundred writes, not a million.
+ * Progress on stderr, drawn only when stderr is a terminal and not in CI (never in CI logs): one status line per
+ * command (Context.statusLine) that every progress bar draws on. Redraws at most ten times a second, so a
+ * million-row run costs a few hundred writes, not a million.
+ *
+ * Our own ~60 lines rather than log-update or listr2: log-update 6.1 and its 16 packages take ~50 ms to import
+ * on these machines (more than the whole of `assess --help`), and neither erases its line when something else
+ * writes; that is the part that matters here (a table glued to a bar, a prompt landing on its line).
  */
 import type { Writable } from "node:stream";
+
+export type TermStream = Writable & { isTTY?: boolean; columns?: number };
 
 export interface ProgressState {
   /** Items settled so far. */
@@ -13,58 +20,105 @@ export interface ProgressState {
 
 export interface Progress {
   update(state: ProgressState): void;
-  /** Clears the bar (call before printing the summary). */
+  /** Erases the bar for good: later updates (a window still in flight) draw nothing. */
   done(): void;
 }
 
 const NOOP: Progress = { update() {}, done() {} };
 const INTERVAL_MS = 100;
+const ERASE = "\r\u001b[K";
 
 export function isCi(env: NodeJS.ProcessEnv): boolean {
   const ci = env.CI;
   return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
 }
 
-export function createProgress(
-  stream: Writable & { isTTY?: boolean; columns?: number },
-  env: NodeJS.ProcessEnv,
-  noun = "rows",
-  now: () => number = Date.now,
-): Progress {
-  if (stream.isTTY !== true || isCi(env) || env.TERM === "dumb") return NOOP;
+/**
+ * The terminal's last line, on stderr. While something is drawn on it, the `write` of stderr (and of stdout when
+ * it is the terminal too) is wrapped so that whatever comes next (a table, a warning, a prompt, the error
+ * handler, commander's messages) first erases the line; the next update draws it again below. It is erased at
+ * every exit too: the command's end (Context.close), an error (the handler's write), a second Ctrl-C
+ * (process.exit) and an uncaught exception.
+ */
+export class StatusLine {
+  readonly enabled: boolean;
+  private unhook: (() => void) | undefined;
+
+  constructor(
+    private readonly stdout: TermStream,
+    private readonly stderr: TermStream,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.enabled = stderr.isTTY === true && !isCi(env) && env.TERM !== "dumb";
+  }
+
+  /** Columns the line may use: one less than the terminal's, so that it never wraps. */
+  get width(): number {
+    return Math.max(20, (this.stderr.columns ?? 80) - 1);
+  }
+
+  show(text: string): void {
+    if (!this.enabled) return;
+    this.unhook?.();
+    this.stderr.write(`\r${text.slice(0, this.width)}\u001b[K`);
+    this.unhook = this.hook();
+  }
+
+  clear(): void {
+    if (!this.unhook) return;
+    this.unhook();
+    this.unhook = undefined;
+    this.stderr.write(ERASE);
+  }
+
+  private hook(): () => void {
+    const clear = () => this.clear();
+    const streams =
+      this.stdout.isTTY === true && this.stdout !== this.stderr ? [this.stderr, this.stdout] : [this.stderr];
+    const undo = streams.map((stream) => {
+      const own = Object.hasOwn(stream, "write") ? stream.write : undefined;
+      stream.write = ((...args: Parameters<Writable["write"]>) => {
+        clear();
+        return stream.write(...args);
+      }) as Writable["write"];
+      return () => {
+        if (own) stream.write = own;
+        else delete (stream as Partial<Writable>).write;
+      };
+    });
+    process.on("exit", clear).on("uncaughtExceptionMonitor", clear);
+    return () => {
+      for (const restore of undo) restore();
+      process.off("exit", clear).off("uncaughtExceptionMonitor", clear);
+    };
+  }
+}
+
+export function createProgress(line: StatusLine, noun = "rows", now: () => number = Date.now): Progress {
+  if (!line.enabled) return NOOP;
   const started = now();
   let last = 0;
-  let drawn = false;
-  let latest: ProgressState = { done: 0 };
-  const draw = () => {
-    const { done, total } = latest;
-    const seconds = Math.max(0.001, (now() - started) / 1000);
-    const rate = `${format(Math.round(done / seconds))} ${noun}/s`;
-    const width = Math.max(40, Math.min(stream.columns ?? 80, 100));
-    let line: string;
-    if (total !== undefined && total > 0) {
+  let finished = false;
+  return {
+    update({ done, total }) {
+      const t = now();
+      if (finished || t - last < INTERVAL_MS) return;
+      last = t;
+      const seconds = Math.max(0.001, (t - started) / 1000);
+      const rate = `${format(Math.round(done / seconds))} ${noun}/s`;
+      if (total === undefined || total <= 0) {
+        line.show(`${format(done)} ${noun} · ${rate}`);
+        return;
+      }
       const ratio = Math.min(1, done / total);
       const label = ` ${Math.floor(ratio * 100)}% ${format(done)}/${format(total)} ${noun} · ${rate}`;
-      const barWidth = Math.max(10, width - label.length - 3);
+      const barWidth = Math.max(10, Math.min(line.width, 100) - label.length - 2);
       const filled = Math.round(ratio * barWidth);
-      line = `[${"█".repeat(filled)}${"░".repeat(barWidth - filled)}]${label}`;
-    } else {
-      line = `${format(done)} ${noun} · ${rate}`;
-    }
-    stream.write(`\r${line.slice(0, width - 1)}\u001b[K`);
-    drawn = true;
-  };
-  return {
-    update(state) {
-      latest = state;
-      const t = now();
-      if (t - last < INTERVAL_MS) return;
-      last = t;
-      draw();
+      line.show(`[${"█".repeat(filled)}${"░".repeat(barWidth - filled)}]${label}`);
     },
     done() {
-      if (drawn) stream.write("\r\u001b[K");
-      drawn = false;
+      finished = true;
+      line.clear();
     },
   };
 }

@@ -106,7 +106,7 @@ describe("employees list", () => {
       "csv",
     ]);
     const [header, row] = r.stdout.split("\r\n");
-    expect(header).toBe("ID,NAME,externalEmployeeId");
+    expect(header).toBe("employeeId,name,externalEmployeeId");
     expect(row).toMatch(/^501,[^,]+ [^,]+,ACM-00501$/);
   });
 

@@ -53,9 +53,11 @@ describe("tests list", () => {
     expect(t.sandbox.requests.length - before).toBe(2);
   });
 
-  it("--fields picks columns, and an unknown field lists the available ones", async () => {
+  it("--fields picks columns by field or by header, headed as asked, and an unknown field lists the available ones", async () => {
     const r = await t.run(["tests", "list", "--fields", "testId,testName", "-o", "csv"]);
-    expect(r.stdout.split("\r\n")[0]).toBe("ID,NAME");
+    expect(r.stdout.split("\r\n")[0]).toBe("testId,testName");
+    const byHeader = await t.run(["tests", "list", "--fields", "id,Name", "-o", "csv"]);
+    expect(byHeader.stdout.split("\r\n").slice(0, 2)).toEqual(["id,Name", r.stdout.split("\r\n")[1]]);
     const bad = await t.run(["tests", "list", "--fields", "nope"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/Unknown field: nope[\s\S]*Available fields: .*testId/);

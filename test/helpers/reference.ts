@@ -5,17 +5,22 @@ import { Context } from "../../src/context.js";
 
 /** Every command of the tree with the text its `--help` prints (80 columns wide, as when piped). */
 export async function helpTexts(): Promise<Array<{ path: string; help: string; leaf: boolean }>> {
+  // Help goes out through the program's own output (src/program.ts), which wraps it: a pipe of 80 columns.
+  let captured = "";
+  const stdout = Object.assign(new PassThrough(), {
+    write(text: string) {
+      captured += text;
+      return true;
+    },
+  });
   const program = async (argv: string[] | "all") => {
-    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
+    const io = { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
     return buildProgram(new Context(io, new AbortController().signal), () => undefined, argv);
   };
   const helpOf = (command: Command) => {
-    let help = "";
-    command
-      .configureHelp({ helpWidth: 80 })
-      .configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s) });
+    captured = "";
     command.outputHelp();
-    return help;
+    return captured;
   };
   // `assess --help` names no group, so the root's help is that of the tree of one-line group stubs.
   const texts = [{ path: "assess", help: helpOf(await program([])), leaf: false }];

@@ -286,7 +286,7 @@ describe("item 8: --fields looks up own keys only", () => {
   it("own fields, nested paths included, still work", async () => {
     const r = await t.run(["tests", "list", "-o", "tsv", "--fields", "testId,testName"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\n")[0]).toBe("ID\tNAME");
+    expect(r.stdout.split("\n")[0]).toBe("testId\ttestName");
     const path = "invitationSchedule.scheduleDetails.timeZoneId";
     const links = await t.run([
       "links",
@@ -299,7 +299,7 @@ describe("item 8: --fields looks up own keys only", () => {
       `testLinkId,${path}`,
     ]);
     expect(links.code, links.stderr).toBe(0);
-    expect(links.stdout.split("\n")[0]).toBe(`ID\t${path}`);
+    expect(links.stdout.split("\n")[0]).toBe(`testLinkId\t${path}`);
     expect(links.stdout.split("\n")[1]).toMatch(/^\d+\t\d+$/);
     const nested = await t.run([
       "links",

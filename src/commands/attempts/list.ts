@@ -1,5 +1,4 @@
 import type { Context } from "../../context.js";
-import { createProgress } from "../../output/progress.js";
 import { choice, id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { ATTEMPT_STATES } from "../../spec/limits.js";
@@ -31,7 +30,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently listing nothing.
   for (const testId of testIds) await client.tests.get(testId);
-  const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const progress = ctx.progress("windows");
   const listed = client.attempts.pages({
     from: period.start,
     to: period.end,

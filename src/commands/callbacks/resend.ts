@@ -2,7 +2,6 @@ import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
@@ -142,7 +141,7 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
   const range = await periodFromOptions(ctx, o);
   ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
   const client = await ctx.client();
-  const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const progress = ctx.progress("windows");
   const ids: number[] = [];
   try {
     for await (const page of attemptsOfPeriod(ctx, client, range, "completed", (done, total) =>

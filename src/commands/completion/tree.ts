@@ -7,6 +7,8 @@ export interface Node {
   description: string;
   subcommands: string[];
   options: NodeOption[];
+  /** What its positional arguments take: one of these words (commander's choices), file names, anything. */
+  args: { choices?: string[]; files: boolean } | undefined;
 }
 
 export interface NodeOption {
@@ -17,6 +19,9 @@ export interface NodeOption {
   choices?: string[];
   description: string;
 }
+
+/** A value that names a file: `<file>`, `<file.csv>`, `--rejects <file.csv>`, `--log <file.ndjson>`. */
+const FILE = /<[^>]*(file|\.csv|\.json|\.pdf|\.txt|\.ndjson|\.xlsx)[^>]*>/i;
 
 /**
  * Walks commander's tree; global options are listed on the root and offered everywhere. Each option's values
@@ -31,16 +36,24 @@ export async function commandTree(root: Command): Promise<Node[]> {
       options.push({
         flags: [o.short, o.long].filter((f): f is string => typeof f === "string"),
         takesValue,
-        takesFile: /<[^>]*(file|\.csv|\.json|\.pdf|\.txt|\.ndjson)[^>]*>/i.test(o.flags),
+        takesFile: FILE.test(o.flags),
         choices: takesValue ? await valuesOf(o) : undefined,
         description: o.description,
       });
     }
+    const declared = command.registeredArguments;
     nodes.push({
       path,
       description: command.description(),
       subcommands: command.commands.map((c) => c.name()),
       options,
+      args:
+        declared.length === 0
+          ? undefined
+          : {
+              choices: declared.flatMap((a) => a.argChoices ?? []),
+              files: declared.some((a) => FILE.test(`<${a.name()}>`)),
+            },
     });
     for (const sub of command.commands) await visit(sub, [...path, sub.name()]);
   };

@@ -110,8 +110,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .addHelpText(
         "after",
         bodyHelp(
-          '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z",\n' +
-            '   "credentialUrl": "https://...", "credentialId": "..."}',
+          '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
           "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
         ),
       )

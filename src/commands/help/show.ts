@@ -1,13 +1,14 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { helpWidth, wrapText } from "../../output/wrap.js";
 import { TOPICS } from "./topics.js";
 
 export async function run(ctx: Context, _o: unknown, words: string[], command: Command): Promise<number> {
   const root = command.parent as Command;
   const topic = TOPICS[words.join(" ")];
   if (topic) {
-    ctx.out.write(topic);
+    ctx.out.write(wrapText(topic, helpWidth(ctx.io.stdout)));
     return 0;
   }
   let target: Command = root;
@@ -21,6 +22,7 @@ export async function run(ctx: Context, _o: unknown, words: string[], command: C
     }
     target = next;
   }
-  ctx.out.write(target.helpInformation());
+  // Through commander's output, wrapped to the terminal, with the command's notes and examples.
+  target.outputHelp();
   return 0;
 }

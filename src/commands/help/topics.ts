@@ -1,4 +1,7 @@
-/** `assess help <topic>`: the parts of the contract that belong to no single command. */
+/**
+ * `assess help <topic>`: the parts of the contract that belong to no single command. One line per paragraph or
+ * list item: src/output/wrap.ts wraps them to the terminal, continuations hanging under the item's text.
+ */
 export const TOPICS: Record<string, string> = {
   environment: `ENVIRONMENT
 
@@ -16,44 +19,26 @@ export const TOPICS: Record<string, string> = {
 `,
   formatting: `FORMATTING
 
-  -o table    boxed table; the default when stdout is a terminal
+  -o table    boxed table; the default when stdout is a terminal. It fits the terminal: other columns narrow or are left out first, links and e-mail addresses are never cut (they follow the table, one line per row, when they cannot fit); numbers show their unit (DURATION 60 min)
   -o tsv      tab-separated, a header row, no colour or truncation, ISO times; the default when piped
-  -o csv      RFC 4180 with CRLF; cells starting with = + - @ tab or CR are prefixed with ' so that a
-              spreadsheet never runs them as formulas
+  -o csv      RFC 4180 with CRLF; cells starting with = + - @ tab or CR are prefixed with ' so that a spreadsheet never runs them as formulas
   -o json     the service's objects, pretty-printed (--json is the same)
   -o ndjson   one JSON object per line; list pages stream out as they arrive
 
-  --fields a,b   choose the columns of table, tsv and csv (and the keys of json); an unknown field lists
-                 the available ones. Dotted paths reach nested values: invitationSchedule.scheduleType
+  --fields a,b   choose the columns of table, tsv and csv (and the keys of json), by field or by a column's header (status, test link), headed as given; an unknown field lists the available ones. Dotted paths reach nested values: invitationSchedule.scheduleType
 
-  Data goes to stdout; progress, warnings and errors go to stderr. With -o json an error is also printed to
-  stderr as {"error":{"status":N,"messages":[...]}}.
+  Data goes to stdout; progress, warnings and errors go to stderr. With -o json an error is also printed to stderr as {"error":{"status":N,"messages":[...]}}.
 
-  Control characters (C0, DEL and C1) in values from the service or a file are shown, never sent to the
-  terminal as they are: tab, line feed and carriage return as \\t \\n \\r, any other as \\xHH (ESC is \\x1b,
-  so \\x1b[2J stays text). A table shows a line break as a space; tsv escapes tabs and line breaks too, as
-  they separate cells and rows; csv keeps them inside quoted cells (RFC 4180); messages on stderr keep
-  tabs and line feeds. json and ndjson escape them as JSON does (\\u001b), DEL and C1 included. A
-  backslash is not escaped, so these escapes are for reading: use --json for the exact value.
-  Characters that reorder or hide text are escaped the same way, as \\uHHHH: bidirectional overrides and
-  isolates (U+202A-U+202E, U+2066-U+2069), the marks U+200E U+200F U+061C, zero-width space U+200B, U+2060,
-  U+FEFF and the separators U+2028 U+2029, so that a name holding U+202E cannot show reversed text.
-  Rejects files (invite bulk, employees upsert) escape them as csv does.
+  Control characters (C0, DEL and C1) in values from the service or a file are shown, never sent to the terminal as they are: tab, line feed and carriage return as \\t \\n \\r, any other as \\xHH (ESC is \\x1b, so \\x1b[2J stays text). A table shows a line break as a space; tsv escapes tabs and line breaks too, as they separate cells and rows; csv keeps them inside quoted cells (RFC 4180); messages on stderr keep tabs and line feeds. json and ndjson escape them as JSON does (\\u001b), DEL and C1 included. A backslash is not escaped, so these escapes are for reading: use --json for the exact value. Characters that reorder or hide text are escaped the same way, as \\uHHHH: bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069), the marks U+200E U+200F U+061C, zero-width space U+200B, U+2060, U+FEFF and the separators U+2028 U+2029, so that a name holding U+202E cannot show reversed text. Rejects files (invite bulk, employees upsert) escape them as csv does.
 
-  CSV input (invite bulk, employees upsert): a header row is required; , ; or tab is detected; UTF-8 with or
-  without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress |
-  candidateemail, and name | fullname | candidatename (or firstname + lastname); an optional testid column
-  routes rows to their own tests. Every invalid row is reported with its line number.
+  CSV input (invite bulk, employees upsert): a header row is required; , ; or tab is detected; UTF-8 with or without BOM; CRLF and quoted fields with newlines are fine. Invite columns: email | emailid | emailaddress | candidateemail, and name | fullname | candidatename (or firstname + lastname); an optional testid column routes rows to their own tests. Every invalid row is reported with its line number.
 
-  .xlsx input (the same commands): the first sheet, or --sheet NAME; the same header rules and checks, each
-  invalid row reported by sheet, row and column. A cell typed as a date reads as YYYY-MM-DD (with THH:mm:ss
-  when it has a time), numbers as Excel's General format shows them. Rejected rows go to a CSV file.
+  .xlsx input (the same commands): the first sheet, or --sheet NAME; the same header rules and checks, each invalid row reported by sheet, row and column. A cell typed as a date reads as YYYY-MM-DD (with THH:mm:ss when it has a time), numbers as Excel's General format shows them. Rejected rows go to a CSV file.
 `,
   "exit-codes": `EXIT CODES
 
   0    success
-  1    the service or the network failed (after retries), or a request may have been processed but its
-       answer was lost (the message says how to check)
+  1    the service or the network failed (after retries), or a request may have been processed but its answer was lost (the message says how to check)
   2    usage or input error: bad flag, missing value, invalid CSV; nothing was sent
   3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome
   4    authentication or permission: 401 or 403 from the service, or no API key configured

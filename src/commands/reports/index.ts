@@ -68,22 +68,12 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option(...PERIOD_YES)
       .addHelpText(
         "after",
+        // One line per paragraph: commander's output wraps them to the terminal (src/output/wrap.ts).
         `
-Scores are the reports' score percentages (else points out of the total), of every finished attempt,
-whatever its status. p10, median and p90 are percentiles by linear interpolation between the two nearest
-ranks, as numpy.percentile's default: with n scores sorted ascending x[0..n-1], the p-th is found at rank
-h = (n-1)·p/100, and is x[⌊h⌋] + (h-⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋]). Statistics and the pass rate are
-rounded to 2 decimals, the same in every format (--json passRate 0.61 is the table's 61%). A score
-outside -100…100 % is counted apart (outOfRange), in no statistic.
-The pass rate is the share of scored attempts at or above --pass-mark (the service's reports and tests
-carry no documented pass mark, so without the flag there is none). The histogram buckets are 10 points
-wide: 0-<10 … 90-100 (100 itself in the last). Per day counts attempts by the UTC day they finished
-(their report's completedOn, else attemptedOn), within the period: a report dated outside it (.NET's
-0001-01-01) counts as undated; the sparkline scales ▁…█ to the busiest day, ▁ is none.
-Output: a block per test on a terminal; --json / -o ndjson one object per test (statuses, statistics,
-histogram, perDay, failedReports); -o csv and tsv one flat row per test.
-A report that cannot be fetched is named on stderr and listed under failedReports, and the others are
-still counted: exit 0, or 1 when every report of the period failed.`,
+Scores are the reports' score percentages (else points out of the total), of every finished attempt, whatever its status. p10, median and p90 are percentiles by linear interpolation between the two nearest ranks, as numpy.percentile's default: with n scores sorted ascending x[0..n-1], the p-th is found at rank h = (n-1)·p/100, and is x[⌊h⌋] + (h-⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋]). Statistics and the pass rate are rounded to 2 decimals, the same in every format (--json passRate 0.61 is the table's 61%). A score outside -100…100 % is counted apart (outOfRange), in no statistic.
+The pass rate is the share of scored attempts at or above --pass-mark (the service's reports and tests carry no documented pass mark, so without the flag there is none). The histogram buckets are 10 points wide: 0-<10 … 90-100 (100 itself in the last). Per day counts attempts by the UTC day they finished (their report's completedOn, else attemptedOn), within the period: a report dated outside it (.NET's 0001-01-01) counts as undated; the sparkline scales ▁…█ to the busiest day, ▁ is none.
+Output: a block per test on a terminal; --json / -o ndjson one object per test (statuses, statistics, histogram, perDay, failedReports); -o csv and tsv one flat row per test.
+A report that cannot be fetched is named on stderr and listed under failedReports, and the others are still counted: exit 0, or 1 when every report of the period failed.`,
       )
       .action(lazy(() => import("./stats.js"))),
     [

@@ -8,7 +8,6 @@
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError } from "../../errors.js";
-import { createProgress } from "../../output/progress.js";
 import type { Client } from "../../sdk/client.js";
 import { mapOrdered } from "../../sdk/map-ordered.js";
 import { attemptsOfPeriod, type Period } from "../attempts/period.js";
@@ -38,7 +37,7 @@ export async function finishedAttempts(
 ): Promise<TestAttempt[]> {
   const wanted = new Set(testIds);
   const attempts: TestAttempt[] = [];
-  const listing = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const listing = ctx.progress("windows");
   try {
     const pages = attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
       listing.update({ done, total }),
@@ -62,7 +61,7 @@ export async function fetchReports(
   concurrency: number,
 ): Promise<ReportOutcome[]> {
   const outcomes: ReportOutcome[] = [];
-  const fetching = createProgress(ctx.io.stderr, ctx.io.env, "reports");
+  const fetching = ctx.progress("reports");
   try {
     const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<ReportOutcome> => {
       if (ctx.signal.aborted) throw new InterruptedError();

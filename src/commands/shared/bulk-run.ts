@@ -5,7 +5,6 @@ import type { BulkJob } from "../../bulk/engine/run.js";
 import { runBulk } from "../../bulk/engine/run.js";
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
-import { createProgress } from "../../output/progress.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
 
 /** The most requests a bulk run keeps in flight (`--concurrency`, commands/shared/bulk-options.ts). */
@@ -50,7 +49,7 @@ export async function runReported<T>(
   wording: Wording,
 ): Promise<BulkResult> {
   const client = await ctx.apiClient();
-  const progress = createProgress(ctx.io.stderr, ctx.io.env);
+  const progress = ctx.progress();
   let result: BulkResult;
   try {
     result = await runBulk<T>({

@@ -1,6 +1,5 @@
 import { type Page, paginate } from "../../api/endpoints.js";
 import type { Context } from "../../context.js";
-import { createProgress } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
 
@@ -40,7 +39,7 @@ export function listPages<T>(
     };
   }
   async function* following(): AsyncGenerator<T[]> {
-    const progress = createProgress(ctx.io.stderr, ctx.io.env, noun);
+    const progress = ctx.progress(noun);
     let done = 0;
     let total: number | undefined;
     const fetchCounted = async (page: number) => {

@@ -1,12 +1,13 @@
 import type { Context } from "../../context.js";
+import type { Column } from "../../output/output.js";
 import * as z from "../../parse/zod.js";
 import { listPages, pageOptions } from "../shared/pages.js";
 
-export const TEST_COLUMNS = [
+export const TEST_COLUMNS: Column[] = [
   { key: "testId", header: "ID" },
   { key: "testName", header: "NAME" },
   { key: "status", header: "STATUS" },
-  { key: "duration", header: "DURATION" },
+  { key: "duration", header: "DURATION", unit: "min" },
   { key: "labels", header: "LABELS" },
 ];
 

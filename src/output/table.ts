@@ -1,0 +1,82 @@
+/**
+ * Fitting a table to the terminal, as gh does: a link or an e-mail address is never cut (a cut one cannot be
+ * copied), so the other columns narrow first, widest first; then columns leave the table, empty ones first,
+ * then from the right (never the first, which names the row). When the links do not fit, or keeping them would
+ * leave out more columns than they are, they leave the table for lines of their own below it, whole.
+ */
+
+/** A cell holding only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
+const WHOLE = /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+)(?:, |$))+$/;
+
+/** Narrower than this a cut column says nothing; a narrower one is kept as it is. */
+const MIN_WIDTH = 8;
+
+export interface TableLayout {
+  /** The columns in the table, by index, in their order. */
+  shown: number[];
+  /** The width of each shown column's text (cells longer than it are cut with `…`). */
+  widths: number[];
+  /** Columns of links or e-mails the table cannot hold: printed below it, one line per row. */
+  below: number[];
+}
+
+/** Whether `text` (a cell) is links or e-mail addresses only. */
+export function isWhole(text: string): boolean {
+  return text.length > 0 && WHOLE.test(text);
+}
+
+/**
+ * The layout of a table of `headers` and `cells` (texts as shown, one array per row) in `total` columns of
+ * terminal. Each shown column costs 3 more (a border and two blanks), the table 1 (its last border).
+ */
+export function layoutTable(headers: string[], cells: string[][], total: number): TableLayout {
+  const all = headers.map((_, i) => i);
+  const natural = all.map((i) =>
+    Math.max(headers[i]?.length ?? 0, ...cells.map((row) => row[i]?.length ?? 0)),
+  );
+  const whole = all.map((i) => cells.some((row) => isWhole(row[i] ?? "")));
+  const empty = all.map((i) => cells.every((row) => (row[i] ?? "") === ""));
+  const floor = (i: number) => (whole[i] ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH));
+  const cost = (columns: number[], width: (i: number) => number) =>
+    columns.reduce((sum, i) => sum + width(i) + 3, 1);
+
+  /** `candidates` less the columns that must go for the rest to fit at their narrowest. */
+  const fitting = (candidates: number[]): number[] => {
+    const droppable = [
+      ...candidates.filter((i) => i > 0 && !whole[i] && empty[i]).reverse(),
+      ...candidates.filter((i) => i > 0 && !whole[i] && !empty[i]).reverse(),
+    ];
+    let shown = candidates;
+    for (const drop of droppable) {
+      if (cost(shown, floor) <= total) break;
+      shown = shown.filter((i) => i !== drop);
+    }
+    return shown;
+  };
+
+  // The links in the table, or below it: whichever shows more of the columns that say something.
+  const told = (columns: number[]) => columns.filter((i) => !empty[i]).length;
+  let shown = fitting(all);
+  let below: number[] = [];
+  if (whole.some(Boolean) && shown.length < all.length) {
+    const without = fitting(all.filter((i) => !whole[i]));
+    const moved = all.filter((i) => whole[i]);
+    if (cost(shown, floor) > total || told(without) + told(moved) > told(shown)) {
+      shown = without;
+      below = moved;
+    }
+  }
+
+  // Narrow the widest column that may narrow, one character at a time, until the table fits.
+  const widths = new Map(shown.map((i) => [i, natural[i]!]));
+  while (cost(shown, (i) => widths.get(i)!) > total) {
+    let widest: number | undefined;
+    for (const i of shown) {
+      const width = widths.get(i)!;
+      if (width > floor(i) && (widest === undefined || width > widths.get(widest)!)) widest = i;
+    }
+    if (widest === undefined) break;
+    widths.set(widest, widths.get(widest)! - 1);
+  }
+  return { shown, widths: shown.map((i) => widths.get(i)!), below };
+}
