@@ -78,7 +78,10 @@ describe("tests settings pull and apply", () => {
   it("settings get shows the flags as yes/no in a table, as the service sent them in JSON", async () => {
     const table = await b.run(["tests", "settings", "get", "1002"]);
     expect(table.code).toBe(0);
-    const [header, values] = table.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const [header, values] = table.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     const column = header!.findIndex((h) => /^copy ?paste$/i.test(h));
     expect(column).toBeGreaterThanOrEqual(0);
     expect(values![column]).toMatch(/^(yes|no)$/);
