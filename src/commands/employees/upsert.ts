@@ -1,17 +1,11 @@
-import type { BulkJob } from "../../bulk/engine/run.js";
-import type { RejectsSink } from "../../bulk/engine/types.js";
-import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
-import { noRowsMessage } from "../../bulk/rows/csv.js";
-import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
-import { isWorkbook, openRows, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
-import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/rows/split-check.js";
+import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
+import { openEmployees } from "./input.js";
 
 /** --concurrency defaults to 8 (index.ts): requests of 100 employees are small and many, more in flight hide the latency. */
 export const options = z.object({ ...bulkFileOptions(MAX_UPSERT_EMPLOYEES) });
@@ -23,33 +17,7 @@ export async function run(
   [file]: z.infer<typeof args>,
 ): Promise<number> {
   const { chunkSize, concurrency } = o;
-  const json = /\.json$/i.test(file);
-  const force = o.force === true;
-
-  let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
-  let openRejects: () => Promise<RejectsSink>;
-  let inputName = file;
-  let locate: ((line: number) => string) | undefined;
-  let unit: "line" | "row" = "line";
-  let noRows = `${file}: an empty array: nothing to send`;
-  if (json) {
-    if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
-    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension: ".json" });
-    rows = { read: employeeJsonEntries(file, file) };
-    openRejects = async () => new JsonRejects(path, force);
-  } else {
-    // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
-    const extension = isWorkbook(file) ? ".csv" : undefined;
-    const path = rejectsTarget(file, o.rejects, { force, dryRun: ctx.dryRun, extension });
-    const input = await openRows(file, { delimiter: o.delimiter, sheet: o.sheet });
-    inputName = inputLabel(input);
-    locate = (line) => rowPlace(input, line);
-    if (input.sheet !== undefined) unit = "row";
-    noRows = noRowsMessage(input);
-    rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
-    openRejects = async () => new CsvRejects(path, input.header, input.delimiter, force, unit);
-  }
-
+  const { rows, openRejects, inputName, locate, unit, noRows } = await openEmployees(ctx, file, o);
   const client = await ctx.client();
   const { baseUrl: skillsBaseUrl, key } = await ledgerTarget(ctx, "skills");
   return runAndReport<Employee>(

@@ -21,6 +21,8 @@ export interface Wording {
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
+  /** The command prints a JSON document of its own that holds this summary (`employees sync`): none here. */
+  ownJson?: boolean;
 }
 
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
@@ -28,7 +30,7 @@ const SHOWN = 20;
 
 export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
   const code = bulkExitCode(result);
-  if (ctx.out.isJson || code === ExitCode.partial) {
+  if (!wording.ownJson && (ctx.out.isJson || code === ExitCode.partial)) {
     ctx.out.json(result);
   }
   printHuman(ctx, result, wording, code);

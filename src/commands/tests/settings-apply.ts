@@ -29,7 +29,11 @@ export async function run(
     ctx.out.isJson
       ? ctx.out.json({ testId, changes, sent, ...(ctx.dryRun ? { dryRun: true } : {}) })
       : changes.length > 0
-        ? ctx.out.list(changes, [{ key: "field" }, { key: "old" }, { key: "new" }])
+        ? ctx.out.list(changes, [
+            { key: "field", header: "FIELD" },
+            { key: "old", header: "OLD" },
+            { key: "new", header: "NEW" },
+          ])
         : undefined;
   if (changes.length === 0) {
     await report(false);
