@@ -21,6 +21,8 @@ export interface Wording {
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
+  /** What a held row is (the job's `hold` filter, run.ts): "already finished" (default "held back"). */
+  held?: string;
   /** The command prints a JSON document of its own that holds this summary (`employees sync`): none here. */
   ownJson?: boolean;
 }
@@ -57,6 +59,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
     `${r.dryRun ? `${r.wouldSend ?? 0} to send` : `${formatCount(r.sent)} sent`}`,
     r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
+    r.held ? `${formatCount(r.held)} ${w.held ?? "held back"}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
     r.uncertain > 0 ? `${formatCount(r.uncertain)} uncertain` : undefined,
     r.failed > 0 ? `${formatCount(r.failed)} refused` : undefined,
@@ -117,7 +120,8 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
     const confirmed = r.sent - r.failed;
     if (confirmed > 0)
       ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, noun)}${w.target ? ` ${w.target}` : ""}`);
-    else if (r.alreadyDone > 0) ctx.success("Nothing to send: earlier runs already got every row confirmed");
+    else if (r.alreadyDone > 0 && !r.held)
+      ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
     ctx.warn(
