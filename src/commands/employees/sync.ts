@@ -16,6 +16,7 @@ import { formatCount } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
+import type { Client } from "../../sdk/client.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
@@ -31,8 +32,12 @@ export const options = z.object({
 });
 export const args = z.tuple([z.string()]);
 
-/** Deactivations in flight at once. */
-const PRUNE_CONCURRENCY = 4;
+/** Deactivations, and pages of the employee list, in flight at once. */
+const CONCURRENCY = 4;
+/** Employees per page of the list: the most the skills API serves. */
+const PAGE_SIZE = 100;
+/** Pages fetched at once only up to this many (10 million employees); a larger total is not believed. */
+const MAX_PAGES = 100_000;
 /** Rows of each class listed on stderr; the JSON plan has them all. */
 const SHOWN = 20;
 
@@ -63,8 +68,7 @@ export async function run(
   ctx.info(
     `Listing the service's employees to plan the sync (reads only${ctx.dryRun || o.plan ? "; nothing will be sent" : ""})`,
   );
-  const service: Record<string, unknown>[] = [];
-  for await (const employee of client.employees.iterate({ pageSize: 100 })) service.push(employee);
+  const service = await listEveryEmployee(client);
   const plan = planSync(
     rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee })),
     service,
@@ -142,7 +146,7 @@ export async function run(
   // Deactivations wait for the upserts: a changed e-mail or id is then on the service before anyone goes.
   const deactivated: number[] = [];
   const deactivateFailed: Array<{ employeeId: number; email: string; error: string }> = [];
-  const outcomes = mapOrdered(plan.prune, PRUNE_CONCURRENCY, async (employee) => {
+  const outcomes = mapOrdered(plan.prune, CONCURRENCY, async (employee) => {
     try {
       await client.employees.setStatus(employee.employeeId, { status: "Inactive" });
       return { employee };
@@ -174,6 +178,38 @@ export async function run(
   if (deactivateFailed.length > 0)
     ctx.warn("Run the same command again to retry: employees already synced are not sent again.");
   return code;
+}
+
+/**
+ * Every employee of the service. The first page says how many there are (totalCount), so the other pages are
+ * fetched a few at once; an answer without a total is followed page after page. Pages read while employees
+ * are added can overlap: an employee is kept once (by its id).
+ */
+async function listEveryEmployee(client: Client): Promise<Record<string, unknown>[]> {
+  const first = await client.employees.list({ page: 1, pageSize: PAGE_SIZE });
+  const byId = new Map<unknown, Record<string, unknown>>();
+  const add = (items: Record<string, unknown>[]) => {
+    for (const item of items) byId.set(item.employeeId ?? byId.size, item);
+  };
+  add(first.items);
+  if (!first.more) return [...byId.values()];
+  const pages = first.total !== undefined ? Math.ceil(first.total / PAGE_SIZE) : 0;
+  let next = 2;
+  if (first.items.length === PAGE_SIZE && pages > 1 && pages <= MAX_PAGES) {
+    const numbers = Array.from({ length: pages - 1 }, (_, i) => i + 2);
+    let more = true;
+    for await (const page of mapOrdered(numbers, CONCURRENCY, (page) =>
+      client.employees.list({ page, pageSize: PAGE_SIZE }),
+    )) {
+      add(page.items);
+      more = page.more;
+    }
+    if (!more) return [...byId.values()];
+    next = pages + 1;
+  }
+  // No total, or more employees than it said (some were added meanwhile): page after page.
+  for await (const item of client.employees.iterate({ page: next, pageSize: PAGE_SIZE })) add([item]);
+  return [...byId.values()];
 }
 
 /** New and changed rows (and the invalid ones, for the rejects file) through the bulk engine. */
