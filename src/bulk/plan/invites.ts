@@ -14,10 +14,9 @@
  * Functions only (no commander, no output): the CLI's `invite bulk --plan`, its run (which holds finished rows
  * back) and any other caller use the same classes.
  */
-import type { Api } from "../../api/endpoints.js";
+import type { TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { toServiceTime } from "../../parse/dates.js";
-import { type AttemptPagesOptions, attemptWindows, type Span } from "../../sdk/attempts.js";
 import { DONE, hashHalves, hashKey, UNCERTAIN } from "../engine/keyset.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
 import type { BulkEntry } from "../engine/types.js";
@@ -51,17 +50,16 @@ export function finishedKey(testId: number | string, email: string): string {
 }
 
 /**
- * Every attempt the service lists as finished in `span` (one request per 30 days), of the tests named (all
- * when `testIds` is undefined). Windows come in time order, so a later attempt of a candidate wins.
+ * The finished attempts of the tests named (all when `testIds` is undefined), from the attempt listing's
+ * windows (`attemptWindows` of sdk/attempts.ts: ≤30 days each, in time order, so a later attempt of a
+ * candidate wins).
  */
-export async function findFinished(
-  api: Api,
-  span: Span,
+export async function indexFinished(
+  windows: AsyncIterable<{ start: Date; end: Date; attempts: TestAttempt[] }>,
   testIds: ReadonlySet<number> | undefined,
-  options: Pick<AttemptPagesOptions, "signal" | "onWindow"> = {},
 ): Promise<FinishedIndex> {
   const index: FinishedIndex = new Map();
-  for await (const { start, end, attempts } of attemptWindows(api, span, options)) {
+  for await (const { start, end, attempts } of windows) {
     const finishedBetween = { from: toServiceTime(start), to: toServiceTime(end) };
     for (const attempt of attempts) {
       const testId = Number(attempt.testId);

@@ -11,8 +11,8 @@ import type { BulkEntry } from "../../bulk/engine/types.js";
 import {
   type FinishedAttempt,
   type FinishedIndex,
-  findFinished,
   type InvitePlanRow,
+  indexFinished,
   planByClass,
   readLedger,
 } from "../../bulk/plan/invites.js";
@@ -56,7 +56,8 @@ export async function lookUpFinished(
   ctx.info(
     `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
   );
-  return findFinished(client.api, { start, end }, testIds, { signal: ctx.signal });
+  const { attemptWindows } = await import("../../sdk/attempts.js");
+  return indexFinished(attemptWindows(client.api, { start, end }, { signal: ctx.signal }), testIds);
 }
 
 /** Where the invite and reattempt ledgers of a test are. */
