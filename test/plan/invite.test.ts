@@ -136,6 +136,26 @@ describe("invite bulk and finished candidates", () => {
     );
   });
 
+  it("a testid column: a candidate finished one test and is new to another", async () => {
+    const id = await inviteOne("multi@plan.example");
+    await b.sandbox.completeAttempt(id, "Complete");
+    const file = join(b.dir, "tests.csv");
+    writeFileSync(file, "email,name,testid\nmulti@plan.example,Multi,1001\nmulti@plan.example,Multi,1002\n");
+    b.sent();
+    const planned = await b.run(["invite", "bulk", file, "--plan", "--json"]);
+    expect(planned.code).toBe(0);
+    const plan = JSON.parse(planned.stdout) as Plan;
+    expect(plan.finished).toEqual([
+      expect.objectContaining({
+        line: 2,
+        testId: 1001,
+        finished: expect.objectContaining({ testInvitationId: id }),
+      }),
+    ]);
+    expect(plan.new).toEqual([expect.objectContaining({ line: 3, testId: 1002 })]);
+    expect(writes(b.sent())).toEqual([]);
+  });
+
   it("--lookback takes days; nonsense is exit 2 before anything is read", async () => {
     const file = join(b.dir, "lookback.csv");
     writeFileSync(file, "email,name\na@plan.example,A\n");

@@ -3,7 +3,7 @@
  * employees — the plan (table and JSON), then the sync (only changed and new upserted, only departed
  * deactivated), then again (nothing sent); and the prune cap (10 % of active employees, or --max-prune).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Built, startBuilt, writes } from "./built.js";
@@ -165,6 +165,32 @@ describe("employees sync", () => {
     expect(sent.map((req) => req.path).sort()).toEqual(
       gone.map((e) => `/employees/${e.employeeId}/status`).sort(),
     );
+  });
+
+  it("--skip-invalid syncs the valid rows and writes the invalid ones to the rejects file", async () => {
+    const r = await b.run(["employees", "list", "--all", "--json"]);
+    const now = JSON.parse(r.stdout) as Listed[];
+    b.sent();
+    const file = join(b.dir, "some-bad.csv");
+    writeFileSync(
+      file,
+      csv([
+        ...now,
+        { email: "broken-at-example.com", firstName: "X" },
+        { email: "fresh@acme.example", firstName: "F", lastName: "G" },
+      ]),
+    );
+    const ran = await b.run(["employees", "sync", file, "--skip-invalid", "--yes", "--json"]);
+    expect(ran.code).toBe(0);
+    const out = JSON.parse(ran.stdout);
+    expect(out.counts).toMatchObject({ new: 1, changed: 0, invalid: 1 });
+    expect(out.upsert).toMatchObject({ sent: 1, invalid: 1 });
+    expect(readFileSync(out.upsert.rejects, "utf8")).toContain("broken-at-example.com");
+    const upserts = writes(b.sent());
+    expect(upserts).toHaveLength(1);
+    expect((upserts[0]!.body as Array<{ email: string }>).map((e) => e.email)).toEqual([
+      "fresh@acme.example",
+    ]);
   });
 
   it("an invalid row stops the sync before it sends anything (exit 2, naming its line)", async () => {
