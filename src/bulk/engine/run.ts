@@ -134,7 +134,7 @@ export interface BulkJob<T> {
   /**
    * A pre-send filter: a reason to hold back a valid row met for the first time (not a repeat), whatever the
    * ledger says of it — `invite bulk` holds back candidates who already finished the test. A held row is not
-   * sent and not recorded; the summary counts it in `held` and lists it in `heldRows`.
+   * sent and not recorded (and not told to `onRow`); the summary counts it in `held` and lists it in `heldRows`.
    */
   hold?(group: string, label: string, line: number): string | undefined;
   /** Sends one chunk (rows in input order). */

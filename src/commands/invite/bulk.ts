@@ -17,7 +17,6 @@ import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { resolveTestId } from "../shared/options.js";
 import {
-  DEFAULT_LOOKBACK_DAYS,
   type HeldRow,
   heldReason,
   ledgers,
@@ -39,7 +38,8 @@ export const options = z.object({
   nameColumn: z.string().optional(),
   ...bulkFileOptions(MAX_BULK_CANDIDATES),
   plan: z.boolean().optional(),
-  lookback: lookbackDays().optional(),
+  // Its default (180) is declared with the flag (index.ts).
+  lookback: lookbackDays(),
   reattemptFinished: z.boolean().optional(),
 });
 
@@ -87,7 +87,7 @@ export async function run(
   const finished = await lookUpFinished(
     ctx,
     client,
-    o.lookback ?? DEFAULT_LOOKBACK_DAYS,
+    o.lookback,
     testId !== undefined ? new Set([testId]) : undefined,
   );
   const rows = csvRows(input, { rows: "invites", columns, testId });

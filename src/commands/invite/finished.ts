@@ -23,7 +23,6 @@ import { parsed } from "../../parse/flags.js";
 import type { Client } from "../../sdk/client.js";
 import { runReported } from "../shared/bulk-run.js";
 
-export const DEFAULT_LOOKBACK_DAYS = 180;
 /** Ten years: 122 reads of the attempt listing. */
 const MAX_LOOKBACK_DAYS = 3650;
 const DAY_MS = 86_400_000;
