@@ -5,7 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { SETTING_FLAGS } from "../../src/spec/settings-flags.js";
+import { Terminal } from "../links/terminal.js";
 import { type Built, startBuilt, writes } from "./built.js";
 
 let b: Built;
@@ -60,6 +62,40 @@ describe("tests settings pull and apply", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain("already as in");
     expect(writes(b.sent())).toEqual([]);
+  });
+
+  it("on a terminal, apply shows each change and asks; no sends nothing, yes sends once", async () => {
+    const file = join(b.dir, "terminal.json");
+    const pulled = await b.run(["tests", "settings", "pull", "1003"]);
+    const settings = JSON.parse(pulled.stdout) as Record<string, string>;
+    const after = settings.copyPaste === "yes" ? "no" : "yes";
+    writeFileSync(file, JSON.stringify({ ...settings, copyPaste: after }));
+    b.sent();
+    const env = {
+      ASSESS_BASE_URL: b.sandbox.url,
+      ASSESS_SKILLS_BASE_URL: b.sandbox.skillsUrl,
+      ASSESS_API_KEY: SANDBOX_KEYS.acme,
+      ASSESS_CONFIG_DIR: join(b.dir, "config"),
+    };
+    const declined = Terminal.start(["tests", "settings", "apply", "1003", file], env);
+    try {
+      await declined.waitFor(new RegExp(`copyPaste\\s+│\\s+${settings.copyPaste}\\s+│\\s+${after}`));
+      await declined.answer("Change 1 setting of test 1003?", "n");
+      expect(await declined.exited).toBe(130);
+    } finally {
+      declined.kill();
+    }
+    expect(writes(b.sent())).toEqual([]);
+    const accepted = Terminal.start(["tests", "settings", "apply", "1003", file], env);
+    try {
+      await accepted.answer("Change 1 setting of test 1003?", "y");
+      expect(await accepted.exited).toBe(0);
+    } finally {
+      accepted.kill();
+    }
+    const posts = writes(b.sent());
+    expect(posts).toHaveLength(1);
+    expect((posts[0]!.body as Record<string, unknown>).copyPaste).toBe(after === "yes" ? 1 : 0);
   });
 
   it("unknown keys and bad values are exit 2 naming them, nothing read or sent", async () => {
