@@ -156,6 +156,20 @@ describe("invite bulk and finished candidates", () => {
     expect(writes(b.sent())).toEqual([]);
   });
 
+  it("a file with an invalid row is refused before anything is read or sent, plan or run", async () => {
+    const file = join(b.dir, "broken.csv");
+    writeFileSync(file, "email,name\nok@plan.example,Ok\nnot-an-email,Bad\n");
+    b.sent();
+    const ran = await b.run(["invite", "bulk", file, "--test", "1001"]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("broken.csv:3");
+    expect(b.sent()).toEqual([]);
+    writeFileSync(file, 'email,name\nok@plan.example,"Ok\n');
+    const planned = await b.run(["invite", "bulk", file, "--test", "1001", "--plan"]);
+    expect(planned.code).toBe(2);
+    expect(b.sent()).toEqual([]);
+  });
+
   it("--lookback takes days; nonsense is exit 2 before anything is read", async () => {
     const file = join(b.dir, "lookback.csv");
     writeFileSync(file, "email,name\na@plan.example,A\n");

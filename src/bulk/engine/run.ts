@@ -132,6 +132,11 @@ export interface BulkJob<T> {
    */
   conflictReason?(otherLine: number): string;
   /**
+   * Called once the validate-first pass has accepted the input, before the first request: the place for the
+   * reads a run needs (`invite bulk` looks up who already finished), so an input refused costs no request.
+   */
+  beforeSend?(): Promise<void>;
+  /**
    * A pre-send filter: a reason to hold back a valid row met for the first time (not a repeat), whatever the
    * ledger says of it — `invite bulk` holds back candidates who already finished the test. A held row is not
    * sent and not recorded (and not told to `onRow`); the summary counts it in `held` and lists it in `heldRows`.
@@ -197,6 +202,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
   const checked = await checkPass(job);
   try {
+    await job.beforeSend?.();
     return await new Run(job, limits, checked).execute();
   } finally {
     for (const part of checked.parts) closeSpool(part.spool);

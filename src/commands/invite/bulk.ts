@@ -1,6 +1,7 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
-import { finishedKey, planInvites } from "../../bulk/plan/invites.js";
+import type { BulkEntry } from "../../bulk/engine/types.js";
+import { type FinishedIndex, finishedKey, planInvites } from "../../bulk/plan/invites.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
@@ -83,22 +84,26 @@ export async function run(
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  // Who already finished: a run holds them back (or gives them a new attempt), the plan names them.
-  const finished = await lookUpFinished(
-    ctx,
-    client,
-    o.lookback,
-    testId !== undefined ? new Set([testId]) : undefined,
-  );
+  // Who already finished: a run holds them back (or gives them a new attempt), the plan names them. Looked up
+  // once the file is known to be good: a refused file costs no request.
+  const lookUp = () =>
+    lookUpFinished(ctx, client, o.lookback, testId !== undefined ? new Set([testId]) : undefined);
   const rows = csvRows(input, { rows: "invites", columns, testId });
   if (o.plan) {
-    await printInvitePlan(
-      ctx,
-      await planInvites(rows.read(), { finished, ...ledgers(ctx, { baseUrl, key }) }),
-      locate,
+    const entries: BulkEntry<BulkCandidate>[] = [];
+    for await (const batch of rows.read()) entries.push(...batch);
+    if (entries.length === 0) throw new UsageError(noRowsMessage(input));
+    const finished = await lookUp();
+    const planned = await planInvites(
+      (async function* () {
+        yield entries;
+      })(),
+      { finished, ...ledgers(ctx, { baseUrl, key }) },
     );
+    await printInvitePlan(ctx, planned, locate);
     return 0;
   }
+  let finished: FinishedIndex = new Map();
   const held: HeldRow[] = [];
   const reattempt = o.reattemptFinished === true;
   const invited = await runReported<BulkCandidate>(
@@ -124,6 +129,9 @@ export async function run(
           force,
           input.sheet === undefined ? "line" : "row",
         ),
+      beforeSend: async () => {
+        finished = await lookUp();
+      },
       hold: (group, label, line) => {
         const attempt = finished.get(finishedKey(group, label));
         if (!attempt) return undefined;
