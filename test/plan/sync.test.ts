@@ -193,12 +193,13 @@ describe("employees sync", () => {
     ]);
   });
 
-  it("an invalid row stops the sync before it sends anything (exit 2, naming its line)", async () => {
+  it("an invalid row stops the sync before it reads or sends anything (exit 2, naming its line)", async () => {
     const file = join(b.dir, "bad.csv");
     writeFileSync(file, csv([{ email: "not-an-email", firstName: "X", lastName: "Y" }, listed[0]!]));
     const bad = await b.run(["employees", "sync", file, "--yes"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("bad.csv:2");
-    expect(writes(b.sent())).toEqual([]);
+    // Refused before the listing: not even a read.
+    expect(b.sent()).toEqual([]);
   });
 });

@@ -64,16 +64,31 @@ export async function run(
       "The first row names the columns; each following row is one employee.",
     );
 
+  const items = rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee }));
+  const previewing = o.plan === true || ctx.dryRun;
+  // A run refuses invalid rows (and rows of one e-mail that conflict) before it reads anything; a plan lists them.
+  if (!previewing && o.skipInvalid !== true) {
+    const refused = [...invalid, ...planSync(items, []).conflict];
+    if (refused.length > 0) {
+      refused.sort((a, b) => a.line - b.line);
+      const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
+      if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
+      throw new UsageError(
+        `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
+        "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
+        listed,
+      );
+    }
+  }
   const client = await ctx.client();
   ctx.info(
-    `Listing the service's employees to plan the sync (reads only${ctx.dryRun || o.plan ? "; nothing will be sent" : ""})`,
+    `Listing the service's employees to plan the sync (reads only${previewing ? "; nothing will be sent" : ""})`,
   );
   const service = await listEveryEmployee(client);
-  const plan = planSync(
-    rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee })),
-    service,
-    { prune: o.prune === true, keep: invalid.map((row) => (row.label ?? "").toLowerCase()) },
-  );
+  const plan = planSync(items, service, {
+    prune: o.prune === true,
+    keep: invalid.map((row) => (row.label ?? "").toLowerCase()),
+  });
   const limit = pruneLimit(plan.active, o.maxPrune);
   const invalidRows = [
     ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
@@ -110,7 +125,6 @@ export async function run(
       `Check that ${input.inputName} is the whole export; if it is, pass --max-prune ${plan.prune.length}.`,
     );
 
-  const previewing = o.plan === true || ctx.dryRun;
   if (previewing || !ctx.out.isJson) await printPlan(ctx, plan, planJson);
   summarize(ctx, plan, invalidRows, where);
   if (previewing) {
@@ -119,15 +133,6 @@ export async function run(
       `${ctx.dryRun ? "[dry-run] " : ""}would upsert ${formatCount(toSend)} and deactivate ${formatCount(plan.prune.length)}; nothing was sent`,
     );
     return ExitCode.ok;
-  }
-  if (invalidRows.length > 0 && o.skipInvalid !== true) {
-    const listed = invalidRows.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
-    if (invalidRows.length > SHOWN) listed.push(`… and ${invalidRows.length - SHOWN} more`);
-    throw new UsageError(
-      `${invalidRows.length} of ${planJson.counts.rows} rows ${invalidRows.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
-      "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
-      listed,
-    );
   }
   if (overCap) throw capError();
   if (toSend === 0 && plan.prune.length === 0 && invalidRows.length === 0) {
