@@ -202,7 +202,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
   const checked = await checkPass(job);
   try {
-    await job.beforeSend?.();
+    if (job.beforeSend) await job.beforeSend();
     return await new Run(job, limits, checked).execute();
   } finally {
     for (const part of checked.parts) closeSpool(part.spool);
