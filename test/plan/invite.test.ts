@@ -170,6 +170,38 @@ describe("invite bulk and finished candidates", () => {
     expect(b.sent()).toEqual([]);
   });
 
+  it("a listing the service refuses leaves the run without the check, said in a warning; --lookback 0 reads nothing", async () => {
+    const file = join(b.dir, "refused.csv");
+    writeFileSync(file, "email,name\nfin.one@plan.example,Fin One\nlisting@plan.example,Listing\n");
+    b.sandbox.faults.add({
+      method: "POST",
+      path: "/v3/candidates/testattempts",
+      kind: "status",
+      status: 400,
+      times: 10,
+    });
+    b.sent();
+    const ran = await b.run(["invite", "bulk", file, "--test", "1001", "--dry-run"]);
+    b.sandbox.faults.clear();
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain("could not look up who finished test 1001");
+    expect(ran.stderr).toContain("[dry-run] would send 2 candidates");
+    expect(writes(b.sent())).toEqual([]);
+    const skipped = await b.run([
+      "invite",
+      "bulk",
+      file,
+      "--test",
+      "1001",
+      "--plan",
+      "--lookback",
+      "0",
+      "--json",
+    ]);
+    expect((JSON.parse(skipped.stdout) as Plan).counts).toMatchObject({ finished: 0 });
+    expect(b.sent()).toEqual([]);
+  });
+
   it("--lookback takes days; nonsense is exit 2 before anything is read", async () => {
     const file = join(b.dir, "lookback.csv");
     writeFileSync(file, "email,name\na@plan.example,A\n");

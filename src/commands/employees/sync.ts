@@ -149,9 +149,12 @@ export async function run(
   const upsert =
     toSend + invalidRows.length > 0 ? await upsertPlanned(ctx, o, input, rows, invalid, plan) : null;
   // Deactivations wait for the upserts: a changed e-mail or id is then on the service before anyone goes.
+  // An interrupted run deactivates nobody (a rerun plans again).
   const deactivated: number[] = [];
   const deactivateFailed: Array<{ employeeId: number; email: string; error: string }> = [];
-  const outcomes = mapOrdered(plan.prune, CONCURRENCY, async (employee) => {
+  const pruning = upsert?.interrupted || ctx.signal.aborted ? [] : plan.prune;
+  const outcomes = mapOrdered(pruning, CONCURRENCY, async (employee) => {
+    if (ctx.signal.aborted) return { employee, error: "not sent: interrupted" };
     try {
       await client.employees.setStatus(employee.employeeId, { status: "Inactive" });
       return { employee };
@@ -172,8 +175,9 @@ export async function run(
   for (const failure of deactivateFailed.slice(0, SHOWN))
     ctx.warn(`could not deactivate employee ${failure.employeeId} (${failure.email}): ${failure.error}`);
 
-  const code =
-    upsert && bulkExitCode(upsert) !== ExitCode.ok
+  const code = ctx.signal.aborted
+    ? ExitCode.interrupted
+    : upsert && bulkExitCode(upsert) !== ExitCode.ok
       ? bulkExitCode(upsert)
       : deactivateFailed.length > 0
         ? ExitCode.partial

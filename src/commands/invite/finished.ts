@@ -17,7 +17,7 @@ import {
   readLedger,
 } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { ApiError, AuthError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
 import type { Client } from "../../sdk/client.js";
@@ -29,26 +29,31 @@ const DAY_MS = 86_400_000;
 /** Rows listed on stderr; --json has them all. */
 const SHOWN = 20;
 
-/** `--lookback 90` or `--lookback 90d`: days back from now. */
+/** `--lookback 90` or `--lookback 90d`: days back from now; 0 looks nobody up. */
 export const lookbackDays = () =>
   parsed((text) => {
     const match = /^\s*(\d+)\s*d?\s*$/i.exec(text);
     const days = match ? Number(match[1]) : Number.NaN;
-    if (!(days >= 1 && days <= MAX_LOOKBACK_DAYS)) {
+    if (!(days >= 0 && days <= MAX_LOOKBACK_DAYS)) {
       throw new UsageError(
-        `--lookback must be a number of days from 1 to ${MAX_LOOKBACK_DAYS} (like 180 or 180d), got "${text}"`,
+        `--lookback must be a number of days from 0 to ${MAX_LOOKBACK_DAYS} (like 180 or 180d; 0 skips the look-up), got "${text}"`,
       );
     }
     return days;
   });
 
-/** The finished attempts of the last `days` of the tests named (all tests when undefined). */
+/**
+ * The finished attempts of the last `days` of the tests named (all tests when undefined). A listing the
+ * service refuses or answers in a shape that cannot be read (not the key: a 401 stops the command) leaves the
+ * run without the check, said in a warning, rather than stopping the invitations.
+ */
 export async function lookUpFinished(
   ctx: Context,
   client: Client,
   days: number,
   testIds: ReadonlySet<number> | undefined,
 ): Promise<FinishedIndex> {
+  if (days === 0) return new Map();
   const end = new Date(Math.floor(Date.now() / 1000) * 1000);
   const start = new Date(end.getTime() - days * DAY_MS);
   const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
@@ -56,7 +61,21 @@ export async function lookUpFinished(
     `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
   );
   const { attemptWindows } = await import("../../sdk/attempts.js");
-  return indexFinished(attemptWindows(client.api, { start, end }, { signal: ctx.signal }), testIds);
+  try {
+    return await indexFinished(attemptWindows(client.api, { start, end }, { signal: ctx.signal }), testIds);
+  } catch (error) {
+    const refused =
+      (error instanceof ApiError && error.status !== 401) ||
+      (error instanceof AuthError && error.status === 403);
+    if (!refused) throw error;
+    ctx.warn(
+      `could not look up who finished ${which} (${error.message}): candidates who finished are not told apart on this run`,
+    );
+    ctx.hint(
+      "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.",
+    );
+    return new Map();
+  }
 }
 
 /** Where the invite and reattempt ledgers of a test are. */

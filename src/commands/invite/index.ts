@@ -68,7 +68,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .option(
         "--lookback <days>",
-        "how far back to look for candidates who already finished the test (the attempt listing)",
+        "how far back to look for candidates who already finished the test (the attempt listing; 0: don't look)",
         String(180),
       )
       .option(
