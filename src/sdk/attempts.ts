@@ -41,6 +41,18 @@ export async function* attemptPages(
   span: Span,
   options: AttemptPagesOptions = {},
 ): AsyncGenerator<TestAttempt[]> {
+  for await (const { attempts } of attemptWindows(api, span, options)) yield attempts;
+}
+
+/**
+ * attemptPages with each page's window (its inclusive bounds): the listing's records carry no date, so the
+ * window is what is known of when an attempt finished.
+ */
+export async function* attemptWindows(
+  api: Api,
+  span: Span,
+  options: AttemptPagesOptions = {},
+): AsyncGenerator<{ start: Date; end: Date; attempts: TestAttempt[] }> {
   const { state = "completed", signal, onWindow } = options;
   const windows = splitWindows(span.start, span.end);
   const seen = new Set<number>();
@@ -50,14 +62,14 @@ export async function* attemptPages(
     const { start, end } = inclusiveBounds(window);
     const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state);
     onWindow?.(++done, windows.length);
-    return page;
+    return { start, end, page };
   });
-  for await (const page of pages) {
+  for await (const { start, end, page } of pages) {
     if (signal?.aborted) throw new InterruptedError();
     const fresh = page.filter(
       (attempt) => !seen.has(attempt.testInvitationId) && seen.add(attempt.testInvitationId),
     );
-    if (fresh.length > 0) yield fresh;
+    if (fresh.length > 0) yield { start, end, attempts: fresh };
   }
 }
 

@@ -223,6 +223,8 @@ describe("item 3: hints name only flags that exist on the command they name", ()
       for (const option of command.options) {
         if (serving.has(here) && !option.takesValue) continue;
         if (serving.has(here) && !checkedFirst.includes(option.flag)) continue;
+        // A good value is a file written where the test runs (`--out abc`): not an error path.
+        if (here === "tests settings pull" && option.flag === "--out") continue;
         const values = option.takesValue ? [["abc"], [""], ["-1"]] : [[]];
         for (const value of values) argvs.push([...command.path, ...args("1001"), option.flag, ...value]);
       }

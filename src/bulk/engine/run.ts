@@ -63,6 +63,11 @@ export interface BulkJob<T> extends CheckInput, SendInput<T> {
   read(): AsyncIterable<BulkEntry<T>[]>;
   /** The service's limit per request; chunkSize above it is an error. */
   maxChunk: number;
+  /**
+   * Called once the validate-first pass has accepted the input, before the first request: the place for the
+   * reads a run needs (`invite bulk` looks up who already finished), so an input refused costs no request.
+   */
+  beforeSend?(): Promise<void>;
   limits?: Partial<SummaryLimits>;
 }
 
@@ -75,6 +80,7 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
   const limits: SummaryLimits = { ...DEFAULT_LIMITS, ...job.limits };
   const checked = await checkPass<T>(job);
   try {
+    if (job.beforeSend) await job.beforeSend();
     return await new SendLoop(job, limits, checked).execute();
   } finally {
     checked.close();

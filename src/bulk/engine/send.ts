@@ -66,6 +66,12 @@ export interface SendInput<T> extends Pick<CheckInput, "inputName" | "noRowsMess
    */
   signal?: AbortSignal;
   /** Sends one chunk (rows in input order). */
+  /**
+   * A pre-send filter: a reason to hold back a valid row met for the first time (not a repeat), whatever the
+   * ledger says of it — `invite bulk` holds back candidates who already finished the test. A held row is not
+   * sent and not recorded (and not told to `onRow`); the summary counts it in `held` and lists it in `heldRows`.
+   */
+  hold?(group: string, label: string, line: number): string | undefined;
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
@@ -253,6 +259,12 @@ export class SendLoop<T> {
           this.settle(row, "duplicate", "duplicateRows", "repeats an earlier row; sent once");
           continue;
         }
+        const held = this.job.hold?.(row.group, row.label, row.line);
+        if (held !== undefined) {
+          this.settled++;
+          this.holdBack(row, held);
+          continue;
+        }
         if (flags & DONE) {
           r.alreadyDone++;
           this.settled++;
@@ -281,6 +293,14 @@ export class SendLoop<T> {
       }
       this.progress();
     }
+  }
+
+  /** A row the job's `hold` filter held back: counted and listed, never sent. */
+  private holdBack(row: ReadyRow<T>, reason: string): void {
+    const r = this.result;
+    r.held = (r.held ?? 0) + 1;
+    r.heldRows ??= [];
+    if (r.heldRows.length < this.limits.list) r.heldRows.push(this.report(row, reason));
   }
 
   /** An invalid row: reported, and written to the rejects file. */

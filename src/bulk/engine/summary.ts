@@ -28,7 +28,7 @@ export const DEFAULT_LIMITS: SummaryLimits = { list: 1000 };
 
 /**
  * `rows … chunks` are the fields every JSON summary has, in this order; the rest is ours. Row counts are
- * for the input: every row is exactly one of invalid, duplicate, alreadyDone, uncertain-from-an-earlier-run,
+ * for the input: every row is exactly one of invalid, duplicate, held, alreadyDone, uncertain-from-an-earlier-run,
  * sent, or unsent (left when the run stopped early).
  */
 export interface BulkResult {
@@ -59,6 +59,9 @@ export interface BulkResult {
   omitted: { failures: number; uncertainRows: number; invalidRows: number; duplicateRows: number };
   rejects: string | null;
   ledgers: string[];
+  /** Valid rows the job's `hold` filter kept back (run.ts), when the job has one; listed up to the limit. */
+  held?: number;
+  heldRows?: RowReport[];
   dryRun?: boolean;
   /** Dry runs: rows that would have been sent. */
   wouldSend?: number;
@@ -101,6 +104,7 @@ export function sortLists(result: BulkResult): void {
   for (const list of ["failures", "uncertainRows", "invalidRows", "duplicateRows"] as const) {
     result[list].sort((a, b) => a.line - b.line);
   }
+  result.heldRows?.sort((a, b) => a.line - b.line);
 }
 
 /** Exit 3 when anything was refused or is of unknown outcome; invalid rows skipped alone are fine. */

@@ -57,6 +57,38 @@ export function register(group: Command, { lazy }: GroupSetup): void {
 
   examples(
     employees
+      .command("sync")
+      .description(
+        "Make the service's employees what a file says: plan (new, changed, unchanged, absent), then upsert only what differs",
+      )
+      .argument("<file>", "the whole HR export: CSV, .xlsx or a JSON array, as `employees upsert` takes")
+      .option("--plan", "list the service's employees and print the plan; send nothing")
+      .option("--prune", "deactivate (status Inactive) active employees absent from the file")
+      .option(
+        "--max-prune <n>",
+        "deactivate up to n employees (without it, a prune of more than 10 % of the active ones is refused)",
+      )
+      .option("--yes", "apply without asking (needed without a terminal)")
+      .option("--chunk-size <n>", "employees per upsert request (1-100)", "100")
+      .option("--concurrency <n>", "requests in flight at once (fewer while the service answers 429)", "8")
+      .option("--skip-invalid", "sync the valid rows and write the invalid ones to --rejects")
+      .option("--rejects <file.csv>", "where rows the run could not send are written")
+      .option("--force", "overwrite an existing --rejects file")
+      .option("--delimiter <char>", "CSV delimiter (default: detected among , ; and tab)")
+      .option("--sheet <name>", "the sheet of an .xlsx workbook to read (default: its first)")
+      .option("--restart", "ignore what earlier syncs already got confirmed")
+      .option("--retry-uncertain", "send again the rows whose earlier request got no answer")
+      .action(lazy(() => import("./sync.js"))),
+    [
+      "assess employees sync staff.csv --prune --plan         # what would change; nothing sent",
+      "assess employees sync staff.csv --prune --plan --json  # the plan by class",
+      "assess employees sync staff.csv --prune --yes          # upsert new and changed, deactivate departed",
+      "assess employees sync staff.csv --prune --max-prune 40 --yes",
+    ],
+  );
+
+  examples(
+    employees
       .command("skills")
       .description(
         "Show an employee's skills profile, grouped by category with level, proficiency and source",

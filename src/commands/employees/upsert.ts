@@ -1,23 +1,11 @@
-import type { BulkJob } from "../../bulk/engine/run.js";
-import type { RejectsSink } from "../../bulk/engine/types.js";
-import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
-import { noRowsMessage } from "../../bulk/rows/csv.js";
-import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
-import {
-  type InputFile,
-  inputFile,
-  isWorkbook,
-  openRows,
-  sheetWithoutWorkbook,
-} from "../../bulk/rows/open.js";
-import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/speedups/split-check.js";
+import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
+import { type EmployeeInput, withEmployees } from "./input.js";
 
 /** --concurrency defaults to 8 (index.ts): requests of 100 employees are small and many, more in flight hide the latency. */
 export const options = z.object({ ...bulkFileOptions(MAX_UPSERT_EMPLOYEES) });
@@ -28,52 +16,15 @@ export async function run(
   o: z.infer<typeof options>,
   [file]: z.infer<typeof args>,
 ): Promise<number> {
-  const source = await inputFile(file, ctx.io.stdin, { jsonArrays: true });
-  try {
-    return await upsert(ctx, o, source);
-  } finally {
-    source.close();
-  }
+  return withEmployees(ctx, file, o, (input) => upsert(ctx, o, input));
 }
 
-async function upsert(ctx: Context, o: z.infer<typeof options>, source: InputFile): Promise<number> {
+async function upsert(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  { rows, openRejects, inputName, locate, unit, noRows }: EmployeeInput,
+): Promise<number> {
   const { chunkSize, concurrency } = o;
-  const { json, name: file } = source;
-  const force = o.force === true;
-
-  let rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
-  let openRejects: () => Promise<RejectsSink>;
-  let inputName = file;
-  let locate: ((line: number) => string) | undefined;
-  let unit: "line" | "row" = "line";
-  let noRows = `${file}: an empty array: nothing to send`;
-  if (json) {
-    if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
-    const target = rejectsTarget(source.rejectsBeside, o.rejects, {
-      force,
-      dryRun: ctx.dryRun,
-      extension: ".json",
-    });
-    rows = { read: employeeJsonEntries(source.path, file) };
-    openRejects = async () => new JsonRejects(target, force);
-  } else {
-    // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
-    const extension = isWorkbook(source.path) ? ".csv" : undefined;
-    const target = rejectsTarget(source.rejectsBeside, o.rejects, { force, dryRun: ctx.dryRun, extension });
-    const input = await openRows(source.path, {
-      delimiter: o.delimiter,
-      sheet: o.sheet,
-      name: file,
-      example: "email,firstName,lastName,externalEmployeeId,department",
-    });
-    inputName = inputLabel(input);
-    locate = (line) => rowPlace(input, line);
-    if (input.sheet !== undefined) unit = "row";
-    noRows = noRowsMessage(input);
-    rows = csvRows(input, { rows: "employees", columns: employeeColumns(input) });
-    openRejects = async () => new CsvRejects(target, input.header, input.delimiter, force, unit);
-  }
-
   const client = await ctx.client();
   const { baseUrl: skillsBaseUrl, key } = await ledgerTarget(ctx, "skills");
   return runAndReport<Employee>(

@@ -1,4 +1,7 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
+import { bulkExitCode } from "../../bulk/engine/summary.js";
+import type { BulkEntry } from "../../bulk/engine/types.js";
+import { type FinishedIndex, finishedKey, planInvites } from "../../bulk/plan/invites.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
@@ -12,8 +15,18 @@ import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
-import { ledgerTarget, runAndReport } from "../shared/bulk-run.js";
+import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { resolveTestId } from "../shared/options.js";
+import {
+  type HeldRow,
+  heldReason,
+  ledgers,
+  lookbackDays,
+  lookUpFinished,
+  printInvitePlan,
+  reattemptHeld,
+  tellHeld,
+} from "./finished.js";
 import { dropUndefined } from "./shared.js";
 
 export const options = z.object({
@@ -25,6 +38,10 @@ export const options = z.object({
   emailColumn: z.string().optional(),
   nameColumn: z.string().optional(),
   ...bulkFileOptions(MAX_BULK_CANDIDATES),
+  plan: z.boolean().optional(),
+  // Its default (180) is declared with the flag (index.ts).
+  lookback: lookbackDays(),
+  reattemptFinished: z.boolean().optional(),
 });
 
 export const args = z.tuple([z.string()]);
@@ -83,16 +100,40 @@ async function invite(
   }
   const testId = columns.test === undefined ? await resolveTestId(ctx, o.test) : undefined;
 
+  if (o.plan && o.reattemptFinished)
+    throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  return runAndReport<BulkCandidate>(
+  // Who already finished: a run holds them back (or gives them a new attempt), the plan names them. Looked up
+  // once the file is known to be good: a refused file costs no request.
+  const lookUp = () =>
+    lookUpFinished(ctx, client, o.lookback, testId !== undefined ? new Set([testId]) : undefined);
+  const rows = csvRows(input, { rows: "invites", columns, testId });
+  if (o.plan) {
+    const entries: BulkEntry<BulkCandidate>[] = [];
+    for await (const batch of rows.read()) entries.push(...batch);
+    if (entries.length === 0) throw new UsageError(noRowsMessage(input));
+    const finished = await lookUp();
+    const planned = await planInvites(
+      (async function* () {
+        yield entries;
+      })(),
+      { finished, ...ledgers(ctx, { baseUrl, key }) },
+    );
+    await printInvitePlan(ctx, planned, locate);
+    return 0;
+  }
+  let finished: FinishedIndex = new Map();
+  const held: HeldRow[] = [];
+  const reattempt = o.reattemptFinished === true;
+  const invited = await runReported<BulkCandidate>(
     ctx,
     {
       kind: "invite",
       inputName,
       locate,
       noRowsMessage: noRowsMessage(input),
-      ...csvRows(input, { rows: "invites", columns, testId }),
+      ...rows,
       target: (group) => ({ baseUrl, key, testId: Number(group) }),
       chunkSize,
       maxChunk: MAX_BULK_CANDIDATES,
@@ -108,6 +149,15 @@ async function invite(
           force,
           input.sheet === undefined ? "line" : "row",
         ),
+      beforeSend: async () => {
+        finished = await lookUp();
+      },
+      hold: (group, label, line) => {
+        const attempt = finished.get(finishedKey(group, label));
+        if (!attempt) return undefined;
+        held.push({ line, attempt });
+        return heldReason(attempt);
+      },
       send: async (group, rows) => {
         const accepted = await client.api.bulkInvite(Number(group), settings, rows);
         return accepted
@@ -122,6 +172,43 @@ async function invite(
       inputName,
       locate,
       groupLabel: columns.test !== undefined ? "test" : undefined,
+      held: "already finished",
+      json: reattempt ? "never" : undefined,
     },
   );
+  if (!reattempt) {
+    tellHeld(ctx, held, testId);
+    return bulkExitCode(invited);
+  }
+  const { result, attempts } =
+    held.length > 0
+      ? await reattemptHeld(
+          ctx,
+          client,
+          held,
+          dropUndefined({
+            StartDateTime: settings.startDateTime,
+            EndDateTime: settings.endDateTime,
+            TimeZoneId: settings.timezoneId,
+          }),
+          { baseUrl, key },
+          { concurrency, retryUncertain: o.retryUncertain === true, inputName, locate },
+        )
+      : { result: undefined, attempts: [] };
+  const codes = [bulkExitCode(invited), result ? bulkExitCode(result) : 0];
+  const code = codes.includes(130) ? 130 : Math.max(...codes);
+  if (ctx.out.isJson || code === 3)
+    ctx.out.json({ ...invited, reattempt: result ? { ...result, attempts } : null });
+  else if (attempts.length > 0)
+    await ctx.out.list(
+      attempts.map((a) => ({ ...a })),
+      [
+        { key: "email", header: "EMAIL" },
+        { key: "testId", header: "TEST" },
+        { key: "previous", header: "FINISHED" },
+        { key: "testInvitationId", header: "NEW INVITATION" },
+        { key: "testUrl", header: "URL" },
+      ],
+    );
+  return code;
 }

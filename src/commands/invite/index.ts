@@ -62,9 +62,25 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--sheet <name>", "the sheet of an .xlsx workbook to read (default: its first)")
       .option("--restart", "ignore the ledger of earlier runs and send everything again")
       .option("--retry-uncertain", "resend rows whose earlier outcome is unknown")
+      .option(
+        "--plan",
+        "print each row's class (new, already sent from here, finished, invalid, repeat) and send nothing",
+      )
+      .option(
+        "--lookback <days>",
+        "how far back to look for candidates who already finished the test (the attempt listing; 0: don't look)",
+        String(180),
+      )
+      .option(
+        "--reattempt-finished",
+        "give candidates who already finished a new attempt (the reattempt operation, once each) instead of skipping them",
+      )
       .action(lazy(() => import("./bulk.js"))),
     [
+      "assess invite bulk candidates.csv --test 1001 --plan          # who is new, invited before, finished",
+      "assess invite bulk candidates.csv --test 1001 --plan --json   # the rows by class",
       "assess invite bulk fixtures/candidates.csv --test 1001",
+      "assess invite bulk candidates.csv --test 1001 --reattempt-finished --end +7d",
       "assess invite bulk candidates.xlsx --sheet Candidates --test 1001   # rejects go to candidates.rejects.csv",
       "assess invite bulk candidates.csv --test 1001 --end +14d --skip-invalid --json",
       "cut -d, -f1,2 export.csv | assess invite bulk - --test 1001",

@@ -26,6 +26,8 @@ export interface Wording {
    * ("asked": callbacks resend), or never (a command printing a summary of its own: callbacks reconcile).
    */
   json?: "asked" | "never";
+  /** What a held row is (the job's `hold` filter): "already finished" (default "held back"). */
+  held?: string;
 }
 
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
@@ -71,6 +73,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
           : undefined,
     r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
+    r.held ? `${formatCount(r.held)} ${w.held ?? "held back"}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
     r.uncertain > 0 ? `${formatCount(r.uncertain)} uncertain` : undefined,
     r.failed > 0 ? `${formatCount(r.failed)} refused` : undefined,
@@ -137,7 +140,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       ctx.warn(
         `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
       );
-    else if (r.alreadyDone > 0) ctx.success("Nothing to send: earlier runs already got every row confirmed");
+    else if (r.alreadyDone > 0 && !r.held) ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
     ctx.warn(

@@ -55,6 +55,36 @@ export function register(group: Command, { lazy }: GroupSetup): void {
     "assess tests settings set 1001 --random-questions yes --copy-paste no",
     "assess tests settings set 1001 --file settings.json --dry-run",
   ]);
+
+  examples(
+    settings
+      .command("pull")
+      .description("Write a test's whole settings as a file to edit: flat, flags as yes/no")
+      .argument("<testId>", "the test's id")
+      .option("--out <file.json>", "where to write it (default: stdout)")
+      .option("--force", "overwrite an existing --out file")
+      .action(lazy(() => import("./settings-pull.js"))),
+    [
+      "assess tests settings pull 1001 --out settings.json",
+      "assess tests settings pull 1001 > settings.json",
+    ],
+  );
+
+  examples(
+    settings
+      .command("apply")
+      .description(
+        "Make a test's settings what a file says: shows each change (old → new), asks, sends the whole object once",
+      )
+      .argument("<testId>", "the test's id")
+      .argument("<file.json>", "settings as `settings pull` writes them; fields left out keep their value")
+      .option("--yes", "apply without asking (needed without a terminal)")
+      .action(lazy(() => import("./settings-apply.js"))),
+    [
+      "assess tests settings apply 1001 settings.json --dry-run   # the difference only",
+      "assess tests settings apply 1001 settings.json --yes",
+    ],
+  );
 }
 
 export function kebab(name: string): string {

@@ -1,0 +1,187 @@
+/**
+ * A bulk invite, planned: what each row of the file would come to, before anything is sent.
+ *
+ *   invalid   the row fails the checks (line and reason)
+ *   repeat    the same e-mail for the same test as an earlier row: sent once
+ *   finished  the candidate finished the test within the look-back (the attempt listing names the attempt):
+ *             inviting again does nothing useful (the service returns the finished invitation unchanged);
+ *             `--reattempt-finished` gives a new attempt through the reattempt operation instead
+ *   ledger    an earlier run from here got the invitation confirmed (or reattempted the finished attempt):
+ *             not sent again
+ *   uncertain an earlier run sent it and its answer never came: not sent again unless --retry-uncertain
+ *   new       to be invited (also a pending, cancelled or expired invitation: the service revives those)
+ *
+ * Functions only (no commander, no output): the CLI's `invite bulk --plan`, its run (which holds finished rows
+ * back) and any other caller use the same classes.
+ */
+import type { TestAttempt } from "../../api/schemas.js";
+import { field } from "../../fields.js";
+import { toServiceTime } from "../../parse/dates.js";
+import { DONE, hashHalves, hashKey, UNCERTAIN } from "../engine/keyset.js";
+import { Ledger, type LedgerTarget } from "../engine/ledger.js";
+import type { BulkEntry } from "../engine/types.js";
+
+export type InviteClass = "new" | "ledger" | "uncertain" | "finished" | "invalid" | "repeat";
+export const INVITE_CLASSES: readonly InviteClass[] = [
+  "new",
+  "ledger",
+  "uncertain",
+  "finished",
+  "invalid",
+  "repeat",
+];
+
+/** A finished attempt as the listing gives it, with the ≤30-day window it was listed in. */
+export interface FinishedAttempt {
+  testInvitationId: number;
+  testId: number;
+  email: string;
+  /** As the service names it (Complete, TestLeft, Terminated…), when it says. */
+  status?: string;
+  /** The listing's records carry no date: the attempt finished between these two (UTC). */
+  finishedBetween: { from: string; to: string };
+}
+
+/** Finished attempts by test and lower-cased e-mail: the latest of each. */
+export type FinishedIndex = Map<string, FinishedAttempt>;
+
+export function finishedKey(testId: number | string, email: string): string {
+  return `${testId}\n${email.trim().toLowerCase()}`;
+}
+
+/**
+ * The finished attempts of the tests named (all when `testIds` is undefined), from the attempt listing's
+ * windows (`attemptWindows` of sdk/attempts.ts: ≤30 days each, in time order, so a later attempt of a
+ * candidate wins).
+ */
+export async function indexFinished(
+  windows: AsyncIterable<{ start: Date; end: Date; attempts: TestAttempt[] }>,
+  testIds: ReadonlySet<number> | undefined,
+): Promise<FinishedIndex> {
+  const index: FinishedIndex = new Map();
+  for await (const { start, end, attempts } of windows) {
+    const finishedBetween = { from: toServiceTime(start), to: toServiceTime(end) };
+    for (const attempt of attempts) {
+      const testId = Number(attempt.testId);
+      const email = attempt.email;
+      if (!Number.isFinite(testId) || typeof email !== "string" || email === "") continue;
+      if (testIds && !testIds.has(testId)) continue;
+      const status = field(attempt, "testStatus");
+      index.set(finishedKey(testId, email), {
+        testInvitationId: attempt.testInvitationId,
+        testId,
+        email,
+        ...(typeof status === "string" ? { status } : {}),
+        finishedBetween,
+      });
+    }
+  }
+  return index;
+}
+
+/** A ledger's flags for a key (DONE, UNCERTAIN from keyset.ts), read only: a plan writes nothing. */
+export type LedgerFlags = (key: string) => number;
+
+export async function readLedger(dir: string, kind: string, target: LedgerTarget): Promise<LedgerFlags> {
+  const ledger = await Ledger.open(dir, kind, target, { readOnly: true });
+  return (key) => {
+    hashKey(key);
+    return ledger.keys.get(hashHalves.hi, hashHalves.lo);
+  };
+}
+
+export interface InvitePlanRow {
+  line: number;
+  email: string;
+  /** The row's test (its group). */
+  testId: number;
+  class: InviteClass;
+  /** invalid: why; repeat: which line it repeats. */
+  reason?: string;
+  /** finished: the attempt. */
+  finished?: FinishedAttempt;
+}
+
+export interface InviteLookups {
+  finished: FinishedIndex;
+  /** The invite ledger of a test. */
+  invited(testId: number): Promise<LedgerFlags>;
+  /** The reattempt ledger of a test (keys: the finished attempts' ids). */
+  reattempted(testId: number): Promise<LedgerFlags>;
+}
+
+/** Classes every row of `entries` (the rows a bulk invite would read), in file order. */
+export async function planInvites(
+  entries: AsyncIterable<BulkEntry<unknown>[]>,
+  lookups: InviteLookups,
+): Promise<InvitePlanRow[]> {
+  const rows: InvitePlanRow[] = [];
+  const firstLine = new Map<string, number>();
+  const invited = new Map<number, LedgerFlags>();
+  const reattempted = new Map<number, LedgerFlags>();
+  const flagsOf = async (
+    cache: Map<number, LedgerFlags>,
+    open: (id: number) => Promise<LedgerFlags>,
+    id: number,
+  ) => {
+    let flags = cache.get(id);
+    if (!flags) {
+      flags = await open(id);
+      cache.set(id, flags);
+    }
+    return flags;
+  };
+  for await (const batch of entries) {
+    for (const entry of batch) {
+      if (entry.invalid) {
+        const { line, label, error } = entry.invalid;
+        rows.push({ line, email: label ?? "", testId: Number.NaN, class: "invalid", reason: error });
+        continue;
+      }
+      const { line, label, key, group } = entry.row;
+      const testId = Number(group);
+      const seen = `${group}\n${key}`;
+      const earlier = firstLine.get(seen);
+      if (earlier !== undefined) {
+        rows.push({ line, email: label, testId, class: "repeat", reason: `repeats line ${earlier}` });
+        continue;
+      }
+      firstLine.set(seen, line);
+      const finished = lookups.finished.get(finishedKey(testId, label));
+      if (finished) {
+        const done = (await flagsOf(reattempted, lookups.reattempted, testId))(
+          String(finished.testInvitationId),
+        );
+        rows.push(
+          done & DONE
+            ? { line, email: label, testId, class: "ledger", reason: "reattempted from here", finished }
+            : { line, email: label, testId, class: "finished", finished },
+        );
+        continue;
+      }
+      const flags = (await flagsOf(invited, lookups.invited, testId))(key);
+      rows.push({
+        line,
+        email: label,
+        testId,
+        class: flags & DONE ? "ledger" : flags & UNCERTAIN ? "uncertain" : "new",
+      });
+    }
+  }
+  return rows;
+}
+
+/** The plan as `--json` prints it: counts, then the rows of each class. */
+export function planByClass(rows: InvitePlanRow[]): Record<string, unknown> {
+  const counts = Object.fromEntries(INVITE_CLASSES.map((c) => [c, 0])) as Record<InviteClass, number>;
+  const byClass = Object.fromEntries(INVITE_CLASSES.map((c) => [c, [] as unknown[]])) as Record<
+    InviteClass,
+    unknown[]
+  >;
+  for (const row of rows) {
+    counts[row.class]++;
+    const { class: _class, testId, ...rest } = row;
+    byClass[row.class].push(Number.isNaN(testId) ? rest : { ...rest, testId });
+  }
+  return { rows: rows.length, counts, ...byClass };
+}

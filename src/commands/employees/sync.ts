@@ -1,0 +1,324 @@
+/**
+ * `employees sync <file>`: make the service's employees what an HR export says. Lists the service's employees
+ * (every page), plans (bulk/plan/sync.ts), shows the plan, asks, then upserts only the new and changed rows
+ * (the bulk engine: chunks of ≤100, the ledger, the rejects file) and, with --prune, sets the active employees
+ * absent from the file Inactive. `--plan` (and `--dry-run`) make the reads and send nothing.
+ */
+
+import { mapOrdered } from "../../bulk/engine/map-ordered.js";
+import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
+import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js";
+import { planSync, pruneLimit, type SyncPlan } from "../../bulk/plan/sync.js";
+import type { Employee } from "../../bulk/rows/employees.js";
+import type { Context } from "../../context.js";
+import { ApiError, AuthError, ExitCode, NetworkError, UsageError } from "../../errors.js";
+import { formatCount } from "../../output/progress.js";
+import { int } from "../../parse/flags.js";
+import * as z from "../../parse/zod.js";
+import { readUpsertAnswer } from "../../sdk/bulk.js";
+import type { Client } from "../../sdk/client.js";
+import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
+import { bulkFileOptions } from "../shared/bulk-options.js";
+import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { confirmOrYes } from "../shared/options.js";
+import { type EmployeeInput, withEmployees } from "./input.js";
+
+export const options = z.object({
+  ...bulkFileOptions(MAX_UPSERT_EMPLOYEES),
+  prune: z.boolean().optional(),
+  plan: z.boolean().optional(),
+  yes: z.boolean().optional(),
+  maxPrune: int(0, 1_000_000).optional(),
+});
+export const args = z.tuple([z.string()]);
+
+/** Deactivations, and pages of the employee list, in flight at once. */
+const CONCURRENCY = 4;
+/** Employees per page of the list: the most the skills API serves. */
+const PAGE_SIZE = 100;
+/** Pages fetched at once only up to this many (10 million employees); a larger total is not believed. */
+const MAX_PAGES = 100_000;
+/** Rows of each class listed on stderr; the JSON plan has them all. */
+const SHOWN = 20;
+
+export async function run(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  [file]: z.infer<typeof args>,
+): Promise<number> {
+  return withEmployees(ctx, file, o, (input) => sync(ctx, o, input));
+}
+
+async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInput): Promise<number> {
+  const where = (line: number) => (input.locate ? input.locate(line) : `${input.inputName}:${line}`);
+
+  // The file, checked as upsert checks it, held in memory: the plan compares every row.
+  const rows: BulkRow<Employee>[] = [];
+  const invalid: InvalidRow[] = [];
+  for await (const batch of input.rows.read()) {
+    for (const entry of batch) {
+      if (entry.invalid) invalid.push(entry.invalid);
+      else rows.push(entry.row);
+    }
+  }
+  if (rows.length + invalid.length === 0)
+    throw new UsageError(
+      input.noRows,
+      "The first row names the columns; each following row is one employee.",
+    );
+
+  const items = rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee }));
+  const previewing = o.plan === true || ctx.dryRun;
+  // A run refuses invalid rows (and rows of one e-mail that conflict) before it reads anything; a plan lists them.
+  if (!previewing && o.skipInvalid !== true) {
+    const refused = [...invalid, ...planSync(items, []).conflict];
+    if (refused.length > 0) {
+      refused.sort((a, b) => a.line - b.line);
+      const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
+      if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
+      throw new UsageError(
+        `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
+        "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
+        listed,
+      );
+    }
+  }
+  const client = await ctx.client();
+  ctx.info(
+    `Listing the service's employees to plan the sync (reads only${previewing ? "; nothing will be sent" : ""})`,
+  );
+  const service = await listEveryEmployee(client);
+  const plan = planSync(items, service, {
+    prune: o.prune === true,
+    keep: invalid.map((row) => (row.label ?? "").toLowerCase()),
+  });
+  const limit = pruneLimit(plan.active, o.maxPrune);
+  const invalidRows = [
+    ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
+    ...plan.conflict.map(({ line, email, error }) => ({ line, email, error })),
+  ].sort((a, b) => a.line - b.line);
+  const planJson = {
+    file: input.inputName,
+    counts: {
+      rows: rows.length + invalid.length,
+      new: plan.new.length,
+      changed: plan.changed.length,
+      unchanged: plan.unchanged.length,
+      repeat: plan.repeat.length,
+      invalid: invalidRows.length,
+      prune: plan.prune.length,
+      active: plan.active,
+      listed: service.length,
+    },
+    pruneLimit: limit,
+    new: plan.new,
+    changed: plan.changed,
+    unchanged: plan.unchanged,
+    repeat: plan.repeat,
+    invalid: invalidRows,
+    prune: plan.prune,
+  };
+  const toSend = plan.new.length + plan.changed.length;
+  const overCap = plan.prune.length > limit;
+  const capError = () =>
+    new UsageError(
+      `--prune would deactivate ${plan.prune.length} of ${plan.active} active employees, more than ${
+        o.maxPrune === undefined ? `10 % (${limit})` : `--max-prune ${limit}`
+      }; nothing was sent`,
+      `Check that ${input.inputName} is the whole export; if it is, pass --max-prune ${plan.prune.length}.`,
+    );
+
+  if (previewing || !ctx.out.isJson) await printPlan(ctx, plan, planJson);
+  summarize(ctx, plan, invalidRows, where);
+  if (previewing) {
+    if (overCap) ctx.warn(capError().message.replace("; nothing was sent", ": a run would refuse it"));
+    ctx.info(
+      `${ctx.dryRun ? "[dry-run] " : ""}would upsert ${formatCount(toSend)} and deactivate ${formatCount(plan.prune.length)}; nothing was sent`,
+    );
+    return ExitCode.ok;
+  }
+  if (overCap) throw capError();
+  if (toSend === 0 && plan.prune.length === 0 && invalidRows.length === 0) {
+    if (ctx.out.isJson) ctx.out.json({ ...planJson, upsert: null, deactivated: [], deactivateFailed: [] });
+    ctx.success(`The service already matches ${input.inputName}: nothing was sent`);
+    return ExitCode.ok;
+  }
+  const actions = [
+    toSend > 0 ? `upsert ${formatCount(toSend)} employee${toSend === 1 ? "" : "s"}` : undefined,
+    plan.prune.length > 0 ? `deactivate ${formatCount(plan.prune.length)}` : undefined,
+  ].filter(Boolean);
+  if (actions.length > 0) await confirmOrYes(ctx, o.yes, `${capitalize(actions.join(" and "))}?`);
+
+  const upsert =
+    toSend + invalidRows.length > 0 ? await upsertPlanned(ctx, o, input, rows, invalid, plan) : null;
+  // Deactivations wait for the upserts: a changed e-mail or id is then on the service before anyone goes.
+  // An interrupted run deactivates nobody (a rerun plans again).
+  const deactivated: number[] = [];
+  const deactivateFailed: Array<{ employeeId: number; email: string; error: string }> = [];
+  const pruning = upsert?.interrupted || ctx.signal.aborted ? [] : plan.prune;
+  const outcomes = mapOrdered(pruning, CONCURRENCY, async (employee) => {
+    if (ctx.signal.aborted) return { employee, error: "not sent: interrupted" };
+    try {
+      await client.employees.setStatus(employee.employeeId, { status: "Inactive" });
+      return { employee };
+    } catch (error) {
+      if (error instanceof AuthError || error instanceof NetworkError) throw error;
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) throw error;
+      return { employee, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  for await (const { employee, error } of outcomes) {
+    if (error === undefined) deactivated.push(employee.employeeId);
+    else deactivateFailed.push({ employeeId: employee.employeeId, email: employee.email, error });
+  }
+  if (deactivated.length > 0)
+    ctx.success(
+      `Deactivated ${formatCount(deactivated.length)} employee${deactivated.length === 1 ? "" : "s"} absent from ${input.inputName}`,
+    );
+  for (const failure of deactivateFailed.slice(0, SHOWN))
+    ctx.warn(`could not deactivate employee ${failure.employeeId} (${failure.email}): ${failure.error}`);
+
+  const code = ctx.signal.aborted
+    ? ExitCode.interrupted
+    : upsert && bulkExitCode(upsert) !== ExitCode.ok
+      ? bulkExitCode(upsert)
+      : deactivateFailed.length > 0
+        ? ExitCode.partial
+        : ExitCode.ok;
+  if (ctx.out.isJson || code === ExitCode.partial)
+    ctx.out.json({ ...planJson, upsert, deactivated, deactivateFailed });
+  if (deactivateFailed.length > 0)
+    ctx.warn("Run the same command again to retry: employees already synced are not sent again.");
+  return code;
+}
+
+/**
+ * Every employee of the service. The first page says how many there are (totalCount), so the other pages are
+ * fetched a few at once; an answer without a total is followed page after page. Pages read while employees
+ * are added can overlap: an employee is kept once (by its id).
+ */
+async function listEveryEmployee(client: Client): Promise<Record<string, unknown>[]> {
+  const first = await client.employees.list({ page: 1, pageSize: PAGE_SIZE });
+  const byId = new Map<unknown, Record<string, unknown>>();
+  const add = (items: Record<string, unknown>[]) => {
+    for (const item of items) byId.set(item.employeeId ?? byId.size, item);
+  };
+  add(first.items);
+  if (!first.more) return [...byId.values()];
+  const pages = first.total !== undefined ? Math.ceil(first.total / PAGE_SIZE) : 0;
+  let next = 2;
+  if (first.items.length === PAGE_SIZE && pages > 1 && pages <= MAX_PAGES) {
+    const numbers = Array.from({ length: pages - 1 }, (_, i) => i + 2);
+    let more = true;
+    for await (const page of mapOrdered(numbers, CONCURRENCY, (page) =>
+      client.employees.list({ page, pageSize: PAGE_SIZE }),
+    )) {
+      add(page.items);
+      more = page.more;
+    }
+    if (!more) return [...byId.values()];
+    next = pages + 1;
+  }
+  // No total, or more employees than it said (some were added meanwhile): page after page.
+  for await (const item of client.employees.iterate({ page: next, pageSize: PAGE_SIZE })) add([item]);
+  return [...byId.values()];
+}
+
+/** New and changed rows (and the invalid ones, for the rejects file) through the bulk engine. */
+async function upsertPlanned(
+  ctx: Context,
+  o: z.infer<typeof options>,
+  input: EmployeeInput,
+  rows: BulkRow<Employee>[],
+  invalid: InvalidRow[],
+  plan: SyncPlan,
+): Promise<BulkResult> {
+  const client = await ctx.client();
+  const { baseUrl, key } = await ledgerTarget(ctx, "skills");
+  const byLine = new Map(rows.map((row) => [row.line, row]));
+  const entries: BulkEntry<Employee>[] = [];
+  for (const row of invalid) entries.push({ invalid: row });
+  for (const { line, error, email } of plan.conflict)
+    entries.push({ invalid: { line, error, label: email, source: byLine.get(line)?.source } });
+  for (const planned of [...plan.new, ...plan.changed]) {
+    const row = byLine.get(planned.line)!;
+    // The ledger knows a row by its content and the service's record it was planned against: after a crash
+    // a confirmed row is skipped, and one the service has changed since is sent again.
+    entries.push({
+      row: { ...row, key: `${row.key}\n${plan.observed.get(row.line) ?? ""}`, dedupeKey: undefined },
+    });
+  }
+  entries.sort((a, b) => (a.row ?? a.invalid!).line - (b.row ?? b.invalid!).line);
+  return runReported<Employee>(
+    ctx,
+    {
+      kind: "sync",
+      inputName: input.inputName,
+      locate: input.locate,
+      noRowsMessage: input.noRows,
+      read: async function* () {
+        yield entries;
+      },
+      target: () => ({ baseUrl, key }),
+      chunkSize: o.chunkSize,
+      maxChunk: MAX_UPSERT_EMPLOYEES,
+      concurrency: o.concurrency,
+      skipInvalid: true,
+      restart: o.restart === true,
+      retryUncertain: o.retryUncertain === true,
+      rejects: input.openRejects,
+      send: async (_group, chunk) => readUpsertAnswer(chunk, await client.api.upsertEmployees(chunk)),
+    },
+    {
+      verb: "Upserted",
+      noun: ["employee", "employees"],
+      inputName: input.inputName,
+      locate: input.locate,
+      json: "never",
+    },
+  );
+}
+
+/** The rows that would change something: on stdout, a table or (--json) the whole plan. */
+async function printPlan(ctx: Context, plan: SyncPlan, planJson: Record<string, unknown>): Promise<void> {
+  if (ctx.out.isJson) {
+    ctx.out.json(planJson);
+    return;
+  }
+  const listed = [
+    ...plan.new.map((row) => ({ action: "new", ...row, fields: "" })),
+    ...plan.changed.map((row) => ({ action: "changed", ...row, fields: row.fields.join(", ") })),
+    ...plan.prune.map((row) => ({ action: "deactivate", line: "", ...row, fields: "status" })),
+  ];
+  if (listed.length === 0) return;
+  await ctx.out.list(listed, [
+    { key: "action", header: "ACTION" },
+    { key: "line", header: "LINE" },
+    { key: "email", header: "EMAIL" },
+    { key: "employeeId", header: "EMPLOYEE ID" },
+    { key: "externalEmployeeId", header: "EXTERNAL ID" },
+    { key: "fields", header: "FIELDS" },
+  ]);
+}
+
+function summarize(
+  ctx: Context,
+  plan: SyncPlan,
+  invalidRows: Array<{ line: number; error: string }>,
+  where: (line: number) => string,
+): void {
+  const parts = [
+    `${formatCount(plan.new.length)} new`,
+    `${formatCount(plan.changed.length)} changed`,
+    `${formatCount(plan.unchanged.length)} unchanged`,
+    plan.repeat.length > 0 ? `${formatCount(plan.repeat.length)} repeated` : undefined,
+    invalidRows.length > 0 ? `${formatCount(invalidRows.length)} invalid` : undefined,
+    `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
+  ].filter(Boolean);
+  ctx.info(`Plan: ${parts.join(", ")}`);
+  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${where(row.line)}: ${row.error}`);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

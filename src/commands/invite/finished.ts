@@ -1,0 +1,248 @@
+/**
+ * What `invite bulk` does about candidates who already finished the test: looks them up (the attempt
+ * listing over --lookback), prints the plan (--plan), tells a run's finished rows apart, and gives them a new
+ * attempt through the reattempt operation (--reattempt-finished), each exactly once (its own ledger).
+ */
+import { toJson } from "../../api/json.js";
+import type * as s from "../../api/schemas.js";
+import { ledgerDir } from "../../bulk/engine/ledger.js";
+import type { BulkResult } from "../../bulk/engine/summary.js";
+import type { BulkEntry } from "../../bulk/engine/types.js";
+import {
+  type FinishedAttempt,
+  type FinishedIndex,
+  type InvitePlanRow,
+  indexFinished,
+  planByClass,
+  readLedger,
+} from "../../bulk/plan/invites.js";
+import type { Context } from "../../context.js";
+import { ApiError, AuthError, UsageError } from "../../errors.js";
+import { formatCount } from "../../output/progress.js";
+import { parsed } from "../../parse/flags.js";
+import type { Client } from "../../sdk/client.js";
+import { runReported } from "../shared/bulk-run.js";
+
+/** Ten years: 122 reads of the attempt listing. */
+const MAX_LOOKBACK_DAYS = 3650;
+const DAY_MS = 86_400_000;
+/** Rows listed on stderr; --json has them all. */
+const SHOWN = 20;
+
+/** `--lookback 90` or `--lookback 90d`: days back from now; 0 looks nobody up. */
+export const lookbackDays = () =>
+  parsed((text) => {
+    const match = /^\s*(\d+)\s*d?\s*$/i.exec(text);
+    const days = match ? Number(match[1]) : Number.NaN;
+    if (!(days >= 0 && days <= MAX_LOOKBACK_DAYS)) {
+      throw new UsageError(
+        `--lookback must be a number of days from 0 to ${MAX_LOOKBACK_DAYS} (like 180 or 180d; 0 skips the look-up), got "${text}"`,
+      );
+    }
+    return days;
+  });
+
+/**
+ * The finished attempts of the last `days` of the tests named (all tests when undefined). A listing the
+ * service refuses or answers in a shape that cannot be read (not the key: a 401 stops the command) leaves the
+ * run without the check, said in a warning, rather than stopping the invitations.
+ */
+export async function lookUpFinished(
+  ctx: Context,
+  client: Client,
+  days: number,
+  testIds: ReadonlySet<number> | undefined,
+): Promise<FinishedIndex> {
+  if (days === 0) return new Map();
+  const end = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const start = new Date(end.getTime() - days * DAY_MS);
+  const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
+  ctx.info(
+    `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
+  );
+  const { attemptWindows } = await import("../../sdk/attempts.js");
+  try {
+    return await indexFinished(attemptWindows(client.api, { start, end }, { signal: ctx.signal }), testIds);
+  } catch (error) {
+    const refused =
+      (error instanceof ApiError && error.status !== 401) ||
+      (error instanceof AuthError && error.status === 403);
+    if (!refused) throw error;
+    ctx.warn(
+      `could not look up who finished ${which} (${error.message}): candidates who finished are not told apart on this run`,
+    );
+    ctx.hint(
+      "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.",
+    );
+    return new Map();
+  }
+}
+
+/** Where the invite and reattempt ledgers of a test are. */
+export function ledgers(ctx: Context, target: { baseUrl: string; key: string }) {
+  const dir = ledgerDir(ctx.io.env);
+  return {
+    invited: (testId: number) => readLedger(dir, "invite", { ...target, testId }),
+    reattempted: (testId: number) => readLedger(dir, "reattempt", { ...target, testId }),
+  };
+}
+
+const CLASS_WORDS: Record<InvitePlanRow["class"], string> = {
+  new: "to invite",
+  ledger: "already sent from here",
+  uncertain: "sent by an earlier run whose answer never came",
+  finished: "already finished",
+  invalid: "invalid",
+  repeat: "repeated",
+};
+
+/** The plan: each row and its class on stdout (or by class with --json), the counts on stderr. */
+export async function printInvitePlan(
+  ctx: Context,
+  rows: InvitePlanRow[],
+  where: (line: number) => string,
+): Promise<void> {
+  const plan = planByClass(rows);
+  if (ctx.out.isJson) ctx.out.json(plan);
+  else {
+    await ctx.out.list(
+      rows.map((row) => ({
+        line: row.line,
+        email: row.email,
+        testId: Number.isNaN(row.testId) ? "" : row.testId,
+        class: row.class,
+        detail: detail(row),
+      })),
+      [
+        { key: "line", header: "LINE" },
+        { key: "email", header: "EMAIL" },
+        { key: "testId", header: "TEST" },
+        { key: "class", header: "CLASS" },
+        { key: "detail", header: "DETAIL" },
+      ],
+    );
+  }
+  const counts = plan.counts as Record<InvitePlanRow["class"], number>;
+  const parts = (Object.keys(CLASS_WORDS) as InvitePlanRow["class"][])
+    .filter((c) => counts[c] > 0 || c === "new")
+    .map((c) => `${formatCount(counts[c])} ${CLASS_WORDS[c]}`);
+  ctx.info(`Plan for ${formatCount(rows.length)} rows: ${parts.join(", ")}; nothing was sent`);
+  for (const row of rows.filter((r) => r.class === "invalid").slice(0, SHOWN))
+    ctx.warn(`${where(row.line)}: ${row.reason}`);
+  if (counts.finished > 0)
+    ctx.hint(
+      "a run skips the finished candidates; --reattempt-finished gives each of them a new attempt instead.",
+    );
+}
+
+function detail(row: InvitePlanRow): string {
+  if (row.finished) {
+    const f = row.finished;
+    const between = `${f.finishedBetween.from} … ${f.finishedBetween.to}`;
+    const text = `invitation ${f.testInvitationId}${f.status ? ` ${f.status}` : ""}, finished ${between}`;
+    return row.reason ? `${row.reason}: ${text}` : text;
+  }
+  return row.reason ?? "";
+}
+
+/** A finished row a run held back: its line in the file and its attempt. */
+export interface HeldRow {
+  line: number;
+  attempt: FinishedAttempt;
+}
+
+/** Why a run held a finished row back (the summary's `heldRows`). */
+export function heldReason(attempt: FinishedAttempt): string {
+  const { from, to } = attempt.finishedBetween;
+  return `finished test ${attempt.testId} (invitation ${attempt.testInvitationId}, between ${from} and ${to}): not invited again`;
+}
+
+/** After a run that skipped finished candidates: say who, and how to give them a new attempt. */
+export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefined): void {
+  if (held.length === 0) return;
+  const n = held.length;
+  const test = testId !== undefined ? `test ${testId}` : "their tests";
+  ctx.warn(
+    `${formatCount(n)} candidate${n === 1 ? "" : "s"} already finished ${test}: not invited again; \`--reattempt-finished\` gives them a new attempt`,
+  );
+  for (const { attempt } of held.slice(0, SHOWN))
+    ctx.info(`  ${attempt.email}  invitation ${attempt.testInvitationId} (test ${attempt.testId})`);
+  if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --json)`);
+}
+
+export interface Reattempted {
+  email: string;
+  testId: number;
+  /** The finished attempt. */
+  previous: number;
+  testInvitationId: unknown;
+  testUrl: unknown;
+}
+
+/**
+ * Gives each held candidate a new attempt: one reattempt request each, through the bulk engine with a ledger
+ * of its own per test (kind "reattempt", keyed by the finished attempt's id), so a rerun never reattempts one
+ * twice and a lost answer is uncertain, not resent.
+ */
+export async function reattemptHeld(
+  ctx: Context,
+  client: Client,
+  held: HeldRow[],
+  body: s.ReattemptBody,
+  target: { baseUrl: string; key: string },
+  options: { concurrency: number; retryUncertain: boolean; inputName: string; locate(line: number): string },
+): Promise<{ result: BulkResult; attempts: Reattempted[] }> {
+  const json = toJson<s.ReattemptBody>(body);
+  const byRow = new Map(
+    held.map((h) => [`${h.attempt.testId}\n${h.attempt.email.toLowerCase()}`, h.attempt]),
+  );
+  const entries: BulkEntry<s.ReattemptBody>[] = held.map(({ line, attempt }) => ({
+    row: {
+      line,
+      group: String(attempt.testId),
+      key: String(attempt.testInvitationId),
+      label: attempt.email,
+      json,
+    },
+  }));
+  const attempts: Reattempted[] = [];
+  const result = await runReported<s.ReattemptBody>(
+    ctx,
+    {
+      kind: "reattempt",
+      inputName: options.inputName,
+      locate: options.locate,
+      read: async function* () {
+        yield entries;
+      },
+      target: (group) => ({ ...target, testId: Number(group) }),
+      chunkSize: 1,
+      maxChunk: 1,
+      concurrency: Math.min(options.concurrency, 4),
+      skipInvalid: true,
+      retryUncertain: options.retryUncertain,
+      send: async (group, rows) => {
+        for (const row of rows) {
+          const attempt = byRow.get(`${group}\n${row.label.toLowerCase()}`)!;
+          const answer = await client.invitations.reattempt(attempt.testInvitationId, body);
+          attempts.push({
+            email: attempt.email,
+            testId: attempt.testId,
+            previous: attempt.testInvitationId,
+            testInvitationId: answer.testInvitationId,
+            testUrl: answer.testUrl,
+          });
+        }
+        return undefined;
+      },
+    },
+    {
+      verb: "Gave a new attempt to",
+      noun: ["finished candidate", "finished candidates"],
+      inputName: options.inputName,
+      locate: options.locate,
+      json: "never",
+    },
+  );
+  return { result, attempts };
+}
