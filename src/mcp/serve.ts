@@ -67,8 +67,18 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     tools: tools.map(([name, tool]) => describeTool(name, tool)),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name, arguments: args = {} } = request.params;
+  /** Calls under way: a client that ends stdin right after its last request still gets the answers. */
+  const pending = new Set<Promise<unknown>>();
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    pending.add(work);
+    work.then(
+      () => pending.delete(work),
+      () => pending.delete(work),
+    );
+    return work;
+  };
+
+  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
     if (!tool)
       return failure(scrub, `Unknown tool "${name}"`, "Call tools/list to see the tools of this server.");
@@ -98,7 +108,10 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     } catch (error) {
       return errorResult(scrub, error);
     }
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    tracked(callTool(request.params.name, request.params.arguments ?? {})),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
@@ -112,10 +125,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     ],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    if (request.params.uri !== TESTS_URI) {
-      throw new Error(`Unknown resource ${request.params.uri}; resources/list names ${TESTS_URI}`);
-    }
+  const readTests = async (uri: string) => {
+    if (uri !== TESTS_URI) throw new Error(`Unknown resource ${uri}; resources/list names ${TESTS_URI}`);
     const tests: unknown[] = [];
     for await (const test of client.tests.iterate({ pageSize: 100 })) {
       if (tests.length >= MAX_RESOURCE_TESTS) break;
@@ -124,7 +135,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     return {
       contents: [{ uri: TESTS_URI, mimeType: "application/json", text: scrub(JSON.stringify(tests)) }],
     };
-  });
+  };
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => tracked(readTests(request.params.uri)));
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: [
@@ -178,6 +190,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     ctx.io.stdin.once("close", resolve);
     ctx.signal.addEventListener("abort", () => resolve(), { once: true });
   });
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+  // Their answers are written on the next turns of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
   return 0;
 }

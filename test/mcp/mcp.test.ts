@@ -3,6 +3,7 @@
  * client over stdio, against a sandbox on an ephemeral loopback port. Every message of every conversation and
  * the server's stderr are recorded, and the key must be in none of them.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,6 +97,28 @@ async function cliJson(argv: string[]): Promise<unknown> {
   return r.json();
 }
 
+/** The built CLI with `input` on its stdin (then closed): its exit status and output. */
+function spawnWith(
+  args: string[],
+  input: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { env });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  child.stdin.end(input);
+  return new Promise((resolve) =>
+    child.on("close", (status) =>
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    ),
+  );
+}
+
 function requestsSince(seq: number, method: string, path: RegExp) {
   return sandbox.requests.filter((r) => r.seq > seq && r.method === method && path.test(r.path));
 }
@@ -152,22 +175,25 @@ describe("assess mcp, read-only (the default)", () => {
     const tooLong = await call(client, "list_attempts", { from: "2020-01-01", to: "2021-12-31" });
     expect(tooLong.result.isError).toBe(true);
     expect(tooLong.text).toContain("takes 25 calls to the service");
-    const recent = await call(client, "list_attempts", { from: "60d", to: "now" });
-    const recentCli = (await cliJson(["attempts", "list", "--from", "60d", "--to", "now"])) as unknown[];
+    // Fixed times: "60d" read a second later is another period.
+    const to = `${new Date().toISOString().slice(0, 19)}Z`;
+    const from = `${new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 19)}Z`;
+    const recent = await call(client, "list_attempts", { from, to });
+    const recentCli = (await cliJson(["attempts", "list", "--from", from, "--to", to])) as unknown[];
     expect(recentCli.length).toBeGreaterThan(0);
     expect(recent.data.items).toEqual(recentCli);
 
     const employees = await call(client, "list_employees", { pageSize: 5 });
     expect(employees.data.items).toEqual(await cliJson(["employees", "list", "--page-size", "5"]));
 
-    const stats = await call(client, "report_stats", { from: "60d", to: "now", passMark: 70 });
+    const stats = await call(client, "report_stats", { from, to, passMark: 70 });
     const cli = (await cliJson([
       "reports",
       "stats",
       "--from",
-      "60d",
+      from,
       "--to",
-      "now",
+      to,
       "--pass-mark",
       "70",
     ])) as Array<Record<string, unknown>>;
@@ -338,6 +364,42 @@ describe("assess mcp --allow-writes", () => {
     const bad = await call(client, "upsert_employees", { employees: [{ email: "not-an-email" }] });
     expect(bad.result.isError).toBe(true);
     expect(bad.text).toContain("employees.0.email");
+  });
+});
+
+describe("assess mcp on raw stdio", () => {
+  it("survives a line that is not JSON, and answers a call sent just before stdin ends", async () => {
+    const lines = [
+      "this is not JSON",
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "get_test", arguments: { testId: 1001 } },
+      },
+    ].map((line) => (typeof line === "string" ? line : JSON.stringify(line)));
+    // Not spawnSync: the sandbox answers from this process's event loop.
+    const r = await spawnWith([BIN, "mcp"], `${lines.join("\n")}\n`);
+    transcript.push(r.stdout, r.stderr);
+    expect(r.status, r.stderr).toBe(0);
+    const answers = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: CallToolResult });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(answers[1]!.result.structuredContent).toMatchObject({ testId: 1001 });
+    expect(r.stderr).toMatch(/warning: mcp: .*JSON/);
   });
 });
 
