@@ -21,7 +21,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess mcp",
       "assess --sandbox mcp --allow-writes",
       "assess --profile prod mcp --allow-writes invite,links",
-      "npx @modelcontextprotocol/inspector-cli --cli assess --sandbox mcp --method tools/list",
+      "npx @modelcontextprotocol/inspector --cli assess --sandbox mcp --method tools/list",
     ],
   );
 }
