@@ -351,6 +351,65 @@ describe("assess mcp --allow-writes", () => {
     expect(requestsSince(before, "POST", /invite\/bulk/)).toHaveLength(1);
   });
 
+  it("--allow-writes offers every write tool, annotated, each schema compiling", async () => {
+    const client = await connect("--allow-writes");
+    const { tools } = await client.listTools();
+    const writes = tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name);
+    expect(writes.sort()).toEqual(
+      [
+        "invite_candidate",
+        "invite_through_link",
+        "cancel_invitation",
+        "reattempt_invitation",
+        "invite_candidates",
+        "create_test_link",
+        "update_test_link",
+        "set_test_link_status",
+        "resend_callbacks",
+        "upsert_employees",
+        "set_employee_status",
+        "create_user",
+        "update_user",
+        "set_user_status",
+        "mask_candidate",
+      ].sort(),
+    );
+    expect(tools).toHaveLength(READ_TOOLS.length + writes.length);
+    const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
+    expect(destructive.sort()).toEqual(["cancel_invitation", "mask_candidate"]);
+    const ajv = new Ajv2020({ strict: false });
+    for (const tool of tools) expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+  });
+
+  it("an employees upsert: plan, confirmed run sent once, then nothing left to send", async () => {
+    const client = await connect("--allow-writes", "employees");
+    const employees = [
+      {
+        email: "mcp.emp1@example.com",
+        firstName: "Emp",
+        lastName: "One",
+        employeeHRMSInfo: { externalEmployeeId: "MCP-1" },
+      },
+      {
+        email: "mcp.emp2@example.com",
+        firstName: "Emp",
+        lastName: "Two",
+        employeeHRMSInfo: { externalEmployeeId: "MCP-2" },
+      },
+    ];
+    const before = lastSeq();
+    const plan = await call(client, "upsert_employees", { employees });
+    expect(plan.data).toMatchObject({ plan: true, rows: 2, toSend: 2 });
+    const done = await call(client, "upsert_employees", { employees, planToken: plan.data.planToken });
+    expect(done.data).toMatchObject({ done: true, sent: 2, failed: 0 });
+    const sent = requestsSince(before, "POST", /^\/employees\/upsert$/);
+    expect(sent.map((r) => r.body)).toEqual([employees]);
+    expect((await call(client, "upsert_employees", { employees })).data).toMatchObject({
+      toSend: 0,
+      alreadyDone: 2,
+    });
+  });
+
   it("a bulk plan names invalid rows and gives no token for them", async () => {
     const client = await connect("--allow-writes", "employees");
     const plan = await call(client, "upsert_employees", {
@@ -364,6 +423,20 @@ describe("assess mcp --allow-writes", () => {
     const bad = await call(client, "upsert_employees", { employees: [{ email: "not-an-email" }] });
     expect(bad.result.isError).toBe(true);
     expect(bad.text).toContain("employees.0.email");
+  });
+});
+
+describe("assess mcp's command line", () => {
+  it("refuses an unknown --allow-writes group, --dry-run, and a missing key, before serving", async () => {
+    const unknown = await runCli(["mcp", "--allow-writes", "invite,everything"], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown group(s) everything");
+    const dry = await runCli(["--dry-run", "mcp"], { env });
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain("stdout carries the protocol");
+    const noKey = await runCli(["mcp"], { env: { ...env, ASSESS_API_KEY: undefined } });
+    expect(noKey.code).toBe(4);
+    expect(noKey.stdout).toBe("");
   });
 });
 
