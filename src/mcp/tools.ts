@@ -10,9 +10,7 @@
 
 import type { Page } from "../api/endpoints.js";
 import * as s from "../api/schemas.js";
-import { fetchReports, finishedAttempts } from "../commands/reports/period-reports.js";
-import { computeStats } from "../commands/reports/stats-compute.js";
-import { utcDay } from "../commands/reports/stats-math.js";
+import { statsOfPeriod } from "../commands/reports/stats.js";
 import { MAX_WINDOWS_UNASKED } from "../commands/shared/verbs.js";
 import { UsageError } from "../errors.js";
 import { toServiceTime } from "../parse/dates.js";
@@ -203,23 +201,9 @@ export const TOOLS: Record<string, Tool> = {
           .optional()
           .describe("Pass mark, a score percentage from 0 to 100"),
       }),
-    call: async ({ client, ctx }, args) => {
-      const span = periodOf(args);
-      const testIds = [...new Set(args.testIds ?? [])];
-      for (const id of testIds) await client.tests.get(id);
-      const attempts = await finishedAttempts(ctx, client, span, testIds);
-      const outcomes = await fetchReports(ctx, client, attempts, 8);
-      const lastTime = Math.max(span.start.getTime(), Math.min(span.end.getTime(), Date.now()));
-      const tests = computeStats({
-        outcomes,
-        testIds,
-        from: toServiceTime(span.start),
-        to: toServiceTime(span.end),
-        firstDay: utcDay(span.start),
-        lastDay: utcDay(new Date(lastTime)),
-        passMark: args.passMark,
-      });
-      return { tests };
+    call: async ({ client, ctx }, { testIds, passMark, ...span }) => {
+      const { stats } = await statsOfPeriod(ctx, client, periodOf(span), { testIds, passMark });
+      return { tests: stats };
     },
   }),
 
