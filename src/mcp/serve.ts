@@ -33,6 +33,8 @@ export const options = z.object({ allowWrites: z.union([z.boolean(), z.string()]
 
 /** The largest JSON-RPC message read from the client: a bulk call of 1000 rows is ~0.2 MB. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The largest answer a call gives (the service may answer 32 MB): what fits a model's context, roughly. */
+const MAX_RESULT_CHARS = 1024 * 1024;
 /** Tests the tests resource lists at most (10 pages of 100). */
 const MAX_RESOURCE_TESTS = 1000;
 const TESTS_URI = "assess://tests";
@@ -104,6 +106,13 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     try {
       const result = await tool.call(env, parsed.data);
       const text = scrub(JSON.stringify(result));
+      if (text.length > MAX_RESULT_CHARS) {
+        return failure(
+          scrub,
+          `The answer of ${name} is ${Math.ceil(text.length / 1024)} KB, more than the ${MAX_RESULT_CHARS / 1024} KB this server gives a model at once`,
+          "Ask for less: a smaller pageSize or limit, a shorter period, or fewer tests.",
+        );
+      }
       return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
     } catch (error) {
       return errorResult(scrub, error);

@@ -5,6 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -62,10 +64,14 @@ afterAll(async () => {
 
 /** `assess mcp <flags>` spawned and connected (initialize done), its conversation recorded. */
 async function connect(...flags: string[]): Promise<Client> {
+  return connectTo(env, flags);
+}
+
+async function connectTo(serverEnv: Record<string, string>, flags: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, "mcp", ...flags],
-    env,
+    env: serverEnv,
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk: Buffer) => transcript.push(chunk.toString("utf8")));
@@ -423,6 +429,35 @@ describe("assess mcp --allow-writes", () => {
     const bad = await call(client, "upsert_employees", { employees: [{ email: "not-an-email" }] });
     expect(bad.result.isError).toBe(true);
     expect(bad.text).toContain("employees.0.email");
+  });
+});
+
+describe("assess mcp against a hostile service", () => {
+  it("refuses an answer too large for a model, scrubs the key the service echoes, and goes on", async () => {
+    const hostile = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/v3/tests/1") {
+        res.end(JSON.stringify({ testId: 1, blob: "x".repeat(2 * 1024 * 1024) }));
+      } else if (req.url === "/v3/tests/2") {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ result: null, errors: [`key ${String(req.headers["x-api-key"])} is odd`] }));
+      } else res.end(JSON.stringify({ testId: 3 }));
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = hostile.address() as AddressInfo;
+      const client = await connectTo({ ...env, ASSESS_BASE_URL: `http://127.0.0.1:${port}` }, []);
+      const large = await call(client, "get_test", { testId: 1 });
+      expect(large.result.isError).toBe(true);
+      expect(large.text).toMatch(/The answer of get_test is \d+ KB, more than the 1024 KB/);
+      const echoed = await call(client, "get_test", { testId: 2 });
+      expect(echoed.result.isError).toBe(true);
+      expect(echoed.text).toContain(" is odd");
+      expect(echoed.text).not.toContain(KEY);
+      expect((await call(client, "get_test", { testId: 3 })).data).toEqual({ testId: 3 });
+    } finally {
+      hostile.close();
+    }
   });
 });
 
