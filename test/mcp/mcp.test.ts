@@ -416,6 +416,24 @@ describe("assess mcp --allow-writes", () => {
     });
   });
 
+  it("resend_callbacks: a plan of repeated ids, then one request for the rest", async () => {
+    const client = await connect("--allow-writes", "callbacks");
+    const to = `${new Date().toISOString().slice(0, 19)}Z`;
+    const listed = await call(client, "list_attempts", { from: "60d", to, limit: 3 });
+    const ids = (listed.data.items as Array<{ testInvitationId: number }>).map((a) => a.testInvitationId);
+    expect(ids).toHaveLength(3);
+    const before = lastSeq();
+    const plan = await call(client, "resend_callbacks", { testInvitationIds: [...ids, ids[0]] });
+    expect(plan.data).toMatchObject({ plan: true, rows: 4, toSend: 3, duplicates: 1 });
+    const done = await call(client, "resend_callbacks", {
+      testInvitationIds: [...ids, ids[0]],
+      planToken: plan.data.planToken,
+    });
+    expect(done.data).toMatchObject({ done: true, sent: 3 });
+    const sent = requestsSince(before, "POST", /^\/v3\/callbacks\/process$/);
+    expect(sent.map((r) => r.body)).toEqual([{ testinvitationIds: ids }]);
+  });
+
   it("a bulk plan names invalid rows and gives no token for them", async () => {
     const client = await connect("--allow-writes", "employees");
     const plan = await call(client, "upsert_employees", {
