@@ -55,7 +55,10 @@ export async function buildProgram(
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   const group = argv === "all" ? "all" : groupOf(argv, program);
-  await registerCommands(program, groupSetup(ctx, setExitCode), group);
+  // `assess mcp` (src/mcp/) serves the commands' work as tools: it is declared here, above the commands.
+  await registerCommands(program, groupSetup(ctx, setExitCode), group, {
+    mcp: () => import("./mcp/index.js"),
+  });
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
     for (const sub of command.commands) {

@@ -43,6 +43,11 @@ export const GROUPS = [
     name: "openapi",
     summary: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",
   },
+  {
+    name: "mcp",
+    summary:
+      "Serve the operations to AI assistants (Model Context Protocol over stdio), read-only unless allowed",
+  },
   { name: "completion", summary: "Print a shell completion script generated from the command tree" },
   { name: "help", summary: "Show help for a command, or a topic: environment, formatting, exit-codes" },
 ] as const;

@@ -2,13 +2,16 @@ import type { Command } from "commander";
 import type { GroupName } from "./groups.js";
 import type { GroupSetup } from "./shared/verbs.js";
 
-type GroupModule = { register(group: Command, setup: GroupSetup): void };
+export type GroupModule = { register(group: Command, setup: GroupSetup): void };
+
+/** Groups declared above the commands' layer, by the CLI itself: `mcp` (src/mcp/) serves the commands' work. */
+type AboveCommands = "mcp";
 
 /**
  * Each command group's module, loaded only when a command line names the group: start-up does not grow with
  * the tree. The names, summaries and order are in ./groups.ts.
  */
-const MODULES: Record<GroupName, () => Promise<GroupModule>> = {
+const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModule>> = {
   tests: () => import("./tests/index.js"),
   invite: () => import("./invite/index.js"),
   links: () => import("./links/index.js"),
@@ -32,16 +35,18 @@ const NEEDS_ALL = new Set<string>(["help", "completion"]);
 
 /**
  * Declares in full the group `wanted` names ("all" for every group) into its stub, which src/program.ts
- * declared; the others stay one-line stubs.
+ * declared; the others stay one-line stubs. `above` are the modules of the groups above this layer.
  */
 export async function registerCommands(
   program: Command,
   setup: GroupSetup,
   wanted: string | undefined,
+  above: Record<AboveCommands, () => Promise<GroupModule>>,
 ): Promise<void> {
   const all = wanted === "all" || (wanted !== undefined && NEEDS_ALL.has(wanted));
+  const modules: Record<GroupName, () => Promise<GroupModule>> = { ...MODULES, ...above };
   for (const group of program.commands) {
     const name = group.name() as GroupName;
-    if (all || name === wanted) (await MODULES[name]()).register(group, setup);
+    if (all || name === wanted) (await modules[name]()).register(group, setup);
   }
 }

@@ -22,6 +22,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "the command context", paths: ["context.ts"] },
   { name: "prompts", paths: ["prompts/"] },
   { name: "commands", paths: ["commands/"] },
+  { name: "the MCP server: the commands' operations as tools for assistants", paths: ["mcp/"] },
   {
     name: "the program's root, the process's runtime (V8 flags, code cache)",
     paths: ["program.ts", "runtime/"],

@@ -4,15 +4,18 @@
  * and named (stderr, and `failedReports` in JSON) without stopping the others: exit 0, or 1 when every report
  * of the period failed (the numbers would describe nothing).
  */
+
+import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { periodFromOptions, periodOptions } from "../attempts/period.js";
-import { fetchReports, finishedAttempts } from "./period-reports.js";
-import { computeStats } from "./stats-compute.js";
+import type { Client } from "../../sdk/client.js";
+import { type Period, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { fetchReports, finishedAttempts, REPORT_CONCURRENCY, type ReportOutcome } from "./period-reports.js";
+import { computeStats, type TestStats } from "./stats-compute.js";
 import { utcDay } from "./stats-math.js";
 import { flatColumns, flatRow, renderText } from "./stats-render.js";
 
@@ -33,15 +36,22 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const period = await periodFromOptions(ctx, o);
-  const testIds = [...new Set(o.test ?? [])];
-  const client = await ctx.client();
+/**
+ * The numbers of a period, per test (only `testIds` when given), with the attempts and reports they come from:
+ * what `reports stats` prints, and `assess mcp`'s report_stats answers.
+ */
+export async function statsOfPeriod(
+  ctx: Context,
+  client: Client,
+  period: Period,
+  options: { testIds?: number[]; passMark?: number; concurrency?: number },
+): Promise<{ stats: TestStats[]; attempts: TestAttempt[]; outcomes: ReportOutcome[] }> {
+  const testIds = [...new Set(options.testIds ?? [])];
   // Another account's test is refused here (403, exit 4) rather than silently counting nothing.
   for (const testId of testIds) await client.tests.get(testId);
 
   const attempts = await finishedAttempts(ctx, client, period, testIds);
-  const outcomes = await fetchReports(ctx, client, attempts, o.concurrency);
+  const outcomes = await fetchReports(ctx, client, attempts, options.concurrency ?? REPORT_CONCURRENCY);
 
   const lastTime = Math.max(period.start.getTime(), Math.min(period.end.getTime(), Date.now()));
   const stats = computeStats({
@@ -51,7 +61,17 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     to: toServiceTime(period.end),
     firstDay: utcDay(period.start),
     lastDay: utcDay(new Date(lastTime)),
+    passMark: options.passMark,
+  });
+  return { stats, attempts, outcomes };
+}
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const period = await periodFromOptions(ctx, o);
+  const { stats, attempts, outcomes } = await statsOfPeriod(ctx, await ctx.client(), period, {
+    testIds: o.test,
     passMark: o.passMark,
+    concurrency: o.concurrency,
   });
 
   const out = ctx.out;

@@ -1,0 +1,291 @@
+/**
+ * The bulk tools of `assess mcp` (invite_candidates, upsert_employees, resend_callbacks): a call without
+ * `planToken` sends nothing and answers with a plan; the same call again with the plan's token sends. Both go
+ * through the CLI's bulk engine (bulk/engine/run.ts) with the CLI's ledger for the same service, key and test
+ * (commands/shared/bulk-run.ts `ledgerTarget`), so what `assess invite bulk` or an earlier call confirmed is
+ * never sent again, and an uncertain row is not resent.
+ *
+ * The plan is the engine's dry run: every row checked, repeats found, the ledger read (not written). Its
+ * token is an HMAC, under a secret of this server process, of the tool, the target, the settings, the rows as
+ * they would be sent and the plan's counts: a token from another call, another server, or a plan the ledger
+ * has since changed (another run confirmed some rows) is refused, and the model is told to plan again.
+ */
+import { createHmac } from "node:crypto";
+import * as s from "../api/schemas.js";
+import { ledgerDir } from "../bulk/engine/ledger.js";
+import { runBulk } from "../bulk/engine/run.js";
+import type { BulkResult } from "../bulk/engine/summary.js";
+import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import { idsOfList } from "../commands/callbacks/ids.js";
+import { resendChunk } from "../commands/callbacks/resend.js";
+import { ledgerTarget } from "../commands/shared/bulk-run.js";
+import { DryRunStop, UsageError } from "../errors.js";
+import * as z from "../parse/zod.js";
+import { checkInviteSettings, prepareCandidate, prepareEmployee, readUpsertAnswer } from "../sdk/bulk.js";
+import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
+import type { Tool, ToolEnv } from "./tool.js";
+
+/** Rows one call takes: the bound on what a model sends in one message (a CSV file is the CLI's). */
+export const MAX_ROWS = 1000;
+
+type Kind = "invite" | "upsert" | "callbacks";
+
+/** A bulk run as the engine takes it, from a call's arguments. */
+interface Job {
+  kind: Kind;
+  entries: BulkEntry<unknown>[];
+  target: { baseUrl: string; key: string; testId?: number };
+  /** What else decides what is sent (a bulk invite's dates and proctoring), for the token. */
+  settings: unknown;
+  maxChunk: number;
+  send(rows: readonly SentRow<unknown>[]): Promise<ChunkAnswer | undefined>;
+}
+
+const planToken = () =>
+  z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      "Omit to get the plan (nothing is sent); then call again with the same arguments and the plan's planToken to send",
+    );
+
+const HOW =
+  " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
+
+const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Job> }> = {
+  invite: {
+    title: "Invite many candidates to a test",
+    description: `Invites up to ${MAX_ROWS} candidates ({email, name}) to one test, each with a unique link, in requests of up to ${MAX_BULK_CANDIDATES}. Dates are UTC YYYY-MM-DDTHH:mm:ssZ.${HOW}`,
+    writes: "invite",
+    input: () =>
+      z.strictObject({
+        testId: s.Id.describe("The test's id, as list_tests gives it"),
+        candidates: z
+          .array(z.strictObject({ email: s.Email, name: s.BulkCandidateName }))
+          .min(1)
+          .max(MAX_ROWS),
+        ...s.BulkInviteSettings.unwrap().shape,
+        planToken: planToken(),
+      }),
+    job: async (
+      env,
+      args: { testId: number; candidates: s.BulkCandidate[]; planToken?: string } & s.BulkInviteSettings,
+    ) => {
+      const { testId, candidates, planToken: _token, ...given } = args;
+      const settings = checkInviteSettings(given);
+      const entries = candidates.map((candidate, index): BulkEntry<unknown> => {
+        const checked = prepareCandidate(candidate);
+        return "invalid" in checked
+          ? { invalid: { line: index + 1, label: candidate.email, error: checked.invalid } }
+          : { row: { line: index + 1, group: String(testId), ...checked } };
+      });
+      return {
+        kind: "invite",
+        entries,
+        target: { ...(await ledgerTarget(env.ctx, "assess")), testId },
+        settings,
+        maxChunk: MAX_BULK_CANDIDATES,
+        send: async (rows) =>
+          (await env.client.api.bulkInvite(testId, settings, rows as SentRow<s.BulkCandidate>[]))
+            ? undefined
+            : { refused: "the service answered false: no candidate of this request was invited" },
+      };
+    },
+  },
+  upsert: {
+    title: "Create or update many employees",
+    description: `Creates or updates up to ${MAX_ROWS} employees (email, firstName, lastName, jobCode, employeeHRMSInfo), in requests of up to ${MAX_UPSERT_EMPLOYEES}; an employee unchanged since a confirmed earlier run is not sent again.${HOW}`,
+    writes: "employees",
+    input: () =>
+      z.strictObject({
+        employees: z.array(s.EmployeeUpsertItem).min(1).max(MAX_ROWS),
+        planToken: planToken(),
+      }),
+    job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
+      kind: "upsert",
+      entries: employees.map((employee, index): BulkEntry<unknown> => {
+        const checked = prepareEmployee(employee);
+        return "invalid" in checked
+          ? { invalid: { line: index + 1, label: employee.email, error: checked.invalid } }
+          : { row: { line: index + 1, group: "", ...checked } };
+      }),
+      target: await ledgerTarget(env.ctx, "skills"),
+      settings: null,
+      maxChunk: MAX_UPSERT_EMPLOYEES,
+      send: async (rows) =>
+        readUpsertAnswer(rows, await env.client.api.upsertEmployees(rows as SentRow<s.EmployeeUpsertItem>[])),
+    }),
+  },
+  callbacks: {
+    title: "Resend test-completion notifications",
+    description: `Asks the service to send again the completion notifications (callbacks) of up to ${MAX_ROWS} attempts, in requests of up to ${MAX_CALLBACK_IDS}; the ids are testInvitationIds, as list_attempts gives them.${HOW}`,
+    writes: "callbacks",
+    input: () =>
+      z.strictObject({ testInvitationIds: z.array(s.Id).min(1).max(MAX_ROWS), planToken: planToken() }),
+    job: async (env, { testInvitationIds }: { testInvitationIds: number[] }) => {
+      const entries: BulkEntry<unknown>[] = [];
+      for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) entries.push(...batch);
+      return {
+        kind: "callbacks",
+        entries,
+        target: await ledgerTarget(env.ctx, "assess"),
+        settings: null,
+        maxChunk: MAX_CALLBACK_IDS,
+        send: (rows) =>
+          resendChunk(
+            env.client,
+            rows.map((row) => Number(row.label)),
+          ),
+      };
+    },
+  },
+};
+
+/** The tool of a bulk operation: its plan, or with the plan's token, its run. */
+export function bulkTool(kind: Kind): Tool {
+  const { job: jobOf, ...spec } = SPECS[kind];
+  return {
+    ...spec,
+    call: async (env, args) => {
+      const job = await jobOf(env, args as never);
+      const plan = await run(env, job, true);
+      const token = tokenOf(env.planKey, job, plan.result);
+      const given = (args as { planToken?: string }).planToken;
+      if (given === undefined) return planAnswer(job, plan, token);
+      if (given !== token) {
+        throw new UsageError(
+          "planToken is not the token of this plan: the arguments, or what earlier runs confirmed, changed since it was given (or it came from another server); nothing was sent",
+          "Call again without planToken to see the current plan.",
+        );
+      }
+      if (plan.result.invalid > 0) throw invalidRows(plan.result);
+      const { result } = await run(env, job, false);
+      return { done: true, ...summary(result) };
+    },
+  };
+}
+
+/** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took, by position. */
+async function run(
+  env: ToolEnv,
+  job: Job,
+  dryRun: boolean,
+): Promise<{ result: BulkResult; toSend: number[] }> {
+  const settled = new Set<number>();
+  const client = await env.ctx.apiClient();
+  const result = await runBulk<unknown>({
+    kind: job.kind,
+    inputName: "rows",
+    locate: (line) => `rows[${line - 1}]`,
+    read: async function* () {
+      yield job.entries;
+    },
+    target: () => job.target,
+    ledgerDir: ledgerDir(env.ctx.io.env),
+    chunkSize: job.maxChunk,
+    maxChunk: job.maxChunk,
+    concurrency: 2,
+    // Invalid rows are a class of the plan; a run with any is refused before it starts (bulkTool).
+    skipInvalid: true,
+    dryRun,
+    signal: env.ctx.signal,
+    conflictReason: (line) => `conflicts with rows[${line - 1}]: the same e-mail with other values`,
+    watchRateLimits: (listener) => client.onRateLimited(listener),
+    onNotice: (message) => env.ctx.warn(message),
+    onRow: (line) => {
+      settled.add(line);
+    },
+    send: async (_group, rows) => {
+      if (dryRun) throw new DryRunStop();
+      return job.send(rows);
+    },
+  });
+  const toSend = job.entries.flatMap((entry) =>
+    entry.row && !settled.has(entry.row.line) ? [entry.row.line - 1] : [],
+  );
+  return { result, toSend };
+}
+
+function planAnswer(job: Job, { result, toSend }: { result: BulkResult; toSend: number[] }, token: string) {
+  const label = (index: number) => {
+    const entry = job.entries[index];
+    return entry?.row?.label ?? entry?.invalid?.label ?? "";
+  };
+  const ready = toSend.length > 0 && result.invalid === 0;
+  return {
+    plan: true,
+    ...(job.target.testId !== undefined ? { testId: job.target.testId } : {}),
+    rows: result.rows,
+    toSend: toSend.length,
+    alreadyDone: result.alreadyDone,
+    duplicates: result.duplicates,
+    invalid: result.invalid,
+    uncertain: result.uncertain,
+    requests: result.chunks.total,
+    rowsToSend: toSend.map((index) => ({ row: index, item: label(index) })),
+    invalidRows: rowList(result.invalidRows),
+    duplicateRows: rowList(result.duplicateRows),
+    uncertainRows: rowList(result.uncertainRows),
+    ...(ready
+      ? { planToken: token, next: "Call again with the same arguments and this planToken to send." }
+      : {
+          next:
+            result.invalid > 0
+              ? "Nothing can be sent while rows are invalid: fix or drop them, then plan again."
+              : "Nothing to send.",
+        }),
+  };
+}
+
+function rowList(rows: BulkResult["invalidRows"]) {
+  return rows.map((row) => ({
+    row: row.line - 1,
+    item: row.label,
+    ...(row.error ? { reason: row.error } : {}),
+  }));
+}
+
+function invalidRows(result: BulkResult): UsageError {
+  const lines = result.invalidRows.map((row) => `rows[${row.line - 1}]: ${row.error ?? "invalid"}`);
+  return new UsageError(
+    `${result.invalid} row(s) are invalid; nothing was sent`,
+    "Fix or drop them, then plan again.",
+    lines,
+  );
+}
+
+/** What a run did, in the CLI's summary fields (README "Bulk runs"). */
+function summary(result: BulkResult) {
+  return {
+    rows: result.rows,
+    valid: result.valid,
+    invalid: result.invalid,
+    duplicates: result.duplicates,
+    alreadyDone: result.alreadyDone,
+    sent: result.sent,
+    uncertain: result.uncertain,
+    failed: result.failed,
+    unsent: result.unsent,
+    chunks: result.chunks,
+    failures: rowList(result.failures),
+    uncertainRows: rowList(result.uncertainRows),
+    unmatched: result.unmatched,
+  };
+}
+
+function tokenOf(key: Buffer, job: Job, result: BulkResult): string {
+  const rows = job.entries.map((entry) => (entry.row ? [entry.row.key, entry.row.json] : ["invalid"]));
+  const counts = [
+    result.rows,
+    result.invalid,
+    result.duplicates,
+    result.alreadyDone,
+    result.uncertain,
+    result.wouldSend ?? 0,
+  ];
+  return createHmac("sha256", key)
+    .update(JSON.stringify([job.kind, job.target, job.settings, rows, counts]))
+    .digest("base64url")
+    .slice(0, 32);
+}

@@ -1,0 +1,279 @@
+/**
+ * `assess mcp`: a Model Context Protocol server on stdin/stdout, on the official SDK's low-level `Server`
+ * (its `McpServer` converts zod schemas with its own copy of zod; here the JSON Schema comes from the API
+ * layer's schemas through this CLI's zod, the same that checks the arguments). The tools are tools.ts's;
+ * the settings, key, `--sandbox`, timeouts and retries are the command's, as for every other command.
+ *
+ * stdout carries only the protocol; notices go to stderr. Every failure of a call is the call's answer
+ * (`isError`, the service's own words), never the server's end; the key is in no answer (each is scrubbed of
+ * it, besides the client never putting it in a message).
+ */
+import { randomBytes } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { redactKey } from "../api/client.js";
+import type { Context } from "../context.js";
+import { CliError, UsageError } from "../errors.js";
+import * as z from "../parse/zod.js";
+import { VERSION } from "../version.js";
+import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
+import type { Tool, ToolEnv } from "./tool.js";
+import { TOOLS } from "./tools.js";
+
+export const options = z.object({ allowWrites: z.union([z.boolean(), z.string()]).optional() });
+
+/** The largest JSON-RPC message read from the client: a bulk call of 1000 rows is ~0.2 MB. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** The largest answer a call gives (the service may answer 32 MB): what fits a model's context, roughly. */
+const MAX_RESULT_CHARS = 1024 * 1024;
+/** Tests the tests resource lists at most (10 pages of 100). */
+const MAX_RESOURCE_TESTS = 1000;
+const TESTS_URI = "assess://tests";
+
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const allowed = allowedGroups(o.allowWrites);
+  if (ctx.dryRun) {
+    throw new UsageError(
+      "assess mcp does not take --dry-run: stdout carries the protocol",
+      "Bulk write tools answer with a plan first and send only when called again with its token.",
+    );
+  }
+  // Fails here, before serving, when no key is configured (exit 4): the assistant's log shows why.
+  const client = await ctx.client();
+  const apiKey = (await ctx.apiClient()).options.apiKey;
+  const env: ToolEnv = { ctx, client, planKey: randomBytes(32) };
+  const tools = Object.entries(TOOLS).filter(
+    ([, tool]) => tool.writes === undefined || allowed.has(tool.writes),
+  );
+  const scrub = (text: string) => (apiKey ? text.replaceAll(apiKey, redactKey(apiKey)) : text);
+
+  const server = new Server(
+    { name: "assess", title: "Skills-assessment service (assess)", version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      instructions:
+        "Tools of an online skills-assessment service (tests, candidates' invitations and attempts, reports) and of its employee-skills service. Ids come from the list tools. Dates of period tools take YYYY-MM-DD, ISO times, now, or 7d for 7 days ago. Bulk writes answer with a plan first: show it to the user before calling again with its planToken.",
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map(([name, tool]) => describeTool(name, tool)),
+  }));
+
+  /** Calls under way: a client that ends stdin right after its last request still gets the answers. */
+  const pending = new Set<Promise<unknown>>();
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    pending.add(work);
+    work.then(
+      () => pending.delete(work),
+      () => pending.delete(work),
+    );
+    return work;
+  };
+
+  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
+    if (!tool)
+      return failure(scrub, `Unknown tool "${name}"`, "Call tools/list to see the tools of this server.");
+    if (tool.writes !== undefined && !allowed.has(tool.writes)) {
+      return failure(
+        scrub,
+        `${name} changes data, and this server was started read-only${allowed.size > 0 ? ` for the groups ${[...allowed].join(", ")}` : ""}; nothing was sent`,
+        `Whoever configured the assistant can restart it as \`assess mcp --allow-writes ${tool.writes}\` (or --allow-writes for every write).`,
+      );
+    }
+    const parsed = tool.input().safeParse(args);
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((issue) =>
+        issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message,
+      );
+      return failure(
+        scrub,
+        `Invalid arguments for ${name}: ${lines.join("; ")}; nothing was sent`,
+        "Fix the arguments as the tool's input schema says, and call again.",
+        lines,
+      );
+    }
+    try {
+      const result = await tool.call(env, parsed.data);
+      const text = scrub(JSON.stringify(result));
+      if (text.length > MAX_RESULT_CHARS) {
+        return failure(
+          scrub,
+          `The answer of ${name} is ${Math.ceil(text.length / 1024)} KB, more than the ${MAX_RESULT_CHARS / 1024} KB this server gives a model at once`,
+          "Ask for less: a smaller pageSize or limit, a shorter period, or fewer tests.",
+        );
+      }
+      return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
+    } catch (error) {
+      return errorResult(scrub, error);
+    }
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    tracked(callTool(request.params.name, request.params.arguments ?? {})),
+  );
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: TESTS_URI,
+        name: "tests",
+        title: "The account's tests",
+        description: `Every test of the account (up to ${MAX_RESOURCE_TESTS}): testId, testName, status, duration`,
+        mimeType: "application/json",
+      },
+    ],
+  }));
+
+  const readTests = async (uri: string) => {
+    if (uri !== TESTS_URI) throw new Error(`Unknown resource ${uri}; resources/list names ${TESTS_URI}`);
+    const tests: unknown[] = [];
+    for await (const test of client.tests.iterate({ pageSize: 100 })) {
+      if (tests.length >= MAX_RESOURCE_TESTS) break;
+      tests.push(test);
+    }
+    return {
+      contents: [{ uri: TESTS_URI, mimeType: "application/json", text: scrub(JSON.stringify(tests)) }],
+    };
+  };
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => tracked(readTests(request.params.uri)));
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: [
+      {
+        name: "weekly_results_summary",
+        title: "Weekly results summary",
+        description:
+          "Summarize the results of the last 7 days: per test, attempts, scores, pass rate, notable candidates",
+        arguments: [
+          { name: "passMark", description: "Pass mark in percent (default 70)", required: false },
+          { name: "test", description: "Only this test (its name or id)", required: false },
+        ],
+      },
+    ],
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    if (request.params.name !== "weekly_results_summary") {
+      throw new Error(`Unknown prompt ${request.params.name}; prompts/list names weekly_results_summary`);
+    }
+    const given = request.params.arguments ?? {};
+    const passMark = Number(given.passMark ?? 70);
+    const mark = Number.isFinite(passMark) && passMark >= 0 && passMark <= 100 ? passMark : 70;
+    const test = given.test
+      ? ` Only the test "${String(given.test).slice(0, 200)}" (find its id with list_tests).`
+      : "";
+    return {
+      description: "Results of the last 7 days",
+      messages: [
+        {
+          role: "user" as const,
+          content: {
+            type: "text" as const,
+            text: `Summarize the assessment results of the last 7 days.${test} Call report_stats with from "7d", to "now" and passMark ${mark}; for each test give the attempts, the pass rate and the median score, and name the candidates who scored highest (list_attempts and get_report give names and scores). Keep it short, as a table per test.`,
+          },
+        },
+      ],
+    };
+  });
+
+  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout, {
+    maxBufferSize: MAX_MESSAGE_BYTES,
+  });
+  transport.onerror = (error) => ctx.warn(`mcp: ${scrub(error.message)}`);
+  await server.connect(transport);
+  ctx.info(
+    `assess mcp ${VERSION}: ${tools.length} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
+  );
+  await new Promise<void>((resolve) => {
+    ctx.io.stdin.once("end", resolve);
+    ctx.io.stdin.once("close", resolve);
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+  // Their answers are written on the next turns of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  await server.close();
+  return 0;
+}
+
+/** `--allow-writes`: every group; `--allow-writes invite,links`: those; absent: none. */
+function allowedGroups(value: boolean | string | undefined): Set<WriteGroup> {
+  if (value === undefined || value === false) return new Set();
+  if (value === true) return new Set(WRITE_GROUPS);
+  const names = value
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(WRITE_GROUPS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `--allow-writes: ${unknown.length > 0 ? `unknown group(s) ${unknown.join(", ")}` : "no group given"}`,
+      `Use --allow-writes alone for every write, or some of ${WRITE_GROUPS.join(", ")}, comma-separated.`,
+    );
+  }
+  return new Set(names as WriteGroup[]);
+}
+
+function describeTool(name: string, tool: Tool) {
+  const { $schema: _schema, ...inputSchema } = z.toJSONSchema(tool.input(), {
+    io: "input",
+    unrepresentable: "any",
+  });
+  return {
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
+    annotations: {
+      title: tool.title,
+      readOnlyHint: tool.writes === undefined,
+      ...(tool.writes !== undefined
+        ? { destructiveHint: tool.destructive === true, idempotentHint: tool.idempotent === true }
+        : {}),
+      openWorldHint: true,
+    },
+  };
+}
+
+/** A failed call's answer: what failed in words, what to do next, and the service's messages. */
+function failure(
+  scrub: (text: string) => string,
+  message: string,
+  hint?: string,
+  messages: string[] = [message],
+  status?: number,
+): CallToolResult {
+  const text = scrub(hint ? `${message}\nhint: ${hint}` : message);
+  return {
+    isError: true,
+    content: [{ type: "text", text }],
+    structuredContent: JSON.parse(
+      scrub(JSON.stringify({ error: { status: status ?? null, messages, ...(hint ? { hint } : {}) } })),
+    ),
+  };
+}
+
+function errorResult(scrub: (text: string) => string, error: unknown): CallToolResult {
+  if (error instanceof CliError)
+    return failure(scrub, error.message, error.suggestion, error.messages, error.status);
+  if (error instanceof Error && error.name === "ZodError") {
+    // A request body the API layer refused before sending (its schemas are stricter than a tool's input).
+    const issues = (error as unknown as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
+    const lines = issues.map((i) =>
+      i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
+    );
+    return failure(scrub, `Invalid request: ${lines.join("; ")}; nothing was sent`, undefined, lines);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return failure(scrub, message, "This looks like a bug in assess; run it with --debug and report it.");
+}

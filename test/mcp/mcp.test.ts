@@ -1,0 +1,539 @@
+/**
+ * `assess mcp` driven as an assistant drives it: the built CLI (bin/assess.js) spawned by the MCP SDK's own
+ * client over stdio, against a sandbox on an ephemeral loopback port. Every message of every conversation and
+ * the server's stderr are recorded, and the key must be in none of them.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { runCli } from "../helpers/cli.js";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+const KEY = SANDBOX_KEYS.acme;
+const READ_TOOLS = [
+  "list_tests",
+  "get_test",
+  "get_test_settings",
+  "list_test_links",
+  "get_test_link",
+  "list_attempts",
+  "get_report",
+  "report_stats",
+  "list_employees",
+  "list_skills_profiles",
+  "get_skills_profile",
+  "list_certificates",
+  "get_skill_gap",
+  "get_employee_report",
+];
+
+let sandbox: Sandbox;
+let configDir: string;
+let env: Record<string, string>;
+/** Every byte of every conversation: messages both ways, and the servers' stderr. */
+const transcript: string[] = [];
+const open: Client[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills" });
+  configDir = mkdtempSync(join(tmpdir(), "assess-mcp-"));
+  env = {
+    PATH: process.env.PATH ?? "",
+    NO_COLOR: "1",
+    ASSESS_BASE_URL: sandbox.url,
+    ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
+    ASSESS_API_KEY: KEY,
+    ASSESS_CONFIG_DIR: configDir,
+  };
+});
+
+afterAll(async () => {
+  for (const client of open) await client.close();
+  await sandbox.close();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+/** `assess mcp <flags>` spawned and connected (initialize done), its conversation recorded. */
+async function connect(...flags: string[]): Promise<Client> {
+  return connectTo(env, flags);
+}
+
+async function connectTo(serverEnv: Record<string, string>, flags: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", ...flags],
+    env: serverEnv,
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => transcript.push(chunk.toString("utf8")));
+  const client = new Client({ name: "assess-test", version: "1.0.0" });
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    transcript.push(JSON.stringify(message));
+    return send(message);
+  };
+  await client.connect(transport);
+  const receive = transport.onmessage!;
+  transport.onmessage = (message) => {
+    transcript.push(JSON.stringify(message));
+    receive(message);
+  };
+  open.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return { result, text, data: result.structuredContent as Record<string, unknown> };
+}
+
+async function cliJson(argv: string[]): Promise<unknown> {
+  const r = await runCli([...argv, "--json"], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return r.json();
+}
+
+/** The built CLI with `input` on its stdin (then closed): its exit status and output. */
+function spawnWith(
+  args: string[],
+  input: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { env });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  child.stdin.end(input);
+  return new Promise((resolve) =>
+    child.on("close", (status) =>
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    ),
+  );
+}
+
+function requestsSince(seq: number, method: string, path: RegExp) {
+  return sandbox.requests.filter((r) => r.seq > seq && r.method === method && path.test(r.path));
+}
+
+const lastSeq = () => sandbox.requests.at(-1)?.seq ?? 0;
+
+describe("assess mcp, read-only (the default)", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect();
+  });
+
+  it("initializes as assess, with tools, resources and prompts", () => {
+    expect(client.getServerVersion()).toMatchObject({ name: "assess" });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+  });
+
+  it("lists only read tools, each read-only, with an input schema that compiles", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS].sort());
+    const ajv = new Ajv2020({ strict: false });
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+    }
+    const getTest = tools.find((tool) => tool.name === "get_test")!;
+    expect(getTest.inputSchema).toMatchObject({
+      required: ["testId"],
+      properties: { testId: { type: "integer", exclusiveMinimum: 0 } },
+      additionalProperties: false,
+    });
+  });
+
+  it("list_tests pages with a cursor, and its items are `tests list --json`'s", async () => {
+    const first = await call(client, "list_tests", { pageSize: 2 });
+    expect(first.result.isError).toBeFalsy();
+    expect(JSON.parse(first.text)).toEqual(first.data);
+    expect(first.data.items).toEqual(await cliJson(["tests", "list", "--page-size", "2"]));
+    expect(first.data.nextCursor).toEqual(expect.any(String));
+    const second = await call(client, "list_tests", { cursor: first.data.nextCursor });
+    expect(second.data.items).toEqual(await cliJson(["tests", "list", "--page", "2", "--page-size", "2"]));
+  });
+
+  it("get_test_settings, list_attempts, list_employees and report_stats answer what the CLI's --json prints", async () => {
+    const settings = await call(client, "get_test_settings", { testId: 1001 });
+    expect(settings.data).toEqual(await cliJson(["tests", "settings", "get", "1001"]));
+
+    const long = await call(client, "list_attempts", { from: "2024-01-01", to: "2025-06-30" });
+    expect(long.data.items).toEqual(
+      await cliJson(["attempts", "list", "--from", "2024-01-01", "--to", "2025-06-30"]),
+    );
+    const tooLong = await call(client, "list_attempts", { from: "2020-01-01", to: "2021-12-31" });
+    expect(tooLong.result.isError).toBe(true);
+    expect(tooLong.text).toContain("takes 25 calls to the service");
+    // Fixed times: "60d" read a second later is another period.
+    const to = `${new Date().toISOString().slice(0, 19)}Z`;
+    const from = `${new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 19)}Z`;
+    const recent = await call(client, "list_attempts", { from, to });
+    const recentCli = (await cliJson(["attempts", "list", "--from", from, "--to", to])) as unknown[];
+    expect(recentCli.length).toBeGreaterThan(0);
+    expect(recent.data.items).toEqual(recentCli);
+
+    const employees = await call(client, "list_employees", { pageSize: 5 });
+    expect(employees.data.items).toEqual(await cliJson(["employees", "list", "--page-size", "5"]));
+
+    const stats = await call(client, "report_stats", { from, to, passMark: 70 });
+    const cli = (await cliJson([
+      "reports",
+      "stats",
+      "--from",
+      from,
+      "--to",
+      to,
+      "--pass-mark",
+      "70",
+    ])) as Array<Record<string, unknown>>;
+    expect(cli.length).toBeGreaterThan(0);
+    expect(stats.data.tests).toEqual(cli);
+  });
+
+  it("a refused call is an error result in the service's words, and the server goes on", async () => {
+    const refused = await call(client, "get_test", { testId: 2001 });
+    expect(refused.result.isError).toBe(true);
+    const cli = await runCli(["tests", "get", "2001", "--json"], { env });
+    const cliError = JSON.parse(cli.stderr.trim().split("\n").at(-1)!) as { error: { messages: string[] } };
+    expect(refused.data).toMatchObject({ error: { status: 403, messages: cliError.error.messages } });
+    expect(refused.text).toContain("You do not have permission to access resource");
+    expect((await call(client, "get_test", { testId: 1001 })).data).toMatchObject({ testId: 1001 });
+  });
+
+  it("bad arguments are refused in words, before anything is sent", async () => {
+    const before = lastSeq();
+    const wrongType = await call(client, "get_test", { testId: "abc" });
+    expect(wrongType.result.isError).toBe(true);
+    expect(wrongType.text).toMatch(/^Invalid arguments for get_test: testId: .*number/);
+    const extra = await call(client, "get_test", { testId: 1001, verbose: true });
+    expect(extra.text).toMatch(/Unrecognized key.*verbose/);
+    const badDate = await call(client, "list_attempts", { from: "last tuesday", to: "now" });
+    expect(badDate.result.isError).toBe(true);
+    expect(badDate.text).toContain('"last tuesday" is not a date');
+    const badCursor = await call(client, "list_tests", { cursor: "p0s999" });
+    expect(badCursor.text).toContain("is not one this server gave");
+    const unknown = await call(client, "drop_tables");
+    expect(unknown.text).toContain('Unknown tool "drop_tables"');
+    expect(requestsSince(before, "GET", /./)).toEqual([]);
+  });
+
+  it("a write tool is refused without --allow-writes, and nothing is sent", async () => {
+    const before = lastSeq();
+    const refused = await call(client, "cancel_invitation", { testInvitationId: 1 });
+    expect(refused.result.isError).toBe(true);
+    expect(refused.text).toContain("--allow-writes invite");
+    expect(sandbox.requests.filter((r) => r.seq > before)).toEqual([]);
+  });
+
+  it("offers the test list as a resource, and a weekly summary prompt", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["assess://tests"]);
+    const read = await client.readResource({ uri: "assess://tests" });
+    const tests = JSON.parse(String((read.contents[0] as { text: string }).text)) as unknown[];
+    expect(tests).toEqual(await cliJson(["tests", "list", "--all"]));
+    const prompt = await client.getPrompt({ name: "weekly_results_summary", arguments: { passMark: "80" } });
+    expect(JSON.stringify(prompt.messages)).toContain("report_stats");
+    expect(JSON.stringify(prompt.messages)).toContain("passMark 80");
+  });
+});
+
+describe("assess mcp --allow-writes", () => {
+  it("--allow-writes invite offers the invite tools only, and a write goes out once", async () => {
+    const client = await connect("--allow-writes", "invite");
+    const { tools } = await client.listTools();
+    const invite = tools.find((tool) => tool.name === "invite_candidate");
+    expect(invite?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(tools.find((tool) => tool.name === "cancel_invitation")?.annotations?.destructiveHint).toBe(true);
+    expect(tools.some((tool) => tool.name === "mask_candidate")).toBe(false);
+    const masked = await call(client, "mask_candidate", { CandidateEmail: "a@example.com" });
+    expect(masked.text).toContain("--allow-writes gdpr");
+
+    const before = lastSeq();
+    const invited = await call(client, "invite_candidate", {
+      testId: 1001,
+      emailId: "mcp.one@example.com",
+      fullName: "Mcp One",
+    });
+    expect(invited.result.isError, invited.text).toBeFalsy();
+    expect(invited.data.testInvitationId).toEqual(expect.any(Number));
+    const sent = requestsSince(before, "POST", /^\/v3\/tests\/1001\/invite$/);
+    expect(sent.map((r) => r.body)).toEqual([{ emailId: "mcp.one@example.com", fullName: "Mcp One" }]);
+  });
+
+  it("a bulk invite answers with a plan, sends only with its token, once, into the CLI's ledger", async () => {
+    const client = await connect("--allow-writes");
+    const candidates = [
+      { email: "bulk.a@example.com", name: "Bulk A" },
+      { email: "bulk.b@example.com", name: "Bulk B" },
+      { email: "BULK.A@example.com", name: "Bulk A again" },
+      { email: "bulk.c@example.com", name: "Bulk C" },
+    ];
+    const before = lastSeq();
+    const plan = await call(client, "invite_candidates", { testId: 1002, candidates });
+    expect(plan.result.isError, plan.text).toBeFalsy();
+    expect(plan.data).toMatchObject({
+      plan: true,
+      testId: 1002,
+      rows: 4,
+      toSend: 3,
+      duplicates: 1,
+      alreadyDone: 0,
+    });
+    expect(plan.data.rowsToSend).toEqual([
+      { row: 0, item: "bulk.a@example.com" },
+      { row: 1, item: "bulk.b@example.com" },
+      { row: 3, item: "bulk.c@example.com" },
+    ]);
+    expect(plan.data.duplicateRows).toMatchObject([{ row: 2, item: "BULK.A@example.com" }]);
+    expect(requestsSince(before, "POST", /invite\/bulk/)).toEqual([]);
+
+    const forged = await call(client, "invite_candidates", {
+      testId: 1002,
+      candidates,
+      planToken: "x".repeat(32),
+    });
+    expect(forged.result.isError).toBe(true);
+    expect(forged.text).toContain("planToken is not the token of this plan");
+    const changed = await call(client, "invite_candidates", {
+      testId: 1002,
+      candidates: candidates.slice(0, 2),
+      planToken: plan.data.planToken,
+    });
+    expect(changed.result.isError).toBe(true);
+    expect(requestsSince(before, "POST", /invite\/bulk/)).toEqual([]);
+
+    const done = await call(client, "invite_candidates", {
+      testId: 1002,
+      candidates,
+      planToken: plan.data.planToken,
+    });
+    expect(done.result.isError, done.text).toBeFalsy();
+    expect(done.data).toMatchObject({ done: true, sent: 3, duplicates: 1, uncertain: 0, failed: 0 });
+    const bulk = requestsSince(before, "POST", /^\/v3\/tests\/1002\/invite\/bulk$/);
+    expect(bulk).toHaveLength(1);
+    expect((bulk[0]!.body as { candidates: unknown[] }).candidates).toEqual([
+      { email: "bulk.a@example.com", name: "Bulk A" },
+      { email: "bulk.b@example.com", name: "Bulk B" },
+      { email: "bulk.c@example.com", name: "Bulk C" },
+    ]);
+    expect(
+      readdirSync(join(configDir, "ledgers")).filter((f) => f.startsWith("invite-test1002")),
+    ).toHaveLength(1);
+
+    // The same token again, or a new plan: the ledger says all is done, so nothing more goes out.
+    const again = await call(client, "invite_candidates", {
+      testId: 1002,
+      candidates,
+      planToken: plan.data.planToken,
+    });
+    expect(again.result.isError).toBe(true);
+    const replan = await call(client, "invite_candidates", { testId: 1002, candidates });
+    expect(replan.data).toMatchObject({ toSend: 0, alreadyDone: 3, duplicates: 1 });
+    expect(replan.data.planToken).toBeUndefined();
+
+    // The CLI reads the same ledger: `invite bulk` of the same people sends nothing.
+    const csv = join(configDir, "people.csv");
+    writeFileSync(csv, `email,name\n${candidates.map((c) => `${c.email},${c.name}`).join("\n")}\n`);
+    const cli = await runCli(["invite", "bulk", csv, "--test", "1002", "--json"], { env });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.json()).toMatchObject({ alreadyDone: 3, sent: 0 });
+    expect(requestsSince(before, "POST", /invite\/bulk/)).toHaveLength(1);
+  });
+
+  it("--allow-writes offers every write tool, annotated, each schema compiling", async () => {
+    const client = await connect("--allow-writes");
+    const { tools } = await client.listTools();
+    const writes = tools.filter((tool) => tool.annotations?.readOnlyHint === false).map((tool) => tool.name);
+    expect(writes.sort()).toEqual(
+      [
+        "invite_candidate",
+        "invite_through_link",
+        "cancel_invitation",
+        "reattempt_invitation",
+        "invite_candidates",
+        "create_test_link",
+        "update_test_link",
+        "set_test_link_status",
+        "resend_callbacks",
+        "upsert_employees",
+        "set_employee_status",
+        "create_user",
+        "update_user",
+        "set_user_status",
+        "mask_candidate",
+      ].sort(),
+    );
+    expect(tools).toHaveLength(READ_TOOLS.length + writes.length);
+    const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
+    expect(destructive.sort()).toEqual(["cancel_invitation", "mask_candidate"]);
+    const ajv = new Ajv2020({ strict: false });
+    for (const tool of tools) expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+  });
+
+  it("an employees upsert: plan, confirmed run sent once, then nothing left to send", async () => {
+    const client = await connect("--allow-writes", "employees");
+    const employees = [
+      {
+        email: "mcp.emp1@example.com",
+        firstName: "Emp",
+        lastName: "One",
+        employeeHRMSInfo: { externalEmployeeId: "MCP-1" },
+      },
+      {
+        email: "mcp.emp2@example.com",
+        firstName: "Emp",
+        lastName: "Two",
+        employeeHRMSInfo: { externalEmployeeId: "MCP-2" },
+      },
+    ];
+    const before = lastSeq();
+    const plan = await call(client, "upsert_employees", { employees });
+    expect(plan.data).toMatchObject({ plan: true, rows: 2, toSend: 2 });
+    const done = await call(client, "upsert_employees", { employees, planToken: plan.data.planToken });
+    expect(done.data).toMatchObject({ done: true, sent: 2, failed: 0 });
+    const sent = requestsSince(before, "POST", /^\/employees\/upsert$/);
+    expect(sent.map((r) => r.body)).toEqual([employees]);
+    expect((await call(client, "upsert_employees", { employees })).data).toMatchObject({
+      toSend: 0,
+      alreadyDone: 2,
+    });
+  });
+
+  it("resend_callbacks: a plan of repeated ids, then one request for the rest", async () => {
+    const client = await connect("--allow-writes", "callbacks");
+    const to = `${new Date().toISOString().slice(0, 19)}Z`;
+    const listed = await call(client, "list_attempts", { from: "60d", to, limit: 3 });
+    const ids = (listed.data.items as Array<{ testInvitationId: number }>).map((a) => a.testInvitationId);
+    expect(ids).toHaveLength(3);
+    const before = lastSeq();
+    const plan = await call(client, "resend_callbacks", { testInvitationIds: [...ids, ids[0]] });
+    expect(plan.data).toMatchObject({ plan: true, rows: 4, toSend: 3, duplicates: 1 });
+    const done = await call(client, "resend_callbacks", {
+      testInvitationIds: [...ids, ids[0]],
+      planToken: plan.data.planToken,
+    });
+    expect(done.data).toMatchObject({ done: true, sent: 3 });
+    const sent = requestsSince(before, "POST", /^\/v3\/callbacks\/process$/);
+    expect(sent.map((r) => r.body)).toEqual([{ testinvitationIds: ids }]);
+  });
+
+  it("a bulk plan names invalid rows and gives no token for them", async () => {
+    const client = await connect("--allow-writes", "employees");
+    const plan = await call(client, "upsert_employees", {
+      employees: [
+        { email: "emp.one@example.com", firstName: "One" },
+        { email: "emp.one@example.com", firstName: "Other" },
+      ],
+    });
+    expect(plan.data).toMatchObject({ invalid: 2, toSend: 0 });
+    expect(plan.data.planToken).toBeUndefined();
+    const bad = await call(client, "upsert_employees", { employees: [{ email: "not-an-email" }] });
+    expect(bad.result.isError).toBe(true);
+    expect(bad.text).toContain("employees.0.email");
+  });
+});
+
+describe("assess mcp against a hostile service", () => {
+  it("refuses an answer too large for a model, scrubs the key the service echoes, and goes on", async () => {
+    const hostile = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url === "/v3/tests/1") {
+        res.end(JSON.stringify({ testId: 1, blob: "x".repeat(2 * 1024 * 1024) }));
+      } else if (req.url === "/v3/tests/2") {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ result: null, errors: [`key ${String(req.headers["x-api-key"])} is odd`] }));
+      } else res.end(JSON.stringify({ testId: 3 }));
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = hostile.address() as AddressInfo;
+      const client = await connectTo({ ...env, ASSESS_BASE_URL: `http://127.0.0.1:${port}` }, []);
+      const large = await call(client, "get_test", { testId: 1 });
+      expect(large.result.isError).toBe(true);
+      expect(large.text).toMatch(/The answer of get_test is \d+ KB, more than the 1024 KB/);
+      const echoed = await call(client, "get_test", { testId: 2 });
+      expect(echoed.result.isError).toBe(true);
+      expect(echoed.text).toContain(" is odd");
+      expect(echoed.text).not.toContain(KEY);
+      expect((await call(client, "get_test", { testId: 3 })).data).toEqual({ testId: 3 });
+    } finally {
+      hostile.close();
+    }
+  });
+});
+
+describe("assess mcp's command line", () => {
+  it("refuses an unknown --allow-writes group, --dry-run, and a missing key, before serving", async () => {
+    const unknown = await runCli(["mcp", "--allow-writes", "invite,everything"], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown group(s) everything");
+    const dry = await runCli(["--dry-run", "mcp"], { env });
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain("stdout carries the protocol");
+    const noKey = await runCli(["mcp"], { env: { ...env, ASSESS_API_KEY: undefined } });
+    expect(noKey.code).toBe(4);
+    expect(noKey.stdout).toBe("");
+  });
+});
+
+describe("assess mcp on raw stdio", () => {
+  it("survives a line that is not JSON, and answers a call sent just before stdin ends", async () => {
+    const lines = [
+      "this is not JSON",
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "get_test", arguments: { testId: 1001 } },
+      },
+    ].map((line) => (typeof line === "string" ? line : JSON.stringify(line)));
+    // Not spawnSync: the sandbox answers from this process's event loop.
+    const r = await spawnWith([BIN, "mcp"], `${lines.join("\n")}\n`);
+    transcript.push(r.stdout, r.stderr);
+    expect(r.status, r.stderr).toBe(0);
+    const answers = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: CallToolResult });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(answers[1]!.result.structuredContent).toMatchObject({ testId: 1001 });
+    expect(r.stderr).toMatch(/warning: mcp: .*JSON/);
+  });
+});
+
+describe("the key", () => {
+  it("is in no byte of any conversation, nor of the servers' stderr", () => {
+    const all = transcript.join("\n");
+    expect(all.length).toBeGreaterThan(10_000);
+    expect(all).toContain("bulk.a@example.com");
+    expect(all).not.toContain(KEY);
+  });
+});
