@@ -20,10 +20,10 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { redactKey } from "../api/client.js";
 import type { Context } from "../context.js";
 import { CliError, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
+import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
 import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
 import type { Tool, ToolEnv } from "./tool.js";

@@ -17,9 +17,9 @@
 import type { TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { toServiceTime } from "../../parse/dates.js";
-import { DONE, hashHalves, hashKey, UNCERTAIN } from "../engine/keyset.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
-import type { BulkEntry } from "../engine/types.js";
+import { type BulkEntry, DONE, UNCERTAIN } from "../engine/types.js";
+import { hashHalves, hashKey } from "../speedups/keyset.js";
 
 export type InviteClass = "new" | "ledger" | "uncertain" | "finished" | "invalid" | "repeat";
 export const INVITE_CLASSES: readonly InviteClass[] = [

@@ -5,15 +5,7 @@
  * the old state or the new one, never half. Deliveries given up go to a dead-letter file beside it.
  */
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
 import { ensurePrivateDir, openForAppend, writePrivateFile } from "../../config/private.js";

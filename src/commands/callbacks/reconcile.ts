@@ -9,7 +9,7 @@ import { access } from "node:fs/promises";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
-import { createProgress, formatCount } from "../../output/progress.js";
+import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
@@ -43,7 +43,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   const period = await periodFromOptions(ctx, { ...o, to: o.to ?? new Date() });
   const tests = new Set(o.test ?? []);
   const client = await ctx.client();
-  const progress = createProgress(ctx.io.stderr, ctx.io.env, "windows");
+  const progress = ctx.progress("windows");
   const attempts = new Set<number>();
   try {
     for await (const page of attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>

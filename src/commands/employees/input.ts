@@ -4,7 +4,13 @@ import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
-import { type InputFile, inputFile, isWorkbook, openRows, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
+import {
+  type InputFile,
+  inputFile,
+  isWorkbook,
+  openRows,
+  sheetWithoutWorkbook,
+} from "../../bulk/rows/open.js";
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";

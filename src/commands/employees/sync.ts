@@ -5,7 +5,6 @@
  * absent from the file Inactive. `--plan` (and `--dry-run`) make the reads and send nothing.
  */
 
-import { mapOrdered } from "../../bulk/engine/map-ordered.js";
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js";
 import { planSync, pruneLimit, type SyncPlan } from "../../bulk/plan/sync.js";
@@ -17,6 +16,7 @@ import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import type { Client } from "../../sdk/client.js";
+import { mapOrdered } from "../../sdk/map-ordered.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";

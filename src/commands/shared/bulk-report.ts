@@ -140,7 +140,8 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       ctx.warn(
         `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
       );
-    else if (r.alreadyDone > 0 && !r.held) ctx.success("Nothing to send: earlier runs already got every row confirmed");
+    else if (r.alreadyDone > 0 && !r.held)
+      ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
     ctx.warn(
