@@ -68,7 +68,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
     delimiter: ",",
     header,
     headerLine: headerIndex + 1,
-    // The rows are read once (the validate-first pass spools them: engine/spool.ts) and let go as they are,
+    // The rows are read once (the validate-first pass spools them: speedups/spool.ts) and let go as they are,
     // so that the sheet's cells and their text are not both in memory whole.
     async *batches() {
       if (consumed) throw new Error(`the rows of ${place} are read once`);

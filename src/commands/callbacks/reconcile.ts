@@ -43,6 +43,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   const period = await periodFromOptions(ctx, { ...o, to: o.to ?? new Date() });
   const tests = new Set(o.test ?? []);
   const client = await ctx.client();
+  ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
   const progress = ctx.progress("windows");
   const attempts = new Set<number>();
   try {

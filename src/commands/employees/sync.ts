@@ -84,6 +84,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     }
   }
   const client = await ctx.client();
+  ctx.planWithReads("Reading the service's employees to plan the sync");
   ctx.info(
     `Listing the service's employees to plan the sync (reads only${previewing ? "; nothing will be sent" : ""})`,
   );

@@ -57,6 +57,7 @@ export async function lookUpFinished(
   const end = new Date(Math.floor(Date.now() / 1000) * 1000);
   const start = new Date(end.getTime() - days * DAY_MS);
   const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
+  ctx.planWithReads("Reading the attempt listing to know who already finished");
   ctx.info(
     `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
   );

@@ -21,8 +21,7 @@ export async function run(
 ): Promise<number> {
   const wanted = parseSettingsFile(file, await readJsonObject(file, "<file.json>"));
   const client = await ctx.client();
-  if (ctx.dryRun)
-    ctx.info(`[dry-run] reading the settings of test ${testId} to compare (a read; nothing is sent)`);
+  ctx.planWithReads(`Reading the settings of test ${testId} to show what would change`);
   const current = serviceValues(flatSettings(await client.tests.settings.get(testId)));
   const changes = settingsDiff(current, wanted);
   const report = (sent: boolean) =>
