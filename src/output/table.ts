@@ -8,7 +8,7 @@
 /** A cell holding only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
 const WHOLE = /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+)(?:, |$))+$/;
 
-/** Narrower than this a cut column says nothing; a narrower one is kept as it is. */
+/** Narrower than this (or than its header) a cut column says nothing; a narrower one is kept as it is. */
 const MIN_WIDTH = 8;
 
 export interface TableLayout {
@@ -36,7 +36,9 @@ export function layoutTable(headers: string[], cells: string[][], total: number)
   );
   const whole = all.map((i) => cells.some((row) => isWhole(row[i] ?? "")));
   const empty = all.map((i) => cells.every((row) => (row[i] ?? "") === ""));
-  const floor = (i: number) => (whole[i] ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH));
+  // Headers are never cut (cli-table3 sizes a column to its header anyway).
+  const floor = (i: number) =>
+    whole[i] ? natural[i]! : Math.min(natural[i]!, Math.max(MIN_WIDTH, headers[i]?.length ?? 0));
   const cost = (columns: number[], width: (i: number) => number) =>
     columns.reduce((sum, i) => sum + width(i) + 3, 1);
 
