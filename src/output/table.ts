@@ -60,7 +60,7 @@ export function layoutTable(headers: string[], cells: string[][], total: number)
   const told = (columns: number[]) => columns.filter((i) => !empty[i]).length;
   let shown = fitting(all);
   let below: number[] = [];
-  if (whole.some(Boolean) && shown.length < all.length) {
+  if (whole.some(Boolean) && (shown.length < all.length || cost(shown, floor) > total)) {
     const without = fitting(all.filter((i) => !whole[i]));
     const moved = all.filter((i) => whole[i]);
     if (cost(shown, floor) > total || told(without) + told(moved) > told(shown)) {
