@@ -231,7 +231,14 @@ export class Output {
     for (const i of below) {
       this.write(`${this.bold(headers[i] ?? "")}\n`);
       cells.forEach((row, r) => {
-        if (row[i]) this.write(`${names ? `${(names[r] ?? "").padEnd(nameWidth)}  ` : ""}${row[i]}\n`);
+        const value = row[i];
+        if (!value) return;
+        const name = names ? (names[r] ?? "").padEnd(nameWidth) : "";
+        // The row's name before its link when both fit the line, else on a line of its own above it.
+        if (!names) this.write(`${value}\n`);
+        else if (name.length + 2 + value.length <= (this.options.width ?? 120))
+          this.write(`${name}  ${value}\n`);
+        else this.write(`${name.trimEnd()}\n${value}\n`);
       });
     }
   }

@@ -52,9 +52,12 @@ export class StatusLine {
     this.enabled = stderr.isTTY === true && !isCi(env) && env.TERM !== "dumb";
   }
 
-  /** Columns the line may use: one less than the terminal's, so that it never wraps. */
+  /**
+   * Columns the line may use: three less than the terminal's, so that it never wraps, not even with the `^C`
+   * the terminal echoes after it on Ctrl-C (a wrapped line cannot be erased from its carriage return).
+   */
   get width(): number {
-    return Math.max(20, (this.stderr.columns ?? 80) - 1);
+    return Math.max(20, (this.stderr.columns ?? 80) - 3);
   }
 
   show(text: string): void {

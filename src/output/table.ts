@@ -8,7 +8,7 @@
 /** A cell holding only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
 const WHOLE = /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+)(?:, |$))+$/;
 
-/** Narrower than this a cut column says nothing; a narrower one is kept as it is. */
+/** Narrower than this (or than its header) a cut column says nothing; a narrower one is kept as it is. */
 const MIN_WIDTH = 8;
 
 export interface TableLayout {
@@ -36,7 +36,9 @@ export function layoutTable(headers: string[], cells: string[][], total: number)
   );
   const whole = all.map((i) => cells.some((row) => isWhole(row[i] ?? "")));
   const empty = all.map((i) => cells.every((row) => (row[i] ?? "") === ""));
-  const floor = (i: number) => (whole[i] ? natural[i]! : Math.min(natural[i]!, MIN_WIDTH));
+  // Headers are never cut (cli-table3 sizes a column to its header anyway).
+  const floor = (i: number) =>
+    whole[i] ? natural[i]! : Math.min(natural[i]!, Math.max(MIN_WIDTH, headers[i]?.length ?? 0));
   const cost = (columns: number[], width: (i: number) => number) =>
     columns.reduce((sum, i) => sum + width(i) + 3, 1);
 
@@ -58,7 +60,7 @@ export function layoutTable(headers: string[], cells: string[][], total: number)
   const told = (columns: number[]) => columns.filter((i) => !empty[i]).length;
   let shown = fitting(all);
   let below: number[] = [];
-  if (whole.some(Boolean) && shown.length < all.length) {
+  if (whole.some(Boolean) && (shown.length < all.length || cost(shown, floor) > total)) {
     const without = fitting(all.filter((i) => !whole[i]));
     const moved = all.filter((i) => whole[i]);
     if (cost(shown, floor) > total || told(without) + told(moved) > told(shown)) {

@@ -11,6 +11,7 @@ export const KEY = {
 } as const;
 
 const WAIT_LIMIT_MS = 20_000;
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
  * The built CLI in a pseudo-terminal, driven like a person would: wait until a question shows on the
@@ -29,13 +30,18 @@ export class Terminal {
     this.exited = new Promise((done) => pty.onExit(({ exitCode }) => done(exitCode)));
   }
 
-  static start(args: string[], env: Record<string, string>): Terminal {
-    const root = resolve(import.meta.dirname, "../..");
-    const pty = spawn(process.execPath, [resolve(root, "bin/assess.js"), ...args], {
+  /** The built CLI with `args`, in a terminal of `cols` columns (120 unless given). */
+  static start(args: string[], env: Record<string, string>, cols = 120): Terminal {
+    return Terminal.spawn(process.execPath, [resolve(ROOT, "bin/assess.js"), ...args], env, cols);
+  }
+
+  /** Any program in the terminal (a shell, say), run from the repository's root. */
+  static spawn(file: string, args: string[], env: Record<string, string>, cols = 120): Terminal {
+    const pty = spawn(file, args, {
       name: "xterm-256color",
-      cols: 120,
+      cols,
       rows: 40,
-      cwd: root,
+      cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", NO_COLOR: "1", ...env },
     });
     return new Terminal(pty);
@@ -43,6 +49,11 @@ export class Terminal {
 
   get screen(): string {
     return stripVTControlCharacters(this.raw);
+  }
+
+  /** Everything written so far, escape codes included. */
+  get output(): string {
+    return this.raw;
   }
 
   /** Resolves once `text` appears on the screen after the previous match. */

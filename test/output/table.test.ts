@@ -1,0 +1,41 @@
+/** src/output/table.ts for every table: links and e-mails whole, and the table within the terminal when it can be. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isWhole, layoutTable } from "../../src/output/table.js";
+
+const word = fc.stringMatching(/^[a-z]{1,30}$/);
+const link = word.map((w) => `https://example.com/${w}`);
+const email = word.map((w) => `${w}@example.org`);
+const cell = fc.oneof(word, link, email, fc.constant(""));
+
+describe("layoutTable", () => {
+  it("never cuts a link or an e-mail; the table fits unless its first column alone cannot", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }).chain((n) =>
+          fc.record({
+            headers: fc.array(fc.stringMatching(/^[A-Z]{1,10}$/), { minLength: n, maxLength: n }),
+            rows: fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 }),
+            total: fc.integer({ min: 40, max: 200 }),
+          }),
+        ),
+        ({ headers, rows, total }) => {
+          const { shown, widths, below } = layoutTable(headers, rows, total);
+          shown.forEach((column, n) => {
+            for (const row of rows) {
+              const text = row[column] ?? "";
+              if (isWhole(text)) expect(text.length).toBeLessThanOrEqual(widths[n] ?? 0);
+            }
+            expect(widths[n]).toBeGreaterThanOrEqual(Math.min(8, headers[column]?.length ?? 0));
+          });
+          for (const column of below) expect(shown).not.toContain(column);
+          // Every column is in the table, below it, or left out only when the table was too narrow.
+          const width = widths.reduce((sum, w) => sum + w + 3, 1);
+          const firstAlone = Math.min(8, headers[0]?.length ?? 0) + 4;
+          if (firstAlone <= total && shown.length > 1) expect(width).toBeLessThanOrEqual(total);
+          if (shown.length + below.length < headers.length) expect(width).toBeGreaterThan(total / 3);
+        },
+      ),
+    );
+  });
+});
