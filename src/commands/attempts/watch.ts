@@ -139,7 +139,9 @@ async function watch(
   };
 
   const printer = new Printer(out);
-  const idle = new IdleLine(ctx);
+  // While it waits for its next poll on a terminal, the status line says it is still polling (erased before
+  // anything else is written, and when the watch stops).
+  const idle = ctx.statusLine;
   const counts = { shown: 0, polls: 0, delivered: 0, deadLettered: 0 };
   const what = tests.length > 0 ? `test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "all tests";
   const pendingAtStart = state.pending?.length ?? 0;
@@ -409,31 +411,6 @@ class Feed {
     this.ended = true;
     this.wake?.();
     await this.listed;
-  }
-}
-
-/**
- * While a watch on a terminal waits for its next poll, one line on stderr says it is still polling. It is
- * erased before anything else is written (each poll starts by clearing it) and when the watch stops.
- */
-class IdleLine {
-  private shown = false;
-
-  constructor(private readonly ctx: Context) {}
-
-  show(text: string): void {
-    const stream = this.ctx.io.stderr;
-    if (stream.isTTY !== true) return;
-    const width = Math.max(20, (stream as { columns?: number }).columns ?? 80) - 1;
-    const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
-    stream.write(`\r\x1b[2K${line}`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (!this.shown) return;
-    this.ctx.io.stderr.write("\r\x1b[2K");
-    this.shown = false;
   }
 }
 
