@@ -1,6 +1,13 @@
 import { type Command, Option } from "commander";
 import { ATTEMPT_STATES } from "../../spec/limits.js";
-import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import {
+  collectList,
+  examples,
+  FORWARD_TIMEOUT,
+  type GroupSetup,
+  PERIOD_YES,
+  SIGNING_SECRET,
+} from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const attempts = group;
@@ -56,15 +63,8 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "--forward <url>",
         "POST each attempt as JSON to this URL (no API key sent); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
       )
-      .option(
-        "--forward-timeout <duration>",
-        "deadline of one forward: connect, headers and whole answer",
-        "10s",
-      )
-      .option(
-        "--signing-secret <whsec_…>",
-        "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
-      )
+      .option(...FORWARD_TIMEOUT)
+      .option(...SIGNING_SECRET)
       .option(
         "--give-up-after <duration>",
         "how long a delivery that keeps failing stays pending before it goes to the dead-letter file",

@@ -1,5 +1,12 @@
 import type { Command } from "commander";
-import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
+import {
+  collectList,
+  examples,
+  FORWARD_TIMEOUT,
+  type GroupSetup,
+  PERIOD_YES,
+  SIGNING_SECRET,
+} from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
   const callbacks = group;
@@ -61,15 +68,8 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "--forward-to <url>",
         "also POST each notification, body and content type unchanged, to this URL; slack:<webhook URL> or teams:<workflow URL> posts a message for each finished attempt",
       )
-      .option(
-        "--forward-timeout <duration>",
-        "deadline of one forward: connect, headers and whole answer",
-        "10s",
-      )
-      .option(
-        "--signing-secret <whsec_…>",
-        "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
-      )
+      .option(...FORWARD_TIMEOUT)
+      .option(...SIGNING_SECRET)
       .option("--log <file.ndjson>", "append every request received to this file, one JSON object per line")
       .option(
         "--secret-path",

@@ -108,6 +108,17 @@ export const PERIOD_YES = [
   `make the calls of a period longer than ${MAX_WINDOWS_UNASKED} × 30 days (~2 years) without asking (required then when prompts are off)`,
 ] as const;
 
+/** The forwards' deadline and signing, the same on `attempts watch` and `callbacks listen`: `.option(...X)`. */
+export const FORWARD_TIMEOUT = [
+  "--forward-timeout <duration>",
+  "deadline of one forward: connect, headers and whole answer",
+  "10s",
+] as const;
+export const SIGNING_SECRET = [
+  "--signing-secret <whsec_…>",
+  "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
+] as const;
+
 /** Commander collector for repeatable options: `--set a=1 --set b=2`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
