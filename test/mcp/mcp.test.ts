@@ -382,7 +382,20 @@ describe("assess mcp --allow-writes", () => {
     );
     expect(tools).toHaveLength(READ_TOOLS.length + writes.length);
     const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
-    expect(destructive.sort()).toEqual(["cancel_invitation", "mask_candidate"]);
+    // Every write that may change or remove what exists (effect "overwrite"); the others only add.
+    expect(destructive.sort()).toEqual(
+      [
+        "cancel_invitation",
+        "reattempt_invitation",
+        "update_test_link",
+        "set_test_link_status",
+        "upsert_employees",
+        "set_employee_status",
+        "update_user",
+        "set_user_status",
+        "mask_candidate",
+      ].sort(),
+    );
     const ajv = new Ajv2020({ strict: false });
     for (const tool of tools) expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
   });
