@@ -99,10 +99,13 @@ export const paging = {
     .describe(`Items per page (default ${DEFAULT_PAGE_SIZE})`),
 };
 
-/** The tools of the operations OFFERS lets through, by name. */
-export function operationTools(): Record<string, Tool> {
+/** The tools of the operations OFFERS lets through, by name (of the table, or of one a test gives). */
+export function operationTools(
+  table: ReadonlyArray<readonly [string, OperationRecord]> = operations(),
+): Record<string, Tool> {
   const tools: Record<string, Tool> = {};
-  for (const [operation, record] of operations()) {
+  for (const [name, record] of table) {
+    const operation = name as Operation;
     const offer = OFFERS[operation] ?? {};
     if ("excluded" in offer || "instead" in offer) continue;
     if (record.effect !== "read" && offer.writes === undefined) continue;
