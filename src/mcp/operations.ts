@@ -99,6 +99,17 @@ export const paging = {
     .describe(`Items per page (default ${DEFAULT_PAGE_SIZE})`),
 };
 
+/** What a page of a paged tool holds (pageOf); nothing is required, as an error's answer fits it too. */
+const PAGE_OUTPUT = {
+  type: "object",
+  properties: {
+    items: { type: "array", items: { type: "object" } },
+    page: { type: "integer", minimum: 1 },
+    total: { type: "number", description: "Items in all pages, when the service says" },
+    nextCursor: { type: "string", description: "The cursor of the next page; absent on the last" },
+  },
+} as const satisfies Tool["output"];
+
 /** The tools of the operations OFFERS lets through, by name (of the table, or of one a test gives). */
 export function operationTools(
   table: ReadonlyArray<readonly [string, OperationRecord]> = operations(),
@@ -151,6 +162,7 @@ function toolOf(
     effect: record.effect,
     writes: offer.writes,
     idempotent: offer.idempotent,
+    ...(paged ? { output: PAGE_OUTPUT } : {}),
     input: () =>
       z.strictObject({
         ...Object.fromEntries(ids.map((name) => [name, idArgument(name)])),

@@ -235,6 +235,7 @@ function describeTool(name: string, tool: Tool) {
     title: tool.title,
     description: tool.description,
     inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
+    ...(tool.output ? { outputSchema: tool.output } : {}),
     annotations: annotationsOf(tool),
   };
 }

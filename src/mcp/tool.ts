@@ -36,6 +36,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   writes?: WriteGroup;
   /** Calling it twice with the same arguments does nothing more the second time. */
   idempotent?: boolean;
+  /**
+   * Its outputSchema. The MCP SDK's client checks every structuredContent against it, an error's too, so it
+   * may require nothing.
+   */
+  output?: { type: "object"; properties: Record<string, unknown> };
   /** The result, a JSON object: both the text and the structuredContent of the tool's answer. */
   call(env: ToolEnv, args: z.infer<S>): Promise<Record<string, unknown>>;
 }

@@ -185,6 +185,35 @@ describe("tools/list of `assess mcp --allow-writes`", () => {
     expect(certificates.data.items).toEqual(cli.json());
   });
 
+  it("a paged tool declares the page it answers, which the SDK's client checks, an error's answer too", async () => {
+    const { tools } = await client.listTools();
+    const paged = tools.filter((tool) => {
+      const operation = TOOLS[tool.name]!.operation;
+      return operation !== undefined && "pagination" in OPERATIONS[operation];
+    });
+    expect(paged.map((tool) => tool.name).sort()).toEqual([
+      "list_employees",
+      "list_skills_profiles",
+      "list_tests",
+    ]);
+    expect(
+      tools
+        .filter((tool) => tool.outputSchema)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(paged.map((tool) => tool.name).sort());
+    for (const { name } of paged) {
+      // client.callTool throws when structuredContent does not fit the tool's outputSchema.
+      const first = await callTool(client, name, { pageSize: 2 });
+      expect(first.result.isError, first.text).toBeFalsy();
+      expect(first.data).toMatchObject({ page: 1, items: expect.any(Array), nextCursor: expect.any(String) });
+      const next = await callTool(client, name, { cursor: first.data.nextCursor });
+      expect(next.data.page, name).toBe(2);
+      const refused = await callTool(client, name, { cursor: "elsewhere" });
+      expect(refused.result.isError, name).toBe(true);
+    }
+  });
+
   it("error hints name the tool that gives an id, never a CLI command", async () => {
     const hints: string[] = [];
     const hintOf = async (name: string, args: Record<string, unknown>) => {
