@@ -29,6 +29,7 @@ import type { WriteGroup } from "./groups.js";
 import { idArgument, pathParameters, type Tool } from "./tool.js";
 
 type ZodObject = ReturnType<typeof z.strictObject>;
+type QueryValues = Record<string, string | number | boolean | undefined>;
 
 /** How an operation is offered (see above). */
 export type Offer =
@@ -177,23 +178,13 @@ function toolOf(
           api.page(operation as Paged, page, size),
         );
       }
-      const given = { ...args };
-      const take = (names: readonly string[]) =>
-        Object.fromEntries(
-          names.map((name) => {
-            const value = given[name];
-            delete given[name];
-            return [name, value];
-          }),
-        );
-      const path = Object.values(take(ids)) as number[];
-      const queryValues = take(query.map((q) => q.name));
-      const result = await api.call(
-        operation as Read,
-        path as never,
-        (record.body === undefined ? undefined : given) as never,
-        { query: queryValues as Record<string, string | number | boolean | undefined> },
-      );
+      // The arguments are the path's ids, the query's parameters, and the body's fields.
+      const named = [...ids, ...query.map((q) => q.name)];
+      const path = ids.map((name) => args[name]) as never;
+      const values = Object.fromEntries(query.map((q) => [q.name, args[q.name]])) as QueryValues;
+      const fields = Object.fromEntries(Object.entries(args).filter(([name]) => !named.includes(name)));
+      const sent = (record.body === undefined ? undefined : fields) as never;
+      const result = await api.call(operation as Read, path, sent, { query: values });
       return asObject(result);
     },
   };
