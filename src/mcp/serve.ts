@@ -308,15 +308,16 @@ function hintFor(error: CliError, tool: Tool): string | undefined {
   if (status === 401) {
     return "The service refused the API key this server runs with: no tool call can fix that; tell the user to check the key of assess mcp's profile.";
   }
-  if (status === 403) {
-    return "The account may not use this resource, or the id is another account's: list_tests shows the tests the account can use.";
-  }
-  if (status === 404) {
+  if (status === 403 || status === 404) {
     const ids = tool.operation ? pathParameters(OPERATIONS[tool.operation].path) : [];
     const sources = ids.flatMap((id) => (ID_SOURCES[id] ? [`${ID_SOURCES[id]} gives ${id}`] : []));
-    return sources.length > 0
-      ? `Check the ids: ${sources.join(", ")}.`
-      : "Check the arguments (an e-mail, an id): what they name is not in this account.";
+    const check =
+      sources.length > 0
+        ? `Check the ids: ${sources.join(", ")}.`
+        : "Check the arguments (an e-mail, an id): what they name may not be in this account.";
+    return status === 403
+      ? `The account may not use this resource, or an id is another account's. ${check}`
+      : check;
   }
   if (status === 429) return "The service is rate limiting: wait a minute before calling again.";
   if (status !== undefined && status >= 500) return "The service failed: try again later.";

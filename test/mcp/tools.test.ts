@@ -229,7 +229,7 @@ describe("tools/list of `assess mcp --allow-writes`", () => {
     expect(await hintOf("get_report", { testInvitationId: 987654321 })).toContain(
       "list_attempts gives testInvitationId",
     );
-    expect(await hintOf("get_test", { testId: 2001 })).toContain("list_tests");
+    expect(await hintOf("get_test", { testId: 2001 })).toContain("list_tests gives testId");
     for (const hint of hints) expect(hint).not.toMatch(/`assess|(^|\s)--[a-z]/);
   });
 });
