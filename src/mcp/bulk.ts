@@ -23,7 +23,7 @@ import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
 import { checkInviteSettings, prepareCandidate, prepareEmployee, readUpsertAnswer } from "../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
-import type { Tool, ToolEnv } from "./tool.js";
+import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
 /** Rows one call takes: the bound on what a model sends in one message (a CSV file is the CLI's). */
 export const MAX_ROWS = 1000;
@@ -55,6 +55,7 @@ const HOW =
 
 const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Job> }> = {
   invite: {
+    ...builtOn("bulkInvite"),
     title: "Invite many candidates to a test",
     description: `Invites up to ${MAX_ROWS} candidates ({email, name}) to one test, each with a unique link, in requests of up to ${MAX_BULK_CANDIDATES}. Dates are UTC YYYY-MM-DDTHH:mm:ssZ.${HOW}`,
     writes: "invite",
@@ -94,6 +95,7 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
     },
   },
   upsert: {
+    ...builtOn("upsertEmployees"),
     title: "Create or update many employees",
     description: `Creates or updates up to ${MAX_ROWS} employees (email, firstName, lastName, jobCode, employeeHRMSInfo), in requests of up to ${MAX_UPSERT_EMPLOYEES}; an employee unchanged since a confirmed earlier run is not sent again.${HOW}`,
     writes: "employees",
@@ -118,6 +120,7 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
     }),
   },
   callbacks: {
+    ...builtOn("processCallbacks"),
     title: "Resend test-completion notifications",
     description: `Asks the service to send again the completion notifications (callbacks) of up to ${MAX_ROWS} attempts, in requests of up to ${MAX_CALLBACK_IDS}; the ids are testInvitationIds, as list_attempts gives them.${HOW}`,
     writes: "callbacks",

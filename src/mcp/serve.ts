@@ -20,13 +20,14 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { OPERATIONS } from "../api/operations/index.js";
 import type { Context } from "../context.js";
-import { CliError, UsageError } from "../errors.js";
+import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
 import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
-import type { Tool, ToolEnv } from "./tool.js";
+import { ID_SOURCES, pathParameters, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
 
 export const options = z.object({ allowWrites: z.union([z.boolean(), z.string()]).optional() });
@@ -115,7 +116,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       }
       return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
     } catch (error) {
-      return errorResult(scrub, error);
+      return errorResult(scrub, error, tool);
     }
   };
   server.setRequestHandler(CallToolRequestSchema, (request) =>
@@ -234,14 +235,23 @@ function describeTool(name: string, tool: Tool) {
     title: tool.title,
     description: tool.description,
     inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
-    annotations: {
-      title: tool.title,
-      readOnlyHint: tool.writes === undefined,
-      ...(tool.writes !== undefined
-        ? { destructiveHint: tool.destructive === true, idempotentHint: tool.idempotent === true }
-        : {}),
-      openWorldHint: true,
-    },
+    ...(tool.output ? { outputSchema: tool.output } : {}),
+    annotations: annotationsOf(tool),
+  };
+}
+
+/**
+ * What the tool's effect says of it: a read changes nothing; an overwrite may change or remove what exists
+ * (MCP's destructive); an add only adds.
+ */
+export function annotationsOf(tool: Tool) {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.effect === "read",
+    ...(tool.effect !== "read"
+      ? { destructiveHint: tool.effect === "overwrite", idempotentHint: tool.idempotent === true }
+      : {}),
+    openWorldHint: true,
   };
 }
 
@@ -263,9 +273,9 @@ function failure(
   };
 }
 
-function errorResult(scrub: (text: string) => string, error: unknown): CallToolResult {
+function errorResult(scrub: (text: string) => string, error: unknown, tool: Tool): CallToolResult {
   if (error instanceof CliError)
-    return failure(scrub, error.message, error.suggestion, error.messages, error.status);
+    return failure(scrub, error.message, hintFor(error, tool), error.messages, error.status);
   if (error instanceof Error && error.name === "ZodError") {
     // A request body the API layer refused before sending (its schemas are stricter than a tool's input).
     const issues = (error as unknown as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
@@ -275,5 +285,42 @@ function errorResult(scrub: (text: string) => string, error: unknown): CallToolR
     return failure(scrub, `Invalid request: ${lines.join("; ")}; nothing was sent`, undefined, lines);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return failure(scrub, message, "This looks like a bug in assess; run it with --debug and report it.");
+  return failure(
+    scrub,
+    message,
+    "This looks like a bug in assess: tell the user, with the tool's name and arguments, so they can report it.",
+  );
+}
+
+/**
+ * What the model can do next. The errors' suggestions are the CLI's (`run assess tests list`, `--retries`),
+ * which a model cannot act on: for the service's refusals and lost connections, this says which tool to call
+ * or what to tell the user instead; other suggestions are kept unless they name a command or a flag.
+ */
+function hintFor(error: CliError, tool: Tool): string | undefined {
+  const status = error.status;
+  if (error instanceof UncertainError) {
+    return "Check with a list or get tool whether it was done before calling again, so nothing is done twice.";
+  }
+  if (error instanceof NetworkError) {
+    return "The service could not be reached or was too slow: try again in a moment; if it goes on, tell the user to check the base URL assess mcp runs with.";
+  }
+  if (status === 401) {
+    return "The service refused the API key this server runs with: no tool call can fix that; tell the user to check the key of assess mcp's profile.";
+  }
+  if (status === 403 || status === 404) {
+    const ids = tool.operation ? pathParameters(OPERATIONS[tool.operation].path) : [];
+    const sources = ids.flatMap((id) => (ID_SOURCES[id] ? [`${ID_SOURCES[id]} gives ${id}`] : []));
+    const check =
+      sources.length > 0
+        ? `Check the ids: ${sources.join(", ")}.`
+        : "Check the arguments (an e-mail, an id): what they name may not be in this account.";
+    return status === 403
+      ? `The account may not use this resource, or an id is another account's. ${check}`
+      : check;
+  }
+  if (status === 429) return "The service is rate limiting: wait a minute before calling again.";
+  if (status !== undefined && status >= 500) return "The service failed: try again later.";
+  const suggestion = error.suggestion;
+  return suggestion && !/`assess\b|(^|\s)--[a-z]/.test(suggestion) ? suggestion : undefined;
 }

@@ -1,4 +1,12 @@
 /** What a tool of `assess mcp` is (tools.ts holds them all), and what its call gets. */
+
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationRecord,
+  PATH_PARAMETERS,
+} from "../api/operations/index.js";
+import * as s from "../api/schemas.js";
 import type { Context } from "../context.js";
 import type * as z from "../parse/zod.js";
 import type { Client } from "../sdk/client.js";
@@ -12,18 +20,27 @@ export interface ToolEnv {
   planKey: Buffer;
 }
 
+export type Effect = OperationRecord["effect"];
+
 export interface Tool<S extends z.ZodType = z.ZodType> {
   title: string;
   /** What a model reads to choose the tool and fill its arguments. */
   description: string;
+  /** The operation the tool is, or is built on: its record's effect is the tool's. */
+  operation?: Operation;
+  /** What the tool does to the data (read, add, overwrite): its annotations (serve.ts). */
+  effect: Effect;
   /** The arguments; built on first use, as the API layer's schemas are. */
   input: () => S;
   /** Undefined for reads; else the `--allow-writes` group that permits the tool. */
   writes?: WriteGroup;
-  /** Removes or masks something for good, or takes back what a candidate was given. */
-  destructive?: boolean;
   /** Calling it twice with the same arguments does nothing more the second time. */
   idempotent?: boolean;
+  /**
+   * Its outputSchema. The MCP SDK's client checks every structuredContent against it, an error's too, so it
+   * may require nothing.
+   */
+  output?: { type: "object"; properties: Record<string, unknown> };
   /** The result, a JSON object: both the text and the structuredContent of the tool's answer. */
   call(env: ToolEnv, args: z.infer<S>): Promise<Record<string, unknown>>;
 }
@@ -31,4 +48,32 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
 /** Declares a tool with its arguments' type inferred from its schema. */
 export function tool<S extends z.ZodType>(definition: Tool<S>): Tool {
   return definition as unknown as Tool;
+}
+
+/** The operation a composite tool is built on, and so its effect. */
+export function builtOn(operation: Operation): { operation: Operation; effect: Effect } {
+  return { operation, effect: OPERATIONS[operation].effect };
+}
+
+/** The tool that gives each kind of id. */
+export const ID_SOURCES: Record<string, string> = {
+  testId: "list_tests",
+  testInvitationId: "list_attempts",
+  testLinkId: "list_test_links",
+  employeeId: "list_employees",
+  EmployeeId: "list_employees",
+};
+
+/** The path parameters of an operation's path, in its order. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+/** An id argument: what it is, and the tool that gives it. */
+export function idArgument(name: string) {
+  const what = PATH_PARAMETERS[name] ?? `the ${name}`;
+  const source = ID_SOURCES[name];
+  return s.Id.describe(
+    `${what[0]!.toUpperCase()}${what.slice(1)} (${name})${source ? `, as ${source} gives it` : ""}`,
+  );
 }

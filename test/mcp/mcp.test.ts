@@ -9,15 +9,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
+import { BIN, callTool as call, connectMcp } from "./helpers.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
 const KEY = SANDBOX_KEYS.acme;
 const READ_TOOLS = [
   "list_tests",
@@ -68,33 +67,9 @@ async function connect(...flags: string[]): Promise<Client> {
 }
 
 async function connectTo(serverEnv: Record<string, string>, flags: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "mcp", ...flags],
-    env: serverEnv,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Buffer) => transcript.push(chunk.toString("utf8")));
-  const client = new Client({ name: "assess-test", version: "1.0.0" });
-  const send = transport.send.bind(transport);
-  transport.send = (message) => {
-    transcript.push(JSON.stringify(message));
-    return send(message);
-  };
-  await client.connect(transport);
-  const receive = transport.onmessage!;
-  transport.onmessage = (message) => {
-    transcript.push(JSON.stringify(message));
-    receive(message);
-  };
+  const client = await connectMcp(serverEnv, flags, transcript);
   open.push(client);
   return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { result, text, data: result.structuredContent as Record<string, unknown> };
 }
 
 async function cliJson(argv: string[]): Promise<unknown> {
@@ -382,7 +357,20 @@ describe("assess mcp --allow-writes", () => {
     );
     expect(tools).toHaveLength(READ_TOOLS.length + writes.length);
     const destructive = tools.filter((tool) => tool.annotations?.destructiveHint).map((tool) => tool.name);
-    expect(destructive.sort()).toEqual(["cancel_invitation", "mask_candidate"]);
+    // Every write that may change or remove what exists (effect "overwrite"); the others only add.
+    expect(destructive.sort()).toEqual(
+      [
+        "cancel_invitation",
+        "reattempt_invitation",
+        "update_test_link",
+        "set_test_link_status",
+        "upsert_employees",
+        "set_employee_status",
+        "update_user",
+        "set_user_status",
+        "mask_candidate",
+      ].sort(),
+    );
     const ajv = new Ajv2020({ strict: false });
     for (const tool of tools) expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
   });

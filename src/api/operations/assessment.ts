@@ -18,7 +18,8 @@ export const ASSESSMENT = {
     verb: "list",
     summary: "List tests",
     tag: "tests",
-    description: "One page of the account's tests: id, name, status, duration.",
+    description:
+      "One page of the account's tests: testId, testName, status, duration; where a test's id is found by its name.",
     effect: "read",
     query: TESTS_PAGING,
     pagination: { page: "pageNo", size: "pageSize", items: s.Test, keys: ["tests"], what: "tests" },
@@ -31,7 +32,7 @@ export const ASSESSMENT = {
     verb: "get",
     summary: "Get a test",
     tag: "tests",
-    description: "One test, with every field the service keeps of it.",
+    description: "One test, with every field the service keeps of it (details, sections).",
     effect: "read",
     read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
     response: "Record",
@@ -43,7 +44,8 @@ export const ASSESSMENT = {
     verb: "create",
     summary: "Invite a candidate",
     tag: "invitations",
-    description: "Invites one candidate to a test; the answer holds the invitation's id and test URL.",
+    description:
+      'Invites one candidate (emailId, fullName) to a test; the answer holds the invitation\'s testInvitationId and test URL. Dates are UTC YYYY-MM-DDTHH:mm:ssZ; sendEmail "yes" e-mails the candidate.',
     effect: "add",
     body: s.InviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
@@ -58,7 +60,8 @@ export const ASSESSMENT = {
     verb: "get",
     summary: "Get a candidate's report",
     tag: "reports",
-    description: "The report of one attempt: score, status, sections.",
+    description:
+      "The report of one attempt: candidate, test, status, scorePercentage, points, time taken, sections with their scores.",
     effect: "read",
     query: [
       {
@@ -105,7 +108,8 @@ export const ASSESSMENT = {
     verb: "reattempt",
     summary: "Let a candidate reattempt",
     tag: "invitations",
-    description: "Lets the candidate of an invitation take the test again, in a new window.",
+    description:
+      "Lets the candidate of an invitation take the test again, in a new window (dates UTC YYYY-MM-DDTHH:mm:ssZ).",
     effect: "overwrite",
     body: s.ReattemptBody,
     read: (answer: Answer): Fields => asRecord(answer.data),
@@ -134,7 +138,8 @@ export const ASSESSMENT = {
     verb: "get",
     summary: "Get a test's settings",
     tag: "tests",
-    description: "A test's settings: name, alias, and its 0/1 switches (proctoring, shuffling, …).",
+    description:
+      "A test's settings: name, alias, type (1 multiple questions, 2 single question) and its 0/1 switches (1 yes, 0 no) such as randomQuestions, copyPaste, candidateFeedback.",
     effect: "read",
     read: (answer: Answer): s.TestSettings => read(s.TestSettings, answer, "test settings") as s.TestSettings,
     response: "TestSettings",
@@ -211,7 +216,8 @@ export const ASSESSMENT = {
     verb: "list",
     summary: "List a test's links",
     tag: "links",
-    description: "The test links of a test: id, name, status, URL, schedule.",
+    description:
+      "The test links of a test (named entry points): id, name, invitation type (email or open), proctoring mode, schedule, status (active or inactive), URL.",
     effect: "read",
     read: (answer: Answer): s.TestLink[] => readList(s.TestLink, answer, ["testLinks"], "test links"),
     response: "TestLinkList",
@@ -223,7 +229,8 @@ export const ASSESSMENT = {
     verb: "create",
     summary: "Create a test link",
     tag: "links",
-    description: "Creates a test link of a test.",
+    description:
+      "Creates a test link (a named entry point) of a test: testLinkName, invitationType (email or open), proctoringSettings, invitationSchedule (validityindays with invitationValidityInDays and timeZoneId; timebound or slotwise with startDateTime, endDateTime and timeZoneId), testLinkStatus.",
     effect: "add",
     body: s.TestLinkBody,
     read: readLink,
@@ -237,7 +244,7 @@ export const ASSESSMENT = {
     verb: "get",
     summary: "Get a test link",
     tag: "links",
-    description: "One test link of a test.",
+    description: "One test link of a test, with its schedule and proctoring settings.",
     effect: "read",
     read: readLink,
     response: "TestLink",
@@ -249,7 +256,8 @@ export const ASSESSMENT = {
     verb: "update",
     summary: "Change a test link",
     tag: "links",
-    description: "Changes the fields given of a test link (name, status, schedule, proctoring).",
+    description:
+      "Changes the fields given of a test link (name, status, schedule, proctoring); the others are kept.",
     effect: "overwrite",
     body: s.TestLinkBody,
     read: readLink,
@@ -263,7 +271,8 @@ export const ASSESSMENT = {
     verb: "create",
     summary: "Create a user",
     tag: "users",
-    description: "Creates a user of the account (an administrator of tests).",
+    description:
+      "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
     effect: "add",
     body: s.UserCreateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
@@ -277,7 +286,7 @@ export const ASSESSMENT = {
     verb: "update",
     summary: "Move a user to a business unit",
     tag: "users",
-    description: "Moves a user to another business unit.",
+    description: "Moves the user with this Email to another business unit (BusinessunitId).",
     effect: "overwrite",
     body: s.UserUpdateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
@@ -305,7 +314,8 @@ export const ASSESSMENT = {
     verb: "mask",
     summary: "Mask a candidate's data (GDPR)",
     tag: "gdpr",
-    description: "Masks a candidate's personal data for good (GDPR); the answer is the service's message.",
+    description:
+      "Masks for good the personal data of the candidate with this CandidateEmail (GDPR): every record of the account, or only the attempt testinvitationId when given. It cannot be undone; the answer is the service's message.",
     effect: "overwrite",
     body: s.GdprBody,
     raw: true,

@@ -1,11 +1,13 @@
 /**
  * Every operation of both services, one record each: the only place its method and path are spelled, and what
  * the rest is derived from. The API layer (api/endpoints.ts) sends and reads each operation by its record, the
- * SDK's client (sdk/client.ts) puts it at `client.<resource>.<verb>`, and `assess openapi` (api/openapi.ts)
- * documents it; the table is plain to iterate (`operations()`) for any other face. Adding an operation: its
- * record (assessment.ts or skills.ts), its route in the sandbox, its verb under src/commands/, and, for code
- * to reach it, its line in the SDK's client and in its public types (sdk/types.ts: written out, as a
- * consumer has no zod; the compiler checks the client against them).
+ * SDK's client (sdk/client.ts) puts it at `client.<resource>.<verb>`, `assess openapi` (api/openapi.ts)
+ * documents it, and `assess mcp` (mcp/operations.ts) offers it as a tool; the table is plain to iterate
+ * (`operations()`) for any other face. Adding an operation: its record (assessment.ts or skills.ts), its route
+ * in the sandbox, its verb under src/commands/, and, for code to reach it, its line in the SDK's client and in
+ * its public types (sdk/types.ts: written out, as a consumer has no zod; the compiler checks the client
+ * against them). A read is an MCP tool with nothing more; a write is one only once mcp/operations.ts names
+ * its `--allow-writes` group, or is declared out there (test/mcp/tools.test.ts fails until one is done).
  *
  * A record, field by field:
  * - `method`, `path`: the route; `{name}` is a path parameter (an integer id), given in the path's order. Paths
