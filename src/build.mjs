@@ -57,6 +57,26 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * conf validates its file against a JSON schema with ajv only when it is given one, which assess never does:
+ * ajv and ajv-formats (~145 KB of the ~165 KB that `auth login` and `config set` would load with conf) are
+ * left out, and a schema would fail loudly.
+ */
+const confWithoutAjv = {
+  name: "conf-without-ajv",
+  setup(b) {
+    b.onResolve({ filter: /^ajv(-formats)?(\/|$)/ }, (args) =>
+      args.importer.includes(join("node_modules", "conf"))
+        ? { path: args.path, namespace: "conf-without-ajv" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "conf-without-ajv" }, () => ({
+      contents:
+        'module.exports = { Ajv2020: class { constructor() { throw new Error("JSON schemas (ajv) are not built into assess"); } } };',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -66,7 +86,7 @@ const common = {
   outExtension: { ".js": ".cjs" },
   legalComments: "none",
   logLevel: "warning",
-  plugins: [withoutHttp2, lazyChildProcess],
+  plugins: [withoutHttp2, lazyChildProcess, confWithoutAjv],
 };
 
 /**
@@ -145,14 +165,16 @@ for (const { path, text } of cli.outputFiles) {
 /*
  * The SDK (`import { createClient } from "assess-cli"`, src/sdk/index.ts): bundles of its own, ES module and
  * CommonJS, each whole (zod and undici inside: the package has no runtime dependencies), none of the CLI's
- * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). Its types: the declarations of the files its public types come from, in
- * dist/types/ (sdkTypes below).
+ * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). conf writes
+ * profiles (config/store.ts, loaded on first use), which the SDK never does: it is left out. Its types: the
+ * declarations of the files its public types come from, in dist/types/ (sdkTypes below).
  */
 const sdkEntry = { sdk: join(src, "sdk", "index.ts") };
 const sdkCommon = {
   ...common,
   entryPoints: sdkEntry,
   plugins: [withoutHttp2],
+  external: ["conf"],
   metafile: true,
 };
 const sdkBuilds = await Promise.all([
