@@ -126,6 +126,7 @@ export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, chan
       configFileMode: 0o600,
       // Profile names are the user's: "eu.prod" is one name, not a path into the file.
       accessPropertiesByDotNotation: false,
+      serialize: (value) => `${JSON.stringify(value, null, "\t")}\n`,
     });
   } catch (error) {
     if (error instanceof SyntaxError) throw invalidJson(path);
