@@ -2,7 +2,8 @@
  * config.json is conf's file, written under the config folder's rule (src/config/store.ts): through the built
  * CLI, with config folders and files planted here.
  *
- * - conf is loaded by the commands that change a profile and by no other (`--version`, `--help`, reads);
+ * - conf is loaded by the commands that change a profile and by no other (`--version`, `--help`, reads), in a
+ *   chunk of its own without ajv and semver;
  * - what conf writes: one profile per name (dots included), the file's other keys kept, 0600, renamed into
  *   place; with SNAP set conf writes in place, and the file still ends 0600 and no link is written through;
  * - what is refused before conf reads or writes (exit 2, nothing written, nothing outside the folder changed):
@@ -95,6 +96,8 @@ describe("conf is loaded on first write only", () => {
     expect(confChunks).toHaveLength(1);
     expect(["launch.cjs", "program.cjs", "cli.cjs"]).not.toContain(confChunks[0]);
     const conf = join(dist, confChunks[0]!);
+    // Without what assess never asks of conf (src/build.mjs): ajv's schemas, semver's migrations.
+    expect(readFileSync(conf, "utf8")).not.toMatch(/node_modules\/(ajv|semver)\//);
 
     const { file, env } = planted();
     writeFileSync(file, '{"profiles":{"default":{"output":"json"}}}\n', { mode: 0o600 });
