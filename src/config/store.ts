@@ -104,7 +104,8 @@ function notAConfigFile(path: string, info: Stats): UsageError {
  * - the folder is made (0700) and checked (not a link unless it is the config folder itself, not writable by
  *   others, the user's own) before conf reads or writes anything in it;
  * - config.json is checked with lstat before conf reads it and again right before conf writes it: a symbolic
- *   link, something other than a file, another user's file or an oversized one is refused. conf's writer
+ *   link, something other than a file, another user's file, a file with other names (hard links) or an
+ *   oversized one is refused. conf's writer
  *   (atomically) resolves links and writes, chmods and chowns whatever the link points to; with the file
  *   itself in place, in a folder no one else can write, it writes a new file beside it (0600) and renames it
  *   over the old one, and nothing outside the folder is touched;
@@ -163,6 +164,13 @@ function checkWritable(path: string): void {
     throw new UsageError(
       `${path} belongs to another user (uid ${info.uid}); assess does not write the key into it`,
       "Put a file of your own in its place, or point ASSESS_CONFIG_DIR at a folder of your own; nothing was written.",
+    );
+  }
+  // Another name of the same file may be outside the folder, and conf may write the file in place.
+  if (info.nlink > 1) {
+    throw new UsageError(
+      `${path} has ${info.nlink - 1} other name(s) (hard links); assess does not write the key into a shared file`,
+      "Put a copy in its place (`cp config.json c && mv c config.json` in that folder); nothing was written.",
     );
   }
 }

@@ -7,7 +7,7 @@
  * - what conf writes: one profile per name (dots included), the file's other keys kept, 0600, renamed into
  *   place; with SNAP set conf writes in place, and the file still ends 0600 and no link is written through;
  * - what is refused before conf reads or writes (exit 2, nothing written, nothing outside the folder changed):
- *   a link (dangling too), a FIFO, a folder, a file over 1 MiB, a file that is not JSON;
+ *   a link (dangling too), a hard link, a FIFO, a folder, a file over 1 MiB, a file that is not JSON;
  * - the config folder itself may be a link (dotfiles often are): conf writes in the folder it points to.
  *
  * Every run: its exit code, no stack trace, the canary key in no output.
@@ -15,6 +15,7 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -185,6 +186,18 @@ describe("refused before conf reads or writes", () => {
     expect(r.stderr).toContain("config.json is a symbolic link");
     expect(() => lstatSync(nowhere)).toThrow();
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it("a hard link to a file outside the folder: conf could write it in place; refused, that file unchanged", async () => {
+    const { file, victim, env } = planted();
+    linkSync(victim, file);
+    const before = snapshotFiles([victim]);
+    for (const extra of [{}, { SNAP: "/snap/node/1" }]) {
+      const r = await runBuilt(["config", "set", "api-key", KEY], { ...env, ...extra });
+      expectClean(r, 2, KEY);
+      expect(r.stderr).toContain("has 1 other name(s) (hard links)");
+    }
+    expect(changedFiles(before)).toEqual([]);
   });
 
   it("a FIFO, a folder, a file over 1 MiB, a file that is not JSON: exit 2 for reads and writes, file unchanged", async () => {
