@@ -57,6 +57,25 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * conf validates its file against a JSON schema with ajv only when given one, and migrates it with semver only
+ * when given migrations; assess gives neither. ajv, ajv-formats and semver (~380 KB of the ~440 KB conf bundles
+ * to, which `auth login` and `config set` load) are left out: either option would fail (a TypeError).
+ */
+const confWithoutSchemas = {
+  name: "conf-without-schemas",
+  setup(b) {
+    b.onResolve({ filter: /^(ajv|ajv-formats|semver)(\/|$)/ }, (args) =>
+      args.importer.includes(join("node_modules", "conf"))
+        ? { path: args.path, namespace: "conf-without-schemas" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "conf-without-schemas" }, () => ({
+      contents: "module.exports = {};",
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -66,7 +85,7 @@ const common = {
   outExtension: { ".js": ".cjs" },
   legalComments: "none",
   logLevel: "warning",
-  plugins: [withoutHttp2, lazyChildProcess],
+  plugins: [withoutHttp2, lazyChildProcess, confWithoutSchemas],
 };
 
 /**
@@ -145,14 +164,16 @@ for (const { path, text } of cli.outputFiles) {
 /*
  * The SDK (`import { createClient } from "assess-cli"`, src/sdk/index.ts): bundles of its own, ES module and
  * CommonJS, each whole (zod and undici inside: the package has no runtime dependencies), none of the CLI's
- * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). Its types: the declarations of the files its public types come from, in
- * dist/types/ (sdkTypes below).
+ * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). conf writes
+ * profiles (config/store.ts, loaded on first use), which the SDK never does: it is left out. Its types: the
+ * declarations of the files its public types come from, in dist/types/ (sdkTypes below).
  */
 const sdkEntry = { sdk: join(src, "sdk", "index.ts") };
 const sdkCommon = {
   ...common,
   entryPoints: sdkEntry,
   plugins: [withoutHttp2],
+  external: ["conf"],
   metafile: true,
 };
 const sdkBuilds = await Promise.all([

@@ -10,6 +10,9 @@
  *   then renamed over the old one (a rename replaces a link, never writes its target), mode 0600;
  * - a file appended to (`callbacks listen --log`, anywhere) is opened with O_NOFOLLOW: never through a link.
  *
+ * config.json is the one file written by a library, conf (config/store.ts): in a folder checked here, and
+ * refused when it is a link, so that conf's writer renames a new file over it too.
+ *
  * A refusal is a usage error (exit 2) with the `chmod 700` to run.
  */
 import { randomBytes } from "node:crypto";

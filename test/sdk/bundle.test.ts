@@ -28,7 +28,7 @@ describe("the SDK bundles", () => {
   it("hold zod and undici, and none of commander, the prompts or chalk", () => {
     expect(packages.has("zod")).toBe(true);
     expect(packages.has("undici")).toBe(true);
-    for (const name of ["commander", "chalk", "cli-table3", "csv-parse"]) {
+    for (const name of ["commander", "chalk", "cli-table3", "csv-parse", "conf"]) {
       expect(packages.has(name), name).toBe(false);
     }
     expect([...packages].filter((name) => name.startsWith("@inquirer"))).toEqual([]);
