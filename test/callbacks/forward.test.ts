@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import * as h from "../weekly/watch-helpers.js";
-import { expectNoStack, type Receiver, startReceiver, waitUntil } from "../weekly/watch-helpers.js";
+import * as h from "../attempts/watch-helpers.js";
+import { expectNoStack, type Receiver, startReceiver, waitUntil } from "../attempts/watch-helpers.js";
 
 let t: TestEnv;
 let receivers: Receiver[] = [];

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import * as h from "../weekly/watch-helpers.js";
-import { expectNoStack, freePort, waitUntil } from "../weekly/watch-helpers.js";
+import * as h from "../attempts/watch-helpers.js";
+import { expectNoStack, freePort, waitUntil } from "../attempts/watch-helpers.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
