@@ -1,9 +1,8 @@
 /**
- * Issue 20 ("Rough edges a new user meets in the first hour"), items 2, 3, 4, 7, 10 and part of 13: each test
- * runs `main(argv)` against the sandbox (or, for completion, the generated script in the real shell) as a
- * new user would.
+ * Usage errors and hints, through main(argv) against the sandbox: hints name only flags that exist on the
+ * command they name, bad input that --help documents exits 2 before sending (the service's own 400 stays
+ * exit 1), and an end date in the past is refused before anything is sent.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,95 +24,6 @@ afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-// Item 2: completion.
-
-const has = (shell: string) => spawnSync(shell, ["-c", "exit 0"]).status === 0;
-
-/** What the shell offers after `line` (which ends where the cursor is: "assess links create --type "). */
-function offered(shell: "bash" | "zsh" | "fish", script: string, line: string): string[] {
-  const file = join(dir, `assess.${shell}`);
-  writeFileSync(file, script);
-  const words = line.split(" ");
-  let run: ReturnType<typeof spawnSync>;
-  if (shell === "fish") {
-    run = spawnSync("fish", ["--no-config", "-c", `source ${file}; complete -C ${JSON.stringify(line)}`], {
-      encoding: "utf8",
-    });
-    if (run.status !== 0) throw new Error(String(run.stderr));
-    return String(run.stdout)
-      .split("\n")
-      .filter(Boolean)
-      .map((entry) => entry.split("\t")[0]!);
-  }
-  const array = words.map((w) => JSON.stringify(w)).join(" ");
-  const program =
-    shell === "zsh"
-      ? // What bashcompinit's _bash_complete sets up before it calls the function through compgen -F.
-        // compdef (compinit's, which bashcompinit's complete calls) is stubbed: only the function is run.
-        `compdef() { :; }
-source ${JSON.stringify(file)}
-words=(${array}); CURRENT=\${#words}; COMP_WORDS=("\${words[@]}"); COMP_CWORD=$((CURRENT - 1))
-compgen -F _assess -- ${JSON.stringify(words.at(-1))}`
-      : `source ${JSON.stringify(file)}
-COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}
-_assess
-printf '%s\\n' "\${COMPREPLY[@]}"`;
-  run = spawnSync(shell, shell === "zsh" ? ["-f", "-c", program] : ["--norc", "--noprofile", "-c", program], {
-    encoding: "utf8",
-  });
-  if (run.status !== 0) throw new Error(String(run.stderr));
-  return String(run.stdout).split("\n").filter(Boolean);
-}
-
-/**
- * Where zsh or fish is not installed, the script is still checked: zsh's is the bash function (bashcompinit),
- * run by bash; fish's completions are read from its lines, scoped by command path.
- */
-function offeredWithout(shell: "zsh" | "fish", script: string, line: string): string[] {
-  if (shell === "zsh") return offered("bash", script.replace(/^autoload .*$/m, ""), line);
-  const words = line.trim().split(" ").slice(1);
-  const flag = words.at(-1)!;
-  const path = words.slice(0, -1).filter((w) => /^[a-z][a-z-]*$/.test(w));
-  const values = (lines: string[]) => lines.flatMap((l) => /-x -a '([^']*)'/.exec(l)?.[1]?.split(" ") ?? []);
-  const lines = script
-    .split("\n")
-    .filter((l) => l.includes(` -l ${flag.slice(2)} `) || l.includes(` -s ${flag.slice(1)} `));
-  // The deepest known path is where the cursor is, as __assess_path finds it; global options apply anywhere.
-  const known = (p: string[]) => script.includes(`'__assess_at ${p.join(" ")}'`);
-  let n = path.length;
-  while (n > 0 && !known(path.slice(0, n))) n--;
-  const own = lines.filter((l) => l.includes(`-n '__assess_at ${path.slice(0, n).join(" ")}'`));
-  return values(own.length > 0 ? own : lines.filter((l) => !l.includes(" -n ")));
-}
-
-describe("item 2: completion offers each command's own values for each option", () => {
-  for (const shell of ["bash", "zsh", "fish"] as const) {
-    it(`${shell}: links create --type/--schedule/--status, reports get --type, and nothing of reports' --type for tests get or links get`, async () => {
-      const r = await runCli(["completion", shell]);
-      expect(r.code, r.stderr).toBe(0);
-      const ask = (line: string) =>
-        (shell === "bash" || has(shell)
-          ? offered(shell, r.stdout, line)
-          : offeredWithout(shell, r.stdout, line)
-        )
-          .filter((word) => !word.startsWith("-"))
-          .sort();
-      expect(ask("assess links create --type ")).toEqual(["email", "open"]);
-      expect(ask("assess links update 3001 --type ")).toEqual(["email", "open"]);
-      expect(ask("assess links create --schedule ")).toEqual(["slotwise", "timebound", "validityindays"]);
-      expect(ask("assess links create --status ")).toEqual(["active", "inactive"]);
-      expect(ask("assess links create --proctoring ")).toEqual(["disabled", "image", "video"]);
-      expect(ask("assess reports get --type ")).toEqual(["1", "2", "3"]);
-      expect(ask("assess sandbox complete --status ")).toEqual(["Complete", "Terminated", "TestLeft"]);
-      expect(ask("assess tests get --type ")).toEqual([]);
-      expect(ask("assess links get 3001 --type ")).toEqual([]);
-      expect(ask("assess links create -o ")).toEqual(["csv", "json", "ndjson", "table", "tsv"]);
-    });
-  }
-});
-
-// Item 3: every flag a message names exists on the command it names.
 
 /** The commands of the tree, each with its options and arguments, and the flags its `--help` lists. */
 async function commandsOf(): Promise<
@@ -172,7 +82,7 @@ function namedFlags(
   return named;
 }
 
-describe("item 3: hints name only flags that exist on the command they name", () => {
+describe("hints name only flags that exist on the command they name", () => {
   it("every error path found (each command bare, with bad arguments, with each option bad) names real flags", async () => {
     const commands = await commandsOf();
     const paths = new Set<string>(
@@ -253,51 +163,7 @@ describe("item 3: hints name only flags that exist on the command they name", ()
   });
 });
 
-// Item 4: a second resend says why nothing went, and names --restart.
-
-describe("item 4: callbacks resend twice", () => {
-  it("the rerun sends nothing (the ledger), says so and names --restart, which sends again", async () => {
-    const invited = await t.run([
-      "invite",
-      "send",
-      "--test",
-      "1001",
-      "--email",
-      "webhook.tester@example.com",
-      "--name",
-      "Webhook Tester",
-      "--callback-url",
-      "http://127.0.0.1:9/hook",
-      "--json",
-    ]);
-    expect(invited.code, invited.stderr).toBe(0);
-    const id = String(invited.json<{ testInvitationId: number }>().testInvitationId);
-    await t.sandbox.completeAttempt(Number(id), "Complete");
-    const env = { ASSESS_CONFIG_DIR: join(dir, "resend-twice") };
-    const processed = () => t.sandbox.requests.filter((q) => q.path.endsWith("/v3/callbacks/process")).length;
-
-    const first = await t.run(["callbacks", "resend", id], { env });
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).not.toContain("--restart");
-
-    const before = processed();
-    const second = await t.run(["callbacks", "resend", id], { env });
-    expect(second.code, second.stderr).toBe(0);
-    expect(processed()).toBe(before);
-    expect(second.stderr).toContain("1 already done");
-    expect(second.stderr).toMatch(/1 id was not resent: an earlier run already got its notification queued/);
-    expect(second.stderr).toContain("Pass --restart to send it again");
-
-    const third = await t.run(["callbacks", "resend", id, "--restart"], { env });
-    expect(third.code, third.stderr).toBe(0);
-    expect(processed()).toBe(before + 1);
-    expect(third.stderr).toContain("Queued 1 id for re-delivery");
-  });
-});
-
-// Item 7: what --help documents is checked before anything is sent (exit 2); the service's 400 stays exit 1.
-
-describe("item 7: bad input that --help documents exits 2 before sending", () => {
+describe("bad input that --help documents exits 2 before sending", () => {
   it("users' e-mails and employee statuses are checked locally, like invite send's e-mail", async () => {
     const refused = [
       ["users", "create", "--email", "bad", "--name", "X"],
@@ -324,9 +190,7 @@ describe("item 7: bad input that --help documents exits 2 before sending", () =>
   });
 });
 
-// Item 10: an end in the past is refused before anything is sent.
-
-describe("item 10: an end date in the past", () => {
+describe("an end date in the past", () => {
   it("is refused (exit 2, nothing sent) by invite send, bulk and reattempt, and links create and update", async () => {
     const csv = join(dir, "one.csv");
     writeFileSync(csv, "email,name\npast.end@example.com,Past End\n");
@@ -397,115 +261,5 @@ describe("item 10: an end date in the past", () => {
       "+7d",
     ]);
     expect(future.code, future.stderr).toBe(0);
-  });
-});
-
-// Item 13 (part): output consistency.
-
-describe("item 13: output consistency", () => {
-  const table = (argv: string[]) => t.run([...argv, "-o", "table"]);
-
-  it("reports get and auth status: upper-case headers in tables, the record unchanged in --json", async () => {
-    const id = String(
-      t.sandbox.state.invitations.find((i) => i.accountId === "acme" && i.status === "Complete")!
-        .testInvitationId,
-    );
-    const report = await table(["reports", "get", id]);
-    expect(report.code, report.stderr).toBe(0);
-    for (const header of ["INVITATION", "CANDIDATE", "STATUS", "SCORE %", "PERFORMANCE", "SECTION"])
-      expect(report.stdout).toContain(header);
-    for (const raw of ["candidateName", "PerformanceCategory", "Status ", "scorePercentage", "sections"])
-      expect(report.stdout).not.toContain(raw);
-    const json = (await t.run(["reports", "get", id, "--json"])).json<Record<string, unknown>>();
-    const served = await fetch(`${t.sandbox.url}/v3/reports/${id}`, {
-      headers: { "x-api-key": t.env.ASSESS_API_KEY! },
-    });
-    expect(json).toEqual(await served.json());
-    expect(Object.keys(json)).toEqual(expect.arrayContaining(["Status", "PerformanceCategory", "sections"]));
-
-    const auth = await table(["auth", "status"]);
-    expect(auth.code, auth.stderr).toBe(0);
-    for (const header of ["PROFILE", "KEY", "BASE URL", "SKILLS BASE URL", "VALID"])
-      expect(auth.stdout).toContain(header);
-    expect(auth.stdout).not.toMatch(/keySource|baseUrl|skillsBaseUrl/);
-    expect(Object.keys((await t.run(["auth", "status", "--json"])).json<object>())).toEqual([
-      "profile",
-      "key",
-      "keySource",
-      "baseUrl",
-      "skillsBaseUrl",
-      "valid",
-    ]);
-  });
-
-  it("invite send shows a new invitation as Pending in a table, and (issue 24) in --json and TSV too", async () => {
-    const send = (email: string, format: string[]) =>
-      t.run(["invite", "send", "--test", "1001", "--email", email, "--name", "Pat Pending", ...format]);
-    const shown = await send("pat.table@example.com", ["-o", "table"]);
-    expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/STATUS\s*│\s*Pending/);
-    const json = (await send("pat.json@example.com", ["--json"])).json<Record<string, unknown>>();
-    expect(json).toHaveProperty("status", "Pending");
-    const tsv = (await send("pat.tsv@example.com", ["-o", "tsv"])).stdout.split("\n");
-    expect(tsv[0]).toBe("INVITATION\tTEST URL\tSTATUS");
-    expect(tsv[1]).toMatch(/\tPending$/);
-  });
-
-  it("links deactivate twice says 'already inactive' and sends nothing the second time; the same for activate", async () => {
-    const writes = () => t.sandbox.requests.filter((q) => q.method !== "GET").length;
-    const first = await t.run(["links", "deactivate", "3001", "--test", "1001"]);
-    expect(first.stderr).toContain("Test link 3001 of test 1001 is now inactive");
-    const before = writes();
-    const again = await t.run(["links", "deactivate", "3001", "--test", "1001"]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain("Test link 3001 of test 1001 is already inactive; nothing was sent.");
-    expect(again.stderr).not.toContain("is now");
-    expect(writes()).toBe(before);
-    expect((await t.run(["links", "activate", "3001", "--test", "1001"])).stderr).toContain("is now active");
-    const on = await t.run(["links", "activate", "3001", "--test", "1001"]);
-    expect(on.stderr).toContain("is already active; nothing was sent.");
-    expect(writes()).toBe(before + 1);
-  });
-
-  it("hints fill in what they know: the test of a missing link, the e-mail of a missing user; --limit in plain words", async () => {
-    const link = await t.run(["links", "get", "99", "--test", "1001"]);
-    expect(link.code).toBe(1);
-    expect(link.stderr).toContain("Run `assess links list --test 1001` to see the test's links.");
-    expect(link.stderr).not.toContain("<testId>");
-
-    const user = await t.run(["users", "activate", "--email", "nobody.here@example.com"]);
-    expect(user.code).toBe(1);
-    expect(user.stderr).toContain("Check the e-mail");
-    expect(user.stderr).not.toContain("Check the id");
-
-    for (const argv of [
-      ["links", "list", "--test", "1001", "--limit", "abc"],
-      ["attempts", "list", "--from", "7d", "--to", "now", "--limit", "0"],
-      ["tests", "list", "--limit", "1.5"],
-    ]) {
-      const r = await t.run(argv);
-      expect(r.code, argv.join(" ")).toBe(2);
-      expect(r.stderr).toContain("--limit must be a positive whole number");
-      expect(r.stderr).not.toContain("9007199254740991");
-    }
-  });
-
-  it("assign-learning sends a resource or skill given twice once", async () => {
-    const before = t.sandbox.requests.length;
-    const r = await t.run([
-      "employees",
-      "assign-learning",
-      "501",
-      "--resource",
-      "lr-104,lr-104",
-      "--skill",
-      "SQL",
-      "--skill",
-      "sql",
-      "--json",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    const sent = t.sandbox.requests.slice(before).find((q) => q.method === "POST");
-    expect(sent?.body).toMatchObject({ learningResourceIds: ["lr-104"], skills: ["SQL"] });
   });
 });

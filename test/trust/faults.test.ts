@@ -1,7 +1,7 @@
 /**
  * Faults over real HTTP (sandbox fault injection), as a matrix: every fault of the issue against a read (GET)
  * and against a bulk invite (POST), with what went over the wire and how many rows were lost or duplicated.
- * Extends test/foundation/client.test.ts (503, 429 Retry-After 0, give-up after --retries, hang on GET) and
+ * Extends test/api/client.test.ts (503, 429 Retry-After 0, give-up after --retries, hang on GET) and
  * test/bulk/invite.test.ts (lost answer, reset, 500 on bulk) with the cases they leave out.
  */
 import http from "node:http";
