@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -93,37 +93,125 @@ export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEn
 
 export { SANDBOX_KEYS };
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+/** The repository's root, and the built CLI in it (`node bin/assess.js`, built by the global setup). */
+export const ROOT = join(import.meta.dirname, "..", "..");
+export const BIN = join(ROOT, "bin", "assess.js");
+
+export interface BinOptions {
+  env?: Record<string, string | undefined>;
+  /** What the child reads on stdin (a pipe, closed after it): nothing by default. */
+  stdin?: string | Buffer;
+  cwd?: string;
+  /** SIGKILL after this long, a bound for a test that would otherwise hang (60 s by default). */
+  timeoutMs?: number;
+  /** Record the peak resident set size (a preloaded hook writes `process.resourceUsage().maxRSS` at exit). */
+  peakMemory?: boolean;
+}
+
+export interface BinResult extends RunResult {
+  signal: NodeJS.Signals | null;
+  /** Peak resident set size, MiB, with `peakMemory` (undefined when the process died before its exit handlers). */
+  peakMiB?: number;
+  ms: number;
+}
+
+/** A built CLI still running: its output so far, a wait for a pattern, and its end. */
+export interface Live {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
+  waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
+  exit: Promise<BinResult>;
+}
+
+let rssHook: string | undefined;
+/** The preloaded script that writes the process's peak memory to $RSS_OUT when it exits (made once per file). */
+function peakMemoryHook(): string {
+  if (rssHook) return rssHook;
+  const dir = mkdtempSync(join(tmpdir(), "assess-rss-hook-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  rssHook = join(dir, "rss.cjs");
+  writeFileSync(
+    rssHook,
+    'process.on("exit", () => require("node:fs").writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n',
+  );
+  return rssHook;
+}
 
 /**
- * Runs the built CLI (`node bin/assess.js`, built by the global setup) in a child process, as a user's shell
- * would, stdin, stdout and stderr on pipes. Not synchronous: a sandbox of the test answers from this process.
+ * Starts the built CLI in a child process, as a user's shell would: stdin, stdout and stderr on pipes (so not
+ * terminals). Not synchronous: a sandbox of the test answers from this process. The one place tests spawn it.
  */
-export function runBin(
-  argv: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string | Buffer; cwd?: string } = {},
-): Promise<RunResult> {
+export function startBin(argv: string[], options: BinOptions = {}): Live {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: "1", ...options.env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(options.stdin ?? "");
+  const preload: string[] = [];
+  let rssOut: string | undefined;
+  if (options.peakMemory) {
+    const hook = peakMemoryHook();
+    rssOut = `${hook}-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    env.RSS_OUT = rssOut;
+    preload.push("-r", hook);
+  }
+  const started = Date.now();
+  const child = spawn(process.execPath, [...preload, BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(options.stdin ?? "");
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const texts = {
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => Buffer.concat(err).toString("utf8"),
+  };
+  let ended = false;
+  const exit = new Promise<BinResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      const stdout = Buffer.concat(out).toString("utf8");
+      ended = true;
+      clearTimeout(timer);
+      let peakMiB: number | undefined;
+      if (rssOut && existsSync(rssOut)) {
+        peakMiB = Number(readFileSync(rssOut, "utf8")) / 1024;
+        rmSync(rssOut);
+      }
+      const stdout = texts.stdout();
       resolve({
         code: code ?? (signal ? 128 : -1),
+        signal,
         stdout,
-        stderr: Buffer.concat(err).toString("utf8"),
+        stderr: texts.stderr(),
+        peakMiB,
+        ms: Date.now() - started,
         json<T>() {
           return JSON.parse(stdout) as T;
         },
       });
     });
   });
+  return {
+    child,
+    stdout: texts.stdout,
+    stderr: texts.stderr,
+    exit,
+    async waitFor(stream, pattern, boundMs = 20_000) {
+      const until = Date.now() + boundMs;
+      for (;;) {
+        const match = pattern.exec(texts[stream]());
+        if (match) return match;
+        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${texts.stderr()}`);
+        if (Date.now() > until)
+          throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${texts.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+/** Runs the built CLI to its end (see startBin). */
+export function runBin(argv: string[], options: BinOptions = {}): Promise<BinResult> {
+  return startBin(argv, options).exit;
 }

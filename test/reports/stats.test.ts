@@ -1,24 +1,10 @@
-/**
- * `assess reports stats` through the built CLI against the sandbox, its numbers checked against ones this
- * file computes itself from the attempts and reports it fetches over plain HTTP (not through the client).
- */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
 const DAY_MS = 86_400_000;
 
 // ---------------------------------------------------------------------------------------------------------
-
-interface Spawned {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let t: TestEnv;
 beforeAll(async () => {
@@ -29,24 +15,7 @@ afterAll(async () => {
 });
 
 /** The built CLI as a user runs it (stdout and stderr pipes), against the test's sandbox. */
-function assess(args: string[]): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ...t.env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const assess = (args: string[]) => runBin(args, { env: t.env });
 
 const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
 const NOW = Date.now();

@@ -1,8 +1,3 @@
-/**
- * `assess sandbox`, the one-command sandbox, through the built CLI: a busy port is said as such (exit 2),
- * never as a bug; it finishes attempts; the SDK works against it.
- */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,10 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
+import { ROOT, runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
 let dir: string;
@@ -83,10 +75,10 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
   });
 
   it("createClient of the built SDK against `assess sandbox --port 0 --json`, as the README says", async () => {
-    const child = spawn(process.execPath, [BIN, "sandbox", "--port", "0", "--json"], {
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ASSESS_CONFIG_DIR: freshConfig() },
-      stdio: ["ignore", "pipe", "pipe"],
+    const live = startBin(["sandbox", "--port", "0", "--json"], {
+      env: { ASSESS_CONFIG_DIR: freshConfig() },
     });
+    const { child } = live;
     try {
       let text = "";
       const started = await new Promise<{ url: string; skillsUrl: string; keys: { acme: string } }>(
@@ -125,6 +117,8 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
       await client.close();
     } finally {
       child.kill("SIGINT");
+      // Gone before the folders it writes to are removed.
+      await live.exit;
     }
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     expect(readme).toContain("assess sandbox --port 4010 &");

@@ -16,8 +16,8 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { isBulkInvite, tempDir } from "../bulk/helpers.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { type BuiltRun, expectClean, runBuilt } from "./built.js";
+import { type BinResult, SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const MIB = 1024 * 1024;
@@ -126,7 +126,7 @@ const HEADER = `<row r="1">${cell("A1", "email")}${cell("B1", "name")}</row>`;
 
 // ---- item 2 ----
 
-const figures: Array<{ file: string; bytes: number; run: BuiltRun }> = [];
+const figures: Array<{ file: string; bytes: number; run: BinResult }> = [];
 afterAll(() => {
   // The closing note's table (issue 26): what each crafted file cost.
   console.info(
@@ -139,7 +139,7 @@ afterAll(() => {
   );
 });
 
-async function bulk(file: string, bytes: Buffer): Promise<{ run: BuiltRun; sent: number }> {
+async function bulk(file: string, bytes: Buffer): Promise<{ run: BinResult; sent: number }> {
   const dir = tmp.file(file.replace(/\W/g, "-"));
   mkdirSync(dir);
   const path = join(dir, `${file}.xlsx`);
