@@ -70,8 +70,13 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
+/** The sandbox of the tests: both APIs behind path prefixes, on an ephemeral loopback port. */
+export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
+}
+
 export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
-  const sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
+  const sandbox = await startTestSandbox(options);
   const configDir = mkdtempSync(join(tmpdir(), "assess-test-"));
   const env = {
     ASSESS_BASE_URL: sandbox.url,
@@ -104,6 +109,8 @@ export interface BinOptions {
   cwd?: string;
   /** SIGKILL after this long, a bound for a test that would otherwise hang (60 s by default). */
   timeoutMs?: number;
+  /** A script the child loads first (`node -r`), to look inside the process. */
+  preload?: string;
   /** Record the peak resident set size (a preloaded hook writes `process.resourceUsage().maxRSS` at exit). */
   peakMemory?: boolean;
 }
@@ -146,7 +153,7 @@ function peakMemoryHook(): string {
 export function startBin(argv: string[], options: BinOptions = {}): Live {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: "1", ...options.env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-  const preload: string[] = [];
+  const preload = options.preload ? ["-r", options.preload] : [];
   let rssOut: string | undefined;
   if (options.peakMemory) {
     const hook = peakMemoryHook();
