@@ -1,16 +1,10 @@
 /**
  * `attempts list` takes --test and --all and checks --state, through the built CLI against the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 describe("attempts list takes --test and --all, and checks --state", () => {
   it("--test 1002 keeps that test's attempts; --all lists the same as the default", async () => {

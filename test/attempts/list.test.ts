@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../src/sandbox/index.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useTestEnv } from "../helpers/cli.js";
 
 const DAY = 86_400_000;
 const ATTEMPTS_PATH = "/v3/candidates/testattempts";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 /** A UTC day relative to today, inside the sandbox's six seeded months. */
 const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);

@@ -2,16 +2,10 @@
  * The 401 of callbacks/process that names ids is the service's refusal of those ids (exit 1), not a key
  * problem; a real key's 401 keeps its hint.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 describe("the 401 of callbacks/process that names ids", () => {
   it("exits 1 with the message and the ids and no key hint; a real key 401 keeps its hint", async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -68,6 +69,19 @@ export interface TestEnv {
   env: Record<string, string>;
   run(argv: string[], options?: RunOptions): Promise<RunResult>;
   close(): Promise<void>;
+}
+
+/**
+ * A TestEnv for the whole file: started before its first test, closed after its last. The handle is filled in
+ * when it starts (use it inside tests and hooks, not at the top level).
+ */
+export function useTestEnv(options: SandboxOptions = {}): TestEnv {
+  const handle = {} as TestEnv;
+  beforeAll(async () => {
+    Object.assign(handle, await startTestEnv(options));
+  });
+  afterAll(() => handle.close());
+  return handle;
 }
 
 /** The sandbox of the tests: both APIs behind path prefixes, on an ephemeral loopback port. */

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestLink } from "../../src/api/schemas.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const writes = () => t.sandbox.requests.filter((r) => r.method === "POST");
 const lastWrite = () => writes().at(-1)!;

@@ -1,16 +1,10 @@
 /**
  * A --json error carries the sentence stderr shows, through the built CLI against the sandbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 describe("a --json error carries the sentence stderr shows", () => {
   it("`links create --no-input --json` missing values: the JSON message is the whole sentence", async () => {

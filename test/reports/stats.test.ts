@@ -1,18 +1,12 @@
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useTestEnv } from "../helpers/cli.js";
 
 const DAY_MS = 86_400_000;
 
 // ---------------------------------------------------------------------------------------------------------
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 /** The built CLI as a user runs it (stdout and stderr pipes), against the test's sandbox. */
 const assess = (args: string[]) => runBin(args, { env: t.env });
