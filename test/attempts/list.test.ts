@@ -71,7 +71,7 @@ describe("attempts list", () => {
     expect(ids).toEqual(expected);
   });
 
-  it("accepts CLI.md's date forms: ISO with an offset is sent as UTC, 90d … now ends at this second", async () => {
+  it("accepts the documented date forms: ISO with an offset is sent as UTC, 90d … now ends at this second", async () => {
     const day = dayOf(-40);
     const iso = await listing([
       "attempts",

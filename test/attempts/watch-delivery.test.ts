@@ -1,5 +1,5 @@
 /**
- * Issue 25 (and the watch parts of issues 24 and 26): `attempts watch` delivers at least once. Through the built
+ * `attempts watch` delivers at least once. Through the built
  * CLI on the sandbox, with real receivers on loopback: a receiver down then up, a dead-letter after
  * --give-up-after, an attempt that cannot be delivered at all, a trickling receiver, Slack's message shape, a
  * Standard Webhooks signature checked by the test's own implementation, two watches over a stale lock, a state

@@ -1,5 +1,5 @@
 /**
- * Issue 17, part 1: `assess attempts watch` through the built CLI (a child process, as a user or cron runs it)
+ * `assess attempts watch` through the built CLI (a child process, as a user or cron runs it)
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 25: `callbacks listen --forward-to` through the built CLI. A listener flooded while its forward target
+ * `callbacks listen --forward-to` through the built CLI. A listener flooded while its forward target
  * hangs keeps a bounded queue (1,000 notifications or 64 MiB) and answers 503 beyond it, with its peak memory
  * measured; `teams:` posts an Adaptive Card message for a finished attempt only; a plain URL gets the body
  * unchanged, signed.

@@ -1,8 +1,8 @@
 /**
- * Issue 25: `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
+ * `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
  * notifications of some attempts; the others go to a callback URL where nothing listens, so the log misses
  * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
- * nothing. Also issue 24: `callbacks resend` prints its JSON summary on stdout only with --json.
+ * nothing. Also `callbacks resend` prints its JSON summary on stdout only with --json.
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

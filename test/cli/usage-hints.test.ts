@@ -183,7 +183,7 @@ describe("bad input that --help documents exits 2 before sending", () => {
     expect(
       (await t.run(["users", "create", "--email", "user@example.com", "--name", "Test User"])).code,
     ).toBe(0);
-    // The service's own refusal of well-formed input is still the service's: exit 1 (CLI.md: 2 = nothing sent).
+    // The service's own refusal of well-formed input is still the service's: exit 1 (exit 2 says nothing was sent).
     const taken = await t.run(["users", "create", "--email", "user@example.com", "--name", "Test User"]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("already exists");

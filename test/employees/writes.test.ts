@@ -45,7 +45,7 @@ describe("employees status", () => {
     expect(r.stderr).toContain("Employee 520 is now OnLeave");
   });
 
-  // Issue 20, item 7: the statuses --help documents are checked locally (it was the service's 400, exit 1).
+  // The statuses --help documents are checked locally (it was the service's 400, exit 1).
   it("a status --help does not document: exit 2, nothing sent", async () => {
     const before = t.sandbox.requests.length;
     const r = await t.run(["employees", "status", "520", "Retired"]);

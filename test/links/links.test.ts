@@ -426,7 +426,7 @@ describe("links update changes only what is passed", () => {
   });
 });
 
-describe("links activate / deactivate (API.md §3)", () => {
+describe("links activate / deactivate", () => {
   it("round trip: only testLinkStatus is sent, nothing else of the link changes", async () => {
     const original = (await t.run(["links", "get", "3002", "--test", "1001", "--json"])).json<TestLink>();
     expect(original.testLinkStatus).toBe("active");

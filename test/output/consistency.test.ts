@@ -50,7 +50,7 @@ describe("output consistency", () => {
     ]);
   });
 
-  it("invite send shows a new invitation as Pending in a table, and (issue 24) in --json and TSV too", async () => {
+  it("invite send shows a new invitation as Pending in a table, and in --json and TSV too", async () => {
     const send = (email: string, format: string[]) =>
       t.run(["invite", "send", "--test", "1001", "--email", email, "--name", "Pat Pending", ...format]);
     const shown = await send("pat.table@example.com", ["-o", "table"]);

@@ -51,7 +51,7 @@ interface Case {
   inside?: string;
   /** Exit code on success when not 0. */
   exit?: number;
-  /** Fields `--json` adds where the answer has none (invite send's status, Pending: issue 24). */
+  /** Fields `--json` adds where the answer has none (invite send's status, Pending). */
   added?: Record<string, unknown>;
 }
 

@@ -24,7 +24,7 @@ const COMMANDS: string[][] = [
   ["tests", "get", "999999"],
   ["reports", "get", "1"],
   ["links", "get", "1", "--test", "1001"],
-  // A 400 of the service (an e-mail already taken); a malformed one is refused before sending (issue 20, item 7).
+  // A 400 of the service (an e-mail already taken); a malformed one is refused before sending.
   ["users", "create", "--email", "admin@acme.example", "--name", "X"],
   ["users", "status", "--email", "nobody@example.com", "--status", "Retired"],
   ["callbacks", "resend", "1", "2", "--restart"],

@@ -79,7 +79,7 @@ describe("stats math", () => {
     ]);
   });
 
-  it("perDay: every day of the span, empty ones as 0, a day outside it not counted (issue 26)", () => {
+  it("perDay: every day of the span, empty ones as 0, a day outside it not counted", () => {
     expect(perDay(["2026-03-02", "2026-03-02", "2026-03-04"], "2026-03-01", "2026-03-04")).toEqual([
       { date: "2026-03-01", count: 0 },
       { date: "2026-03-02", count: 2 },

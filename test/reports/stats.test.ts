@@ -136,7 +136,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
       expect(s.max).toBe(Math.max(...want.scores));
       const passed = want.scores.filter((x) => x >= PASS_MARK).length;
       expect(s.passed).toBe(passed);
-      // Rounded to 2 decimals, as the statistics are (issue 24: 0.61, not 0.6086956…).
+      // Rounded to 2 decimals, as the statistics are (0.61, not 0.6086956…).
       expect(s.passRate).toBe(Math.round((passed / n) * 100) / 100);
       const counts = Array.from({ length: 10 }, () => 0);
       for (const x of want.scores) counts[Math.min(9, Math.floor(x / 10))]!++;

@@ -232,7 +232,7 @@ describe("bulk invite (POST): refused requests are retried; lost answers are unc
         sent: 0,
       });
 
-      // The user checks (CLI.md: "check the result before retrying"); rows that never arrived are sent with
+      // The user checks (the documented advice: "check the result before retrying"); rows that never arrived are sent with
       // --retry-uncertain. Here the sandbox knows: it processed the chunk or not.
       let resolution = "";
       if (c.uncertain && !c.processed) {

@@ -1,13 +1,13 @@
 /**
- * Hostile answers (issue 18, items 1, 5 and 9): the built CLI, spawned as a user runs it, against the small
+ * Hostile answers: the built CLI, spawned as a user runs it, against the small
  * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
- * - Item 1: an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
+ * - an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
  *   (`--timeout`) covering the headers and the whole body, and an answer is read up to a cap (32 MiB; 256 MiB
  *   for a PDF, streamed to disk). Exit 1 naming the limit hit, in about the time of the deadline, with peak
  *   memory measured (GNU time's maximum RSS, or /proc's VmHWM) and bounded, the answer never downloaded again.
- * - Item 5: a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
+ * - a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
  *   its headers and --debug.
- * - Item 9: an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
+ * - an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
  *   page's title and the first line (escaped), exit 1, and the hint of how to see the raw answer.
  * Everywhere: no stack trace, and the canary key in no output.
  */
@@ -129,7 +129,7 @@ function note(what: string, r: Run, server?: HostileServer): void {
   measured.push(`${what}: exit ${r.code}, ${r.ms} ms, peak RSS ${(r.peakRss / MiB).toFixed(0)} MiB${pushed}`);
 }
 
-describe("item 1: every attempt has a deadline and every answer a cap", () => {
+describe("every attempt has a deadline and every answer a cap", () => {
   it("an answer without end (as fast as it is read) stops at the 32 MiB cap: exit 1, bounded memory, not retried", async () => {
     const server = await serve(startEndlessStream());
     const r = await assess(server, ["tests", "list", "--timeout", "30000"]);
@@ -282,7 +282,7 @@ describe("item 1: every attempt has a deadline and every answer a cap", () => {
   });
 });
 
-describe("item 5: a 2xx answer that echoes the key never prints it", () => {
+describe("a 2xx answer that echoes the key never prints it", () => {
   const echoed = (key: string) => `****${key.slice(-4)}`;
   const commands: string[][] = [
     ["api", "GET", "/v3/tests"],
@@ -324,7 +324,7 @@ describe("item 5: a 2xx answer that echoes the key never prints it", () => {
   });
 });
 
-describe("item 9: an answer that is not JSON is said to be so", () => {
+describe("an answer that is not JSON is said to be so", () => {
   const hint = /hint: See the whole answer with `assess api GET \/v3\/tests\?pageNo=1&pageSize=\d+`/;
 
   it("an HTML login page with status 200: named by its title, its first line shown, exit 1, the raw hint kept", async () => {

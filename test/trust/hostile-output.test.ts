@@ -1,8 +1,8 @@
 /**
- * Hostile answers reaching the terminal (issue 18, items 2, 8 and 10): a small server on 127.0.0.1 answers with
+ * Hostile answers reaching the terminal: a small server on 127.0.0.1 answers with
  * test names, error messages and notifications full of escape sequences; `--fields` names Object.prototype's
  * keys; a period of two centuries would fan out to thousands of calls. Each ends in the wanted behaviour with
- * the exit codes of CLI.md, no stack trace, and the key in no output.
+ * the documented exit codes, no stack trace, and the key in no output.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -120,7 +120,7 @@ describe("escapeControls and jsonText", () => {
   });
 });
 
-describe("item 2: the service's control characters reach no terminal", () => {
+describe("the service's control characters reach no terminal", () => {
   it("table: escapes shown, a cell cut by … leaves no hyperlink open", async () => {
     const r = await runHostile(["tests", "list"], { tty: true });
     expect(r.code, r.stderr).toBe(0);
@@ -262,7 +262,7 @@ describe("item 2: the service's control characters reach no terminal", () => {
   });
 });
 
-describe("item 8: --fields looks up own keys only", () => {
+describe("--fields looks up own keys only", () => {
   it.each(
     [
       ["tests", "list"],
@@ -314,7 +314,7 @@ describe("item 8: --fields looks up own keys only", () => {
   });
 });
 
-describe("item 10: a period of many windows needs confirmation", () => {
+describe("a period of many windows needs confirmation", () => {
   const ATTEMPTS_PATH = "/v3/candidates/testattempts";
   const DAY = 86_400_000;
   const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
