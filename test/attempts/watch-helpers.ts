@@ -1,3 +1,7 @@
+/**
+ * What the `attempts watch` and `callbacks` tests share: attempts finished on the sandbox as a user would, waits
+ * with a bound, and small receivers on loopback.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";

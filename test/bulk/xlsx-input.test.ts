@@ -1,3 +1,13 @@
+/**
+ * .xlsx input for `invite bulk` and `employees upsert`, through the built CLI (`node bin/assess.js`) against
+ * the embedded sandbox: a sheet gives the same outcome as the same rows in a CSV file (exit code, summary,
+ * rejects, and the ledger record for record), its errors name the sheet, the row and the column, date cells
+ * become the dates a CSV file would carry (in both of Excel's date systems), `--sheet` picks a sheet, and
+ * nothing but an .xlsx run loads the chunk that reads workbooks.
+ *
+ * The workbooks are made here: with write-excel-file, and one by hand (the 1904 date system, which
+ * write-excel-file does not write).
+ */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";

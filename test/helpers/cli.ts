@@ -50,7 +50,8 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   };
 }
 
-function capture(tty?: boolean) {
+/** A stream that keeps what is written to it, a terminal of 120 columns when `tty`. */
+export function capture(tty?: boolean) {
   const chunks: Buffer[] = [];
   const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
   stream.isTTY = tty;

@@ -2,15 +2,11 @@
  * A closed pipe stops the writing, not the command: the built CLI with a reader that leaves early
  * (`attempts list | head -2`), against the sandbox.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
+import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
 let dir: string;
@@ -23,36 +19,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Spawned {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs the built CLI with stdout on a real pipe whose read side this process closes: at once
  * (`closeAfter: 0`, as `| true` does) or after that many lines (`| head -n`).
  */
-function runPiped(args: string[], env: Record<string, string>, closeAfter: number): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
+function runPiped(args: string[], env: Record<string, string>, closeAfter: number) {
+  const live = startBin(args, { env });
+  const pipe = live.child.stdout;
+  if (closeAfter === 0) pipe.destroy();
+  else
+    pipe.on("data", () => {
+      if (live.stdout().split("\n").length - 1 >= closeAfter) pipe.destroy();
     });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    if (closeAfter === 0) child.stdout.destroy();
-    else
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.split("\n").length - 1 >= closeAfter) child.stdout.destroy();
-      });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return live.exit;
 }
 
 function expectNoCrash(stderr: string): void {

@@ -1,3 +1,11 @@
+/**
+ * The tolerance property: the sandbox's answers, reshaped the ways the real service's differ (other key
+ * casings, extra fields, `result`/`data` envelopes, lists bare or under other keys, page metadata, 201 for
+ * 200, every documented error body shape), never change a command's exit code or its data. Each command runs
+ * once straight against the sandbox, then through the reshaping proxy under random variants (fast-check):
+ * same exit code, same `--json` data once keys are folded and the extra fields dropped, same TSV table, same
+ * error message.
+ */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";

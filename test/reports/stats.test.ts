@@ -1,3 +1,7 @@
+/**
+ * `assess reports stats` through the built CLI against the sandbox, its numbers checked against ones this
+ * file computes itself from the attempts and reports it fetches over plain HTTP (not through the client).
+ */
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { runBin, useTestEnv } from "../helpers/cli.js";

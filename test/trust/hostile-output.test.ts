@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
-import { type RunOptions, type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import {
+  type RunOptions,
+  type RunResult,
+  runBin,
+  runCli,
+  startTestEnv,
+  type TestEnv,
+} from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
@@ -194,23 +201,12 @@ describe("the service's control characters reach no terminal", () => {
   });
 
   it("the built CLI prints the same escaped error (launcher included)", async () => {
-    const { execFile } = await import("node:child_process");
-    const { resolve } = await import("node:path");
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        process.execPath,
-        [resolve(import.meta.dirname, "../../bin/assess.js"), "tests", "get", "666"],
-        {
-          env: {
-            PATH: process.env.PATH,
-            ASSESS_BASE_URL: hostile.url,
-            ASSESS_API_KEY: CANARY,
-            ASSESS_CONFIG_DIR: t.configDir,
-            NO_COLOR: "1",
-          },
-        },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      );
+    const result = await runBin(["tests", "get", "666"], {
+      env: {
+        ASSESS_BASE_URL: hostile.url,
+        ASSESS_API_KEY: CANARY,
+        ASSESS_CONFIG_DIR: t.configDir,
+      },
     });
     expect(result.code).toBe(1);
     expectClean(result);
