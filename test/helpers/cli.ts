@@ -126,7 +126,7 @@ export interface BinOptions {
   timeoutMs?: number;
   /** A script the child loads first (`node -r`), to look inside the process. */
   preload?: string;
-  /** Record the peak resident set size (a preloaded hook writes `process.resourceUsage().maxRSS` at exit). */
+  /** Record the peak resident set size (a preloaded hook writes it when the process exits). */
   peakMemory?: boolean;
 }
 
@@ -148,7 +148,11 @@ export interface Live {
 }
 
 let rssHook: string | undefined;
-/** The preloaded script that writes the process's peak memory to $RSS_OUT when it exits (made once per file). */
+/**
+ * The preloaded script that writes the process's peak memory (KiB) to $RSS_OUT when it exits, made once per file.
+ * It reads VmHWM, which starts afresh at exec: `process.resourceUsage().maxRSS` keeps the high-water mark of the
+ * process that forked it (this test runner, hundreds of MiB), getrusage's maxrss surviving execve.
+ */
 function peakMemoryHook(): string {
   if (rssHook) return rssHook;
   const dir = mkdtempSync(join(tmpdir(), "assess-rss-hook-"));
@@ -156,7 +160,18 @@ function peakMemoryHook(): string {
   rssHook = join(dir, "rss.cjs");
   writeFileSync(
     rssHook,
-    'process.on("exit", () => require("node:fs").writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n',
+    [
+      'const fs = require("node:fs");',
+      "const peak = () => {",
+      "  try {",
+      '    return Number(/VmHWM:\\s+(\\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]);',
+      "  } catch {",
+      "    return process.resourceUsage().maxRSS;",
+      "  }",
+      "};",
+      'process.on("exit", () => fs.writeFileSync(process.env.RSS_OUT, String(peak())));',
+      "",
+    ].join("\n"),
   );
   return rssHook;
 }
