@@ -80,7 +80,7 @@ function formatItem(term: string, termWidth: number, description: string, helper
 
 /**
  * A command that keeps its action as declared: commander keeps it only wrapped, and
- * test/foundation/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/verbs.ts)
+ * test/cli/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/verbs.ts)
  * to check the declared flags against the verb's schema. Its subcommands are of the same kind.
  */
 export class DeclaredCommand extends Command {

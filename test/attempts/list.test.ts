@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../src/sandbox/index.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useTestEnv } from "../helpers/cli.js";
 
 const DAY = 86_400_000;
 const ATTEMPTS_PATH = "/v3/candidates/testattempts";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 /** A UTC day relative to today, inside the sandbox's six seeded months. */
 const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -77,7 +71,7 @@ describe("attempts list", () => {
     expect(ids).toEqual(expected);
   });
 
-  it("accepts CLI.md's date forms: ISO with an offset is sent as UTC, 90d … now ends at this second", async () => {
+  it("accepts the documented date forms: ISO with an offset is sent as UTC, 90d … now ends at this second", async () => {
     const day = dayOf(-40);
     const iso = await listing([
       "attempts",

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 4: each row is checked and serialized once, in the check pass; the sending pass and the API
+ * Each row is checked and serialized once, in the check pass; the sending pass and the API
  * layer only join those bytes. Here the bytes of every request `employees upsert` and `invite bulk` send are
  * compared with what the row-by-row path sends: each row made into its item on its own (the API layer's
  * schema, which writes fields in the documented order, and JSON.stringify), the chunk's items put into the

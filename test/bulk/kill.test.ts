@@ -2,12 +2,10 @@
  * The crash case, as a user would meet it: the built CLI (`node bin/assess.js`) is SIGKILLed while a chunk is
  * out, then run again. Every e-mail must end up invited exactly once.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { bulkRequests, expectEachOnce, invitedCounts, ROOT, tempDir, writeCandidates } from "./helpers.js";
+import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { bulkRequests, expectEachOnce, invitedCounts, tempDir, writeCandidates } from "./helpers.js";
 
 let env: TestEnv;
 let tmp: ReturnType<typeof tempDir>;
@@ -37,20 +35,11 @@ it("SIGKILL at a random chunk, then a rerun: every e-mail invited exactly once",
   const killAt = 2 + Math.floor(Math.random() * 9); // chunk 2..10 of 12
   console.log(`killing at chunk ${killAt}`);
 
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, "bin", "assess.js"), "invite", "bulk", file, "--test", "1001", "--concurrency", "1"],
-    {
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on("exit", (_code, signal) => resolve(signal)),
-  );
+  const live = startBin(["invite", "bulk", file, "--test", "1001", "--concurrency", "1"], { env: env.env });
+  const exited = live.exit.then((r) => r.signal);
   const deadline = Date.now() + 30_000;
   while (bulkRequests(env.sandbox).length < killAt && Date.now() < deadline) await sleep(2);
-  child.kill("SIGKILL");
+  live.child.kill("SIGKILL");
   expect(await exited).toBe("SIGKILL");
   // The request that was out when the process died is still processed by the sandbox: wait for its answer.
   while (bulkRequests(env.sandbox).some((r) => r.status === 0) && Date.now() < deadline) await sleep(10);
@@ -89,24 +78,12 @@ it("Ctrl-C (SIGINT) finishes the request in flight, records it, exits 130; the r
     times: Number.POSITIVE_INFINITY,
   });
   const mark = env.sandbox.requests.length;
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, "bin", "assess.js"), "invite", "bulk", file, "--test", "1002", "--concurrency", "1"],
-    {
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stderr = "";
-  child.stderr.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const live = startBin(["invite", "bulk", file, "--test", "1002", "--concurrency", "1"], { env: env.env });
   const deadline = Date.now() + 30_000;
   while (bulkRequests(env.sandbox, mark).length < 2 && Date.now() < deadline) await sleep(2);
-  child.kill("SIGINT");
-  expect(await exited).toBe(130);
-  expect(stderr).toMatch(/Interrupted: [\d,]+ candidates recorded in the ledger/);
+  live.child.kill("SIGINT");
+  expect((await live.exit).code).toBe(130);
+  expect(live.stderr()).toMatch(/Interrupted: [\d,]+ candidates recorded in the ledger/);
   env.sandbox.faults.clear();
   const rerun = await env.run(["invite", "bulk", file, "--test", "1002", "--json"]);
   expect(rerun.code).toBe(0);

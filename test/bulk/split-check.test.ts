@@ -3,13 +3,11 @@
  * outcome must be that of one reader going through the whole file — the same rows found invalid, at the same
  * lines, the same syntax errors — whatever falls in which half.
  */
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunOptions, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { type RunOptions, runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { bulkRequests, ROOT, tempDir } from "./helpers.js";
 
 /** Built by the global setup, as bin/assess.js would find it. */
@@ -199,14 +197,12 @@ describe("a large file checked in two halves", () => {
       path,
       `email,name\n${rowsText(0, ROWS, (i) => (i === 190_000 ? "late@,Late\n" : undefined))}`,
     );
-    const run = await promisify(execFile)(
-      process.execPath,
-      [join(ROOT, "bin", "assess.js"), "invite", "bulk", path, "--test", "1001", "--debug"],
-      { env: { PATH: process.env.PATH, ...env.env, ASSESS_CONFIG_DIR: tmp.file("config-built") } },
-    ).catch((error: { code: number; stderr: string }) => error);
+    const run = await runBin(["invite", "bulk", path, "--test", "1001", "--debug"], {
+      env: { ...env.env, ASSESS_CONFIG_DIR: tmp.file("config-built") },
+    });
     expect(run.stderr).toContain("two halves at once");
     expect(run.stderr).toContain(`${path}:190002: email: "late@" is not a valid e-mail address`);
-    expect((run as { code?: number }).code).toBe(2);
+    expect(run.code).toBe(2);
   });
 
   it("employee files too: an invalid row of the second half at its line", async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 25: `callbacks listen --forward-to` through the built CLI. A listener flooded while its forward target
+ * `callbacks listen --forward-to` through the built CLI. A listener flooded while its forward target
  * hangs keeps a bounded queue (1,000 notifications or 64 MiB) and answers 503 beyond it, with its peak memory
  * measured; `teams:` posts an Adaptive Card message for a finished attempt only; a plain URL gets the body
  * unchanged, signed.
@@ -8,9 +8,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import * as h from "../weekly/watch-helpers.js";
-import { expectNoStack, type Receiver, startReceiver, waitUntil } from "../weekly/watch-helpers.js";
+import { expectNoStack, type Receiver, startReceiver, waitUntil } from "../attempts/watch-helpers.js";
+import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
 let receivers: Receiver[] = [];
@@ -31,7 +30,7 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<R
 
 /** The built listener; resolves with it and its callback URL once it listens. */
 async function listen(args: string[], extra: Record<string, string> = {}) {
-  const live = h.start({ ...t.env, ...extra }, ["callbacks", "listen", "--port", "0", ...args]);
+  const live = startBin(["callbacks", "listen", "--port", "0", ...args], { env: { ...t.env, ...extra } });
   const [, url] = await live.waitFor("stderr", /Callback URL to use: (\S+)/);
   return { live, url: url! };
 }
@@ -117,7 +116,8 @@ describe("callbacks listen --forward-to", () => {
     const teams = await receiver(() => 202);
     const { live, url } = await listen(["--forward-to", `teams:${teams.url}`]);
     try {
-      expect(live.stderr()).toContain("Forwarding each notification to Teams (127.0.0.1:");
+      // Said once it listens, so possibly after the line waited for.
+      await live.waitFor("stderr", /Forwarding each notification to Teams \(127\.0\.0\.1:/);
       expect(live.stderr()).not.toContain(teams.url);
       for (const body of [
         notification(501, "In Progress"),

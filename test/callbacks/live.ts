@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
+import { capture } from "../helpers/cli.js";
 
 /** A long-running command (`callbacks listen`) run in-process: output readable while it runs, stopped like Ctrl-C. */
 export interface LiveCli {
@@ -51,15 +52,6 @@ export function startLiveCli(
       return done;
     },
   };
-}
-
-function capture(tty?: boolean) {
-  const chunks: Buffer[] = [];
-  const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
-  stream.isTTY = tty;
-  stream.columns = 120;
-  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
 }
 
 export function sleep(ms: number): Promise<void> {

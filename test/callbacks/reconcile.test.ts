@@ -1,16 +1,16 @@
 /**
- * Issue 25: `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
+ * `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
  * notifications of some attempts; the others go to a callback URL where nothing listens, so the log misses
  * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
- * nothing. Also issue 24: `callbacks resend` prints its JSON summary on stdout only with --json.
+ * nothing. Also `callbacks resend` prints its JSON summary on stdout only with --json.
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import * as h from "../weekly/watch-helpers.js";
-import { expectNoStack, freePort, waitUntil } from "../weekly/watch-helpers.js";
+import * as h from "../attempts/watch-helpers.js";
+import { expectNoStack, freePort, waitUntil } from "../attempts/watch-helpers.js";
+import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
@@ -27,7 +27,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const runBuilt = (args: string[]) => h.runBuilt(env, args);
+const runBuilt = (args: string[]) => runBin(args, { env });
 const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
 const processedIds = (from: number) =>
   processCalls()
@@ -46,7 +46,7 @@ describe("callbacks reconcile", () => {
   it("resends exactly the attempts whose final notification the log misses; a rerun and a complete log send nothing", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const log = join(dir, "callbacks.ndjson");
-    const listen = h.start(env, ["callbacks", "listen", "--port", "0", "--log", log]);
+    const listen = startBin(["callbacks", "listen", "--port", "0", "--log", log], { env });
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
     let heard: number[] = [];
     let missed: number[] = [];
@@ -145,9 +145,9 @@ describe("callbacks reconcile", () => {
     expect(plain.code, plain.stderr).toBe(3);
     expect(plain.stdout).toBe("");
     expect(plain.stderr).toContain("999999999");
-    const json = await h.runBuilt({ ...env, ASSESS_CONFIG_DIR: join(dir, "other") }, [
-      ...["callbacks", "resend", String(id), "999999999", "--json"],
-    ]);
+    const json = await runBin(["callbacks", "resend", String(id), "999999999", "--json"], {
+      env: { ...env, ASSESS_CONFIG_DIR: join(dir, "other") },
+    });
     expect(json.code, json.stderr).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, failed: 1 });
   });

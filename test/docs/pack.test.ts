@@ -22,7 +22,7 @@ it("npm pack makes a package named assess-cli that installs globally, puts `asse
       stdio: "pipe",
     },
   );
-  // Issue 24 item 3: `assess` on the public registry is an unrelated package; ours is assess-cli.
+  // `assess` on the public registry is an unrelated package; ours is assess-cli.
   const installed = JSON.parse(
     readFileSync(join(prefix, "lib", "node_modules", "assess-cli", "package.json"), "utf8"),
   ) as { name: string; bin: Record<string, string> };

@@ -1,19 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/api/client.js";
 import { Api } from "../../src/api/endpoints.js";
 import { type Json, type JsonBytes, toJson } from "../../src/api/json.js";
 import { OPERATIONS } from "../../src/api/operations/index.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 /** The documented route (the table of operations) a recorded request matches, e.g. "PATCH /employees/{employeeId}/status". */
 function routeOf(method: string, path: string): string | undefined {

@@ -1,15 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const employee = (id: number) => t.sandbox.state.employees.find((e) => e.employeeId === id)!;
 const sentSince = (before: number) => t.sandbox.requests.slice(before);

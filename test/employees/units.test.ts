@@ -66,7 +66,7 @@ describe("parseSetPairs", () => {
   });
 });
 
-describe("reading answers whose shape API.md does not show", () => {
+describe("reading answers whose shape the API's documentation does not show", () => {
   it("finds skills under other names and orders top skills by level", () => {
     const row = {
       skillProfile: [

@@ -1,16 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const employee = (id: number) => t.sandbox.state.employees.find((e) => e.employeeId === id)!;
 const sentSince = (before: number) => t.sandbox.requests.slice(before);
@@ -51,7 +45,7 @@ describe("employees status", () => {
     expect(r.stderr).toContain("Employee 520 is now OnLeave");
   });
 
-  // Issue 20, item 7: the statuses --help documents are checked locally (it was the service's 400, exit 1).
+  // The statuses --help documents are checked locally (it was the service's 400, exit 1).
   it("a status --help does not document: exit 2, nothing sent", async () => {
     const before = t.sandbox.requests.length;
     const r = await t.run(["employees", "status", "520", "Retired"]);

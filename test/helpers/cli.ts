@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -49,7 +50,8 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   };
 }
 
-function capture(tty?: boolean) {
+/** A stream that keeps what is written to it, a terminal of 120 columns when `tty`. */
+export function capture(tty?: boolean) {
   const chunks: Buffer[] = [];
   const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
   stream.isTTY = tty;
@@ -70,8 +72,26 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
+/**
+ * A TestEnv for the whole file: started before its first test, closed after its last. The handle is filled in
+ * when it starts (use it inside tests and hooks, not at the top level).
+ */
+export function useTestEnv(options: SandboxOptions = {}): TestEnv {
+  const handle = {} as TestEnv;
+  beforeAll(async () => {
+    Object.assign(handle, await startTestEnv(options));
+  });
+  afterAll(() => handle.close());
+  return handle;
+}
+
+/** The sandbox of the tests: both APIs behind path prefixes, on an ephemeral loopback port. */
+export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
+}
+
 export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
-  const sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
+  const sandbox = await startTestSandbox(options);
   const configDir = mkdtempSync(join(tmpdir(), "assess-test-"));
   const env = {
     ASSESS_BASE_URL: sandbox.url,
@@ -93,37 +113,142 @@ export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEn
 
 export { SANDBOX_KEYS };
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+/** The repository's root, and the built CLI in it (`node bin/assess.js`, built by the global setup). */
+export const ROOT = join(import.meta.dirname, "..", "..");
+export const BIN = join(ROOT, "bin", "assess.js");
+
+export interface BinOptions {
+  env?: Record<string, string | undefined>;
+  /** What the child reads on stdin (a pipe, closed after it): nothing by default. */
+  stdin?: string | Buffer;
+  cwd?: string;
+  /** SIGKILL after this long, a bound for a test that would otherwise hang (60 s by default). */
+  timeoutMs?: number;
+  /** A script the child loads first (`node -r`), to look inside the process. */
+  preload?: string;
+  /** Record the peak resident set size (a preloaded hook writes it when the process exits). */
+  peakMemory?: boolean;
+}
+
+export interface BinResult extends RunResult {
+  signal: NodeJS.Signals | null;
+  /** Peak resident set size, MiB, with `peakMemory` (undefined when the process died before its exit handlers). */
+  peakMiB?: number;
+  ms: number;
+}
+
+/** A built CLI still running: its output so far, a wait for a pattern, and its end. */
+export interface Live {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
+  waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
+  exit: Promise<BinResult>;
+}
+
+let rssHook: string | undefined;
+/**
+ * The preloaded script that writes the process's peak memory (KiB) to $RSS_OUT when it exits, made once per file.
+ * It reads VmHWM, which starts afresh at exec: `process.resourceUsage().maxRSS` keeps the high-water mark of the
+ * process that forked it (this test runner, hundreds of MiB), getrusage's maxrss surviving execve.
+ */
+function peakMemoryHook(): string {
+  if (rssHook) return rssHook;
+  const dir = mkdtempSync(join(tmpdir(), "assess-rss-hook-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  rssHook = join(dir, "rss.cjs");
+  writeFileSync(
+    rssHook,
+    [
+      'const fs = require("node:fs");',
+      "const peak = () => {",
+      "  try {",
+      '    return Number(/VmHWM:\\s+(\\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]);',
+      "  } catch {",
+      "    return process.resourceUsage().maxRSS;",
+      "  }",
+      "};",
+      'process.on("exit", () => fs.writeFileSync(process.env.RSS_OUT, String(peak())));',
+      "",
+    ].join("\n"),
+  );
+  return rssHook;
+}
 
 /**
- * Runs the built CLI (`node bin/assess.js`, built by the global setup) in a child process, as a user's shell
- * would, stdin, stdout and stderr on pipes. Not synchronous: a sandbox of the test answers from this process.
+ * Starts the built CLI in a child process, as a user's shell would: stdin, stdout and stderr on pipes (so not
+ * terminals). Not synchronous: a sandbox of the test answers from this process. The one place tests spawn it.
  */
-export function runBin(
-  argv: string[],
-  options: { env?: Record<string, string | undefined>; stdin?: string | Buffer; cwd?: string } = {},
-): Promise<RunResult> {
+export function startBin(argv: string[], options: BinOptions = {}): Live {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: "1", ...options.env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(options.stdin ?? "");
+  const preload = options.preload ? ["-r", options.preload] : [];
+  let rssOut: string | undefined;
+  if (options.peakMemory) {
+    const hook = peakMemoryHook();
+    rssOut = `${hook}-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    env.RSS_OUT = rssOut;
+    preload.push("-r", hook);
+  }
+  const started = Date.now();
+  const child = spawn(process.execPath, [...preload, BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(options.stdin ?? "");
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const texts = {
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => Buffer.concat(err).toString("utf8"),
+  };
+  let ended = false;
+  const exit = new Promise<BinResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      const stdout = Buffer.concat(out).toString("utf8");
+      ended = true;
+      clearTimeout(timer);
+      let peakMiB: number | undefined;
+      if (rssOut && existsSync(rssOut)) {
+        peakMiB = Number(readFileSync(rssOut, "utf8")) / 1024;
+        rmSync(rssOut);
+      }
+      const stdout = texts.stdout();
       resolve({
         code: code ?? (signal ? 128 : -1),
+        signal,
         stdout,
-        stderr: Buffer.concat(err).toString("utf8"),
+        stderr: texts.stderr(),
+        peakMiB,
+        ms: Date.now() - started,
         json<T>() {
           return JSON.parse(stdout) as T;
         },
       });
     });
   });
+  return {
+    child,
+    stdout: texts.stdout,
+    stderr: texts.stderr,
+    exit,
+    async waitFor(stream, pattern, boundMs = 20_000) {
+      const until = Date.now() + boundMs;
+      for (;;) {
+        const match = pattern.exec(texts[stream]());
+        if (match) return match;
+        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${texts.stderr()}`);
+        if (Date.now() > until)
+          throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${texts.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+/** Runs the built CLI to its end (see startBin). */
+export function runBin(argv: string[], options: BinOptions = {}): Promise<BinResult> {
+  return startBin(argv, options).exit;
 }

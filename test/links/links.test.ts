@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestLink } from "../../src/api/schemas.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const writes = () => t.sandbox.requests.filter((r) => r.method === "POST");
 const lastWrite = () => writes().at(-1)!;
@@ -432,7 +426,7 @@ describe("links update changes only what is passed", () => {
   });
 });
 
-describe("links activate / deactivate (API.md §3)", () => {
+describe("links activate / deactivate", () => {
   it("round trip: only testLinkStatus is sent, nothing else of the link changes", async () => {
     const original = (await t.run(["links", "get", "3002", "--test", "1001", "--json"])).json<TestLink>();
     expect(original.testLinkStatus).toBe("active");

@@ -32,7 +32,7 @@ const spec: fc.Arbitrary<LinkSpec> = fc.record(
   { requiredKeys: ["schedule", "type"] },
 );
 
-describe("toBody (API.md rule 4.2.3)", () => {
+describe("toBody (the documented body rules)", () => {
   it("sends only the schedule type's own fields, and isApiLink only for open links", () => {
     fc.assert(
       fc.property(spec, (s) => {

@@ -1,11 +1,10 @@
-/** The built CLI (`node bin/assess.js`, built by the global setup) against a sandbox of the test's own. */
-import { spawn } from "node:child_process";
+/** The built CLI (`node bin/assess.js`, built by the global setup) against a sandbox of the test's own, run in a folder of its own. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import type { Sandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import type { RecordedRequest } from "../../src/sandbox/types.js";
-import { ROOT } from "../bulk/helpers.js";
+import { runBin, startTestEnv } from "../helpers/cli.js";
 
 export interface Ran {
   code: number;
@@ -24,47 +23,20 @@ export interface Built {
 }
 
 export async function startBuilt(options: SandboxOptions = {}): Promise<Built> {
-  const sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
+  const t = await startTestEnv(options);
   const dir = mkdtempSync(join(tmpdir(), "assess-plan-"));
-  const env = {
-    PATH: process.env.PATH,
-    NO_COLOR: "1",
-    ASSESS_BASE_URL: sandbox.url,
-    ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
-    ASSESS_API_KEY: SANDBOX_KEYS.acme,
-    ASSESS_CONFIG_DIR: join(dir, "config"),
-  };
   let seen = 0;
   return {
-    sandbox,
+    sandbox: t.sandbox,
     dir,
-    run: (args) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [join(ROOT, "bin", "assess.js"), ...args], {
-          cwd: dir,
-          env,
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on("data", (b: Buffer) => out.push(b));
-        child.stderr.on("data", (b: Buffer) => err.push(b));
-        child.on("error", reject);
-        child.on("close", (code) =>
-          resolve({
-            code: code ?? -1,
-            stdout: Buffer.concat(out).toString("utf8"),
-            stderr: Buffer.concat(err).toString("utf8"),
-          }),
-        );
-      }),
+    run: (args) => runBin(args, { env: t.env, cwd: dir }),
     sent() {
-      const fresh = sandbox.requests.slice(seen);
-      seen = sandbox.requests.length;
+      const fresh = t.sandbox.requests.slice(seen);
+      seen = t.sandbox.requests.length;
       return fresh;
     },
     async close() {
-      await sandbox.close();
+      await t.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,7 @@
  * them: each is shown (id, status, attempt time in UTC), passed on byte for byte by --forward-to, written whole
  * to the NDJSON output, and a repeated one is marked as a duplicate.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,8 +14,8 @@ import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT } from "../bulk/helpers.js";
 import { eventually } from "../callbacks/live.js";
+import { startBin } from "../helpers/cli.js";
 
-const BIN = join(ROOT, "bin", "assess.js");
 const NOTIFICATIONS = join(ROOT, "fixtures", "real", "notifications");
 const bodyOf = (name: string) => readFileSync(join(NOTIFICATIONS, name));
 /** In the order the service sends them: the attempt starts, then ends; then the start again (a retry). */
@@ -30,22 +30,11 @@ afterEach(() => {
 function listen(args: string[]): {
   output: () => string;
   errors: () => string;
-  exited: Promise<number | null>;
+  exited: Promise<number>;
 } {
-  let stdout = "";
-  let stderr = "";
-  child = spawn(process.execPath, [BIN, "callbacks", "listen", "--port", "0", ...args], {
-    env: { PATH: process.env.PATH, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child?.on("exit", (code) => resolve(code)));
-  return { output: () => stdout, errors: () => stderr, exited };
+  const live = startBin(["callbacks", "listen", "--port", "0", ...args]);
+  child = live.child;
+  return { output: live.stdout, errors: live.stderr, exited: live.exit.then((r) => r.code) };
 }
 
 async function post(url: string, body: Buffer): Promise<number> {

@@ -8,20 +8,17 @@
  * so the cases run concurrently against one server; every other route answers with its operation's first 2xx
  * sample (a command that reads before it writes meets the real answer at both steps).
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
+import { runBin } from "../helpers/cli.js";
 
 const REAL = join(ROOT, "fixtures", "real");
-const BIN = join(ROOT, "bin", "assess.js");
-const run = promisify(execFile);
 
 interface Sample {
   file: string;
@@ -56,7 +53,7 @@ interface Case {
   inside?: string;
   /** Exit code on success when not 0. */
   exit?: number;
-  /** Fields `--json` adds where the answer has none (invite send's status, Pending: issue 24). */
+  /** Fields `--json` adds where the answer has none (invite send's status, Pending). */
   added?: Record<string, unknown>;
 }
 
@@ -434,20 +431,7 @@ async function cli(
     NO_COLOR: "1",
     CI: "true",
   };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...argv], {
-      env,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout: string; stderr: string };
-    return {
-      code: typeof failed.code === "number" ? failed.code : -1,
-      stdout: failed.stdout,
-      stderr: failed.stderr,
-    };
-  }
+  return runBin(argv, { env });
 }
 
 describe("the corpus", () => {

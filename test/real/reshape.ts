@@ -1,6 +1,6 @@
 /**
  * A proxy in front of the sandbox that reshapes its answers the ways the real service's answers differ from
- * API.md's reading (fixtures/real/README.md): other key casings, extra fields, envelopes, other list keys,
+ * the API's documentation (fixtures/real/README.md): other key casings, extra fields, envelopes, other list keys,
  * 201 for 200, and every documented error body shape. The tolerance property test runs commands through it.
  */
 import http from "node:http";

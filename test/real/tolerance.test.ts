@@ -1,18 +1,15 @@
 /**
- * The property of issue 15: the sandbox's answers, reshaped the ways the real service's differ (other key
+ * The tolerance property: the sandbox's answers, reshaped the ways the real service's differ (other key
  * casings, extra fields, `result`/`data` envelopes, lists bare or under other keys, page metadata, 201 for
  * 200, every documented error body shape), never change a command's exit code or its data. Each command runs
  * once straight against the sandbox, then through the reshaping proxy under random variants (fast-check):
  * same exit code, same `--json` data once keys are folded and the extra fields dropped, same TSV table, same
  * error message.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type RunResult, runCli } from "../helpers/cli.js";
+import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
+import { type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { normalized, type ReshapingProxy, startReshapingProxy, variantArb } from "./reshape.js";
 
 const NOW = new Date("2025-06-15T12:00:00Z");
@@ -35,25 +32,25 @@ const COMMANDS: string[][] = [
   ["tests", "get", "999999"],
   ["reports", "get", "1"],
   ["links", "get", "1", "--test", "1001"],
-  // A 400 of the service (an e-mail already taken); a malformed one is refused before sending (issue 20, item 7).
+  // A 400 of the service (an e-mail already taken); a malformed one is refused before sending.
   ["users", "create", "--email", "admin@acme.example", "--name", "X"],
   ["users", "status", "--email", "nobody@example.com", "--status", "Retired"],
   ["callbacks", "resend", "1", "2", "--restart"],
 ];
 
+let t: TestEnv;
 let sandbox: Sandbox;
 let proxy: ReshapingProxy;
 let configDir: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", now: () => NOW });
+  t = await startTestEnv({ now: () => NOW });
+  ({ sandbox, configDir } = t);
   proxy = await startReshapingProxy(new URL(sandbox.url).origin);
-  configDir = mkdtempSync(join(tmpdir(), "assess-tolerance-"));
 });
 afterAll(async () => {
   await proxy.close();
-  await sandbox.close();
-  rmSync(configDir, { recursive: true, force: true });
+  await t.close();
 });
 
 function run(origin: string, argv: string[]): Promise<RunResult> {

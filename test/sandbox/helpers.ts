@@ -1,5 +1,6 @@
 /** Shared helpers of the sandbox tests: real HTTP with fetch against a sandbox on an ephemeral port. */
-import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { SANDBOX_KEYS, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
+import { startTestSandbox } from "../helpers/cli.js";
 
 export const ACME = SANDBOX_KEYS.acme;
 export const GLOBEX = SANDBOX_KEYS.globex;
@@ -7,7 +8,7 @@ export const GLOBEX = SANDBOX_KEYS.globex;
 export const NOW = new Date("2025-06-15T12:00:00Z");
 
 export function start(opts: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", now: () => NOW, ...opts });
+  return startTestSandbox({ now: () => NOW, ...opts });
 }
 
 export interface Answer {

@@ -16,7 +16,7 @@ const validity = {
 };
 
 describe("test links", () => {
-  it("lists and gets links in the shape of API.md 2.3", async () => {
+  it("lists and gets links in the documented shape of links", async () => {
     const list = await c.api("GET", "/v3/tests/1001/testlinks");
     expect(list.status).toBe(200);
     expect(list.json.testLinks.map((l: { testLinkId: number }) => l.testLinkId)).toEqual([3001, 3002, 3003]);

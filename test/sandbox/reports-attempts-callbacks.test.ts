@@ -4,7 +4,7 @@ import { ACME, clients, GLOBEX, start } from "./helpers.js";
 
 let sb: Sandbox;
 let c: ReturnType<typeof clients>;
-/** The same seed answering in API.md's literal shapes (`teststatus`, numeric ids in a 401). */
+/** The same seed answering in the API's documented shapes (`teststatus`, numeric ids in a 401). */
 let literal: Sandbox;
 let l: ReturnType<typeof clients>;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe("seed data", () => {
 });
 
 describe("reports", () => {
-  it("answers the API-NOTES report shape with mixed-case fields", async () => {
+  it("answers the report shape with mixed-case fields", async () => {
     const inv = finishedAcme().find((i) => i.status === "Complete")!;
     const a = await c.api("GET", `/v3/reports/${inv.testInvitationId}`);
     expect(a.status).toBe(200);
@@ -131,7 +131,7 @@ describe("POST /v3/candidates/testattempts?state=completed", () => {
     expect(statuses).toEqual(new Set(["Completed", "TestLeft", "Terminated"]));
   });
 
-  it("lists the finished attempts of the window in §2.8 records (API.md's literal shapes)", async () => {
+  it("lists the finished attempts of the window in the documented attempt records (literal shapes)", async () => {
     const list = (body: unknown) => l.api("POST", "/v3/candidates/testattempts?state=completed", { body });
     const a = await list({ StartDateTime: "2025-05-20T00:00:00Z", EndDateTime: "2025-06-15T12:00:00Z" });
     expect(a.status).toBe(200);

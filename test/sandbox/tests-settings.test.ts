@@ -4,7 +4,7 @@ import { clients, GLOBEX, start } from "./helpers.js";
 
 let sb: Sandbox;
 let c: ReturnType<typeof clients>;
-/** The same seed answering in API.md's literal shapes (flat settings). */
+/** The same seed answering in the API's documented shapes (flat settings). */
 let literal: Sandbox;
 let l: ReturnType<typeof clients>;
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe("test settings", () => {
     expect(a.json.questionSettings.randomQuestions).toBe(1);
   });
 
-  it("reads the flat settings of API.md 2.2 (API.md's literal shapes)", async () => {
+  it("reads the documented flat settings (literal shapes)", async () => {
     const a = await l.api("GET", "/v3/tests/1003/settings");
     expect(a.status).toBe(200);
     expect(Object.keys(a.json).sort()).toEqual(

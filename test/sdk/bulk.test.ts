@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
 import {
   AssessApiError,
   type AssessClient,
@@ -15,15 +15,16 @@ import {
   AssessUsageError,
   createClient,
 } from "../../src/sdk/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
+let t: TestEnv;
 let sandbox: Sandbox;
 let configDir: string;
 let client: AssessClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  configDir = mkdtempSync(join(tmpdir(), "assess-sdk-bulk-"));
+  t = await startTestEnv();
+  ({ sandbox, configDir } = t);
   client = createClient({
     apiKey: SANDBOX_KEYS.acme,
     baseUrl: sandbox.url,
@@ -37,8 +38,7 @@ afterEach(() => sandbox.faults.clear());
 
 afterAll(async () => {
   await client.close();
-  await sandbox.close();
-  rmSync(configDir, { recursive: true, force: true });
+  await t.close();
 });
 
 let run = 0;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS, type Operation } from "../../src/api/operations/index.js";
-import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
 import {
   AssessApiError,
   AssessAuthError,
@@ -17,15 +17,16 @@ import {
   AssessUsageError,
   createClient,
 } from "../../src/sdk/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
+let t: TestEnv;
 let sandbox: Sandbox;
 let configDir: string;
 let client: AssessClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills" });
-  configDir = mkdtempSync(join(tmpdir(), "assess-sdk-"));
+  t = await startTestEnv();
+  ({ sandbox, configDir } = t);
   client = createClient({
     apiKey: SANDBOX_KEYS.acme,
     baseUrl: sandbox.url,
@@ -36,8 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client.close();
-  await sandbox.close();
-  rmSync(configDir, { recursive: true, force: true });
+  await t.close();
 });
 
 /** The API requests the sandbox received while `fn` ran. */

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
+import { startTestSandbox } from "../helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -19,7 +20,7 @@ let dir: string;
 let project: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startTestSandbox();
   dir = mkdtempSync(join(tmpdir(), "assess-sdk-pack-"));
   // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });

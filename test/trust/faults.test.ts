@@ -1,7 +1,7 @@
 /**
  * Faults over real HTTP (sandbox fault injection), as a matrix: every fault of the issue against a read (GET)
  * and against a bulk invite (POST), with what went over the wire and how many rows were lost or duplicated.
- * Extends test/foundation/client.test.ts (503, 429 Retry-After 0, give-up after --retries, hang on GET) and
+ * Extends test/api/client.test.ts (503, 429 Retry-After 0, give-up after --retries, hang on GET) and
  * test/bulk/invite.test.ts (lost answer, reset, 500 on bulk) with the cases they leave out.
  */
 import http from "node:http";
@@ -232,7 +232,7 @@ describe("bulk invite (POST): refused requests are retried; lost answers are unc
         sent: 0,
       });
 
-      // The user checks (CLI.md: "check the result before retrying"); rows that never arrived are sent with
+      // The user checks (the documented advice: "check the result before retrying"); rows that never arrived are sent with
       // --retry-uncertain. Here the sandbox knows: it processed the chunk or not.
       let resolution = "";
       if (c.uncertain && !c.processed) {

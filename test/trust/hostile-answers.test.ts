@@ -1,18 +1,17 @@
 /**
- * Hostile answers (issue 18, items 1, 5 and 9): the built CLI, spawned as a user runs it, against the small
+ * Hostile answers: the built CLI, spawned as a user runs it, against the small
  * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
- * - Item 1: an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
+ * - an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
  *   (`--timeout`) covering the headers and the whole body, and an answer is read up to a cap (32 MiB; 256 MiB
  *   for a PDF, streamed to disk). Exit 1 naming the limit hit, in about the time of the deadline, with peak
- *   memory measured (GNU time's maximum RSS, or /proc's VmHWM) and bounded, the answer never downloaded again.
- * - Item 5: a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
+ *   memory measured (the process's own maximum RSS, read at its exit) and bounded, the answer never downloaded again.
+ * - a 2xx answer that echoes the API key shows `****` and its last four, in every format, `assess api`,
  *   its headers and --debug.
- * - Item 9: an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
+ * - an HTML login page, JSON cut short or plain words with status 200 are said to be so, with the
  *   page's title and the first line (escaped), exit 1, and the hint of how to see the raw answer.
  * Everywhere: no stack trace, and the canary key in no output.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -30,13 +29,12 @@ import {
 } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { ROOT } from "../bulk/helpers.js";
+import { runBin } from "../helpers/cli.js";
 
-const BIN = join(ROOT, "bin", "assess.js");
 const CANARY = "sbx-canary-0d15ea5e-7f3a9c21";
 const MiB = 1024 * 1024;
 /** Peak resident memory allowed to the CLI while a server pushes far more than that. */
 const RSS_BOUND = 200 * MiB;
-const GNU_TIME = "/usr/bin/time";
 
 const tmp = mkdtempSync(join(tmpdir(), "assess-hostile-answers-"));
 const servers: HostileServer[] = [];
@@ -63,51 +61,16 @@ interface Run {
 let runs = 0;
 /** Runs the built CLI against `server`, with the canary key, and measures its time and peak memory. */
 async function assess(server: HostileServer, argv: string[], key = CANARY): Promise<Run> {
-  const n = runs++;
-  const timeFile = join(tmp, `rss-${n}.txt`);
-  const useTime = existsSync(GNU_TIME);
-  const [command, args] = useTime
-    ? [GNU_TIME, ["-f", "%M", "-o", timeFile, process.execPath, BIN, ...argv]]
-    : [process.execPath, [BIN, ...argv]];
-  const started = Date.now();
-  const child = spawn(command, args, {
+  const r = await runBin(argv, {
     env: {
-      PATH: process.env.PATH,
-      NO_COLOR: "1",
-      ASSESS_CONFIG_DIR: join(tmp, `config-${n}`),
+      ASSESS_CONFIG_DIR: join(tmp, `config-${runs++}`),
       ASSESS_API_KEY: key,
       ASSESS_BASE_URL: server.url,
       ASSESS_SKILLS_BASE_URL: server.url,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    peakMemory: true,
   });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-  // Without GNU time: the kernel's high-water mark of the process, polled until it exits.
-  let polledKiB = 0;
-  const poll = useTime
-    ? undefined
-    : setInterval(() => {
-        try {
-          const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-          polledKiB = Math.max(polledKiB, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-        } catch {
-          // exited
-        }
-      }, 20);
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  clearInterval(poll);
-  const ms = Date.now() - started;
-  const peakKiB = useTime ? Number(readFileSync(timeFile, "utf8").trim().split("\n").pop()) : polledKiB;
-  return {
-    code,
-    stdout: Buffer.concat(out).toString("utf8"),
-    stderr: Buffer.concat(err).toString("utf8"),
-    ms,
-    peakRss: peakKiB * 1024,
-  };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, ms: r.ms, peakRss: (r.peakMiB ?? 0) * MiB };
 }
 
 /** What every run must show, whatever the server did: no stack trace, no key. */
@@ -129,7 +92,7 @@ function note(what: string, r: Run, server?: HostileServer): void {
   measured.push(`${what}: exit ${r.code}, ${r.ms} ms, peak RSS ${(r.peakRss / MiB).toFixed(0)} MiB${pushed}`);
 }
 
-describe("item 1: every attempt has a deadline and every answer a cap", () => {
+describe("every attempt has a deadline and every answer a cap", () => {
   it("an answer without end (as fast as it is read) stops at the 32 MiB cap: exit 1, bounded memory, not retried", async () => {
     const server = await serve(startEndlessStream());
     const r = await assess(server, ["tests", "list", "--timeout", "30000"]);
@@ -282,7 +245,7 @@ describe("item 1: every attempt has a deadline and every answer a cap", () => {
   });
 });
 
-describe("item 5: a 2xx answer that echoes the key never prints it", () => {
+describe("a 2xx answer that echoes the key never prints it", () => {
   const echoed = (key: string) => `****${key.slice(-4)}`;
   const commands: string[][] = [
     ["api", "GET", "/v3/tests"],
@@ -324,7 +287,7 @@ describe("item 5: a 2xx answer that echoes the key never prints it", () => {
   });
 });
 
-describe("item 9: an answer that is not JSON is said to be so", () => {
+describe("an answer that is not JSON is said to be so", () => {
   const hint = /hint: See the whole answer with `assess api GET \/v3\/tests\?pageNo=1&pageSize=\d+`/;
 
   it("an HTML login page with status 200: named by its title, its first line shown, exit 1, the raw hint kept", async () => {

@@ -1,5 +1,5 @@
 /**
- * Hostile files (issue 18, items 3, 4, 6 and 7): what assess writes beside the user's files and keeps in its
+ * Hostile files: what assess writes beside the user's files and keeps in its
  * config folder, tried as an attacker (or a tired user) would leave things. Through `main(argv)` against the
  * sandbox on loopback, with files and links crafted in a temp folder (helpers and inputs: fixtures/hostile/).
  *
@@ -69,7 +69,7 @@ function sentSince(mark: number) {
     .filter((r) => isBulkInvite(r) || isUpsert(r) || /\/pdf$/.test(r.path));
 }
 
-/** A usage error as CLI.md wants it: exit 2, the message, something to do next, no stack trace, no "bug". */
+/** A usage error as the CLI's contract wants it: exit 2, the message, something to do next, no stack trace, no "bug". */
 function expectUsageError(r: RunResult, message: RegExp): void {
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(message);
@@ -78,7 +78,7 @@ function expectUsageError(r: RunResult, message: RegExp): void {
 
 const VICTIM_TEXT = "precious: someone else's file, must never change\n";
 
-describe("item 3: the rejects file never clobbers a file or writes through a link", () => {
+describe("the rejects file never clobbers a file or writes through a link", () => {
   /** An invite file with one valid row and one invalid one (so --skip-invalid has a row to reject). */
   function mixedInput(dir: string): string {
     const file = join(dir, "mixed.csv");
@@ -269,7 +269,7 @@ describe("item 3: the rejects file never clobbers a file or writes through a lin
   });
 });
 
-describe("item 4: rejects files are formula-safe, by the rule of -o csv, and read back as they were", () => {
+describe("rejects files are formula-safe, by the rule of -o csv, and read back as they were", () => {
   const FORMULA = /^[=+\-@\t\r\n]/;
 
   it("invite bulk --skip-invalid: every rejected cell is neutralizeFormula(cell); fixed and fed back, the rows are sent as first written", async () => {
@@ -369,7 +369,7 @@ describe("item 4: rejects files are formula-safe, by the rule of -o csv, and rea
   });
 });
 
-describe("item 6: ledgers are files of their own, in a folder of the user's own", () => {
+describe("ledgers are files of their own, in a folder of the user's own", () => {
   const invite = (file: string, config: string, ...more: string[]) =>
     env.run(["invite", "bulk", file, "--test", "1001", "--json", ...more], {
       env: { ASSESS_CONFIG_DIR: config },
@@ -484,7 +484,7 @@ describe("item 6: ledgers are files of their own, in a folder of the user's own"
   });
 });
 
-describe("item 7: reports pdf --out is checked before the download; callbacks listen --log is 0600", () => {
+describe("reports pdf --out is checked before the download; callbacks listen --log is 0600", () => {
   let attempt: number;
   beforeAll(async () => {
     const r = await env.run([

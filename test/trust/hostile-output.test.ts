@@ -1,8 +1,8 @@
 /**
- * Hostile answers reaching the terminal (issue 18, items 2, 8 and 10): a small server on 127.0.0.1 answers with
+ * Hostile answers reaching the terminal: a small server on 127.0.0.1 answers with
  * test names, error messages and notifications full of escape sequences; `--fields` names Object.prototype's
  * keys; a period of two centuries would fan out to thousands of calls. Each ends in the wanted behaviour with
- * the exit codes of CLI.md, no stack trace, and the key in no output.
+ * the documented exit codes, no stack trace, and the key in no output.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
-import { type RunOptions, type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import {
+  type RunOptions,
+  type RunResult,
+  runBin,
+  runCli,
+  startTestEnv,
+  type TestEnv,
+} from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
@@ -120,7 +127,7 @@ describe("escapeControls and jsonText", () => {
   });
 });
 
-describe("item 2: the service's control characters reach no terminal", () => {
+describe("the service's control characters reach no terminal", () => {
   it("table: escapes shown, a cell cut by … leaves no hyperlink open", async () => {
     const r = await runHostile(["tests", "list"], { tty: true });
     expect(r.code, r.stderr).toBe(0);
@@ -194,23 +201,12 @@ describe("item 2: the service's control characters reach no terminal", () => {
   });
 
   it("the built CLI prints the same escaped error (launcher included)", async () => {
-    const { execFile } = await import("node:child_process");
-    const { resolve } = await import("node:path");
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        process.execPath,
-        [resolve(import.meta.dirname, "../../bin/assess.js"), "tests", "get", "666"],
-        {
-          env: {
-            PATH: process.env.PATH,
-            ASSESS_BASE_URL: hostile.url,
-            ASSESS_API_KEY: CANARY,
-            ASSESS_CONFIG_DIR: t.configDir,
-            NO_COLOR: "1",
-          },
-        },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      );
+    const result = await runBin(["tests", "get", "666"], {
+      env: {
+        ASSESS_BASE_URL: hostile.url,
+        ASSESS_API_KEY: CANARY,
+        ASSESS_CONFIG_DIR: t.configDir,
+      },
     });
     expect(result.code).toBe(1);
     expectClean(result);
@@ -262,7 +258,7 @@ describe("item 2: the service's control characters reach no terminal", () => {
   });
 });
 
-describe("item 8: --fields looks up own keys only", () => {
+describe("--fields looks up own keys only", () => {
   it.each(
     [
       ["tests", "list"],
@@ -314,7 +310,7 @@ describe("item 8: --fields looks up own keys only", () => {
   });
 });
 
-describe("item 10: a period of many windows needs confirmation", () => {
+describe("a period of many windows needs confirmation", () => {
   const ATTEMPTS_PATH = "/v3/candidates/testattempts";
   const DAY = 86_400_000;
   const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);

@@ -1,14 +1,13 @@
 /**
- * Issue 26, second probe, the files and answers an attacker crafts (items 2, 6, 7 and 9's rejects file), through
- * the built CLI against the sandbox or a small server on loopback:
+ * The files and answers an attacker crafts, through the built CLI against the sandbox or a small server on loopback:
  *
- * - item 2: workbooks made here, by hand, to exhaust memory (one cell at XFD1048576, a used range of 16 million
+ * - workbooks made here, by hand, to exhaust memory (one cell at XFD1048576, a used range of 16 million
  *   cells, an unused part of 500 MiB, a sheet that inflates to 2 GiB, a 2 MiB shared string used by 2,000 rows,
  *   1,048,576 rows): each refused with exit 2 (or, for the unused part, read as if it were not there), nothing
  *   sent, at a peak RSS under 300 MiB measured in the process itself; the time and peak are printed;
- * - item 6: `reports stats` with a report dated .NET's minimum date and scores of 1e308 and -1e300;
- * - item 7: bidi and zero-width characters from the service escaped in table, TSV and CSV;
- * - item 9: the rejects CSV escapes ESC and BEL.
+ * - `reports stats` with a report dated .NET's minimum date and scores of 1e308 and -1e300;
+ * - bidi and zero-width characters from the service escaped in table, TSV and CSV;
+ * - the rejects CSV escapes ESC and BEL.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,8 +15,8 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { isBulkInvite, tempDir } from "../bulk/helpers.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { type BuiltRun, expectClean, runBuilt } from "./built.js";
+import { type BinResult, SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const MIB = 1024 * 1024;
@@ -124,11 +123,9 @@ const sheetXml = (rows: string) =>
   `<?xml version="1.0"?><worksheet ${NS}><sheetData>${rows}</sheetData></worksheet>`;
 const HEADER = `<row r="1">${cell("A1", "email")}${cell("B1", "name")}</row>`;
 
-// ---- item 2 ----
-
-const figures: Array<{ file: string; bytes: number; run: BuiltRun }> = [];
+const figures: Array<{ file: string; bytes: number; run: BinResult }> = [];
 afterAll(() => {
-  // The closing note's table (issue 26): what each crafted file cost.
+  // The table of figures: what each crafted file cost.
   console.info(
     figures
       .map(
@@ -139,7 +136,7 @@ afterAll(() => {
   );
 });
 
-async function bulk(file: string, bytes: Buffer): Promise<{ run: BuiltRun; sent: number }> {
+async function bulk(file: string, bytes: Buffer): Promise<{ run: BinResult; sent: number }> {
   const dir = tmp.file(file.replace(/\W/g, "-"));
   mkdirSync(dir);
   const path = join(dir, `${file}.xlsx`);
@@ -152,7 +149,7 @@ async function bulk(file: string, bytes: Buffer): Promise<{ run: BuiltRun; sent:
   return { run, sent: t.sandbox.requests.slice(mark).filter(isBulkInvite).length };
 }
 
-describe("item 2: workbooks crafted to exhaust memory", () => {
+describe("workbooks crafted to exhaust memory", () => {
   // Addresses of their own per test: the ledger of the shared config folder would skip rows sent before.
   const rows = (n: number, who: string, from = 2) =>
     Array.from(
@@ -263,7 +260,7 @@ async function serve(routes: (method: string, path: string) => unknown): Promise
   });
 }
 
-describe("item 6: reports stats and .NET's minimum date, scores out of range", () => {
+describe("reports stats and .NET's minimum date, scores out of range", () => {
   it("table, TSV, CSV and JSON all finish; the per-day series is the period's; 1e308 and -1e300 are counted apart", async () => {
     const reports: Record<string, unknown> = {
       "1": {
@@ -343,7 +340,7 @@ describe("item 6: reports stats and .NET's minimum date, scores out of range", (
   });
 });
 
-describe("issue 24 item 13: stats rounding", () => {
+describe("stats rounding", () => {
   it("is the same in the table, TSV, JSON and help: 14 of 23 passed is passRate 0.61 and 61%", async () => {
     const ids = Array.from({ length: 23 }, (_, i) => i + 1);
     const server = await serve((method, path) => {
@@ -393,7 +390,7 @@ describe("issue 24 item 13: stats rounding", () => {
   });
 });
 
-describe("item 7: characters that reorder or hide text", () => {
+describe("characters that reorder or hide text", () => {
   it("are escaped in table, TSV and CSV like control characters, and kept exact (escaped) in JSON", async () => {
     const name = "Java\u202e gnirts\u2066x\u2069\u200b\ufeff\u2028end";
     const server = await serve((method, path) =>
@@ -421,7 +418,7 @@ describe("item 7: characters that reorder or hide text", () => {
   });
 });
 
-describe("item 9: the rejects CSV", () => {
+describe("the rejects CSV", () => {
   it("escapes ESC and BEL from the cells it copies", async () => {
     const dir = tmp.file("rejects");
     mkdirSync(dir);

@@ -3,8 +3,8 @@
  * key for the 401 path) never reaches stdout, stderr, --debug output, the ledger, rejects or exported files, or
  * error messages, even when the service echoes it back; the config file ends 0600 after every command that
  * writes it; plain http to another host is refused; a redirect never carries the key to another origin.
- * Extends test/foundation/auth-config.test.ts (login refused while ASSESS_API_KEY is set, 0600 after
- * `config set`) and test/foundation/client.test.ts (--debug redaction, http refusal of --base-url).
+ * Extends test/config/auth-config.test.ts (login refused while ASSESS_API_KEY is set, 0600 after
+ * `config set`) and test/api/client.test.ts (--debug redaction, http refusal of --base-url).
  */
 import {
   chmodSync,

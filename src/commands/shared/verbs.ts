@@ -30,7 +30,7 @@ export interface GroupSetup {
   lazy<O extends ZodType, A extends ZodType>(load: () => Promise<Verb<O, A>>): LazyAction;
 }
 
-/** The action `lazy` makes; it keeps its loader, for test/foundation/options-schemas.test.ts. */
+/** The action `lazy` makes; it keeps its loader, for test/cli/options-schemas.test.ts. */
 export type LazyAction = ((...params: unknown[]) => Promise<void>) & { load: VerbLoader };
 
 export function groupSetup(ctx: Context, setExitCode: (code: number) => void): GroupSetup {

@@ -1,17 +1,14 @@
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
-
-const bin = join(import.meta.dirname, "..", "..", "bin", "assess.js");
+import { runBin, runCli } from "../helpers/cli.js";
 
 describe("the built CLI, as a user runs it", () => {
-  it("--version and --help", () => {
-    const version = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" });
-    expect(version.status).toBe(0);
+  it("--version and --help", async () => {
+    const version = await runBin(["--version"], {});
+    expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const help = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
-    expect(help.status).toBe(0);
+    const help = await runBin(["--help"], {});
+    expect(help.code).toBe(0);
     for (const group of [
       "tests",
       "invite",
@@ -31,15 +28,14 @@ describe("the built CLI, as a user runs it", () => {
     }
   });
 
-  it("--sandbox runs a command against an embedded sandbox with no account", () => {
-    const r = spawnSync(process.execPath, [bin, "--sandbox", "tests", "list", "--json"], {
-      encoding: "utf8",
+  it("--sandbox runs a command against an embedded sandbox with no account", async () => {
+    const r = await runBin(["--sandbox", "tests", "list", "--json"], {
       env: {
         PATH: process.env.PATH,
         ASSESS_CONFIG_DIR: join(import.meta.dirname, "..", "..", "node_modules", ".tmp-cfg"),
       },
     });
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ testId: 1001 })]));
     expect(r.stderr).toContain("embedded sandbox");
   });

@@ -8,13 +8,13 @@
  * The workbooks are made here: with write-excel-file, and one by hand (the 1904 date system, which
  * write-excel-file does not write).
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeExcelFile from "write-excel-file/node";
 import { ROOT, tempDir } from "../bulk/helpers.js";
+import { runBin } from "../helpers/cli.js";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
@@ -22,40 +22,11 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The built CLI with a config folder of its own (so an embedded sandbox and ledgers of its own). */
-function assess(args: string[], configDir: string, preload?: { hook: string; out: string }): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...(preload ? ["-r", preload.hook] : []), join(ROOT, "bin", "assess.js"), ...args],
-      {
-        env: {
-          PATH: process.env.PATH,
-          NO_COLOR: "1",
-          ASSESS_CONFIG_DIR: configDir,
-          ...(preload ? { LOADED_OUT: preload.out } : {}),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      resolve({
-        code: code ?? -1,
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-      }),
-    );
+function assess(args: string[], configDir: string, preload?: { hook: string; out: string }) {
+  return runBin(args, {
+    env: { ASSESS_CONFIG_DIR: configDir, ...(preload ? { LOADED_OUT: preload.out } : {}) },
+    preload: preload?.hook,
   });
 }
 

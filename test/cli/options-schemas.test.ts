@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 1: each verb module exports the zod schema of its options beside the code that reads them,
+ * Each verb module exports the zod schema of its options beside the code that reads them,
  * and the loader (src/commands/shared/verbs.ts) parses the command line with it. Flags are declared apart, in
  * each group's index.ts (so `--help` loads no verb module): this checks that the two lists are the same, for
  * every command of the tree, and that a bad value is the same exit 2 naming the flag.

@@ -1,11 +1,10 @@
 /**
- * Issue 24, "The first week", items 10, 11 and part of 13, through the built CLI (`node bin/assess.js` in a
- * child process, stdio on pipes; `auth login` in a pseudo-terminal) against the sandbox.
+ * A bulk run's summary never counts a row twice ("1 row: 1 refused", not "1 sent, 1 refused"), through the
+ * built CLI against the sandbox.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import readXlsxFile from "read-excel-file/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runBin, SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { KEY, Terminal } from "../links/terminal.js";
@@ -32,131 +31,7 @@ function scenario(): { cwd: string; env: Record<string, string> } {
 
 const invited = (email: string) => t.sandbox.state.invitations.filter((i) => i.email === email).length;
 
-describe("item 10: - is standard input; a missing file says so", () => {
-  it("`invite bulk - --test 1001` reads CSV from stdin", async () => {
-    const { cwd, env } = scenario();
-    const r = await runBin(["invite", "bulk", "-", "--test", "1001"], {
-      cwd,
-      env,
-      stdin: "email,name\nstdin.one@example.com,Stdin One\nstdin.two@example.com,Stdin Two\n",
-    });
-    expect(r.stderr).not.toMatch(/ENOENT|error:/);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain("stdin: 2 rows: 2 sent");
-    expect([invited("stdin.one@example.com"), invited("stdin.two@example.com")]).toEqual([1, 1]);
-  });
-
-  it("`employees upsert -` reads a JSON array or CSV from stdin; invalid rows name stdin and go to stdin.rejects.*", async () => {
-    const { cwd, env } = scenario();
-    const json = await runBin(["employees", "upsert", "-", "--json"], {
-      cwd,
-      env,
-      stdin: JSON.stringify([{ email: "json.stdin@example.com", firstName: "Json", lastName: "Stdin" }]),
-    });
-    expect(json.code).toBe(0);
-    expect(json.json<{ sent: number }>().sent).toBe(1);
-    const csv = await runBin(["employees", "upsert", "-", "--skip-invalid"], {
-      cwd,
-      env,
-      stdin: "email,firstName,lastName\ncsv.stdin@example.com,Csv,Stdin\nnot-an-email,Bad,Row\n",
-    });
-    expect(csv.code).toBe(0);
-    expect(csv.stderr).toMatch(/stdin:3 {2}not-an-email/);
-    expect(readdirSync(cwd).filter((f) => f !== ".config")).toEqual(["stdin.rejects.csv"]);
-    expect(readFileSync(join(cwd, "stdin.rejects.csv"), "utf8")).toContain("not-an-email,Bad,Row,");
-  });
-
-  it("`--file -` of the JSON-body commands reads stdin too (tests settings set, employees add-certificate)", async () => {
-    const { cwd, env } = scenario();
-    const got = await runBin(["tests", "settings", "get", "1003", "--json"], { cwd, env });
-    const settings = got.json<Record<string, unknown>>();
-    const mark = t.sandbox.requests.length;
-    const set = await runBin(["tests", "settings", "set", "1003", "--file", "-"], {
-      cwd,
-      env,
-      stdin: JSON.stringify({ ...settings, randomQuestions: 1 }),
-    });
-    expect(set.stderr).not.toMatch(/error:/);
-    expect(set.code).toBe(0);
-    const posted = t.sandbox.requests.slice(mark).find((r) => r.method === "POST");
-    expect(posted?.body).toMatchObject({ randomQuestions: 1 });
-    const cert = await runBin(["employees", "add-certificate", "541", "--file", "-"], {
-      cwd,
-      env,
-      stdin: JSON.stringify({ title: "Stdin Certificate", issuer: "Pipes Inc" }),
-    });
-    expect(cert.stderr).not.toMatch(/error:/);
-    expect(cert.code).toBe(0);
-    const missing = await runBin(["tests", "settings", "set", "1003", "--file", "nope.json"], { cwd, env });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("error: --file: nope.json does not exist");
-  });
-
-  it.each([
-    ["invite bulk", ["invite", "bulk", "nope.csv", "--test", "1001"], "nope.csv"],
-    ["employees upsert", ["employees", "upsert", "nope.json"], "nope.json"],
-    ["employees upsert (CSV)", ["employees", "upsert", "nope.csv"], "nope.csv"],
-  ])("%s of a file that does not exist: exit 2, said in words, nothing sent", async (_name, argv, file) => {
-    const { cwd, env } = scenario();
-    const mark = t.sandbox.requests.length;
-    const r = await runBin(argv, { cwd, env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: ${file} does not exist`);
-    expect(r.stderr).toMatch(/hint: Check the file's name and folder .*, or give - to read standard input\./);
-    expect(r.stderr).not.toContain("ENOENT");
-    expect(t.sandbox.requests.slice(mark)).toEqual([]);
-  });
-});
-
-describe("item 11: reports export --out x.xlsx writes a workbook", () => {
-  it("a real .xlsx: its header row, numbers as numbers, one row per attempt", async () => {
-    const { cwd, env } = scenario();
-    const csv = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--json"], { cwd, env });
-    const rows = csv.json<Array<{ testInvitationId: number; scorePercentage: number | null }>>();
-    expect(rows.length).toBeGreaterThan(0);
-    const r = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--out", "results.xlsx"], {
-      cwd,
-      env,
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe("");
-    const bytes = readFileSync(join(cwd, "results.xlsx"));
-    expect(bytes.subarray(0, 2).toString("latin1")).toBe("PK");
-    const [sheet] = await readXlsxFile(join(cwd, "results.xlsx"));
-    const data = sheet!.data as unknown[][];
-    expect(data[0]?.slice(0, 3)).toEqual(["Invitation ID", "Candidate", "Email"]);
-    expect(data.length).toBe(rows.length + 1);
-    expect(data.slice(1).map((row) => row[0])).toEqual(rows.map((row) => row.testInvitationId));
-    const score = data[0]!.indexOf("Score %");
-    expect(data.slice(1).map((row) => row[score] ?? null)).toEqual(rows.map((row) => row.scorePercentage));
-  });
-
-  it("other spreadsheet names, and -o csv with .xlsx, are refused before any request (exit 2)", async () => {
-    const { cwd, env } = scenario();
-    const mark = t.sandbox.requests.length;
-    const xls = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--out", "r.xls"], {
-      cwd,
-      env,
-    });
-    expect(xls.code).toBe(2);
-    expect(xls.stderr).toContain("error: --out r.xls: assess writes no .xls files");
-    const asCsv = await runBin(
-      ["reports", "export", "--from", "10d", "--to", "now", "--out", "r.xlsx", "-o", "csv"],
-      {
-        cwd,
-        env,
-      },
-    );
-    expect(asCsv.code).toBe(2);
-    expect(asCsv.stderr).toContain(
-      "error: --out r.xlsx names an Excel workbook, but -o csv asks for csv text",
-    );
-    expect(t.sandbox.requests.slice(mark)).toEqual([]);
-    expect(readdirSync(cwd).filter((f) => f !== ".config")).toEqual([]);
-  });
-});
-
-describe("item 13", () => {
+describe("the summary of a bulk run", () => {
   it('the summary never counts a row twice: "1 row: 1 refused", not "1 sent, 1 refused"', async () => {
     const { cwd, env } = scenario();
     writeFileSync(join(cwd, "one.csv"), "email,name\nrefused.once@example.com,Refused Once\n");

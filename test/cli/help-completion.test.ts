@@ -60,7 +60,7 @@ describe("completion", () => {
     expect(zsh.stdout).toMatch(/^#compdef assess/);
     expect(zsh.stdout).toContain("invite");
     const fish = await runCli(["completion", "fish"]);
-    // Scoped by the exact command path (issue 20, item 2): at the root, the groups.
+    // Scoped by the exact command path: at the root, the groups.
     expect(fish.stdout).toContain("complete -c assess -n '__assess_at' -a invite");
     expect(fish.stdout).toContain("-l proctoring -x -a 'disabled image video'");
   });

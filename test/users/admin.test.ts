@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const lastRequest = () => t.sandbox.requests.at(-1)!;
 
@@ -33,7 +27,7 @@ describe("users", () => {
     expect(r.json()).toMatchObject({ email: "grace@example.com", fullName: "Grace Hopper" });
   });
 
-  // Issue 20, item 7: checked locally, as a candidate's e-mail is (it was the service's 400 and exit 1).
+  // Checked locally, as a candidate's e-mail is (it was the service's 400 and exit 1).
   it("create with a bad e-mail is a usage error: exit 2, nothing sent", async () => {
     const before = t.sandbox.requests.length;
     const r = await t.run(["users", "create", "--email", "not-an-email", "--name", "X"]);

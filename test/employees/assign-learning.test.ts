@@ -1,4 +1,4 @@
-/** Issue 20, item 13: `assign-learning` with a resource and the skill it teaches assigns that resource once. */
+/** `assign-learning` with a resource and the skill it teaches assigns that resource once. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 

@@ -45,7 +45,7 @@ function placeOf(path: string): { level: number; unit: string } {
       if (unit.endsWith("/") ? path.startsWith(unit) : path === unit) return { level, unit };
     }
   }
-  throw new Error(`src/${path} is in no layer: add it to LAYERS in test/foundation/layers.test.ts`);
+  throw new Error(`src/${path} is in no layer: add it to LAYERS in test/cli/layers.test.ts`);
 }
 
 /** Relative imports of a source file, static and dynamic, resolved to paths relative to src/. */

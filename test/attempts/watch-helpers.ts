@@ -1,72 +1,11 @@
 /**
- * What the `attempts watch` and `callbacks` tests share: the built CLI as a child process (as a user or cron
- * runs it), attempts finished on the sandbox as a user would, and small receivers on loopback.
+ * What the `attempts watch` and `callbacks` tests share: attempts finished on the sandbox as a user would, waits
+ * with a bound, and small receivers on loopback.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { expect } from "vitest";
 import type { TestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-export const BIN = join(ROOT, "bin", "assess.js");
-
-export interface Live {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
-  waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** The built CLI with stdout and stderr on pipes (so stdout is not a terminal: NDJSON by default). */
-export function start(env: Record<string, string>, args: string[]): Live {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  let ended = false;
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => {
-      ended = true;
-      resolve({ code, signal });
-    }),
-  );
-  const texts = { stdout: () => stdout, stderr: () => stderr };
-  return {
-    child,
-    stdout: texts.stdout,
-    stderr: texts.stderr,
-    exit,
-    async waitFor(stream, pattern, boundMs = 20_000) {
-      const until = Date.now() + boundMs;
-      for (;;) {
-        const match = pattern.exec(texts[stream]());
-        if (match) return match;
-        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${stderr}`);
-        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${stderr}`);
-        await sleep(20);
-      }
-    },
-  };
-}
-
-/** Runs the built CLI to its end. */
-export async function runBuilt(env: Record<string, string>, args: string[]) {
-  const live = start(env, args);
-  const { code } = await live.exit;
-  return { code, stdout: live.stdout(), stderr: live.stderr() };
-}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

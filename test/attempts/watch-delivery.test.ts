@@ -1,5 +1,5 @@
 /**
- * Issue 25 (and the watch parts of issues 24 and 26): `attempts watch` delivers at least once. Through the built
+ * `attempts watch` delivers at least once. Through the built
  * CLI on the sandbox, with real receivers on loopback: a receiver down then up, a dead-letter after
  * --give-up-after, an attempt that cannot be delivered at all, a trickling receiver, Slack's message shape, a
  * Standard Webhooks signature checked by the test's own implementation, two watches over a stale lock, a state
@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, freePort, lines, sleep, startReceiver } from "./watch-helpers.js";
@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 const runBuilt = (args: string[], extra: Record<string, string> = {}) =>
-  h.runBuilt({ ...env, ...extra }, args);
+  runBin(args, { env: { ...env, ...extra } });
 const finishedAttempt = (email: string, name?: string) => h.finishedAttempt(t, email, { name });
 const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
 const stateFile = () => {
@@ -261,7 +261,7 @@ describe("attempts watch: the lock, the state and the terminal", () => {
     expectNoStack(future.stderr);
 
     writeFileSync(stateFile(), JSON.stringify(saved));
-    const live = h.start(env, ["attempts", "watch", "--interval", "5s"]);
+    const live = startBin(["attempts", "watch", "--interval", "5s"], { env });
     try {
       const from = new Date(Date.parse(saved.polledUntil) - 10 * 60_000).toISOString().slice(0, 19);
       await live.waitFor(

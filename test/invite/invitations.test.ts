@@ -1,15 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 const lastRequest = () => t.sandbox.requests.at(-1)!;
 

@@ -1,5 +1,5 @@
 /**
- * Issue 17, part 1: `assess attempts watch` through the built CLI (a child process, as a user or cron runs it)
+ * `assess attempts watch` through the built CLI (a child process, as a user or cron runs it)
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, lines, sleep, startReceiver, waitUntil } from "./watch-helpers.js";
 
@@ -24,8 +24,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const start = (args: string[]) => h.start(env, args);
-const runBuilt = (args: string[]) => h.runBuilt(env, args);
+const start = (args: string[]) => startBin(args, { env });
+const runBuilt = (args: string[]) => runBin(args, { env });
 const finishedAttempt = (email: string, test = "1001") => h.finishedAttempt(t, email, { test });
 
 function listingCalls(): number {

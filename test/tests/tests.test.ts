@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 describe("tests list", () => {
   it("prints JSON that parses, with the sandbox's tests", async () => {
@@ -100,7 +94,7 @@ describe("tests get", () => {
 });
 
 describe("tests settings", () => {
-  it("get prints the settings as sent (--json) and API.md's flat fields in a table", async () => {
+  it("get prints the settings as sent (--json) and the documented flat fields in a table", async () => {
     const r = await t.run(["tests", "settings", "get", "1002", "--json"]);
     expect(r.code).toBe(0);
     expect(r.json()).toHaveProperty("questionSettings.randomQuestions");
@@ -127,7 +121,7 @@ describe("tests settings", () => {
     const post = t.sandbox.requests
       .filter((q) => q.method === "POST" && q.path === "/v3/tests/1002/settings")
       .at(-1);
-    // The grouped answer is written back as the flat fields of API.md §2.2.
+    // The grouped answer is written back as the documented flat fields.
     const flat = Object.assign({}, ...Object.values(before));
     expect(Object.keys(flat)).toHaveLength(16);
     expect(post?.body).toEqual({ ...flat, randomQuestions: 1, copyPaste: 0 });

@@ -1,0 +1,215 @@
+/**
+ * `employees upsert`: two rows of one employee that differ are a conflict, not a repeat, through main(argv)
+ * against the sandbox.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
+import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+/** Built by the global setup, as bin/assess.js finds it: what makes a large file's check a split one. */
+const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
+
+let t: TestEnv;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestEnv();
+  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-c-"));
+});
+afterEach(() => {
+  t.sandbox.faults.clear();
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let configs = 0;
+/** A config folder of its own (ledgers included) for one scenario. */
+const freshConfig = () => ({ ASSESS_CONFIG_DIR: join(dir, `config-${configs++}`) });
+
+const isUpsert = (r: { method: string; path: string }) =>
+  r.method === "POST" && r.path === "/employees/upsert";
+
+describe("two rows of one employee that differ are a conflict, not a repeat", () => {
+  const header = "email,firstName,lastName,department";
+  const file = () => {
+    const path = join(dir, `staff-${configs}.csv`);
+    writeFileSync(
+      path,
+      [
+        header,
+        "ann@example.com,Ann,Lee,Sales", // 2: conflicts with 4
+        "bob@example.com,Bob,Ray,Ops", // 3
+        "ANN@example.com,Ann,Lee,Marketing", // 4: one e-mail (case aside), other values
+        "Bob@Example.com,Bob,Ray,Ops", // 5: the same as 3 but for the e-mail's case: a repeat
+        "cy@example.com,Cy,Tan,Ops", // 6
+        "ann@example.com,Ann,Lee,Sales", // 7: the same as 2, which conflicts with 4
+        "dee@example.com,Dee,Fox,Ops", // 8
+      ].join("\n"),
+    );
+    return path;
+  };
+
+  it("without --skip-invalid: exit 2 naming both lines of each conflict; nothing is sent", async () => {
+    const path = file();
+    const mark = t.sandbox.requests.length;
+    const run = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("error: 3 of 7 rows are invalid; nothing was sent:");
+    const reason = "the same e-mail with other values (one row per employee)";
+    expect(run.stderr).toContain(`${path}:2: conflicts with line 4: ${reason}`);
+    expect(run.stderr).toContain(`${path}:4: conflicts with line 2: ${reason}`);
+    expect(run.stderr).toContain(`${path}:7: conflicts with line 4: ${reason}`);
+    expect(run.stderr).not.toMatch(/:(3|5|6|8): /);
+    expect(t.sandbox.requests.slice(mark).filter(isUpsert)).toEqual([]);
+  });
+
+  it("with --skip-invalid: the conflicting rows go to the rejects file naming each other, the rest is sent once", async () => {
+    const path = file();
+    const mark = t.sandbox.requests.length;
+    const run = await t.run(["employees", "upsert", path, "--skip-invalid", "--json"], {
+      env: freshConfig(),
+    });
+    expect(run.code).toBe(0);
+    const summary = run.json<BulkResult>();
+    expect(summary).toMatchObject({ rows: 7, valid: 4, invalid: 3, duplicates: 1, sent: 3, failed: 0 });
+    expect(summary.invalidRows.map((r) => [r.line, r.label, r.error])).toEqual([
+      [2, "ann@example.com", expect.stringMatching(/^conflicts with line 4: the same e-mail/)],
+      [4, "ANN@example.com", expect.stringMatching(/^conflicts with line 2: the same e-mail/)],
+      [7, "ann@example.com", expect.stringMatching(/^conflicts with line 4: the same e-mail/)],
+    ]);
+    expect(summary.duplicateRows).toEqual([
+      { line: 5, label: "Bob@Example.com", error: "repeats an earlier row; sent once" },
+    ]);
+    const sent = t.sandbox.requests
+      .slice(mark)
+      .filter(isUpsert)
+      .flatMap((r) => (r.body as Array<{ email: string }>).map((e) => e.email));
+    expect(sent).toEqual(["bob@example.com", "cy@example.com", "dee@example.com"]);
+    const rejects = readFileSync(path.replace(/\.csv$/, ".rejects.csv"), "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(rejects).toEqual([
+      `${header},error`,
+      "ann@example.com,Ann,Lee,Sales,line 2: conflicts with line 4: the same e-mail with other values (one row per employee)",
+      "ANN@example.com,Ann,Lee,Marketing,line 4: conflicts with line 2: the same e-mail with other values (one row per employee)",
+      "ann@example.com,Ann,Lee,Sales,line 7: conflicts with line 4: the same e-mail with other values (one row per employee)",
+    ]);
+    expect(run.stderr).toContain("3 invalid rows were skipped");
+    expect(run.stderr).toContain("1 row repeats an earlier row and was not sent again:");
+  });
+
+  it("a JSON file too, with its lines", async () => {
+    const path = join(dir, "staff.json");
+    writeFileSync(
+      path,
+      `[\n${[
+        { email: "jo@example.com", firstName: "Jo", lastName: "A" },
+        { email: "kim@example.com", firstName: "Kim", lastName: "B" },
+        { email: "JO@example.com", firstName: "Joanna", lastName: "A" },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join(",\n")}\n]\n`,
+    );
+    const run = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${path}:2: conflicts with line 4`);
+    expect(run.stderr).toContain(`${path}:4: conflicts with line 2`);
+  });
+
+  it("invite rows are not affected: a repeated e-mail with another name is a repeat, sent once", async () => {
+    const path = join(dir, "invite-repeat.csv");
+    writeFileSync(path, "email,name\nrepeat.me@example.com,Ann\nREPEAT.ME@example.com,Annabel\n");
+    const run = await t.run(["invite", "bulk", path, "--test", "1001", "--json"], { env: freshConfig() });
+    expect(run.code).toBe(0);
+    expect(run.json<BulkResult>()).toMatchObject({ rows: 2, invalid: 0, duplicates: 1, sent: 1 });
+    expect(run.json<BulkResult>().duplicateRows[0]).toMatchObject({
+      line: 3,
+      error: "repeats an earlier row; sent once",
+    });
+  });
+
+  it("a file checked in two halves (the second in a worker thread): conflicts within and across the halves", async () => {
+    const ROWS = 130_000; // ~9 MB: above the 8 MiB where the check splits
+    const path = join(dir, "split-staff.csv");
+    const lines = ["email,firstName,lastName,externalEmployeeId,department"];
+    for (let i = 0; i < ROWS; i++) {
+      lines.push(
+        i === 120_000
+          ? "EMPLOYEE100000@example.com,Other,Name,EXT-100000,Department 0" // line 120002: conflicts with 100002
+          : `employee${i}@example.com,First${i},Last${i},EXT-${i},Department ${i % 50}`,
+      );
+    }
+    lines.push("employee10@example.com,First10,Last10,EXT-10,Department 99"); // 130002: conflicts with 12
+    lines.push("employee20@example.com,First20,Last20,EXT-20,Department 20"); // 130003: repeats 22
+    writeFileSync(path, `${lines.join("\n")}\n`);
+
+    const reason = "the same e-mail with other values (one row per employee)";
+    const listed = [
+      `  ${path}:12: conflicts with line 130002: ${reason}`,
+      `  ${path}:100002: conflicts with line 120002: ${reason}`,
+      `  ${path}:120002: conflicts with line 100002: ${reason}`,
+      `  ${path}:130002: conflicts with line 12: ${reason}`,
+    ];
+    const errorBlock = (stderr: string) => {
+      const all = stderr.split("\n").filter((line) => !line.startsWith("[debug]"));
+      const at = all.findIndex((line) => line.startsWith("error:"));
+      return all.slice(at, at + 5);
+    };
+    const mark = t.sandbox.requests.length;
+    const split = await t.run(["employees", "upsert", path, "--debug"], { checkWorker, env: freshConfig() });
+    expect(split.stderr).toContain("in two halves at once");
+    expect(split.code).toBe(2);
+    expect(errorBlock(split.stderr)).toEqual([
+      `error: 4 of ${ROWS + 2} rows are invalid; nothing was sent:`,
+      ...listed,
+    ]);
+    // One reader through the whole file finds the same.
+    const onePass = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    expect(onePass.code).toBe(2);
+    expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
+    expect(t.sandbox.requests.slice(mark).filter(isUpsert)).toEqual([]);
+
+    const skip = await t.run(["employees", "upsert", path, "--skip-invalid", "--json", "--debug"], {
+      checkWorker,
+      env: freshConfig(),
+    });
+    expect(skip.stderr).toContain("in two halves at once");
+    expect(skip.code).toBe(0);
+    expect(skip.json<BulkResult>()).toMatchObject({
+      rows: ROWS + 2,
+      valid: ROWS - 2,
+      invalid: 4,
+      duplicates: 1,
+      sent: ROWS - 3,
+    });
+    expect(skip.json<BulkResult>().duplicateRows).toEqual([
+      { line: 130_003, label: "employee20@example.com", error: "repeats an earlier row; sent once" },
+    ]);
+    const sent = new Map<string, number>();
+    for (const r of t.sandbox.requests.slice(mark).filter(isUpsert))
+      for (const e of r.body as Array<{ email: string }>)
+        sent.set(e.email.toLowerCase(), (sent.get(e.email.toLowerCase()) ?? 0) + 1);
+    expect(sent.size).toBe(ROWS - 3);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    for (const gone of ["employee10@example.com", "employee100000@example.com"])
+      expect(sent.has(gone)).toBe(false);
+    expect(sent.get("employee20@example.com")).toBe(1);
+    const rejects = readFileSync(path.replace(/\.csv$/, ".rejects.csv"), "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(
+      rejects.slice(1).map((line) => line.replace(/^.*,(line \d+: conflicts with line \d+):.*$/, "$1")),
+    ).toEqual([
+      "line 12: conflicts with line 130002",
+      "line 100002: conflicts with line 120002",
+      "line 120002: conflicts with line 100002",
+      "line 130002: conflicts with line 12",
+    ]);
+  });
+});

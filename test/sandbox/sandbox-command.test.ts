@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+
+let t: TestEnv;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestEnv();
+  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b-"));
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let configs = 0;
+const freshConfig = () => join(dir, `config-${configs++}`);
+
+describe("a busy port is said as such (exit 2), never as a bug", () => {
+  let busy: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    busy = http.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    port = (busy.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+
+  it.each([
+    ["sandbox", ["sandbox"]],
+    ["callbacks listen", ["callbacks", "listen"]],
+  ])("`assess %s --port <busy>`", async (_name, argv) => {
+    const r = await runBin([...argv, "--port", String(port)], { env: { ASSESS_CONFIG_DIR: freshConfig() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: Cannot listen on 127.0.0.1:${port}: port ${port} is in use`);
+    expect(r.stderr).toMatch(/hint: Pick another --port \(--port 0 takes any free one\)/);
+    expect(r.stderr).not.toMatch(/bug|EADDRINUSE/);
+  });
+});
+
+describe("the one-command sandbox finishes attempts; the SDK works against `assess sandbox`", () => {
+  it("`assess --sandbox sandbox complete <id>` completes an attempt of the embedded sandbox", async () => {
+    const env = { ASSESS_CONFIG_DIR: freshConfig() };
+    const send = await runBin(
+      [
+        "--sandbox",
+        "invite",
+        "send",
+        "--test",
+        "1001",
+        "--email",
+        "seven@example.com",
+        "--name",
+        "Seven",
+        "--json",
+      ],
+      { env },
+    );
+    expect(send.code).toBe(0);
+    const id = String(send.json<{ testInvitationId: number }>().testInvitationId);
+    const before = await runBin(["--sandbox", "reports", "get", id, "--json"], { env });
+    expect(before.code).not.toBe(0);
+    const done = await runBin(["--sandbox", "sandbox", "complete", id, "--status", "TestLeft"], { env });
+    expect(done.stderr).not.toMatch(/Cannot reach/);
+    expect(done.stderr).toContain(`✓ Attempt ${id} finished with status TestLeft`);
+    expect(done.code).toBe(0);
+    const report = await runBin(["--sandbox", "reports", "get", id, "--json"], { env });
+    expect(report.code).toBe(0);
+    expect(report.json<{ candidateEmail: string }>().candidateEmail).toBe("seven@example.com");
+  });
+
+  it("createClient of the built SDK against `assess sandbox --port 0 --json`, as the README says", async () => {
+    const live = startBin(["sandbox", "--port", "0", "--json"], {
+      env: { ASSESS_CONFIG_DIR: freshConfig() },
+    });
+    const { child } = live;
+    try {
+      let text = "";
+      const started = await new Promise<{ url: string; skillsUrl: string; keys: { acme: string } }>(
+        (resolve, reject) => {
+          child.stdout.on("data", (chunk: Buffer) => {
+            text += chunk.toString();
+            try {
+              resolve(JSON.parse(text));
+            } catch {
+              // not whole yet
+            }
+          });
+          child.on("exit", (code) => reject(new Error(`assess sandbox exited with ${code}`)));
+        },
+      );
+      const sdk = (await import(
+        pathToFileURL(join(ROOT, "dist", "sdk.mjs")).href
+      )) as typeof import("../../src/sdk/index.js");
+      const client = sdk.createClient({
+        apiKey: started.keys.acme,
+        baseUrl: started.url,
+        skillsBaseUrl: started.skillsUrl,
+        env: {},
+      });
+      const invitation = await client.invitations.create(1002, {
+        emailId: "sdk.seven@example.com",
+        fullName: "Sdk Seven",
+      });
+      const done = await runBin(
+        ["sandbox", "complete", String(invitation.testInvitationId), "--url", started.url],
+        { env: { ASSESS_CONFIG_DIR: freshConfig() } },
+      );
+      expect(done.code).toBe(0);
+      const report = await client.reports.get(invitation.testInvitationId);
+      expect(report.candidateEmail).toBe("sdk.seven@example.com");
+      await client.close();
+    } finally {
+      child.kill("SIGINT");
+      // Gone before the folders it writes to are removed.
+      await live.exit;
+    }
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain("assess sandbox --port 4010 &");
+    expect(readme).toMatch(/createClient\(\{\n {2}apiKey: "sbx-acme-/);
+  });
+});
