@@ -10,7 +10,7 @@
 // (the exact instant still depends on timing, so a failing seed is replayed a few times).
 //
 // Rows of a chunk that was out when the process died are uncertain: the CLI reports them and never resends
-// them on its own. The loop then does what CLI.md tells the user to do ("check the result before retrying"):
+// them on its own. The loop then does what the CLI's retry rules tell the user to do ("check the result before retrying"):
 // it asks the service (the sandbox's request log) which uncertain e-mails never arrived and sends exactly
 // those with --retry-uncertain. That rerun must find none of them already confirmed (a row marked done that
 // the service never got is a silent loss).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A nightly HR sync of 10,000 employees where 1 % changed (issue 28), the built CLI against the sandbox (in a
+// A nightly HR sync of 10,000 employees where 1 % changed, the built CLI against the sandbox (in a
 // process of its own, request bodies not recorded, each request answered --latency ms late), three ways:
 //
 //   upsert, no ledger   `employees upsert nightly.csv` from a fresh config folder (a CI job, another machine):

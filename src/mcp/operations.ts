@@ -76,9 +76,9 @@ export const OFFERS: { readonly [O in Operation]?: Offer } = {
         status: z.enum(EMPLOYEE_STATUSES).describe(`The new status: ${EMPLOYEE_STATUSES.join(", ")}`),
       }),
   },
-  updateSettings: { excluded: "not among the writes offered to assistants (issue 29)" },
-  addCertificate: { excluded: "not among the writes offered to assistants (issue 29)" },
-  assignLearning: { excluded: "not among the writes offered to assistants (issue 29)" },
+  updateSettings: { excluded: "not among the writes offered to assistants" },
+  addCertificate: { excluded: "not among the writes offered to assistants" },
+  assignLearning: { excluded: "not among the writes offered to assistants" },
   uploadResume: { excluded: "its body is a file, which a model cannot send" },
 };
 

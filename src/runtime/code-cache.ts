@@ -9,7 +9,7 @@
  * The caches live in the config folder's `cache/`, one file per bundle, named by the bundle's name (which
  * carries a hash of its content: a new build never reads an old cache) and V8's tag for what its caches depend
  * on (its version, flags and the CPU's features). V8 checks little else: a cache forged for a source of the
- * same length, with a payload, runs that payload (issue 26), and a flipped byte made Node 20 abort. Whoever can
+ * same length, with a payload, runs that payload (a probe showed it), and a flipped byte made Node 20 abort. Whoever can
  * write the config folder (a poisoned CI cache of it) must not get to run code: each file starts with an
  * HMAC-SHA256 of the rest, keyed by a secret of this installation (`code-cache.key`, 32 random bytes, 0600,
  * beside the bundles, where only whoever could rewrite the bundles themselves can read or write it). No key

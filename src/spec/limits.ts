@@ -12,7 +12,7 @@ export const MAX_CALLBACK_IDS = 100;
 /** Days between StartDateTime and EndDateTime of one attempt listing. */
 export const MAX_ATTEMPT_SPAN_DAYS = 30;
 /**
- * The `state` values of the attempt listing (POST /v3/candidates/testattempts?state=): API.md documents only
+ * The `state` values of the attempt listing (POST /v3/candidates/testattempts?state=): the service documents only
  * `completed` ("other accepted values: not shown"), so nothing else is sent.
  */
 export const ATTEMPT_STATES = ["completed"] as const;

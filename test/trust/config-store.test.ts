@@ -12,6 +12,7 @@
  *
  * Every run: its exit code, no stack trace, the canary key in no output.
  */
+
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -31,8 +32,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
 import { ROOT, tempDir } from "../bulk/helpers.js";
-import { SANDBOX_KEYS } from "../helpers/cli.js";
-import { BIN, expectClean, runBuilt } from "./built.js";
+import { runBin, SANDBOX_KEYS } from "../helpers/cli.js";
+import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const VICTIM = '{"profiles":{"default":{"output":"json"}}}\n';
@@ -65,7 +66,10 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("conf is loaded on first write only", () => {
   /** The files of dist/ a run of the built CLI loaded, as require.cache has them when it exits. */
-  function loadedBy(args: string[], env: Record<string, string>): { code: number | null; loaded: string[] } {
+  async function loadedBy(
+    args: string[],
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; loaded: string[] }> {
     const hooks = mkdtempSync(join(tmpdir(), "assess-loaded-"));
     try {
       const hook = join(hooks, "hook.cjs");
@@ -74,21 +78,18 @@ describe("conf is loaded on first write only", () => {
         hook,
         `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`,
       );
-      const r = spawnSync(process.execPath, ["-r", hook, BIN, ...args], {
-        encoding: "utf8",
-        env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
-      });
+      const r = await runBin(args, { env, preload: hook });
       expect(r.stderr).not.toContain(KEY);
       const loaded = (JSON.parse(readFileSync(out, "utf8")) as string[]).filter((f) =>
         f.startsWith(join(ROOT, "dist")),
       );
-      return { code: r.status, loaded };
+      return { code: r.code, loaded };
     } finally {
       rmSync(hooks, { recursive: true, force: true });
     }
   }
 
-  it("--version, --help and reading commands never load conf's chunk; config set does", () => {
+  it("--version, --help and reading commands never load conf's chunk; config set does", async () => {
     const dist = join(ROOT, "dist");
     const confChunks = readdirSync(dist)
       .filter((f) => f.endsWith(".cjs"))
@@ -110,11 +111,11 @@ describe("conf is loaded on first write only", () => {
       ["config", "list"],
       ["config", "path"],
     ]) {
-      const r = loadedBy(args, env);
+      const r = await loadedBy(args, env);
       expect(r.code, args.join(" ")).toBe(0);
       expect(r.loaded, args.join(" ")).not.toContain(conf);
     }
-    const set = loadedBy(["config", "set", "timeout", "5000"], env);
+    const set = await loadedBy(["config", "set", "timeout", "5000"], env);
     expect(set.code).toBe(0);
     expect(set.loaded).toContain(conf);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({

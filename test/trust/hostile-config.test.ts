@@ -1,14 +1,14 @@
 /**
- * Issue 26, second probe, the config folder as a trust boundary and what assess shows of its secrets (items 1,
- * 3, 4, 8 and 9's base URL and path parts), through the built CLI (and the built SDK) against the sandbox or a
+ * The config folder as a trust boundary and what assess shows of its secrets (the code cache, the SDK's key,
+ * links and modes, --dry-run, base URLs' passwords and paths), through the built CLI (and the built SDK) against the sandbox or a
  * small server on loopback, with config folders planted here:
  *
- * - item 1: a code cache forged as the probe did (a payload of the bundle's length, V8 data it accepts) is not
+ * - a code cache forged as the probe did (a payload of the bundle's length, V8 data it accepts) is not
  *   run; a cache folder others can write is neither read nor written;
- * - item 3: the SDK client shows no key to JSON.stringify, util.inspect or %o;
- * - item 4: config.json, the watch state and callbacks listen's log as links; 0777 folders;
- * - item 8: --dry-run sends no read; a command that plans with reads sends no write;
- * - item 9: a base URL's password is shown nowhere; `api GET /../../x` is refused.
+ * - the SDK client shows no key to JSON.stringify, util.inspect or %o;
+ * - config.json, the watch state and callbacks listen's log as links; 0777 folders;
+ * - --dry-run sends no read; a command that plans with reads sends no write;
+ * - a base URL's password is shown nowhere; `api GET /../../x` is refused.
  *
  * Every run: its exit code, no stack trace, the canary key in no output; for files, nothing outside the config
  * folder changed (the planted targets are compared byte for byte).
@@ -60,7 +60,7 @@ function planted(): { config: string; victim: string; env: Record<string, string
   return { config, victim, env: { ...t.env, ASSESS_CONFIG_DIR: config } };
 }
 
-describe("item 1: the code cache", () => {
+describe("the code cache", () => {
   it("a cache forged as the probe did (same-length source with a payload, data V8 accepts) is not run", async () => {
     const { config, victim, env } = planted();
     const before = snapshotFiles([victim]);
@@ -130,7 +130,7 @@ for (const mac of [32, 4]) {
   });
 });
 
-describe("item 3: the SDK client", () => {
+describe("the SDK client", () => {
   it("shows its options with the key redacted to JSON.stringify, util.inspect and %o", () => {
     const r = spawnSync(
       process.execPath,
@@ -152,7 +152,7 @@ console.log([JSON.stringify(client), util.inspect(client, { depth: 3 }), util.fo
   });
 });
 
-describe("item 4: links and modes in the config folder", () => {
+describe("links and modes in the config folder", () => {
   it("config.json as a link: config set refuses (exit 2), the target is not written or chmodded", async () => {
     const { config, victim, env } = planted();
     // Someone else's config, readable as one: the run gets as far as writing.
@@ -226,7 +226,7 @@ describe("item 4: links and modes in the config folder", () => {
   });
 });
 
-describe("item 8: --dry-run", () => {
+describe("--dry-run", () => {
   let server: HostileServer;
   beforeAll(async () => {
     server = await startHostileServer(({ res }) => {
@@ -275,7 +275,7 @@ describe("item 8: --dry-run", () => {
   });
 });
 
-describe("item 9: the base URL's password, and paths above the base URL", () => {
+describe("the base URL's password, and paths above the base URL", () => {
   it("user:password@ in the base URL shows in no error, --debug line, config list or openapi", async () => {
     const server = await startHostileServer(({ res }) => {
       res.writeHead(500, { "content-type": "text/plain" });

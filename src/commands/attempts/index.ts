@@ -25,7 +25,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .addOption(
         new Option(
           "--state <state>",
-          "attempt state the service filters on (API.md documents only completed: finished, left or terminated)",
+          "attempt state the service filters on (the service documents only completed: finished, left or terminated)",
         )
           .choices(ATTEMPT_STATES)
           .default("completed"),

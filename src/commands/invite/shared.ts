@@ -13,7 +13,7 @@ export const invitationColumns: Column[] = [
 
 /**
  * An invitation just made, as every format shows it: pending (a new invitation, or a re-invited one reset to
- * Pending: API-NOTES.md) where the answer carries no status, as invite send's does not; the service's own
+ * Pending, as the service's public documentation shows) where the answer carries no status, as invite send's does not; the service's own
  * status, in any casing, where it does.
  */
 export function newInvitation(answer: Invitation): Invitation {

@@ -137,7 +137,7 @@ export function collectList(value: string, previous: string[] = []): string[] {
 
 /**
  * `--timezone` of every command that sends a timeZoneId: `.option(...TIMEZONE)`. The ids are the service's
- * (its List timezones operation, whose path API.md does not publish): none is invented or mapped here.
+ * (its List timezones operation, whose path the service does not publish): none is invented or mapped here.
  */
 export const TIMEZONE = [
   "--timezone <id>",

@@ -1,9 +1,8 @@
 /**
- * Issue 24's terminal items, through the built CLI: on a real pseudo-terminal of 60, 80 and 120 columns (the
+ * What a terminal shows (progress, tables, help, completion), through the built CLI: on a real pseudo-terminal of 60, 80 and 120 columns (the
  * screen read back through test/helpers/screen.ts), and with stdout and stderr piped in a child process.
- * Item 1: one progress line, erased before anything else and at every exit. Item 2: links and e-mails never
- * cut in tables. Item 5: help wrapped to the terminal. Item 9: completion in a real bash. Item 13 (part):
- * --fields by header, units in tables.
+ * One progress line, erased before anything else and at every exit; links and e-mails never cut in tables;
+ * help wrapped to the terminal; completion in a real bash; --fields by header, units in tables.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -91,7 +90,7 @@ function fitsWidth(raw: string, cols: number): string[] {
 }
 const TABLE_LINE = /[┌│├└]/;
 
-describe("item 1: one progress line, erased before anything else and at every exit", () => {
+describe("one progress line, erased before anything else and at every exit", () => {
   it.each(WIDTHS)(
     "attempts list --limit 5 at %i columns: the bar, then the table from column 0",
     async (cols) => {
@@ -171,7 +170,7 @@ async function truth(args: string[], key: string): Promise<string[]> {
   return values;
 }
 
-describe("item 2: links and e-mail addresses are never cut in tables", () => {
+describe("links and e-mail addresses are never cut in tables", () => {
   it.each(WIDTHS)("links list at %i columns shows every link whole, within the width", async (cols) => {
     const links = await truth(["links", "list", "--test", "1001"], "testLink");
     const r = await inTerminal(["links", "list", "--test", "1001"], cols);
@@ -211,7 +210,7 @@ describe("item 2: links and e-mail addresses are never cut in tables", () => {
   });
 });
 
-describe("item 13 (part): --fields by header, units in tables", () => {
+describe("--fields by header, units in tables", () => {
   it("tests list shows DURATION in minutes on a terminal, the number alone when piped", async () => {
     const r = await inTerminal(["tests", "list"], 80);
     expect(r.lines.some((line) => /│ DURATION\s+│/.test(line))).toBe(true);
@@ -239,7 +238,7 @@ describe("item 13 (part): --fields by header, units in tables", () => {
 /** The words of a help text, continuation backslashes aside: what wrapping must keep. */
 const words = (text: string) => text.replace(/ \\\n/g, " ").split(/\s+/).filter(Boolean);
 
-describe("item 5: help wraps to the terminal, 80 columns when unknown", () => {
+describe("help wraps to the terminal, 80 columns when unknown", () => {
   const HELP = [
     ["help", "exit-codes"],
     ["help", "formatting"],
@@ -273,7 +272,7 @@ describe("item 5: help wraps to the terminal, 80 columns when unknown", () => {
   });
 });
 
-describe("item 9: completion in a real bash", () => {
+describe("completion in a real bash", () => {
   it.each(WIDTHS)(
     "at %i columns: shells for completion, subcommands before flags, file names",
     async (cols) => {
