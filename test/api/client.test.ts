@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { joinUrl, readErrorBody } from "../../src/api/client.js";
+import { readErrorBody } from "../../src/api/client.js";
+import { joinUrl } from "../../src/api/url.js";
 import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
 
 let t: TestEnv;
