@@ -2,32 +2,14 @@
  * A bulk run's summary never counts a row twice ("1 row: 1 refused", not "1 sent, 1 refused"), through the
  * built CLI against the sandbox.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBin, SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, SANDBOX_KEYS, useScenarios } from "../helpers/cli.js";
 import { KEY, Terminal } from "../links/terminal.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b2-"));
-});
-afterEach(() => t.sandbox.faults.clear());
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let folders = 0;
-/** A folder of its own (the working folder of a run, its files) and a config folder (ledgers) for one scenario. */
-function scenario(): { cwd: string; env: Record<string, string> } {
-  const cwd = join(dir, `scenario-${folders++}`);
-  mkdirSync(cwd);
-  return { cwd, env: { ...t.env, ASSESS_CONFIG_DIR: join(cwd, ".config") } };
-}
+const t = useScenarios();
+const { scenario } = t;
 
 const invited = (email: string) => t.sandbox.state.invitations.filter((i) => i.email === email).length;
 

@@ -2,31 +2,13 @@
  * `-` is standard input; a missing file says so. Through the built CLI (`node bin/assess.js` in a child
  * process, stdio on pipes) against the sandbox.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useScenarios } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b2-"));
-});
-afterEach(() => t.sandbox.faults.clear());
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let folders = 0;
-/** A folder of its own (the working folder of a run, its files) and a config folder (ledgers) for one scenario. */
-function scenario(): { cwd: string; env: Record<string, string> } {
-  const cwd = join(dir, `scenario-${folders++}`);
-  mkdirSync(cwd);
-  return { cwd, env: { ...t.env, ASSESS_CONFIG_DIR: join(cwd, ".config") } };
-}
+const t = useScenarios();
+const { scenario } = t;
 
 const invited = (email: string) => t.sandbox.state.invitations.filter((i) => i.email === email).length;
 

@@ -1,9 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -83,6 +83,28 @@ export function useTestEnv(options: SandboxOptions = {}): TestEnv {
   });
   afterAll(() => handle.close());
   return handle;
+}
+
+/**
+ * A file-wide TestEnv (faults cleared after each test) and `scenario()`: a working folder of its own for one
+ * run's files, with a config folder (ledgers) inside it. Everything is removed after the file's last test.
+ */
+export function useScenarios(): TestEnv & { scenario(): { cwd: string; env: Record<string, string> } } {
+  const t = useTestEnv();
+  let dir = "";
+  let folders = 0;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "assess-scenario-"));
+  });
+  afterEach(() => t.sandbox.faults.clear());
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return Object.assign(t, {
+    scenario() {
+      const cwd = join(dir, `scenario-${folders++}`);
+      mkdirSync(cwd);
+      return { cwd, env: { ...t.env, ASSESS_CONFIG_DIR: join(cwd, ".config") } };
+    },
+  });
 }
 
 /** The sandbox of the tests: both APIs behind path prefixes, on an ephemeral loopback port. */

@@ -1,32 +1,14 @@
 /**
  * `reports export --out x.xlsx` writes a workbook, through the built CLI against the sandbox.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import readXlsxFile from "read-excel-file/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useScenarios } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b2-"));
-});
-afterEach(() => t.sandbox.faults.clear());
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let folders = 0;
-/** A folder of its own (the working folder of a run, its files) and a config folder (ledgers) for one scenario. */
-function scenario(): { cwd: string; env: Record<string, string> } {
-  const cwd = join(dir, `scenario-${folders++}`);
-  mkdirSync(cwd);
-  return { cwd, env: { ...t.env, ASSESS_CONFIG_DIR: join(cwd, ".config") } };
-}
+const t = useScenarios();
+const { scenario } = t;
 
 describe("reports export --out x.xlsx writes a workbook", () => {
   it("a real .xlsx: its header row, numbers as numbers, one row per attempt", async () => {
