@@ -3,7 +3,7 @@
  * with a bound, and small receivers on loopback.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { expect } from "vitest";
 import type { TestEnv } from "../helpers/cli.js";
 
@@ -97,9 +97,19 @@ export async function startReceiver(
   };
 }
 
-/** A loopback port nothing listens on (yet). */
+/**
+ * A loopback port nothing listens on, and that stays so: it is picked below the kernel's ephemeral range
+ * (32768 and up on Linux), so a server of another test file started on port 0 meanwhile is never given it
+ * (a "down" receiver that another suite's server took answered 404 instead of refusing).
+ */
 export async function freePort(): Promise<number> {
-  const probe = await startReceiver();
-  await probe.close();
-  return probe.port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
