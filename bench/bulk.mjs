@@ -19,17 +19,11 @@
 // --kinds invite (or upsert) runs that command alone, in every part but concurrency.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "esbuild";
+import { arg, bin, bundleSandbox, machineLine, median, root, startBundledSandbox } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "assess.js");
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const only = new Set(arg("only", "invite,upsert,ledger,concurrency").split(","));
 /** The commands the invite, upsert, base and ledger parts run (`--kinds upsert`: the upsert runs alone). */
 const kinds = arg("kinds", "invite,upsert").split(",");
@@ -65,9 +59,7 @@ const KINDS = {
 };
 
 await writeHelpers();
-console.log(
-  `machine: ${cpus()[0]?.model ?? "?"} x${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, node ${process.version}, load ${loadavg()[0].toFixed(2)}`,
-);
+console.log(machineLine());
 
 let missed = 0;
 const verdict = (ok) => {
@@ -189,10 +181,6 @@ if (only.has("concurrency")) {
 console.log(missed === 0 ? "\nall goals met" : `\n${missed} goal(s) missed`);
 process.exitCode = missed === 0 ? 0 : 1;
 
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
 /**
  * One CLI run against a fresh sandbox (so no run pays for the state another left), checked for every row
  * sent; with `rss`, its peak RSS and the time of a rerun that skips every row through the ledger.
@@ -255,23 +243,11 @@ function rowsIn(file) {
 
 /** A fresh sandbox process per measurement. */
 async function withSandbox({ latencyMs = 0 }, fn) {
-  const child = spawn(process.execPath, [join(work, "serve.mjs")], {
-    env: { ...process.env, BENCH_LATENCY_MS: String(latencyMs) },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const info = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      if (out.includes("\n")) resolve(JSON.parse(out));
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
+  const sandbox = await startBundledSandbox(work, latencyMs);
   try {
-    return await fn(info);
+    return await fn(sandbox);
   } finally {
-    child.stdin.end();
-    await new Promise((r) => child.once("exit", r));
+    await sandbox.close();
   }
 }
 
@@ -297,25 +273,7 @@ function measure(args, env) {
 }
 
 async function writeHelpers() {
-  // The sandbox, bundled on its own so it runs in a plain node process with recordBodies off.
-  await build({
-    entryPoints: [join(root, "src", "sandbox", "index.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: join(work, "sandbox.mjs"),
-    logLevel: "warning",
-  });
-  writeFileSync(
-    join(work, "serve.mjs"),
-    `import { startSandbox, SANDBOX_KEYS } from "./sandbox.mjs";
-const sb = await startSandbox({ recordBodies: false, latencyMs: Number(process.env.BENCH_LATENCY_MS) });
-process.stdout.write(JSON.stringify({ url: sb.url, skillsUrl: sb.skillsUrl, key: SANDBOX_KEYS.acme }) + "\\n");
-process.stdin.resume();
-process.stdin.on("end", () => sb.close().then(() => process.exit(0)));
-`,
-  );
+  await bundleSandbox(work);
   // Preloaded into the measured process: writes getrusage's peak RSS when it exits.
   writeFileSync(
     join(work, "maxrss.cjs"),

@@ -24,15 +24,9 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { arg, bin, startCliSandbox } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "assess.js");
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const RUNS = Number(arg("runs", "20"));
 const ROWS = Number(arg("rows", "25000"));
 const SEED = Number(arg("seed", String(Date.now() % 2 ** 31)));
@@ -61,22 +55,10 @@ function prng(seed) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startSandbox(configDir) {
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], {
-    env: { PATH: process.env.PATH, NO_COLOR: "1", ASSESS_CONFIG_DIR: configDir },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stderr.resume();
-  const info = await new Promise((resolve, reject) => {
-    child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}) before it listened`)));
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      try {
-        resolve(JSON.parse(out));
-      } catch {
-        // not the whole JSON document yet
-      }
-    });
+  const { child, ...info } = await startCliSandbox({
+    PATH: process.env.PATH,
+    NO_COLOR: "1",
+    ASSESS_CONFIG_DIR: configDir,
   });
   const control = async (method, path, body) => {
     const res = await fetch(`${info.url}/_sandbox${path}`, {

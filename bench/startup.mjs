@@ -4,28 +4,25 @@
 // Usage: npm run bench:startup [-- --runs 30] [-- --base DIR]
 // --base DIR: also runs the built CLI of another checkout (say, a `git worktree` of main, built there),
 // interleaved with this one, to compare a change with what it changes.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { arg, bin, machineLine, median, startCliSandbox } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "assess.js");
-const runsArg = process.argv.indexOf("--runs");
-const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;
-
-const baseArg = process.argv.indexOf("--base");
-const baseBin = baseArg > 0 ? join(process.argv[baseArg + 1], "bin", "assess.js") : undefined;
+const runs = Number(arg("runs", "30"));
+const baseDir = arg("base", undefined);
+const baseBin = baseDir ? join(baseDir, "bin", "assess.js") : undefined;
 
 const configDir = mkdtempSync(join(tmpdir(), "assess-bench-"));
-const sandbox = await startSandboxProcess();
+// In its own process, so that its start-up and work are not counted.
+const sandbox = await startCliSandbox({ ...process.env, ASSESS_CONFIG_DIR: configDir });
 const env = {
   ...process.env,
   ASSESS_CONFIG_DIR: configDir,
   ASSESS_BASE_URL: sandbox.url,
   ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
-  ASSESS_API_KEY: sandbox.key,
+  ASSESS_API_KEY: sandbox.keys.acme,
   NO_COLOR: "1",
 };
 
@@ -46,11 +43,8 @@ for (const c of cases) time(c.args);
 const samples = new Map(cases.map((c) => [c.name, []]));
 for (let i = 0; i < runs; i++) for (const c of cases) samples.get(c.name).push(time(c.args));
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(samples.get("node -e 0"));
-console.log(
-  `machine: ${cpus()[0]?.model ?? "?"} x${cpus().length}, node ${process.version}, load ${loadavg()[0].toFixed(2)}, ${runs} runs each, medians`,
-);
+console.log(`${machineLine()}, ${runs} runs each, medians`);
 let failed = 0;
 for (const c of cases) {
   const ms = median(samples.get(c.name));
@@ -70,25 +64,4 @@ function time(args) {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
   return ms;
-}
-
-/** The sandbox runs in its own process so its start-up and work are not counted. */
-function startSandboxProcess() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--json"], {
-      env: { ...process.env, ASSESS_CONFIG_DIR: configDir },
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      try {
-        const info = JSON.parse(out);
-        resolve({ child, url: info.url, skillsUrl: info.skillsUrl, key: info.keys.acme });
-      } catch {
-        // not complete yet
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
 }

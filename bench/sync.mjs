@@ -15,17 +15,10 @@
 // Usage: npm run build && node bench/sync.mjs [-- --rows 10000 --changed 0.01 --latency 0,20 --runs 3]
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { arg, bin, bundleSandbox, machineLine, startBundledSandbox } from "./common.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "bin", "assess.js");
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const ROWS = Number(arg("rows", "10000"));
 const CHANGED = Number(arg("changed", "0.01"));
 const latencies = arg("latency", "0,20").split(",").map(Number);
@@ -46,28 +39,9 @@ writeFileSync(
   `${[HEADER, ...Array.from({ length: ROWS }, (_, i) => row(i, i % every === 0 ? "Moved" : `Department ${i % 50}`))].join("\n")}\n`,
 );
 
-await build({
-  entryPoints: [join(root, "src", "sandbox", "index.ts")],
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  outfile: join(work, "sandbox.mjs"),
-  logLevel: "warning",
-});
-writeFileSync(
-  join(work, "serve.mjs"),
-  `import { startSandbox, SANDBOX_KEYS } from "./sandbox.mjs";
-const sb = await startSandbox({ recordBodies: false, latencyMs: Number(process.env.BENCH_LATENCY_MS) });
-process.stdout.write(JSON.stringify({ url: sb.url, skillsUrl: sb.skillsUrl, key: SANDBOX_KEYS.acme }) + "\\n");
-process.stdin.resume();
-process.stdin.on("end", () => sb.close().then(() => process.exit(0)));
-`,
-);
+await bundleSandbox(work);
 
-console.log(
-  `machine: ${cpus()[0]?.model ?? "?"} x${cpus().length}, ${Math.round(totalmem() / 1024 ** 3)} GiB, node ${process.version}, load ${loadavg()[0].toFixed(2)}`,
-);
+console.log(machineLine());
 console.log(
   `${ROWS.toLocaleString("en-US")} employees, ${CHANGED * 100} % changed (department), median of ${runs}\n`,
 );
@@ -93,7 +67,7 @@ for (const latency of latencies) {
 }
 
 async function measure(latency, way) {
-  const sandbox = await startSandbox(latency);
+  const sandbox = await startBundledSandbox(work, latency);
   try {
     const seeded = join(work, `config-seeded-${Math.random().toString(36).slice(2)}`);
     await assess(["employees", "upsert", "yesterday.csv"], sandbox, seeded);
@@ -114,26 +88,12 @@ async function measure(latency, way) {
       upserted: summary.counts ? (summary.upsert?.sent ?? 0) : summary.sent,
     };
   } finally {
-    sandbox.close();
+    await sandbox.close();
   }
 }
 
 function control(sandbox, method) {
   return fetch(`${sandbox.url}/_sandbox/requests`, { method }).then((r) => r.json());
-}
-
-function startSandbox(latency) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(work, "serve.mjs")], {
-      env: { ...process.env, BENCH_LATENCY_MS: String(latency) },
-      stdio: ["pipe", "pipe", "inherit"],
-    });
-    child.stdout.once("data", (line) => {
-      const info = JSON.parse(String(line));
-      resolve({ ...info, close: () => child.stdin.end() });
-    });
-    child.on("error", reject);
-  });
 }
 
 function assess(argv, sandbox, config) {
