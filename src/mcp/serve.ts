@@ -292,15 +292,12 @@ function errorResult(scrub: (text: string) => string, error: unknown, tool: Tool
  */
 function hintFor(error: CliError, tool: Tool): string | undefined {
   const status = error.status;
-  if (error instanceof UncertainError) {
+  if (error instanceof UncertainError)
     return "Check with a list or get tool whether it was done before calling again, so nothing is done twice.";
-  }
-  if (error instanceof NetworkError) {
+  if (error instanceof NetworkError)
     return "The service could not be reached or was too slow: try again in a moment; if it goes on, tell the user to check the base URL assess mcp runs with.";
-  }
-  if (status === 401) {
+  if (status === 401)
     return "The service refused the API key this server runs with: no tool call can fix that; tell the user to check the key of assess mcp's profile.";
-  }
   if (status === 403 || status === 404) {
     const ids = tool.operation ? pathParameters(OPERATIONS[tool.operation].path) : [];
     const sources = ids.flatMap((id) => (ID_SOURCES[id] ? [`${ID_SOURCES[id]} gives ${id}`] : []));
@@ -314,6 +311,6 @@ function hintFor(error: CliError, tool: Tool): string | undefined {
   }
   if (status === 429) return "The service is rate limiting: wait a minute before calling again.";
   if (status !== undefined && status >= 500) return "The service failed: try again later.";
-  const suggestion = error.suggestion;
+  const { suggestion } = error;
   return suggestion && !/`assess\b|(^|\s)--[a-z]/.test(suggestion) ? suggestion : undefined;
 }

@@ -28,11 +28,12 @@ type Prepared<T> = Pick<BulkRow<T>, "json" | "key" | "dedupeKey" | "label">;
 
 interface BulkSpec<R, T> {
   kind: "invite" | "upsert";
-  maxChunk: number;
   prepare(row: R): Prepared<T> | { invalid: string };
   target: LedgerTarget;
   send(rows: readonly SentRow<T>[]): Promise<ChunkAnswer | undefined>;
 }
+
+const MAX_CHUNK = { invite: MAX_BULK_CANDIDATES, upsert: MAX_UPSERT_EMPLOYEES };
 
 type Employee = z.input<typeof s.EmployeeUpsertItem>;
 
@@ -43,17 +44,10 @@ export function inviteRows(
   testId: number,
   rows: Iterable<s.BulkCandidate> | AsyncIterable<s.BulkCandidate>,
   { settings = {}, ...options }: BulkOptions & { settings?: InviteSettings } = {},
-): Promise<BulkOutcome<s.BulkCandidate>> {
+) {
   const send = sendInvites(api, testId, checkInviteSettings(settings));
   const target = { ...ledgerTarget(api, "assess"), testId };
-  const spec = {
-    kind: "invite",
-    maxChunk: MAX_BULK_CANDIDATES,
-    prepare: prepareCandidate,
-    target,
-    send,
-  } as const;
-  return runRows(rows, spec, env, options);
+  return runRows(rows, { kind: "invite", prepare: prepareCandidate, target, send }, env, options);
 }
 
 /** `client.employees.upsert`. */
@@ -62,10 +56,10 @@ export function upsertRows(
   env: NodeJS.ProcessEnv,
   rows: Iterable<Employee> | AsyncIterable<Employee>,
   options: BulkOptions = {},
-): Promise<BulkOutcome<Employee>> {
+) {
+  const send = sendEmployees(api);
   const target = ledgerTarget(api, "skills");
-  const spec = { kind: "upsert", maxChunk: MAX_UPSERT_EMPLOYEES, prepare: prepareEmployee, target } as const;
-  return runRows(rows, { ...spec, send: sendEmployees(api) }, env, options);
+  return runRows(rows, { kind: "upsert", prepare: prepareEmployee, target, send }, env, options);
 }
 
 /** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
@@ -74,25 +68,16 @@ function ledgerTarget(api: Api, which: "assess" | "skills"): LedgerTarget {
   return { baseUrl: which === "skills" ? skillsBaseUrl : baseUrl, key: keyFingerprint(apiKey) };
 }
 
-const STATUSES: RowStatus[] = [
-  "sent",
-  "failed",
-  "uncertain",
-  "invalid",
-  "duplicate",
-  "alreadyDone",
-  "unsent",
-];
-
 async function runRows<R, T>(
   input: Iterable<R> | AsyncIterable<R>,
   spec: BulkSpec<R, T>,
   env: NodeJS.ProcessEnv,
   options: BulkOptions,
 ): Promise<BulkOutcome<R>> {
-  const chunkSize = options.chunkSize ?? spec.maxChunk;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > spec.maxChunk) {
-    throw new UsageError(`chunkSize must be a whole number from 1 to ${spec.maxChunk}, got ${chunkSize}`);
+  const maxChunk = MAX_CHUNK[spec.kind];
+  const chunkSize = options.chunkSize ?? maxChunk;
+  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > maxChunk) {
+    throw new UsageError(`chunkSize must be a whole number from 1 to ${maxChunk}, got ${chunkSize}`);
   }
   const concurrency = options.concurrency ?? 2;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
@@ -136,7 +121,7 @@ async function runRows<R, T>(
       target: () => spec.target,
       ledgerDir: own ?? (typeof options.ledger === "string" ? options.ledger : ledgerDir(env)),
       chunkSize,
-      maxChunk: spec.maxChunk,
+      maxChunk,
       concurrency,
       skipInvalid: true,
       restart: options.restart,
@@ -162,7 +147,7 @@ async function runRows<R, T>(
 }
 
 function counts<R>(outcomes: RowOutcome<R>[]): Record<RowStatus, number> {
-  const result = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
+  const result = { sent: 0, failed: 0, uncertain: 0, invalid: 0, duplicate: 0, alreadyDone: 0, unsent: 0 };
   for (const { status } of outcomes) result[status]++;
   return result;
 }
@@ -170,7 +155,7 @@ function counts<R>(outcomes: RowOutcome<R>[]): Record<RowStatus, number> {
 // The two operations' rows and requests, shared with `assess mcp`'s bulk tools.
 
 /** A bulk invite's settings, checked before any row is read: every chunk would carry them. */
-export function checkInviteSettings(settings: z.input<typeof s.BulkInviteSettings>): s.BulkInviteSettings {
+export function checkInviteSettings(settings: InviteSettings): s.BulkInviteSettings {
   const parsed = s.BulkInviteSettings.safeParse(settings);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map(
