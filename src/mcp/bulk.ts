@@ -1,11 +1,8 @@
 /**
- * The bulk tools of `assess mcp`: a call without `planToken` sends nothing and answers with a plan (the engine's
- * dry run); the same call with the plan's token sends. Both run the CLI's bulk engine with the CLI's ledger, so
- * what `assess invite bulk` or an earlier call confirmed is never sent again, nor an uncertain row.
- *
- * The token is an HMAC, under this server process's secret, of the tool, the target, the settings, the rows
- * and the plan's counts: a token from another call or server, or of a plan the ledger has since changed, is
- * refused.
+ * The bulk tools of `assess mcp`: a call without `planToken` answers with a plan (the engine's dry run); the
+ * same call with the plan's token sends, through the CLI's engine and ledger, so nothing confirmed is sent
+ * again. The token is an HMAC (under this process's secret) of the tool, target, settings, rows and the
+ * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
 import { createHmac } from "node:crypto";
 import * as s from "../api/schemas.js";

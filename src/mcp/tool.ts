@@ -24,17 +24,15 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   description: string;
   /** The operation the tool is, or is built on. */
   operation?: Operation;
-  /** What the tool does to the data: its annotations (serve.ts). */
   effect: OperationRecord["effect"];
   /** Built on first use, as the API layer's schemas are. */
   input: () => S;
   /** The `--allow-writes` group that permits a write tool. */
   writes?: WriteGroup;
-  /** Calling it twice with the same arguments does nothing more the second time. */
   idempotent?: boolean;
   /** The MCP SDK's client checks every structuredContent against it, an error's too, so it requires nothing. */
   output?: { type: "object"; properties: Record<string, unknown> };
-  /** The result: both the text and the structuredContent of the tool's answer. */
+  /** The answer's text and structuredContent. */
   call(env: ToolEnv, args: z.infer<S>): Promise<Record<string, unknown>>;
 }
 

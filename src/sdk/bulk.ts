@@ -50,7 +50,6 @@ export function inviteRows(
   return runRows(rows, { kind: "invite", prepare: prepareCandidate, target, send }, env, options);
 }
 
-/** `client.employees.upsert`. */
 export function upsertRows(
   api: Api,
   env: NodeJS.ProcessEnv,
