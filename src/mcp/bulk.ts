@@ -1,32 +1,32 @@
 /**
- * The bulk tools of `assess mcp` (invite_candidates, upsert_employees, resend_callbacks): a call without
- * `planToken` sends nothing and answers with a plan; the same call again with the plan's token sends. Both go
- * through the CLI's bulk engine (bulk/engine/run.ts) with the CLI's ledger for the same service, key and test
- * (commands/shared/bulk-run.ts `ledgerTarget`), so what `assess invite bulk` or an earlier call confirmed is
- * never sent again, and an uncertain row is not resent.
- *
- * The plan is the engine's dry run: every row checked, repeats found, the ledger read (not written). Its
- * token is an HMAC, under a secret of this server process, of the tool, the target, the settings, the rows as
- * they would be sent and the plan's counts: a token from another call, another server, or a plan the ledger
- * has since changed (another run confirmed some rows) is refused, and the model is told to plan again.
+ * The bulk tools of `assess mcp`: a call without `planToken` answers with a plan (the engine's dry run); the
+ * same call with the plan's token sends, through the CLI's engine and ledger, so nothing confirmed is sent
+ * again. The token is an HMAC (under this process's secret) of the tool, target, settings, rows and the
+ * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
 import { createHmac } from "node:crypto";
 import * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
-import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { idsOfList } from "../commands/callbacks/ids.js";
 import { resendChunk } from "../commands/callbacks/resend.js";
 import { ledgerTarget } from "../commands/shared/bulk-run.js";
 import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
-import { checkInviteSettings, prepareCandidate, prepareEmployee, readUpsertAnswer } from "../sdk/bulk.js";
+import {
+  checkInviteSettings,
+  prepareCandidate,
+  prepareEmployee,
+  sendEmployees,
+  sendInvites,
+} from "../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
-/** Rows one call takes: the bound on what a model sends in one message (a CSV file is the CLI's). */
-export const MAX_ROWS = 1000;
+/** Rows one call takes: the bound on what a model sends in one message. */
+const MAX_ROWS = 1000;
 
 type Kind = "invite" | "upsert" | "callbacks";
 
@@ -36,7 +36,7 @@ interface Job {
   entries: BulkEntry<unknown>[];
   target: { baseUrl: string; key: string; testId?: number };
   /** What else decides what is sent (a bulk invite's dates and proctoring), for the token. */
-  settings: unknown;
+  settings?: unknown;
   maxChunk: number;
   send(rows: readonly SentRow<unknown>[]): Promise<ChunkAnswer | undefined>;
 }
@@ -53,7 +53,22 @@ const planToken = () =>
 const HOW =
   " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
 
-const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Job> }> = {
+/** The engine's entry of the row at `index` of a call's list. */
+function entryOf(
+  checked: Omit<BulkRow<unknown>, "line" | "group"> | { invalid: string },
+  index: number,
+  label: string,
+  group = "",
+): BulkEntry<unknown> {
+  return "invalid" in checked
+    ? { invalid: { line: index + 1, label, error: checked.invalid } }
+    : { row: { line: index + 1, group, ...checked } };
+}
+
+const SPECS: Record<
+  Kind,
+  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind">> }
+> = {
   invite: {
     ...builtOn("bulkInvite"),
     title: "Invite many candidates to a test",
@@ -75,22 +90,14 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
     ) => {
       const { testId, candidates, planToken: _token, ...given } = args;
       const settings = checkInviteSettings(given);
-      const entries = candidates.map((candidate, index): BulkEntry<unknown> => {
-        const checked = prepareCandidate(candidate);
-        return "invalid" in checked
-          ? { invalid: { line: index + 1, label: candidate.email, error: checked.invalid } }
-          : { row: { line: index + 1, group: String(testId), ...checked } };
-      });
       return {
-        kind: "invite",
-        entries,
+        entries: candidates.map((candidate, index) =>
+          entryOf(prepareCandidate(candidate), index, candidate.email, String(testId)),
+        ),
         target: { ...(await ledgerTarget(env.ctx, "assess")), testId },
         settings,
         maxChunk: MAX_BULK_CANDIDATES,
-        send: async (rows) =>
-          (await env.client.api.bulkInvite(testId, settings, rows as SentRow<s.BulkCandidate>[]))
-            ? undefined
-            : { refused: "the service answered false: no candidate of this request was invited" },
+        send: sendInvites(env.client.api, testId, settings),
       };
     },
   },
@@ -105,18 +112,10 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
         planToken: planToken(),
       }),
     job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
-      kind: "upsert",
-      entries: employees.map((employee, index): BulkEntry<unknown> => {
-        const checked = prepareEmployee(employee);
-        return "invalid" in checked
-          ? { invalid: { line: index + 1, label: employee.email, error: checked.invalid } }
-          : { row: { line: index + 1, group: "", ...checked } };
-      }),
+      entries: employees.map((employee, index) => entryOf(prepareEmployee(employee), index, employee.email)),
       target: await ledgerTarget(env.ctx, "skills"),
-      settings: null,
       maxChunk: MAX_UPSERT_EMPLOYEES,
-      send: async (rows) =>
-        readUpsertAnswer(rows, await env.client.api.upsertEmployees(rows as SentRow<s.EmployeeUpsertItem>[])),
+      send: sendEmployees(env.client.api),
     }),
   },
   callbacks: {
@@ -130,10 +129,8 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
       const entries: BulkEntry<unknown>[] = [];
       for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) entries.push(...batch);
       return {
-        kind: "callbacks",
         entries,
         target: await ledgerTarget(env.ctx, "assess"),
-        settings: null,
         maxChunk: MAX_CALLBACK_IDS,
         send: (rows) =>
           resendChunk(
@@ -151,7 +148,7 @@ export function bulkTool(kind: Kind): Tool {
   return {
     ...spec,
     call: async (env, args) => {
-      const job = await jobOf(env, args as never);
+      const job = { kind, ...(await jobOf(env, args as never)) };
       const plan = await run(env, job, true);
       const token = tokenOf(env.planKey, job, plan.result);
       const given = (args as { planToken?: string }).planToken;
@@ -162,19 +159,36 @@ export function bulkTool(kind: Kind): Tool {
           "Call again without planToken to see the current plan.",
         );
       }
-      if (plan.result.invalid > 0) throw invalidRows(plan.result);
+      if (plan.result.invalid > 0) {
+        throw new UsageError(
+          `${plan.result.invalid} row(s) are invalid; nothing was sent`,
+          "Fix or drop them, then plan again.",
+          plan.result.invalidRows.map((row) => `rows[${row.line - 1}]: ${row.error ?? "invalid"}`),
+        );
+      }
       const { result } = await run(env, job, false);
-      return { done: true, ...summary(result) };
+      return {
+        done: true,
+        rows: result.rows,
+        valid: result.valid,
+        invalid: result.invalid,
+        duplicates: result.duplicates,
+        alreadyDone: result.alreadyDone,
+        sent: result.sent,
+        uncertain: result.uncertain,
+        failed: result.failed,
+        unsent: result.unsent,
+        chunks: result.chunks,
+        failures: rowList(result.failures),
+        uncertainRows: rowList(result.uncertainRows),
+        unmatched: result.unmatched,
+      };
     },
   };
 }
 
-/** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took, by position. */
-async function run(
-  env: ToolEnv,
-  job: Job,
-  dryRun: boolean,
-): Promise<{ result: BulkResult; toSend: number[] }> {
+/** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took. */
+async function run(env: ToolEnv, job: Job, dryRun: boolean) {
   const settled = new Set<number>();
   const client = await env.ctx.apiClient();
   const result = await runBulk<unknown>({
@@ -204,18 +218,19 @@ async function run(
       return job.send(rows);
     },
   });
-  const toSend = job.entries.flatMap((entry) =>
-    entry.row && !settled.has(entry.row.line) ? [entry.row.line - 1] : [],
+  const toSend = job.entries.flatMap(({ row }) =>
+    row && !settled.has(row.line) ? [{ row: row.line - 1, item: row.label }] : [],
   );
   return { result, toSend };
 }
 
-function planAnswer(job: Job, { result, toSend }: { result: BulkResult; toSend: number[] }, token: string) {
-  const label = (index: number) => {
-    const entry = job.entries[index];
-    return entry?.row?.label ?? entry?.invalid?.label ?? "";
-  };
-  const ready = toSend.length > 0 && result.invalid === 0;
+function planAnswer(job: Job, { result, toSend }: Awaited<ReturnType<typeof run>>, token: string) {
+  const next =
+    result.invalid > 0
+      ? "Nothing can be sent while rows are invalid: fix or drop them, then plan again."
+      : toSend.length > 0
+        ? "Call again with the same arguments and this planToken to send."
+        : "Nothing to send.";
   return {
     plan: true,
     ...(job.target.testId !== undefined ? { testId: job.target.testId } : {}),
@@ -226,18 +241,12 @@ function planAnswer(job: Job, { result, toSend }: { result: BulkResult; toSend: 
     invalid: result.invalid,
     uncertain: result.uncertain,
     requests: result.chunks.total,
-    rowsToSend: toSend.map((index) => ({ row: index, item: label(index) })),
+    rowsToSend: toSend,
     invalidRows: rowList(result.invalidRows),
     duplicateRows: rowList(result.duplicateRows),
     uncertainRows: rowList(result.uncertainRows),
-    ...(ready
-      ? { planToken: token, next: "Call again with the same arguments and this planToken to send." }
-      : {
-          next:
-            result.invalid > 0
-              ? "Nothing can be sent while rows are invalid: fix or drop them, then plan again."
-              : "Nothing to send.",
-        }),
+    ...(toSend.length > 0 && result.invalid === 0 ? { planToken: token } : {}),
+    next,
   };
 }
 
@@ -247,34 +256,6 @@ function rowList(rows: BulkResult["invalidRows"]) {
     item: row.label,
     ...(row.error ? { reason: row.error } : {}),
   }));
-}
-
-function invalidRows(result: BulkResult): UsageError {
-  const lines = result.invalidRows.map((row) => `rows[${row.line - 1}]: ${row.error ?? "invalid"}`);
-  return new UsageError(
-    `${result.invalid} row(s) are invalid; nothing was sent`,
-    "Fix or drop them, then plan again.",
-    lines,
-  );
-}
-
-/** What a run did, in the CLI's summary fields (README "Bulk runs"). */
-function summary(result: BulkResult) {
-  return {
-    rows: result.rows,
-    valid: result.valid,
-    invalid: result.invalid,
-    duplicates: result.duplicates,
-    alreadyDone: result.alreadyDone,
-    sent: result.sent,
-    uncertain: result.uncertain,
-    failed: result.failed,
-    unsent: result.unsent,
-    chunks: result.chunks,
-    failures: rowList(result.failures),
-    uncertainRows: rowList(result.uncertainRows),
-    unmatched: result.unmatched,
-  };
 }
 
 function tokenOf(key: Buffer, job: Job, result: BulkResult): string {

@@ -1,21 +1,15 @@
 /**
- * The tools of `assess mcp` that are one operation each, derived from the table of operations
- * (api/operations/): the title is the record's summary, the description its description, the input its path
- * parameters (ids), a cursor when it is paged, its query parameters and its body's fields (the record's zod
- * schema: the JSON Schema a client sees is the one the request is checked against), the annotations its
- * effect, and the call `Api.call` (or `Api.page`) of that operation.
+ * The tools of `assess mcp` that are one operation each, derived from its record (api/operations/): title,
+ * description, input (path ids, a cursor when paged, query parameters, the body's zod schema), annotations
+ * (its effect), and the call `Api.call` (or `Api.page`).
  *
- * Only how an operation is offered is declared here, in OFFERS:
- * - a read is a tool with no entry at all, named after its operation in snake case (`getSkillGap`:
- *   get_skill_gap) unless `name` says otherwise;
- * - a write is a tool only once its entry names the `--allow-writes` group that permits it (`writes`);
- * - `{ excluded: why }` keeps an operation out; `{ instead: tool }` says a composite tool of tools.ts takes
- *   its place (the attempts of any period, the bulk tools with their plans).
- * test/mcp/tools.test.ts checks that every operation is a tool or declared out, so a new write is never
- * offered, nor forgotten, without a decision here.
+ * OFFERS declares only how an operation is offered: a read needs no entry (its tool is named in snake case
+ * unless `name` says otherwise); a write is a tool only once `writes` names its `--allow-writes` group;
+ * `excluded` keeps one out, `instead` names the composite tool of tools.ts in its place.
+ * test/mcp/tools.test.ts checks that every operation is a tool or declared out.
  */
 
-import type { Api, Page, Paged, Read } from "../api/endpoints.js";
+import type { Paged, Read } from "../api/endpoints.js";
 import {
   type Operation,
   type OperationRecord,
@@ -31,20 +25,14 @@ import { idArgument, pathParameters, type Tool } from "./tool.js";
 type ZodObject = ReturnType<typeof z.strictObject>;
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
-/** How an operation is offered (see above). */
-export type Offer =
-  | {
-      /** The tool's name, when it is not the operation's in snake case. */
-      name?: string;
-      /** For a write: the `--allow-writes` group that permits it. */
-      writes?: WriteGroup;
-      /** Calling it twice with the same arguments does nothing more the second time. */
-      idempotent?: true;
-      /** The body's fields, for an operation whose record takes any fields (`body: "fields"`). */
-      body?: () => ZodObject;
-    }
-  | { excluded: string }
-  | { instead: string };
+interface Offered {
+  name?: string;
+  writes?: WriteGroup;
+  idempotent?: true;
+  /** The body's fields, for an operation whose record takes any fields (`body: "fields"`). */
+  body?: () => ZodObject;
+}
+type Offer = Offered | { excluded: string } | { instead: string };
 
 const EMPLOYEE_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"] as const;
 
@@ -100,7 +88,7 @@ export const paging = {
     .describe(`Items per page (default ${DEFAULT_PAGE_SIZE})`),
 };
 
-/** What a page of a paged tool holds (pageOf); nothing is required, as an error's answer fits it too. */
+/** What a page of a paged tool holds; nothing is required, as an error's answer fits it too. */
 const PAGE_OUTPUT = {
   type: "object",
   properties: {
@@ -127,11 +115,7 @@ export function operationTools(
 }
 
 /** An operation's tool; what the derivation cannot offer yet is refused here, when the server starts. */
-function toolOf(
-  operation: Operation,
-  record: OperationRecord,
-  offer: Exclude<Offer, { excluded: string } | { instead: string }>,
-): Tool {
+function toolOf(operation: Operation, record: OperationRecord, offer: Offered): Tool {
   const refuse = (why: string) => {
     throw new Error(
       `mcp: the operation ${operation} ${why}; declare how it is offered in src/mcp/operations.ts`,
@@ -172,11 +156,18 @@ function toolOf(
         ...body(),
       }),
     call: async ({ client }, args: Record<string, unknown>) => {
-      const api: Api = client.api;
       if (paged) {
-        return pageOf(args as { cursor?: string; pageSize?: number }, (page, size) =>
-          api.page(operation as Paged, page, size),
+        const { page, size } = readCursor(
+          args.cursor as string | undefined,
+          args.pageSize as number | undefined,
         );
+        const result = await client.api.page(operation as Paged, page, size);
+        return {
+          items: result.items,
+          page,
+          ...(result.total !== undefined ? { total: result.total } : {}),
+          ...(result.more && result.items.length > 0 ? { nextCursor: `p${page + 1}s${size}` } : {}),
+        };
       }
       // The arguments are the path's ids, the query's parameters, and the body's fields.
       const named = [...ids, ...query.map((q) => q.name)];
@@ -184,8 +175,7 @@ function toolOf(
       const values = Object.fromEntries(query.map((q) => [q.name, args[q.name]])) as QueryValues;
       const fields = Object.fromEntries(Object.entries(args).filter(([name]) => !named.includes(name)));
       const sent = (record.body === undefined ? undefined : fields) as never;
-      const result = await api.call(operation as Read, path, sent, { query: values });
-      return asObject(result);
+      return asObject(await client.api.call(operation as Read, path, sent, { query: values }));
     },
   };
 }
@@ -221,10 +211,7 @@ function snakeCase(name: string): string {
 }
 
 /** A cursor is the next page and its size, as this server wrote it. */
-function readCursor(
-  cursor: string | undefined,
-  pageSize = DEFAULT_PAGE_SIZE,
-): { page: number; size: number } {
+function readCursor(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE) {
   if (cursor === undefined) return { page: 1, size: pageSize };
   const match = /^p(\d{1,7})s(\d{1,3})$/.exec(cursor);
   const page = Number(match?.[1]);
@@ -236,18 +223,4 @@ function readCursor(
     );
   }
   return { page, size };
-}
-
-async function pageOf<T>(
-  args: { cursor?: string; pageSize?: number },
-  fetch: (page: number, size: number) => Promise<Page<T>>,
-): Promise<Record<string, unknown>> {
-  const { page, size } = readCursor(args.cursor, args.pageSize);
-  const result = await fetch(page, size);
-  return {
-    items: result.items,
-    page,
-    ...(result.total !== undefined ? { total: result.total } : {}),
-    ...(result.more && result.items.length > 0 ? { nextCursor: `p${page + 1}s${size}` } : {}),
-  };
 }

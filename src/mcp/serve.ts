@@ -1,12 +1,8 @@
 /**
- * `assess mcp`: a Model Context Protocol server on stdin/stdout, on the official SDK's low-level `Server`
- * (its `McpServer` converts zod schemas with its own copy of zod; here the JSON Schema comes from the API
- * layer's schemas through this CLI's zod, the same that checks the arguments). The tools are tools.ts's;
- * the settings, key, `--sandbox`, timeouts and retries are the command's, as for every other command.
- *
- * stdout carries only the protocol; notices go to stderr. Every failure of a call is the call's answer
- * (`isError`, the service's own words), never the server's end; the key is in no answer (each is scrubbed of
- * it, besides the client never putting it in a message).
+ * `assess mcp`: a Model Context Protocol server on stdin/stdout, on the MCP SDK's low-level `Server` (its
+ * `McpServer` would convert zod schemas with its own copy of zod; here the JSON Schema comes from the schemas
+ * that check the arguments). stdout carries only the protocol, notices go to stderr. Every failure of a call
+ * is the call's answer (`isError`), never the server's end; every answer is scrubbed of the key.
  */
 import { randomBytes } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -48,7 +44,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       "Bulk write tools answer with a plan first and send only when called again with its token.",
     );
   }
-  // Fails here, before serving, when no key is configured (exit 4): the assistant's log shows why.
+  // Fails before serving when no key is configured (exit 4): the assistant's log shows why.
   const client = await ctx.client();
   const apiKey = (await ctx.apiClient()).options.apiKey;
   const env: ToolEnv = { ctx, client, planKey: randomBytes(32) };
@@ -94,9 +90,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     }
     const parsed = tool.input().safeParse(args);
     if (!parsed.success) {
-      const lines = parsed.error.issues.map((issue) =>
-        issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message,
-      );
+      const lines = issueLines(parsed.error.issues);
       return failure(
         scrub,
         `Invalid arguments for ${name}: ${lines.join("; ")}; nothing was sent`,
@@ -240,11 +234,8 @@ function describeTool(name: string, tool: Tool) {
   };
 }
 
-/**
- * What the tool's effect says of it: a read changes nothing; an overwrite may change or remove what exists
- * (MCP's destructive); an add only adds.
- */
-export function annotationsOf(tool: Tool) {
+/** A read changes nothing; an overwrite may change or remove what exists (MCP's destructive); an add only adds. */
+function annotationsOf(tool: Tool) {
   return {
     title: tool.title,
     readOnlyHint: tool.effect === "read",
@@ -273,15 +264,18 @@ function failure(
   };
 }
 
+type ZodIssue = { path: PropertyKey[]; message: string };
+
+function issueLines(issues: ZodIssue[]): string[] {
+  return issues.map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
+}
+
 function errorResult(scrub: (text: string) => string, error: unknown, tool: Tool): CallToolResult {
   if (error instanceof CliError)
     return failure(scrub, error.message, hintFor(error, tool), error.messages, error.status);
   if (error instanceof Error && error.name === "ZodError") {
     // A request body the API layer refused before sending (its schemas are stricter than a tool's input).
-    const issues = (error as unknown as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    const lines = issues.map((i) =>
-      i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
-    );
+    const lines = issueLines((error as unknown as { issues: ZodIssue[] }).issues);
     return failure(scrub, `Invalid request: ${lines.join("; ")}; nothing was sent`, undefined, lines);
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -293,21 +287,17 @@ function errorResult(scrub: (text: string) => string, error: unknown, tool: Tool
 }
 
 /**
- * What the model can do next. The errors' suggestions are the CLI's (`run assess tests list`, `--retries`),
- * which a model cannot act on: for the service's refusals and lost connections, this says which tool to call
- * or what to tell the user instead; other suggestions are kept unless they name a command or a flag.
+ * What the model can do next: the errors' suggestions name the CLI's commands and flags, which a model cannot
+ * use, so refusals and lost connections get their own; other suggestions are kept unless they name either.
  */
 function hintFor(error: CliError, tool: Tool): string | undefined {
   const status = error.status;
-  if (error instanceof UncertainError) {
+  if (error instanceof UncertainError)
     return "Check with a list or get tool whether it was done before calling again, so nothing is done twice.";
-  }
-  if (error instanceof NetworkError) {
+  if (error instanceof NetworkError)
     return "The service could not be reached or was too slow: try again in a moment; if it goes on, tell the user to check the base URL assess mcp runs with.";
-  }
-  if (status === 401) {
+  if (status === 401)
     return "The service refused the API key this server runs with: no tool call can fix that; tell the user to check the key of assess mcp's profile.";
-  }
   if (status === 403 || status === 404) {
     const ids = tool.operation ? pathParameters(OPERATIONS[tool.operation].path) : [];
     const sources = ids.flatMap((id) => (ID_SOURCES[id] ? [`${ID_SOURCES[id]} gives ${id}`] : []));
@@ -321,6 +311,6 @@ function hintFor(error: CliError, tool: Tool): string | undefined {
   }
   if (status === 429) return "The service is rate limiting: wait a minute before calling again.";
   if (status !== undefined && status >= 500) return "The service failed: try again later.";
-  const suggestion = error.suggestion;
+  const { suggestion } = error;
   return suggestion && !/`assess\b|(^|\s)--[a-z]/.test(suggestion) ? suggestion : undefined;
 }

@@ -1,5 +1,4 @@
 /** What a tool of `assess mcp` is (tools.ts holds them all), and what its call gets. */
-
 import {
   OPERATIONS,
   type Operation,
@@ -13,35 +12,27 @@ import type { Client } from "../sdk/client.js";
 import type { WriteGroup } from "./groups.js";
 
 export interface ToolEnv {
-  /** The command's context: its settings, signal, stderr for notices (stdout is the protocol's). */
+  /** The command's context (stdout is the protocol's; notices go to stderr). */
   ctx: Context;
   client: Client;
   /** This server's secret for plan tokens (bulk.ts): a token is good only with the server that gave it. */
   planKey: Buffer;
 }
 
-export type Effect = OperationRecord["effect"];
-
 export interface Tool<S extends z.ZodType = z.ZodType> {
   title: string;
-  /** What a model reads to choose the tool and fill its arguments. */
   description: string;
-  /** The operation the tool is, or is built on: its record's effect is the tool's. */
+  /** The operation the tool is, or is built on. */
   operation?: Operation;
-  /** What the tool does to the data (read, add, overwrite): its annotations (serve.ts). */
-  effect: Effect;
-  /** The arguments; built on first use, as the API layer's schemas are. */
+  effect: OperationRecord["effect"];
+  /** Built on first use, as the API layer's schemas are. */
   input: () => S;
-  /** Undefined for reads; else the `--allow-writes` group that permits the tool. */
+  /** The `--allow-writes` group that permits a write tool. */
   writes?: WriteGroup;
-  /** Calling it twice with the same arguments does nothing more the second time. */
   idempotent?: boolean;
-  /**
-   * Its outputSchema. The MCP SDK's client checks every structuredContent against it, an error's too, so it
-   * may require nothing.
-   */
+  /** The MCP SDK's client checks every structuredContent against it, an error's too, so it requires nothing. */
   output?: { type: "object"; properties: Record<string, unknown> };
-  /** The result, a JSON object: both the text and the structuredContent of the tool's answer. */
+  /** The answer's text and structuredContent. */
   call(env: ToolEnv, args: z.infer<S>): Promise<Record<string, unknown>>;
 }
 
@@ -51,7 +42,7 @@ export function tool<S extends z.ZodType>(definition: Tool<S>): Tool {
 }
 
 /** The operation a composite tool is built on, and so its effect. */
-export function builtOn(operation: Operation): { operation: Operation; effect: Effect } {
+export function builtOn(operation: Operation) {
   return { operation, effect: OPERATIONS[operation].effect };
 }
 
@@ -64,7 +55,6 @@ export const ID_SOURCES: Record<string, string> = {
   EmployeeId: "list_employees",
 };
 
-/** The path parameters of an operation's path, in its order. */
 export function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }

@@ -1,9 +1,7 @@
 /**
- * The tools of `assess mcp`, one table: the tools that are one operation each, derived from the table of
- * operations (operations.ts), and the composite tools written here: the attempts of a period of any length
- * (split into 30-day calls), the statistics of a period, a link's status, and the bulk writes, which answer
- * with a plan first (bulk.ts). Each composite is built on an operation where there is one (its effect, and so
- * its annotations, are that operation's).
+ * The tools of `assess mcp`: one per operation (operations.ts), and the composites written here (the attempts
+ * of any period, a period's statistics, a link's status) or in bulk.ts. A composite built on an operation has
+ * that operation's effect, and so its annotations.
  */
 
 import * as s from "../api/schemas.js";
@@ -20,17 +18,17 @@ import { builtOn, idArgument, type Tool, tool } from "./tool.js";
 /** The most attempts one call of list_attempts returns; nextCursor gives the rest. */
 const MAX_ATTEMPTS = 500;
 
+const text = () => z.string().min(1).max(40);
+
 const period = {
-  from: z
-    .string()
-    .min(1)
-    .max(40)
-    .describe("Start: YYYY-MM-DD, an ISO time (2026-11-21T09:00:00Z), now, or 7d / 24h for that long ago"),
-  to: z.string().min(1).max(40).describe("End, in the same forms; a bare date includes that whole day"),
+  from: text().describe(
+    "Start: YYYY-MM-DD, an ISO time (2026-11-21T09:00:00Z), now, or 7d / 24h for that long ago",
+  ),
+  to: text().describe("End, in the same forms; a bare date includes that whole day"),
 };
 
 /** A period as the CLI reads --from and --to, refused when it would take more calls than it does unasked. */
-function periodOf(args: { from: string; to: string }): { start: Date; end: Date } {
+function periodOf(args: { from: string; to: string }) {
   const span = spanOf(args);
   const calls = windowCount(span);
   if (calls > MAX_WINDOWS_UNASKED) {
@@ -51,12 +49,7 @@ const COMPOSITE: Record<string, Tool> = {
     input: () =>
       z.strictObject({
         ...period,
-        state: z
-          .string()
-          .min(1)
-          .max(40)
-          .optional()
-          .describe('The service\'s state filter (default "completed")'),
+        state: text().optional().describe('The service\'s state filter (default "completed")'),
         cursor: paging.cursor,
         limit: z
           .number()

@@ -1,63 +1,64 @@
 /**
  * The attempts of a span of any length: the service lists at most 30 days per call, so the span is split into
- * ≤30-day windows (windows.ts), a few fetched at once, and the pages come out in time order,
- * deduplicated by invitation id (an attempt seen in an earlier window is not repeated).
+ * ≤30-day windows, a few fetched at once, and the pages come out in time order, deduplicated by invitation id.
+ *
+ * A span's bounds are inclusive seconds (`--to 2026-04-06` means up to 23:59:59). Each window is half-open,
+ * [start, end), so consecutive windows share a boundary and nothing is counted twice; the service's bounds are
+ * inclusive, so a window is sent as start … end − 1 s.
  */
 import type { Api } from "../api/endpoints.js";
 import type { TestAttempt } from "../api/schemas.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import { orderedRange, parseDate, toServiceTime } from "../parse/dates.js";
+import { MAX_ATTEMPT_SPAN_DAYS } from "../spec/limits.js";
 import { mapOrdered } from "./map-ordered.js";
-import { inclusiveBounds, splitWindows } from "./windows.js";
+import type { AttemptSpan } from "./types.js";
 
-/** Windows fetched at once: enough to hide latency on long spans, few enough to stay polite. */
-export const WINDOW_CONCURRENCY = 4;
+export const MAX_WINDOW_MS = MAX_ATTEMPT_SPAN_DAYS * 86_400_000;
+const SECOND_MS = 1000;
 
-export interface Span {
+interface Span {
   start: Date;
   /** Inclusive, to the second. */
   end: Date;
 }
 
-export interface AttemptPagesOptions {
-  /** The attempts' state as the service names it; "completed" unless given. */
-  state?: string;
-  /** Windows fetched at once (default 4). */
-  concurrency?: number;
-  /** Stops before the next window: the listing then throws an InterruptedError. */
-  signal?: AbortSignal;
-  /** Called as each window's answer arrives: how many are done, of how many. */
-  onWindow?: (done: number, total: number) => void;
+/** Consecutive half-open windows of at most `maxMs` covering [start, endInclusive] exactly. */
+export function splitWindows(start: Date, endInclusive: Date, maxMs = MAX_WINDOW_MS) {
+  const from = start.getTime();
+  const until = endInclusive.getTime() + SECOND_MS;
+  if (!(until > from)) throw new RangeError("the end of a period must not be before its start");
+  if (maxMs < SECOND_MS) throw new RangeError("a window must span at least one second");
+  const windows: Array<{ start: Date; end: Date }> = [];
+  for (let at = from; at < until; at += maxMs) {
+    windows.push({ start: new Date(at), end: new Date(Math.min(at + maxMs, until)) });
+  }
+  return windows;
 }
 
-/** How many calls (≤30-day windows) a span takes. */
+/** The inclusive bounds the service wants for a window: its start, and the last second before its end. */
+export function inclusiveBounds(window: { start: Date; end: Date }): Span {
+  return { start: window.start, end: new Date(window.end.getTime() - SECOND_MS) };
+}
+
 export function windowCount(span: Span): number {
   return splitWindows(span.start, span.end).length;
 }
 
-/** Pages of attempts, one per window in time order (within a window, the service's order is kept). */
-export async function* attemptPages(
-  api: Api,
-  span: Span,
-  options: AttemptPagesOptions = {},
-): AsyncGenerator<TestAttempt[]> {
-  for await (const { attempts } of attemptWindows(api, span, options)) yield attempts;
-}
-
 /**
- * attemptPages with each page's window (its inclusive bounds): the listing's records carry no date, so the
- * window is what is known of when an attempt finished.
+ * Pages of attempts, one per window in time order, each with its window's inclusive bounds: the listing's
+ * records carry no date, so the window is what is known of when an attempt finished.
  */
 export async function* attemptWindows(
   api: Api,
   span: Span,
-  options: AttemptPagesOptions = {},
+  // Four windows at once hide latency on long spans and stay polite.
+  { state = "completed", concurrency = 4, signal, onWindow }: Omit<AttemptSpan, "from" | "to"> = {},
 ): AsyncGenerator<{ start: Date; end: Date; attempts: TestAttempt[] }> {
-  const { state = "completed", signal, onWindow } = options;
   const windows = splitWindows(span.start, span.end);
   const seen = new Set<number>();
   let done = 0;
-  const pages = mapOrdered(windows, options.concurrency ?? WINDOW_CONCURRENCY, async (window) => {
+  const pages = mapOrdered(windows, concurrency, async (window) => {
     if (signal?.aborted) throw new InterruptedError();
     const { start, end } = inclusiveBounds(window);
     const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state);
@@ -82,6 +83,5 @@ export function spanOf(span: { from: Date | string; to: Date | string }): Span {
     }
     return parseDate(value, which, name);
   };
-  const { start, end } = orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
-  return { start, end };
+  return orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
 }

@@ -1,84 +1,82 @@
 /**
- * Bulk invites and upserts from code: rows in, one outcome per row out. They run through the CLI's bulk engine
- * (bulk/engine/run.ts): every row is checked before the first request (an invalid row is reported, not sent),
- * repeats are sent once, rows of one employee that differ conflict (neither is sent), the rest go in chunks of
- * ≤ chunkSize through the one request function of each operation (api/endpoints.ts: `bulkInvite`,
- * `upsertEmployees`), a few at a time, and the engine tells each row's fate (`onRow`).
+ * Bulk invites and upserts from code, rows in, one outcome per row out, through the CLI's bulk engine
+ * (bulk/engine/run.ts): every row checked before the first request, repeats sent once, conflicting rows of one
+ * employee not sent, the rest in chunks through `Api.bulkInvite` / `Api.upsertEmployees`.
  *
- * With `ledger`, the CLI's ledger (the same file `assess invite bulk` and `assess employees upsert` keep for the
- * same service and key): a row it confirmed is not sent again, and a row of a request whose answer was lost is
- * not resent unless `retryUncertain`. Without it, a ledger of the run's own in a temporary folder, deleted
- * after. The rows and their outcomes are held in memory: files of millions of rows are the CLI's.
+ * With `ledger`, the CLI's ledger for the same service and key: a confirmed row is not sent again, nor (unless
+ * `retryUncertain`) a row whose answer was lost. Without it, a ledger of the run's own in a temporary folder.
+ * Rows and outcomes are held in memory: files of millions of rows are the CLI's.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Json, toJson } from "../api/json.js";
+import type { Api } from "../api/endpoints.js";
+import { toJson } from "../api/json.js";
 import * as s from "../api/schemas.js";
 import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult, BulkStopped } from "../bulk/engine/summary.js";
-import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { contentKey } from "../bulk/rows/employees.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
-import type { BulkOptions, BulkOutcome, RowOutcome, RowStatus } from "./types.js";
+import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
+import type { BulkOptions, BulkOutcome, InviteSettings, RowOutcome, RowStatus } from "./types.js";
 
 /** A checked row: its item's JSON text, and what the ledger and the dedupe know it by. */
-export interface Prepared<T> {
-  json: Json<T>;
-  /** Ledger identity: a confirmed key is never sent again. */
-  key: string;
-  /** The item's identity, when it is not `key` (an employee's e-mail): one dedupe key with two keys conflicts. */
-  dedupeKey?: string;
-  /** The e-mail, for messages. */
-  label: string;
-}
+type Prepared<T> = Pick<BulkRow<T>, "json" | "key" | "dedupeKey" | "label">;
 
-export interface BulkSpec<R, T> {
+interface BulkSpec<R, T> {
   kind: "invite" | "upsert";
-  maxChunk: number;
-  /** The row checked and serialized, or why it is invalid. */
   prepare(row: R): Prepared<T> | { invalid: string };
-  /** Where the rows go, as the ledger names it. */
-  target(): LedgerTarget;
-  /** The ledger folder of `ledger: true`. */
-  defaultLedgerDir(): string;
-  /** Sends one chunk (its rows' JSON, labelled by e-mail) through the operation's request function. */
+  target: LedgerTarget;
   send(rows: readonly SentRow<T>[]): Promise<ChunkAnswer | undefined>;
 }
 
-export { ledgerDir };
+const MAX_CHUNK = { invite: MAX_BULK_CANDIDATES, upsert: MAX_UPSERT_EMPLOYEES };
 
-/** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
-export function ledgerTarget(
-  options: { baseUrl: string; skillsBaseUrl: string; apiKey: string },
-  api: "assess" | "skills",
-): LedgerTarget {
-  return {
-    baseUrl: api === "skills" ? options.skillsBaseUrl : options.baseUrl,
-    key: keyFingerprint(options.apiKey),
-  };
+type Employee = z.input<typeof s.EmployeeUpsertItem>;
+
+/** `client.invitations.bulk`: the settings are checked before any row is read. */
+export function inviteRows(
+  api: Api,
+  env: NodeJS.ProcessEnv,
+  testId: number,
+  rows: Iterable<s.BulkCandidate> | AsyncIterable<s.BulkCandidate>,
+  { settings = {}, ...options }: BulkOptions & { settings?: InviteSettings } = {},
+) {
+  const send = sendInvites(api, testId, checkInviteSettings(settings));
+  const target = { ...ledgerTarget(api, "assess"), testId };
+  return runRows(rows, { kind: "invite", prepare: prepareCandidate, target, send }, env, options);
 }
 
-const STATUSES: RowStatus[] = [
-  "sent",
-  "failed",
-  "uncertain",
-  "invalid",
-  "duplicate",
-  "alreadyDone",
-  "unsent",
-];
+export function upsertRows(
+  api: Api,
+  env: NodeJS.ProcessEnv,
+  rows: Iterable<Employee> | AsyncIterable<Employee>,
+  options: BulkOptions = {},
+) {
+  const send = sendEmployees(api);
+  const target = ledgerTarget(api, "skills");
+  return runRows(rows, { kind: "upsert", prepare: prepareEmployee, target, send }, env, options);
+}
 
-export async function runRows<R, T>(
+/** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
+function ledgerTarget(api: Api, which: "assess" | "skills"): LedgerTarget {
+  const { baseUrl, skillsBaseUrl, apiKey } = api.client.options;
+  return { baseUrl: which === "skills" ? skillsBaseUrl : baseUrl, key: keyFingerprint(apiKey) };
+}
+
+async function runRows<R, T>(
   input: Iterable<R> | AsyncIterable<R>,
   spec: BulkSpec<R, T>,
-  options: BulkOptions = {},
+  env: NodeJS.ProcessEnv,
+  options: BulkOptions,
 ): Promise<BulkOutcome<R>> {
-  const chunkSize = options.chunkSize ?? spec.maxChunk;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > spec.maxChunk) {
-    throw new UsageError(`chunkSize must be a whole number from 1 to ${spec.maxChunk}, got ${chunkSize}`);
+  const maxChunk = MAX_CHUNK[spec.kind];
+  const chunkSize = options.chunkSize ?? maxChunk;
+  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > maxChunk) {
+    throw new UsageError(`chunkSize must be a whole number from 1 to ${maxChunk}, got ${chunkSize}`);
   }
   const concurrency = options.concurrency ?? 2;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
@@ -89,25 +87,24 @@ export async function runRows<R, T>(
   const outcomes: RowOutcome<R>[] = [];
   const entries: BulkEntry<T>[] = [];
   for await (const row of input) {
-    const index = outcomes.length;
+    const line = outcomes.length + 1;
     let checked: Prepared<T> | { invalid: string };
     try {
       checked = spec.prepare(row);
     } catch (error) {
       checked = { invalid: error instanceof Error ? error.message : String(error) };
     }
-    outcomes.push({ index, row, status: "unsent" });
+    outcomes.push({ index: line - 1, row, status: "unsent" });
     entries.push(
       "invalid" in checked
-        ? { invalid: { line: index + 1, error: checked.invalid } }
-        : { row: { line: index + 1, group: "", ...checked } },
+        ? { invalid: { line, error: checked.invalid } }
+        : { row: { line, group: "", ...checked } },
     );
   }
   const result: BulkOutcome<R> = { rows: outcomes, counts: counts(outcomes), unmatched: [] };
   if (outcomes.length === 0) return result;
 
   const own = options.ledger ? undefined : mkdtempSync(join(tmpdir(), "assess-bulk-"));
-  const dir = own ?? (typeof options.ledger === "string" ? options.ledger : spec.defaultLedgerDir());
   const finish = (bulk: BulkResult | undefined): void => {
     result.counts = counts(outcomes);
     result.unmatched = bulk?.unmatched ?? [];
@@ -120,10 +117,10 @@ export async function runRows<R, T>(
       read: async function* () {
         yield entries;
       },
-      target: () => spec.target(),
-      ledgerDir: dir,
+      target: () => spec.target,
+      ledgerDir: own ?? (typeof options.ledger === "string" ? options.ledger : ledgerDir(env)),
       chunkSize,
-      maxChunk: spec.maxChunk,
+      maxChunk,
       concurrency,
       skipInvalid: true,
       restart: options.restart,
@@ -149,15 +146,15 @@ export async function runRows<R, T>(
 }
 
 function counts<R>(outcomes: RowOutcome<R>[]): Record<RowStatus, number> {
-  const result = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
+  const result = { sent: 0, failed: 0, uncertain: 0, invalid: 0, duplicate: 0, alreadyDone: 0, unsent: 0 };
   for (const { status } of outcomes) result[status]++;
   return result;
 }
 
-// The two operations' rows.
+// The two operations' rows and requests, shared with `assess mcp`'s bulk tools.
 
 /** A bulk invite's settings, checked before any row is read: every chunk would carry them. */
-export function checkInviteSettings(settings: z.input<typeof s.BulkInviteSettings>): s.BulkInviteSettings {
+export function checkInviteSettings(settings: InviteSettings): s.BulkInviteSettings {
   const parsed = s.BulkInviteSettings.safeParse(settings);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map(
@@ -175,20 +172,14 @@ export function prepareCandidate(row: s.BulkCandidate): Prepared<s.BulkCandidate
     problems.push(`email: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
   if (!s.BulkCandidateName.safeParse(name).success) problems.push("name: empty");
   if (problems.length > 0) return { invalid: problems.join("; ") };
-  return {
-    json: toJson<s.BulkCandidate>({ email, name }),
-    key: email.toLowerCase(),
-    label: email,
-  };
+  return { json: toJson<s.BulkCandidate>({ email, name }), key: email.toLowerCase(), label: email };
 }
 
 /**
- * An employee of an upsert: checked against the API layer's schema, keyed by its content (a rerun skips an
- * unchanged employee, sends a changed one), deduplicated by lower-cased e-mail.
+ * An employee of an upsert: keyed by its content (a rerun skips an unchanged employee, sends a changed one),
+ * deduplicated by lower-cased e-mail.
  */
-export function prepareEmployee(
-  row: z.input<typeof s.EmployeeUpsertItem>,
-): Prepared<s.EmployeeUpsertItem> | { invalid: string } {
+export function prepareEmployee(row: Employee): Prepared<s.EmployeeUpsertItem> | { invalid: string } {
   const parsed = s.EmployeeUpsertItem.safeParse(row);
   if (!parsed.success) {
     return {
@@ -211,10 +202,23 @@ export function prepareEmployee(
   };
 }
 
+/** Sends one chunk of a bulk invite; the service's `false` refuses the whole chunk. */
+export function sendInvites(api: Api, testId: number, settings: s.BulkInviteSettings) {
+  return async (rows: readonly SentRow<s.BulkCandidate>[]): Promise<ChunkAnswer | undefined> =>
+    (await api.bulkInvite(testId, settings, rows))
+      ? undefined
+      : { refused: "the service answered false: no candidate of this request was invited" };
+}
+
+/** Sends one chunk of an upsert. */
+export function sendEmployees(api: Api) {
+  return async (rows: readonly SentRow<s.EmployeeUpsertItem>[]) =>
+    readUpsertAnswer(rows, await api.upsertEmployees(rows));
+}
+
 /**
  * An upsert's answer names the employees it refused by e-mail; each maps back to the row that sent it (`rows`:
- * the chunk's, in order, labelled by e-mail). The index of e-mails is made only for an answer that names some:
- * most name none (made for every request, it took 0.06–0.2 s a million rows).
+ * the chunk's, in order). The index of e-mails is made only for an answer that names some (most name none).
  */
 export function readUpsertAnswer(
   rows: readonly { label: string }[],
@@ -224,7 +228,7 @@ export function readUpsertAnswer(
   const index = new Map(rows.map((row, i) => [row.label.toLowerCase(), i]));
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   const unmatched: string[] = [];
-  for (const entry of answer.failed ?? []) {
+  for (const entry of answer.failed) {
     const error =
       (Array.isArray(entry.errors) ? entry.errors.join("; ") : entry.errors) || "refused by the service";
     const i = index.get(String(entry.email ?? "").toLowerCase());

@@ -1,8 +1,6 @@
 /**
- * `createClient(options)`: a client configured as the CLI is. Options given here win; the rest comes from the
- * environment (ASSESS_API_KEY, ASSESS_BASE_URL, ASSESS_SKILLS_BASE_URL, ASSESS_PROFILE) and the profile's
- * stored settings, then the built-in defaults: the CLI's precedence, with these options in the place of its
- * flags (config/resolve.ts).
+ * `createClient(options)`: a client configured as the CLI is (config/resolve.ts), these options in the place of
+ * its flags, then the environment (ASSESS_*), the profile's stored settings and the built-in defaults.
  */
 import { ApiClient } from "../api/client.js";
 import { Api } from "../api/endpoints.js";
@@ -44,11 +42,7 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
   return new Client(withUsageErrors(new Api(client)), env);
 }
 
-/**
- * A request body that breaks its schema is refused before anything is sent, with zod's error; the CLI's error
- * handler words that, and for code it becomes an AssessUsageError ("Invalid request: emailId: …") like every
- * other refusal of the client.
- */
+/** A request body that breaks its schema is refused before it is sent with zod's error: for code, an AssessUsageError. */
 function withUsageErrors(api: Api): Api {
   const translate = (error: unknown): never => {
     if (error instanceof Error && error.name === "ZodError") {

@@ -17,7 +17,7 @@ import { type CliError, UsageError } from "../../src/errors.js";
 import { escapeControls } from "../../src/escape.js";
 import { Output } from "../../src/output/output.js";
 import { orderedRange, parseDate, toServiceTime } from "../../src/parse/dates.js";
-import { MAX_WINDOW_MS, splitWindows } from "../../src/sdk/windows.js";
+import { MAX_WINDOW_MS, splitWindows } from "../../src/sdk/attempts.js";
 import { ROOT, tempDir } from "../bulk/helpers.js";
 import { startTestEnv, type TestEnv } from "../helpers/cli.js";
 import { printTable, record } from "./table.js";
