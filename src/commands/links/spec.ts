@@ -1,7 +1,4 @@
-/**
- * A test link as the flags describe it, and the one place that turns it into a request body (only the
- * fields that apply to the schedule type) and checks that the flags fit together.
- */
+/** A test link as the flags describe it: checked, turned into a request body, read back from the service. */
 import {
   InvitationType,
   LinkStatus,

@@ -162,15 +162,12 @@ class PdfFile implements Download {
   }
 
   commit(): void {
-    const file = this.file;
-    if (!file) return;
-    this.guard(() => file.commit());
-    this.file = undefined;
+    this.guard(() => this.file?.commit());
   }
 
+  /** Drops the temporary file; a committed or discarded one is left alone. */
   discard(): void {
     this.file?.discard();
-    this.file = undefined;
   }
 
   private guard(step: () => void): void {

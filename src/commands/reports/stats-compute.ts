@@ -6,7 +6,7 @@
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { attemptTestId, type ReportOutcome } from "./period-reports.js";
-import { type Bucket, type DayCount, histogram, perDay, summarize, utcDay } from "./stats-math.js";
+import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
 
 interface FailedReport {
   testInvitationId: number;
@@ -14,36 +14,7 @@ interface FailedReport {
 }
 
 /** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
-export interface TestStats {
-  testId: number | null;
-  testName: string | null;
-  /** The period, as sent to the service. */
-  from: string;
-  to: string;
-  /** Finished attempts listed; of those, the reports fetched; of those, the reports with a score. */
-  attempts: number;
-  reports: number;
-  scored: number;
-  /** Attempts per status: the report's `Status`, else the listing's, else `Unknown`. */
-  statuses: Record<string, number>;
-  mean: number | null;
-  median: number | null;
-  p10: number | null;
-  p90: number | null;
-  min: number | null;
-  max: number | null;
-  passMark: number | null;
-  passed: number | null;
-  /** passed ÷ scored, from 0 to 1, rounded to 2 decimals (0.61 shows as 61%). */
-  passRate: number | null;
-  histogram: Bucket[];
-  perDay: DayCount[];
-  /** Fetched reports with no time, or a time outside the period (.NET's 0001-01-01). */
-  undated: number;
-  /** Scores outside -100 … 100 % (1e308 from a broken report): in no statistic. */
-  outOfRange: number;
-  failedReports: FailedReport[];
-}
+export type TestStats = ReturnType<typeof computeStats>[number];
 
 /** A number, or numeric text (`"70"`, `" 67.5 "`); anything else is none. */
 function toNumber(value: unknown): number | undefined {
@@ -116,7 +87,7 @@ export function computeStats(input: {
   firstDay: string;
   lastDay: string;
   passMark?: number;
-}): TestStats[] {
+}) {
   const groups = new Map<number | null, ReturnType<typeof newGroup>>();
   const groupOf = (testId: number | null) => {
     if (!groups.has(testId)) groups.set(testId, newGroup(testId));
@@ -160,11 +131,14 @@ export function computeStats(input: {
     return {
       testId: group.testId,
       testName: group.testName,
+      // The period, as sent to the service.
       from: input.from,
       to: input.to,
+      // Finished attempts listed; of those, the reports fetched; of those, the reports with a score.
       attempts: group.attempts,
       reports: group.reports,
       scored: group.scores.length,
+      // Per status: the report's `Status`, else the listing's, else `Unknown`.
       statuses: Object.fromEntries(
         [...group.statuses].sort(([a], [b]) => statusRank(a) - statusRank(b) || (a < b ? -1 : 1)),
       ),
@@ -176,10 +150,13 @@ export function computeStats(input: {
       max: round2(summary.max),
       passMark: input.passMark ?? null,
       passed,
+      // From 0 to 1, rounded like the statistics (0.61 shows as 61%).
       passRate: passed === null || group.scores.length === 0 ? null : round2(passed / group.scores.length),
       histogram: histogram(group.scores),
       perDay: perDay(group.days, input.firstDay, input.lastDay),
+      // Fetched reports with no time, or one outside the period (.NET's 0001-01-01).
       undated: group.undated,
+      // Scores outside -100 … 100 % (1e308 from a broken report): in no statistic.
       outOfRange: group.outOfRange,
       failedReports: group.failed,
     };

@@ -36,29 +36,19 @@ export function summarize(values: readonly number[]) {
   };
 }
 
-/** Scores from `from` (included) to `to` (excluded, but for the last bucket, which holds 100). */
-export interface Bucket {
-  from: number;
-  to: number;
-  count: number;
-}
-
-/** Scores in buckets `width` points wide from 0 to 100; a score below 0 (negative marking) counts in the first. */
-export function histogram(scores: readonly number[], width = 10): Bucket[] {
+/**
+ * Scores in buckets `width` points wide, `from` included, `to` excluded but in the last (which holds 100); a
+ * score below 0 (negative marking) counts in the first.
+ */
+export function histogram(scores: readonly number[], width = 10) {
   const count = Math.ceil(100 / width);
-  const buckets: Bucket[] = Array.from({ length: count }, (_, i) => ({
+  const buckets = Array.from({ length: count }, (_, i) => ({
     from: i * width,
     to: Math.min(100, (i + 1) * width),
     count: 0,
   }));
   for (const score of scores) buckets[Math.min(count - 1, Math.max(0, Math.floor(score / width)))]!.count++;
   return buckets;
-}
-
-export interface DayCount {
-  /** A UTC day, YYYY-MM-DD. */
-  date: string;
-  count: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,10 +61,10 @@ export function utcDay(time: Date): string {
  * Counts per UTC day, every day from `first` to `last` (both included) present. Days outside that span are not
  * counted: a report dated .NET's minimum (0001-01-01) would otherwise stretch the series to 739,000 days.
  */
-export function perDay(days: readonly string[], first: string, last: string): DayCount[] {
+export function perDay(days: readonly string[], first: string, last: string) {
   const counts = new Map<string, number>();
   for (const day of days) counts.set(day, (counts.get(day) ?? 0) + 1);
-  const series: DayCount[] = [];
+  const series: Array<{ date: string; count: number }> = [];
   for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${last}T00:00:00Z`); t += DAY_MS) {
     const date = utcDay(new Date(t));
     series.push({ date, count: counts.get(date) ?? 0 });
