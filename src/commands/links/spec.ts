@@ -69,7 +69,7 @@ export function parseStakeholders(value: string, name: string): string | null {
   return emails.join(",");
 }
 
-/** The options of `links create` and `links update`; enum values are accepted in any case, sent lower-case. */
+/** The options of `links create` and `links update`; enum values in any case, sent lower-case. */
 export const linkOptions = z.object({
   test: id().optional(),
   name: parsed((text) => parseName(text, FLAG)).optional(),

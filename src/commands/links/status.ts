@@ -8,7 +8,7 @@ import { showLink } from "./show.js";
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
 
-/** `links activate|deactivate`: an update of testLinkStatus alone; a link already in that state is left alone. */
+/** `links activate|deactivate`: an update of testLinkStatus alone, unless the link is already so. */
 export async function run(
   ctx: Context,
   o: z.infer<typeof options>,

@@ -1,7 +1,4 @@
-/**
- * `links create` in a terminal: asks only for what the flags left out, in the order a person thinks about
- * a link, validates each answer as it is typed, then shows a summary and asks before creating anything.
- */
+/** `links create` in a terminal: asks for what the flags left out, then confirms before creating. */
 import { confirm, input, select } from "@inquirer/prompts";
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";

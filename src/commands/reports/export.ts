@@ -1,4 +1,4 @@
-/** `reports export`: one flat row per finished attempt of a period, on stdout or in a file (text or .xlsx). */
+/** `reports export`: one flat row per finished attempt of a period, on stdout or in a file. */
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -125,10 +125,7 @@ function exportColumns(rows: Row[]): Column[] {
   ];
 }
 
-/**
- * `-o`/`--json` when given, else the file's extension, else CSV. A `.xlsx` file is a workbook (and no `-o`
- * may say otherwise); other spreadsheet extensions are refused.
- */
+/** `-o`/`--json` when given, else the file's extension, else CSV; `.xlsx` (a workbook) refuses `-o`. */
 function exportFormat(ctx: Context, file: string): Format | "xlsx" {
   const extension = extname(file).toLowerCase();
   const asked = ctx.flags.json

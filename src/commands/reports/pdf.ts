@@ -137,7 +137,7 @@ class ToStdout implements Download {
   }
 }
 
-/** The PDF written beside the target and moved into place; each attempt (a retry starts over) writes a new one. */
+/** The PDF written beside the target and moved into place; a retry starts a new file. */
 class PdfFile implements Download {
   private file?: AtomicFile;
 

@@ -1,7 +1,4 @@
-/**
- * The numbers and marks of `reports stats`: summary statistics of scores, a histogram of fixed buckets,
- * attempts per UTC day, and the Unicode bars and sparklines that draw them. Pure functions, no I/O.
- */
+/** The numbers and marks of `reports stats`: statistics, histogram, days, bars and sparklines; no I/O. */
 
 export function mean(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;

@@ -1,7 +1,4 @@
-/**
- * How `reports stats` shows its numbers: on a terminal (`-o table`) a block per test with the score histogram
- * as Unicode bars and attempts per day as a sparkline; for TSV and CSV one flat row per test.
- */
+/** How `reports stats` shows its numbers: a block per test on a terminal, a flat row per test in TSV/CSV. */
 import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";

@@ -36,7 +36,7 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
-/** The numbers of a period per test (only `testIds` when given): what `reports stats` and `assess mcp` answer. */
+/** The numbers of a period per test (only `testIds` when given), for `reports stats` and `assess mcp`. */
 export async function statsOfPeriod(
   ctx: Context,
   client: Client,
