@@ -19,28 +19,13 @@ export const PROCTORING_MODES = ProctoringMode.options;
 export const SCHEDULE_TYPES = ScheduleType.options;
 export const LINK_STATUSES = LinkStatus.options;
 
-export type ScheduleKind = (typeof SCHEDULE_TYPES)[number];
-
 /** One value per flag; absent means "not given" (create) or "keep" (update). */
-export interface LinkSpec {
-  name?: string;
-  type?: (typeof INVITATION_TYPES)[number];
-  proctoring?: (typeof PROCTORING_MODES)[number];
-  schedule?: ScheduleKind;
-  validityDays?: number;
-  start?: Date;
-  end?: Date;
-  timezone?: number;
-  /** A comma-separated e-mail list; null clears it (`--stakeholders none`). */
-  stakeholders?: string | null;
-  status?: (typeof LINK_STATUSES)[number];
-  apiLink?: boolean;
-}
+export type LinkSpec = Omit<z.infer<typeof linkOptions>, "test">;
 
 export const DEFAULTS = { proctoring: "disabled", status: "active" } as const satisfies LinkSpec;
 
 /** Start and end times belong to these schedule types; validityindays counts days instead. */
-export function isWindow(schedule: ScheduleKind | undefined): boolean {
+export function isWindow(schedule: LinkSpec["schedule"]): boolean {
   return schedule === "timebound" || schedule === "slotwise";
 }
 
@@ -80,6 +65,7 @@ export const linkOptions = z.object({
   start: date("start").optional(),
   end: date("end").optional(),
   timezone: id().optional(),
+  // A comma-separated e-mail list; null clears it (`--stakeholders none`).
   stakeholders: parsed((text) => parseStakeholders(text, FLAG)).optional(),
   status: choice(LINK_STATUSES, { anyCase: true }).optional(),
   apiLink: z.boolean().optional(),
