@@ -24,18 +24,21 @@ const FORMAT_OF_EXTENSION: Record<string, Format> = {
 /** Spreadsheet files other than .xlsx: refused (exit 2) rather than written as text under their name. */
 const OTHER_WORKBOOKS = new Set([".xls", ".xlsm", ".xlsb", ".ods", ".numbers"]);
 
-const FIXED_COLUMNS: Array<[key: string, header: string]> = [
-  ["testInvitationId", "Invitation ID"],
-  ["candidateName", "Candidate"],
-  ["candidateEmail", "Email"],
-  ["testId", "Test ID"],
-  ["testName", "Test"],
-  ["status", "Status"],
-  ["scorePercentage", "Score %"],
-  ["candidatePoints", "Points"],
-  ["totalTestPoints", "Out of"],
-  ["performanceCategory", "Performance"],
-  ["attemptedOn", "Attempted on"],
+/** A fixed column's value: the report's answer first, the attempt record filling what it leaves out. */
+type Read = (attempt: TestAttempt, report: Report) => unknown;
+
+const FIXED: Array<[key: string, header: string, read: Read]> = [
+  ["testInvitationId", "Invitation ID", (a) => a.testInvitationId],
+  ["candidateName", "Candidate", (a, r) => r.candidateName ?? a.name ?? null],
+  ["candidateEmail", "Email", (a, r) => r.candidateEmail ?? a.email ?? null],
+  ["testId", "Test ID", (a, r) => r.testId ?? a.testId ?? null],
+  ["testName", "Test", (_, r) => r.testName ?? null],
+  ["status", "Status", (a, r) => r.Status ?? a.teststatus ?? null],
+  ["scorePercentage", "Score %", (_, r) => r.scorePercentage ?? null],
+  ["candidatePoints", "Points", (_, r) => r.candidatePoints ?? null],
+  ["totalTestPoints", "Out of", (_, r) => r.totalTestPoints ?? null],
+  ["performanceCategory", "Performance", (_, r) => r.PerformanceCategory ?? null],
+  ["attemptedOn", "Attempted on", (_, r) => r.attemptedOn ?? null],
 ];
 
 const SECTION_PREFIX = "section:";
@@ -85,21 +88,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   return ExitCode.partial;
 }
 
-/** The report's answer first; the attempt record fills what the report leaves out. */
 function exportRow(attempt: TestAttempt, report: Report): Row {
-  const row: Row = {
-    testInvitationId: attempt.testInvitationId,
-    candidateName: report.candidateName ?? attempt.name ?? null,
-    candidateEmail: report.candidateEmail ?? attempt.email ?? null,
-    testId: report.testId ?? attempt.testId ?? null,
-    testName: report.testName ?? null,
-    status: report.Status ?? attempt.teststatus ?? null,
-    scorePercentage: report.scorePercentage ?? null,
-    candidatePoints: report.candidatePoints ?? null,
-    totalTestPoints: report.totalTestPoints ?? null,
-    performanceCategory: report.PerformanceCategory ?? null,
-    attemptedOn: report.attemptedOn ?? null,
-  };
+  const row: Row = Object.fromEntries(FIXED.map(([key, , read]) => [key, read(attempt, report)]));
   for (const section of report.sections ?? []) {
     const name = section.sectionName ?? `Section ${section.sectionId ?? "?"}`;
     row[`${SECTION_PREFIX}${name}`] = section.candidateScore ?? null;
@@ -116,7 +106,7 @@ function exportColumns(rows: Row[]): Column[] {
   for (const row of rows)
     for (const key of Object.keys(row)) if (key.startsWith(SECTION_PREFIX)) sections.add(key);
   return [
-    ...FIXED_COLUMNS.map(([key, header]) => ({ key, header, get: (row: Row) => row[key] })),
+    ...FIXED.map(([key, header]) => ({ key, header, get: (row: Row) => row[key] })),
     ...[...sections].map((key) => ({
       key,
       header: `Section: ${key.slice(SECTION_PREFIX.length)}`,
