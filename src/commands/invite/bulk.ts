@@ -10,7 +10,7 @@ import { CsvRejects, type RejectsTarget, rejectsTarget } from "../../bulk/rows/r
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
@@ -27,7 +27,7 @@ import {
   reattemptHeld,
   tellHeld,
 } from "./finished.js";
-import { dropUndefined } from "./shared.js";
+import { checkWindow, dropUndefined } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),
@@ -39,7 +39,6 @@ export const options = z.object({
   nameColumn: z.string().optional(),
   ...bulkFileOptions(MAX_BULK_CANDIDATES),
   plan: z.boolean().optional(),
-  // Its default (180) is declared with the flag (index.ts).
   lookback: lookbackDays(),
   reattemptFinished: z.boolean().optional(),
 });
@@ -52,8 +51,7 @@ export async function run(
   [file]: z.infer<typeof args>,
 ): Promise<number> {
   const { start, end } = o;
-  if (start && end && end <= start) throw new UsageError("--end must be after --start");
-  refusePastEnd(end);
+  checkWindow(start, end);
   const settings: BulkInviteSettings = dropUndefined({
     startDateTime: start && toServiceTime(start),
     endDateTime: end && toServiceTime(end),
@@ -82,7 +80,6 @@ async function invite(
   rejects: RejectsTarget,
 ): Promise<number> {
   const { chunkSize, concurrency } = o;
-  const force = o.force === true;
   const input = await openRows(source.path, {
     delimiter: o.delimiter,
     sheet: o.sheet,
@@ -104,8 +101,7 @@ async function invite(
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  // Who already finished: a run holds them back (or gives them a new attempt), the plan names them. Looked up
-  // once the file is known to be good: a refused file costs no request.
+  // Who already finished: looked up once the file is known to be good, so a refused file costs no request.
   const lookUp = () =>
     lookUpFinished(ctx, client, o.lookback, testId !== undefined ? new Set([testId]) : undefined);
   const rows = csvRows(input, { rows: "invites", columns, testId });
@@ -146,7 +142,7 @@ async function invite(
           rejects,
           input.header,
           input.delimiter,
-          force,
+          o.force === true,
           input.sheet === undefined ? "line" : "row",
         ),
       beforeSend: async () => {

@@ -1,7 +1,6 @@
 /**
- * What `invite bulk` does about candidates who already finished the test: looks them up (the attempt
- * listing over --lookback), prints the plan (--plan), tells a run's finished rows apart, and gives them a new
- * attempt through the reattempt operation (--reattempt-finished), each exactly once (its own ledger).
+ * What `invite bulk` does about candidates who already finished the test: looks them up (--lookback), prints
+ * the plan (--plan), names a run's held rows, and gives them a new attempt (--reattempt-finished) exactly once.
  */
 import { toJson } from "../../api/json.js";
 import type * as s from "../../api/schemas.js";
@@ -43,9 +42,8 @@ export const lookbackDays = () =>
   });
 
 /**
- * The finished attempts of the last `days` of the tests named (all tests when undefined). A listing the
- * service refuses or answers in a shape that cannot be read (not the key: a 401 stops the command) leaves the
- * run without the check, said in a warning, rather than stopping the invitations.
+ * The finished attempts of the last `days` of the tests named (all when undefined). A listing the service
+ * refuses or answers unreadably (but a 401) leaves the run without the check, with a warning.
  */
 export async function lookUpFinished(
   ctx: Context,
@@ -79,7 +77,6 @@ export async function lookUpFinished(
   }
 }
 
-/** Where the invite and reattempt ledgers of a test are. */
 export function ledgers(ctx: Context, target: { baseUrl: string; key: string }) {
   const dir = ledgerDir(ctx.io.env);
   return {
@@ -87,6 +84,11 @@ export function ledgers(ctx: Context, target: { baseUrl: string; key: string }) 
     reattempted: (testId: number) => readLedger(dir, "reattempt", { ...target, testId }),
   };
 }
+
+const PLAN_COLUMNS = ["line", "email", "testId", "class", "detail"].map((key) => ({
+  key,
+  header: key === "testId" ? "TEST" : key.toUpperCase(),
+}));
 
 const CLASS_WORDS: Record<InvitePlanRow["class"], string> = {
   new: "to invite",
@@ -106,22 +108,14 @@ export async function printInvitePlan(
   const plan = planByClass(rows);
   if (ctx.out.isJson) ctx.out.json(plan);
   else {
-    await ctx.out.list(
-      rows.map((row) => ({
-        line: row.line,
-        email: row.email,
-        testId: Number.isNaN(row.testId) ? "" : row.testId,
-        class: row.class,
-        detail: detail(row),
-      })),
-      [
-        { key: "line", header: "LINE" },
-        { key: "email", header: "EMAIL" },
-        { key: "testId", header: "TEST" },
-        { key: "class", header: "CLASS" },
-        { key: "detail", header: "DETAIL" },
-      ],
-    );
+    const shown = rows.map((row) => ({
+      line: row.line,
+      email: row.email,
+      testId: Number.isNaN(row.testId) ? "" : row.testId,
+      class: row.class,
+      detail: detail(row),
+    }));
+    await ctx.out.list(shown, PLAN_COLUMNS);
   }
   const counts = plan.counts as Record<InvitePlanRow["class"], number>;
   const parts = (Object.keys(CLASS_WORDS) as InvitePlanRow["class"][])
@@ -137,22 +131,20 @@ export async function printInvitePlan(
 }
 
 function detail(row: InvitePlanRow): string {
-  if (row.finished) {
-    const f = row.finished;
-    const between = `${f.finishedBetween.from} … ${f.finishedBetween.to}`;
-    const text = `invitation ${f.testInvitationId}${f.status ? ` ${f.status}` : ""}, finished ${between}`;
-    return row.reason ? `${row.reason}: ${text}` : text;
-  }
-  return row.reason ?? "";
+  const f = row.finished;
+  if (!f) return row.reason ?? "";
+  const between = `${f.finishedBetween.from} … ${f.finishedBetween.to}`;
+  const text = `invitation ${f.testInvitationId}${f.status ? ` ${f.status}` : ""}, finished ${between}`;
+  return row.reason ? `${row.reason}: ${text}` : text;
 }
 
-/** A finished row a run held back: its line in the file and its attempt. */
+/** A finished row a run held back. */
 export interface HeldRow {
   line: number;
   attempt: FinishedAttempt;
 }
 
-/** Why a run held a finished row back (the summary's `heldRows`). */
+/** The summary's `heldRows` reason. */
 export function heldReason(attempt: FinishedAttempt): string {
   const { from, to } = attempt.finishedBetween;
   return `finished test ${attempt.testId} (invitation ${attempt.testInvitationId}, between ${from} and ${to}): not invited again`;
@@ -171,7 +163,7 @@ export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefin
   if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --json)`);
 }
 
-export interface Reattempted {
+interface Reattempted {
   email: string;
   testId: number;
   /** The finished attempt. */
@@ -181,9 +173,8 @@ export interface Reattempted {
 }
 
 /**
- * Gives each held candidate a new attempt: one reattempt request each, through the bulk engine with a ledger
- * of its own per test (kind "reattempt", keyed by the finished attempt's id), so a rerun never reattempts one
- * twice and a lost answer is uncertain, not resent.
+ * One reattempt request per held candidate, through the bulk engine with a ledger of its own (keyed by the
+ * finished attempt's id): a rerun never reattempts one twice, and a lost answer is uncertain, not resent.
  */
 export async function reattemptHeld(
   ctx: Context,

@@ -3,9 +3,7 @@ import { examples, type GroupSetup, TIMEZONE } from "../shared/verbs.js";
 
 const PROCTORING = ["disabled", "image", "video"];
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const invite = group;
-
+export function register(invite: Command, { lazy }: GroupSetup): void {
   examples(
     invite
       .command("send")

@@ -3,7 +3,7 @@ import { id } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, emailFlag, invitationColumns, newInvitation, validEmail } from "./shared.js";
+import { candidateValues, dropUndefined, emailFlag, showInvitation } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),
@@ -22,12 +22,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const anonymous = o.anonymous === true;
   const [linkId, email, name] = await requireValues(ctx, [
     { flag: "--link", value: o.link, question: "Test link id" },
-    ...(anonymous
-      ? []
-      : [
-          { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
-          { flag: "--name", value: o.name, question: "Candidate full name" },
-        ]),
+    ...(anonymous ? [] : candidateValues(o)),
   ]);
   // A prompted answer is read as the flag would have been.
   const testLinkId = parseId(linkId, "--link");
@@ -48,6 +43,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} through link ${testLinkId} (invitation ${invitation.testInvitationId})`,
   );
-  await ctx.out.record(newInvitation(invitation), invitationColumns);
+  await showInvitation(ctx, invitation);
   return 0;
 }

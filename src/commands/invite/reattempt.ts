@@ -1,9 +1,8 @@
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
-import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { toServiceTime } from "../../parse/dates.js";
 import { date, id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { dropUndefined } from "./shared.js";
+import { checkWindow, dropUndefined } from "./shared.js";
 
 export const options = z.object({
   start: date("start").optional(),
@@ -21,8 +20,7 @@ export async function run(
   [id]: z.infer<typeof args>,
 ): Promise<number> {
   const { start, end } = o;
-  if (start && end && end <= start) throw new UsageError("--end must be after --start");
-  refusePastEnd(end);
+  checkWindow(start, end);
   const client = await ctx.client();
   // The service spells these fields with capitals, unlike the invite body.
   const answer = await client.invitations.reattempt(

@@ -1,11 +1,10 @@
 import type { InviteBody } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
-import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { toServiceTime } from "../../parse/dates.js";
 import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
-import { dropUndefined, emailFlag, invitationColumns, newInvitation, validEmail } from "./shared.js";
+import { candidateValues, checkWindow, dropUndefined, emailFlag, showInvitation } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),
@@ -26,16 +25,10 @@ export const options = z.object({
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const testId = await resolveTestId(ctx, o.test);
   const anonymous = o.anonymous === true;
-  const [email, name] = anonymous
-    ? [undefined, undefined]
-    : await requireValues(ctx, [
-        { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
-        { flag: "--name", value: o.name, question: "Candidate full name" },
-      ]);
+  const [email, name] = anonymous ? [undefined, undefined] : await requireValues(ctx, candidateValues(o));
   const { start, end } = o;
-  if (start && end && end <= start) throw new UsageError("--end must be after --start");
-  refusePastEnd(end);
-  const body: InviteBody = {
+  checkWindow(start, end);
+  const body = dropUndefined<InviteBody>({
     emailId: email,
     fullName: name,
     callbackURL: o.callbackUrl,
@@ -48,12 +41,12 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     endDateTime: end && toServiceTime(end),
     timeZoneId: o.timezone,
     ProctoringMode: o.proctoring,
-  };
+  });
   const client = await ctx.client();
-  const invitation = await client.invitations.create(testId, dropUndefined(body));
+  const invitation = await client.invitations.create(testId, body);
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} to test ${testId} (invitation ${invitation.testInvitationId})`,
   );
-  await ctx.out.record(newInvitation(invitation), invitationColumns);
+  await showInvitation(ctx, invitation);
   return 0;
 }

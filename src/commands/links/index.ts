@@ -2,34 +2,27 @@ import { type Command, Option } from "commander";
 import { offers } from "../completion/values.js";
 import { examples, type GroupSetup, TIMEZONE } from "../shared/verbs.js";
 
-/** What `links create|update` accept for the enumerated flags: spec.ts's lists, which the commands check against. */
-const spec = () => import("./spec.js");
+type Listed = "INVITATION_TYPES" | "PROCTORING_MODES" | "SCHEDULE_TYPES" | "LINK_STATUSES";
+
+/** An enumerated flag, completed with spec.ts's list of the values the commands check against. */
+const listed = (flags: string, description: string, list: Listed) =>
+  offers(new Option(flags, description), async () => (await import("./spec.js"))[list]);
 
 /** The options of `links create`, which `links update` shares (every field of a test link). */
 function linkOptions(command: Command, creating: boolean): Command {
   return command
     .option("--test <id>", "the test the link belongs to (asked for when missing and prompts are allowed)")
     .option("--name <name>", "name of the link")
+    .addOption(listed("--type <type>", "invitation type: email or open", "INVITATION_TYPES"))
     .addOption(
-      offers(
-        new Option("--type <type>", "invitation type: email or open"),
-        async () => (await spec()).INVITATION_TYPES,
+      listed(
+        "--proctoring <mode>",
+        `proctoring: disabled, image or video${creating ? " (default disabled)" : ""}`,
+        "PROCTORING_MODES",
       ),
     )
     .addOption(
-      offers(
-        new Option(
-          "--proctoring <mode>",
-          `proctoring: disabled, image or video${creating ? " (default disabled)" : ""}`,
-        ),
-        async () => (await spec()).PROCTORING_MODES,
-      ),
-    )
-    .addOption(
-      offers(
-        new Option("--schedule <type>", "schedule type: validityindays, timebound or slotwise"),
-        async () => (await spec()).SCHEDULE_TYPES,
-      ),
+      listed("--schedule <type>", "schedule type: validityindays, timebound or slotwise", "SCHEDULE_TYPES"),
     )
     .option("--validity-days <N>", "days an invitation stays valid (validityindays schedules)")
     .option(
@@ -43,18 +36,17 @@ function linkOptions(command: Command, creating: boolean): Command {
       "comma-separated e-mails told when a candidate completes; none clears them",
     )
     .addOption(
-      offers(
-        new Option("--status <status>", `active or inactive${creating ? " (default active)" : ""}`),
-        async () => (await spec()).LINK_STATUSES,
+      listed(
+        "--status <status>",
+        `active or inactive${creating ? " (default active)" : ""}`,
+        "LINK_STATUSES",
       ),
     )
     .option("--api-link", "mark an open link as an API link (isApiLink)")
     .option("--no-api-link", "mark an open link as not an API link");
 }
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const links = group;
-
+export function register(links: Command, { lazy }: GroupSetup): void {
   examples(
     links
       .command("list")

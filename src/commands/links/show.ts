@@ -46,10 +46,7 @@ const LIST_KEYS = [
 ];
 export const LIST_COLUMNS: Column[] = LIST_KEYS.map((key) => LINK_COLUMNS.find((c) => c.key === key)!);
 
-/**
- * One link. A person at a terminal gets the URL on a line of its own (a table cell would cut it), then the
- * other fields; scripts get every column, or the service's object with --json.
- */
+/** One link; on a terminal its URL first on a line of its own (a table cell would cut it). */
 export async function showLink(ctx: Context, link: TestLink): Promise<void> {
   if (ctx.out.format === "table" && !ctx.out.options.fields && link.testLink) {
     ctx.out.write(`${ctx.out.style.bold(escapeControls(link.testLink))}\n`);

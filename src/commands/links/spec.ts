@@ -1,7 +1,4 @@
-/**
- * A test link as the flags describe it, and the one place that turns it into a request body (only the
- * fields that apply to the schedule type) and checks that the flags fit together.
- */
+/** A test link as the flags describe it: checked, turned into a request body, read back from the service. */
 import {
   InvitationType,
   LinkStatus,
@@ -22,39 +19,24 @@ export const PROCTORING_MODES = ProctoringMode.options;
 export const SCHEDULE_TYPES = ScheduleType.options;
 export const LINK_STATUSES = LinkStatus.options;
 
-export type ScheduleKind = (typeof SCHEDULE_TYPES)[number];
-
 /** One value per flag; absent means "not given" (create) or "keep" (update). */
-export interface LinkSpec {
-  name?: string;
-  type?: (typeof INVITATION_TYPES)[number];
-  proctoring?: (typeof PROCTORING_MODES)[number];
-  schedule?: ScheduleKind;
-  validityDays?: number;
-  start?: Date;
-  end?: Date;
-  timezone?: number;
-  /** A comma-separated e-mail list; null clears it (`--stakeholders none`). */
-  stakeholders?: string | null;
-  status?: (typeof LINK_STATUSES)[number];
-  apiLink?: boolean;
-}
+export type LinkSpec = Omit<z.infer<typeof linkOptions>, "test">;
 
 export const DEFAULTS = { proctoring: "disabled", status: "active" } as const satisfies LinkSpec;
 
 /** Start and end times belong to these schedule types; validityindays counts days instead. */
-export function isWindow(schedule: ScheduleKind | undefined): boolean {
+export function isWindow(schedule: LinkSpec["schedule"]): boolean {
   return schedule === "timebound" || schedule === "slotwise";
 }
 
-export function parseName(value: string, name = "--name"): string {
+export function parseName(value: string, name: string): string {
   const text = value.trim();
   if (!text) throw new UsageError(`${name} cannot be empty`);
   return text;
 }
 
 /** `none` (or nothing) clears the list; otherwise every comma-separated address must be an e-mail. */
-export function parseStakeholders(value: string, name = "--stakeholders"): string | null {
+export function parseStakeholders(value: string, name: string): string | null {
   const text = value.trim();
   if (text === "" || text.toLowerCase() === "none") return null;
   const emails = text
@@ -72,22 +54,7 @@ export function parseStakeholders(value: string, name = "--stakeholders"): strin
   return emails.join(",");
 }
 
-/** The wizard's validators: the same parsers as the flags, their message shown under the prompt. */
-export function problemOf(parse: () => unknown): string | undefined {
-  try {
-    parse();
-    return undefined;
-  } catch (error) {
-    if (error instanceof UsageError)
-      return error.suggestion ? `${error.message}. ${error.suggestion}` : error.message;
-    throw error;
-  }
-}
-
-/**
- * The options of `links create` and `links update` (index.ts declares them for both), each checked on its
- * own; enum values are accepted in any case and sent lower-case.
- */
+/** The options of `links create` and `links update`; enum values in any case, sent lower-case. */
 export const linkOptions = z.object({
   test: id().optional(),
   name: parsed((text) => parseName(text, FLAG)).optional(),
@@ -98,21 +65,21 @@ export const linkOptions = z.object({
   start: date("start").optional(),
   end: date("end").optional(),
   timezone: id().optional(),
+  // A comma-separated e-mail list; null clears it (`--stakeholders none`).
   stakeholders: parsed((text) => parseStakeholders(text, FLAG)).optional(),
   status: choice(LINK_STATUSES, { anyCase: true }).optional(),
   apiLink: z.boolean().optional(),
 });
 
-/** The link the flags describe: the given ones only. */
 export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
   return dropUndefined<LinkSpec>(given);
 }
 
 /**
- * Flags that do not fit the link they would produce (`spec`), each saying which flag to drop or add. Only
- * given flags are judged: a value kept from the link that the new schedule does not use is simply not sent.
+ * Refuses flags that do not fit the link they would produce (`spec`), each problem saying which flag to drop
+ * or add. Only given flags are judged: a kept value the new schedule does not use is simply not sent.
  */
-export function conflicts(spec: LinkSpec, flags: LinkSpec): string[] {
+export function rejectConflicts(spec: LinkSpec, flags: LinkSpec): void {
   const problems: string[] = [];
   if (spec.schedule === "validityindays" && (flags.start || flags.end)) {
     const given = [flags.start && "--start", flags.end && "--end"].filter(Boolean).join(" and ");
@@ -139,7 +106,7 @@ export function conflicts(spec: LinkSpec, flags: LinkSpec): string[] {
       `The end (${toServiceTime(spec.end)}) must be after the start (${toServiceTime(spec.start)}): change --start or --end`,
     );
   }
-  return problems;
+  if (problems.length > 0) throw new UsageError(problems.join("; "), "Nothing was sent.", problems);
 }
 
 /** What a link of this spec still lacks, as the flags that would supply it. */
@@ -159,15 +126,7 @@ export function missingFlags(spec: LinkSpec): string[] {
   return missing;
 }
 
-export function rejectConflicts(spec: LinkSpec, flags: LinkSpec): void {
-  const problems = conflicts(spec, flags);
-  if (problems.length > 0) throw new UsageError(problems.join("; "), "Nothing was sent.", problems);
-}
-
-/**
- * Only the schedule's own fields are sent (validityindays: the days and timeZoneId; timebound, slotwise:
- * start, end and timeZoneId), and isApiLink goes with open links only.
- */
+/** The request body: only the schedule's own fields, and isApiLink with open links only. */
 export function toBody(spec: LinkSpec): TestLinkBody {
   const window = isWindow(spec.schedule);
   return dropUndefined<TestLinkBody>({
@@ -189,7 +148,7 @@ export function toBody(spec: LinkSpec): TestLinkBody {
   });
 }
 
-/** The link the service holds, read back into flag values; values this tool does not know are left out. */
+/** The link the service holds as flag values; values this tool does not know are left out. */
 export function specFromLink(link: TestLink): LinkSpec {
   const details = link.invitationSchedule?.scheduleDetails;
   return dropUndefined<LinkSpec>({
@@ -220,14 +179,8 @@ function serviceDate(value: string | null | undefined, bound: "start" | "end"): 
   }
 }
 
-export interface Change {
-  path: string;
-  from: unknown;
-  to: unknown;
-}
-
 /** Field-by-field differences between two bodies, as dotted paths (`invitationSchedule.scheduleType`). */
-export function diffBodies(before: object, after: object): Change[] {
+export function diffBodies(before: object, after: object) {
   const a = flatten(before);
   const b = flatten(after);
   const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])];

@@ -8,11 +8,7 @@ import { showLink } from "./show.js";
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
 
-/**
- * `links activate` and `links deactivate`: active ↔ inactive, by the update operation with testLinkStatus
- * alone, so no other setting of the link is touched. The link is read first: one already in
- * that state is said to be so, and left alone.
- */
+/** `links activate|deactivate`: an update of testLinkStatus alone, unless the link is already so. */
 export async function run(
   ctx: Context,
   o: z.infer<typeof options>,

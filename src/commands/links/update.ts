@@ -6,7 +6,6 @@ import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 import {
-  type Change,
   diffBodies,
   linkOptions,
   missingFlags,
@@ -16,7 +15,7 @@ import {
   toBody,
 } from "./spec.js";
 
-/** Reads the link, applies the given flags, and sends the whole result: only what was passed changes. */
+/** `links update`: reads the link, applies the given flags, and sends the whole result. */
 export const options = linkOptions;
 export const args = z.tuple([id()]);
 
@@ -32,7 +31,7 @@ export async function run(
       "Pass at least one option to change (see `assess links update --help`); `links activate|deactivate` switch the status.",
     );
   }
-  // What the flags contradict on their own is refused before anything goes over the wire.
+  // What the flags contradict on their own is refused before anything is sent.
   rejectConflicts(flags, flags);
   const testId = await resolveTestId(ctx, o.test);
   ctx.planWithReads(`Reading test link ${testLinkId} to show what would change`);
@@ -57,17 +56,15 @@ export async function run(
     await showLink(ctx, current);
     return 0;
   }
-  if (ctx.dryRun) printDiff(ctx, testLinkId, changes);
+  if (ctx.dryRun) {
+    const show = (value: unknown) => (value === undefined ? "(not sent)" : JSON.stringify(value));
+    ctx.info(`Changes to test link ${testLinkId}:`);
+    for (const change of changes) ctx.info(`  ${change.path}: ${show(change.from)} → ${show(change.to)}`);
+  }
   const link = await client.testLinks.update(testId, testLinkId, body);
   ctx.success(
     `Updated test link ${testLinkId} of test ${testId}: ${changes.map((c) => c.path.split(".").at(-1)).join(", ")}`,
   );
   await showLink(ctx, link);
   return 0;
-}
-
-function printDiff(ctx: Context, testLinkId: number, changes: Change[]): void {
-  const show = (value: unknown) => (value === undefined ? "(not sent)" : JSON.stringify(value));
-  ctx.info(`Changes to test link ${testLinkId}:`);
-  for (const change of changes) ctx.info(`  ${change.path}: ${show(change.from)} → ${show(change.to)}`);
 }

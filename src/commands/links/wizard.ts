@@ -1,30 +1,19 @@
-/**
- * `links create` in a terminal: asks only for what the flags left out, in the order a person thinks about
- * a link, validates each answer as it is typed, then shows a summary and asks before creating anything.
- */
+/** `links create` in a terminal: asks for what the flags left out, then confirms before creating. */
 import { confirm, input, select } from "@inquirer/prompts";
 import type { Context } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { type Bound, parseDate, toServiceTime } from "../../parse/dates.js";
 import { parseId } from "../../parse/numbers.js";
 import { promptIo } from "../../prompts/io.js";
-import {
-  isWindow,
-  type LinkSpec,
-  parseName,
-  parseStakeholders,
-  problemOf,
-  type ScheduleKind,
-} from "./spec.js";
+import { isWindow, type LinkSpec, parseName, parseStakeholders } from "./spec.js";
 
-const SCHEDULE_CHOICES: Array<{ value: ScheduleKind; name: string; description: string }> = [
-  {
-    value: "validityindays",
-    name: "validityindays",
-    description: "each invitation stays valid for a number of days",
-  },
-  { value: "timebound", name: "timebound", description: "open between a start and an end time" },
-  { value: "slotwise", name: "slotwise", description: "slot-wise access between a start and an end time" },
+/** A choice of a select prompt, named by its value. */
+const option = <T extends string>(value: T, description: string) => ({ value, name: value, description });
+
+const SCHEDULE_CHOICES = [
+  option("validityindays", "each invitation stays valid for a number of days"),
+  option("timebound", "open between a start and an end time"),
+  option("slotwise", "slot-wise access between a start and an end time"),
 ];
 
 /** A past moment is refused; a minute of slack lets `now` through. */
@@ -50,12 +39,8 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
           {
             message: "Invitation type",
             choices: [
-              {
-                value: "email" as const,
-                name: "email",
-                description: "candidates are invited by e-mail through the link",
-              },
-              { value: "open" as const, name: "open", description: "anyone with the link can take the test" },
+              option("email", "candidates are invited by e-mail through the link"),
+              option("open", "anyone with the link can take the test"),
             ],
           },
           io,
@@ -66,9 +51,9 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
     {
       message: "Proctoring",
       choices: [
-        { value: "disabled" as const, name: "disabled", description: "no proctoring" },
-        { value: "image" as const, name: "image", description: "photos of the candidate during the test" },
-        { value: "video" as const, name: "video", description: "video of the candidate during the test" },
+        option("disabled", "no proctoring"),
+        option("image", "photos of the candidate during the test"),
+        option("video", "video of the candidate during the test"),
       ],
       default: "disabled",
     },
@@ -113,12 +98,8 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
     {
       message: "Status",
       choices: [
-        { value: "active" as const, name: "active", description: "candidates can use the link at once" },
-        {
-          value: "inactive" as const,
-          name: "inactive",
-          description: "create it switched off; `assess links activate` later",
-        },
+        option("active", "candidates can use the link at once"),
+        option("inactive", "create it switched off; `assess links activate` later"),
       ],
       default: "active",
     },
@@ -143,17 +124,22 @@ function futureDate(text: string, bound: Bound, other: Date | undefined): Date {
   if (date.getTime() < Date.now() - PAST_SLACK_MS) {
     throw new UsageError(`${label} (${toServiceTime(date)}) is in the past; give a future date`);
   }
-  if (other && bound === "end" && date.getTime() <= other.getTime()) {
-    throw new UsageError(
-      `The end (${toServiceTime(date)}) must be after the start (${toServiceTime(other)})`,
-    );
-  }
-  if (other && bound === "start" && date.getTime() >= other.getTime()) {
-    throw new UsageError(
-      `The start (${toServiceTime(date)}) must be before the end (${toServiceTime(other)})`,
-    );
+  if (other && (bound === "end" ? date <= other : date >= other)) {
+    const side = bound === "end" ? "after the start" : "before the end";
+    throw new UsageError(`${label} (${toServiceTime(date)}) must be ${side} (${toServiceTime(other)})`);
   }
   return date;
+}
+
+/** The wizard's validators: the same parsers as the flags, their message shown under the prompt. */
+function problemOf(parse: () => unknown): string | undefined {
+  try {
+    parse();
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return error.suggestion ? `${error.message}. ${error.suggestion}` : error.message;
+  }
 }
 
 function summary(testId: number, spec: LinkSpec): string {

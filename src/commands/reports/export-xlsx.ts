@@ -1,7 +1,6 @@
 /**
- * `reports export --out x.xlsx`: the rows as one sheet of a real workbook, written with write-excel-file (a
- * bundled library, loaded only for this: `import()` from export.ts). Numbers stay numbers; text stays text,
- * so a cell is never read as a formula; the header row is bold.
+ * `reports export --out x.xlsx`: the rows as one sheet of a workbook (loaded only for this, from export.ts).
+ * Numbers stay numbers; text stays text, so a cell is never read as a formula; the header row is bold.
  */
 import writeXlsxFile, { type Cell } from "write-excel-file/node";
 import { jsonText } from "../../escape.js";
@@ -12,7 +11,7 @@ const MAX_CELL_CHARS = 32_767;
 
 export async function workbookBytes(rows: Row[], columns: Column[]): Promise<Buffer> {
   const header: Cell[] = columns.map((c) => ({ value: c.header ?? c.key, fontWeight: "bold" }));
-  const data: Cell[][] = [header, ...rows.map((row) => columns.map((c) => cell(cellValue(c, row))))];
+  const data = [header, ...rows.map((row) => columns.map((c) => cell(cellValue(c, row))))];
   return writeXlsxFile(data, { sheet: "Attempts", stickyRowsCount: 1 }).toBuffer();
 }
 

@@ -1,16 +1,16 @@
+/** `reports export`: one flat row per finished attempt of a period, on stdout or in a file. */
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import type { TestAttempt } from "../../api/schemas.js";
+import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { FORMATS, type Format } from "../../output/format.js";
-import { Output, type Row } from "../../output/output.js";
+import { type Column, Output, type Row } from "../../output/output.js";
 import { id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { periodFromOptions, periodOptions } from "../attempts/period.js";
-import { exportColumns, exportRow } from "./export-rows.js";
 import { fetchReports, finishedAttempts } from "./period-reports.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
@@ -21,6 +21,28 @@ const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".jsonl": "ndjson",
 };
 
+/** Spreadsheet files other than .xlsx: refused (exit 2) rather than written as text under their name. */
+const OTHER_WORKBOOKS = new Set([".xls", ".xlsm", ".xlsb", ".ods", ".numbers"]);
+
+/** A fixed column's value: the report's answer first, the attempt record filling what it leaves out. */
+type Read = (attempt: TestAttempt, report: Report) => unknown;
+
+const FIXED: Array<[key: string, header: string, read: Read]> = [
+  ["testInvitationId", "Invitation ID", (a) => a.testInvitationId],
+  ["candidateName", "Candidate", (a, r) => r.candidateName ?? a.name ?? null],
+  ["candidateEmail", "Email", (a, r) => r.candidateEmail ?? a.email ?? null],
+  ["testId", "Test ID", (a, r) => r.testId ?? a.testId ?? null],
+  ["testName", "Test", (_, r) => r.testName ?? null],
+  ["status", "Status", (a, r) => r.Status ?? a.teststatus ?? null],
+  ["scorePercentage", "Score %", (_, r) => r.scorePercentage ?? null],
+  ["candidatePoints", "Points", (_, r) => r.candidatePoints ?? null],
+  ["totalTestPoints", "Out of", (_, r) => r.totalTestPoints ?? null],
+  ["performanceCategory", "Performance", (_, r) => r.PerformanceCategory ?? null],
+  ["attemptedOn", "Attempted on", (_, r) => r.attemptedOn ?? null],
+];
+
+const SECTION_PREFIX = "section:";
+
 export const options = z.object({
   ...periodOptions,
   test: id().optional(),
@@ -29,11 +51,7 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
-/** Spreadsheet files other than .xlsx: refused (exit 2) rather than written as text under their name. */
-const OTHER_WORKBOOKS = new Set([".xls", ".xlsm", ".xlsb", ".ods", ".numbers"]);
-
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const { test: testId, concurrency } = o;
   const file = o.out !== undefined && o.out !== "-" ? o.out : undefined;
   // Checked before anything is sent: what the file will hold, and that nothing is overwritten unasked.
   const format = file === undefined ? undefined : exportFormat(ctx, file);
@@ -41,13 +59,11 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
   }
   const period = await periodFromOptions(ctx, o);
-
   const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
-  if (testId !== undefined) await client.tests.get(testId);
-
-  const attempts = await finishedAttempts(ctx, client, period, testId === undefined ? [] : [testId]);
-  const outcomes = await fetchReports(ctx, client, attempts, concurrency);
+  if (o.test !== undefined) await client.tests.get(o.test);
+  const attempts = await finishedAttempts(ctx, client, period, o.test === undefined ? [] : [o.test]);
+  const outcomes = await fetchReports(ctx, client, attempts, o.concurrency);
 
   const rows: Row[] = [];
   const failed: Array<{ attempt: TestAttempt; error: Error }> = [];
@@ -72,10 +88,34 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   return ExitCode.partial;
 }
 
+function exportRow(attempt: TestAttempt, report: Report): Row {
+  const row: Row = Object.fromEntries(FIXED.map(([key, , read]) => [key, read(attempt, report)]));
+  for (const section of report.sections ?? []) {
+    const name = section.sectionName ?? `Section ${section.sectionId ?? "?"}`;
+    row[`${SECTION_PREFIX}${name}`] = section.candidateScore ?? null;
+  }
+  return row;
+}
+
 /**
- * `-o`/`--json` when given, else the file's extension, else CSV. A `.xlsx` file is a workbook (and no `-o`
- * may say otherwise); other spreadsheet extensions are refused.
+ * The fixed columns, then every section seen in first-seen order, so tests with different sections share one
+ * sheet. Keys may hold dots (`Node.js`), so values are read by key, never as a path.
  */
+function exportColumns(rows: Row[]): Column[] {
+  const sections = new Set<string>();
+  for (const row of rows)
+    for (const key of Object.keys(row)) if (key.startsWith(SECTION_PREFIX)) sections.add(key);
+  return [
+    ...FIXED.map(([key, header]) => ({ key, header, get: (row: Row) => row[key] })),
+    ...[...sections].map((key) => ({
+      key,
+      header: `Section: ${key.slice(SECTION_PREFIX.length)}`,
+      get: (row: Row) => row[key],
+    })),
+  ];
+}
+
+/** `-o`/`--json` when given, else the file's extension, else CSV; `.xlsx` (a workbook) refuses `-o`. */
 function exportFormat(ctx: Context, file: string): Format | "xlsx" {
   const extension = extname(file).toLowerCase();
   const asked = ctx.flags.json
@@ -87,7 +127,7 @@ function exportFormat(ctx: Context, file: string): Format | "xlsx" {
     if (asked !== undefined) {
       throw new UsageError(
         `--out ${file} names an Excel workbook, but -o ${asked} asks for ${asked} text`,
-        `Drop -o to write a workbook, or name the file .${asked === "ndjson" ? "ndjson" : asked}.`,
+        `Drop -o to write a workbook, or name the file .${asked}.`,
       );
     }
     return "xlsx";
@@ -107,20 +147,19 @@ async function writeExport(
   file: string,
   format: Format | "xlsx",
   rows: Row[],
-  columns: ReturnType<typeof exportColumns>,
+  columns: Column[],
 ) {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   const stream = createWriteStream(temp);
   try {
     if (format === "xlsx") {
-      // The workbook writer is loaded for this alone (a large library).
+      // The workbook writer, a large library, is loaded for this alone.
       const { workbookBytes } = await import("./export-xlsx.js");
       stream.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
     } else {
       // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
       if (format === "csv") stream.write("\uFEFF");
-      const out = new Output(stream, { format, fields: ctx.out.options.fields, color: false });
-      await out.list(rows, columns);
+      await new Output(stream, { format, fields: ctx.out.options.fields, color: false }).list(rows, columns);
     }
     stream.end();
     await once(stream, "close");

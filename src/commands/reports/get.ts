@@ -1,4 +1,3 @@
-import type { Report } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { field, findKey, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
@@ -6,7 +5,7 @@ import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 
 /** The report's documented fields (`Status` and `PerformanceCategory` in the service's casing). */
-export const REPORT_COLUMNS: Column[] = [
+const REPORT_COLUMNS: Column[] = [
   { key: "testInvitationId", header: "INVITATION" },
   { key: "testId", header: "TEST" },
   { key: "testName", header: "TEST NAME" },
@@ -22,6 +21,12 @@ export const REPORT_COLUMNS: Column[] = [
   { key: "pdfReportUrl", header: "PDF REPORT URL" },
 ];
 
+/** The first of these fields the row has. */
+const either =
+  (...names: string[]) =>
+  (row: Row) =>
+    names.map((name) => field(row, name)).find((value) => value !== undefined);
+
 export const SECTION_COLUMNS: Column[] = [
   { key: "sectionName", header: "SECTION" },
   { key: "candidateScore", header: "SCORE" },
@@ -30,26 +35,20 @@ export const SECTION_COLUMNS: Column[] = [
   { key: "sectionTimeTaken", header: "TIME TAKEN" },
 ];
 
-/** The first of these fields the row has. */
-const either =
-  (...names: string[]) =>
-  (row: Row) =>
-    names.map((name) => field(row, name)).find((value) => value !== undefined);
-
 /**
- * By-skill reports (`--type 2` or `3`) add skill rows: the real service's are question banks
- * (fixtures/real/reports/get-200-reporttype3.json: qbName, candidateQbScore, qbScore), the sandbox's skills.
+ * The lists of a report, each shown as a table of its own. By-skill reports (`--type 2` or `3`) add skills: the
+ * real service's are question banks (qbName, candidateQbScore, qbScore), the sandbox's skills.
  */
-export const SKILL_COLUMNS: Column[] = [
-  { key: "sectionName", header: "SECTION" },
-  { key: "skill", header: "SKILL", get: either("qbName", "skillName") },
-  { key: "score", header: "SCORE", get: either("candidateQbScore", "candidateScore") },
-  { key: "outOf", header: "OUT OF", get: either("qbScore", "skillScore") },
-  { key: "noOfQue", header: "QUESTIONS" },
-];
-
-/** The lists of a report, each shown as a table of its own rather than in a cell. */
-const LISTS: Record<string, Column[]> = { sections: SECTION_COLUMNS, skills: SKILL_COLUMNS };
+const LISTS: Record<string, Column[]> = {
+  sections: SECTION_COLUMNS,
+  skills: [
+    { key: "sectionName", header: "SECTION" },
+    { key: "skill", header: "SKILL", get: either("qbName", "skillName") },
+    { key: "score", header: "SCORE", get: either("candidateQbScore", "candidateScore") },
+    { key: "outOf", header: "OUT OF", get: either("qbScore", "skillScore") },
+    { key: "noOfQue", header: "QUESTIONS" },
+  ],
+};
 
 export const options = z.object({ type: z.enum(["1", "2", "3"]).optional() });
 export const args = z.tuple([id()]);
@@ -60,32 +59,27 @@ export async function run(
   [testInvitationId]: z.infer<typeof args>,
 ): Promise<number> {
   const client = await ctx.client();
-  const report: Report = await client.reports.get(testInvitationId, {
+  const report = await client.reports.get(testInvitationId, {
     reportType: o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
   });
-  // --json prints the record as the service sent it (output.record); tables and TSV use these columns.
+  // --json prints the record as the service sent it; tables and TSV use these columns.
   await ctx.out.record(report, reportColumns(report));
-  if (ctx.out.format === "table" && !ctx.out.options.fields) {
-    for (const [name, columns] of Object.entries(LISTS)) {
-      const key = findKey(report, name);
-      const list = key === undefined ? undefined : report[key];
-      if (Array.isArray(list) && list.length > 0) await ctx.out.list(list.filter(isRecord), columns);
-    }
+  if (ctx.out.format !== "table" || ctx.out.options.fields) return 0;
+  for (const [name, columns] of Object.entries(LISTS)) {
+    const key = findKey(report, name);
+    const list = key === undefined ? undefined : report[key];
+    if (Array.isArray(list) && list.length > 0) await ctx.out.list(list.filter(isRecord), columns);
   }
   return 0;
 }
 
-/**
- * The documented columns, then any other plain field the answer carries (the sandbox's `completedOn`, say),
- * headed the same way (`COMPLETED ON`) so that nothing the service sent is hidden from the table.
- */
-function reportColumns(report: Report): Column[] {
+/** The documented columns, then any other plain field the answer carries, so that nothing sent is hidden. */
+function reportColumns(report: Row): Column[] {
   const declared = new Set(
     [...REPORT_COLUMNS.map((c) => c.key), ...Object.keys(LISTS)].map((k) => findKey(report, k)),
   );
   const extra = Object.keys(report)
-    .filter((key) => !declared.has(key))
-    .filter((key) => !Array.isArray(report[key]) && !isRecord(report[key]))
+    .filter((key) => !declared.has(key) && !Array.isArray(report[key]) && !isRecord(report[key]))
     .map((key) => ({ key, header: headerOf(key) }));
   return [...REPORT_COLUMNS, ...extra];
 }

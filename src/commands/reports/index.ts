@@ -1,9 +1,7 @@
 import { type Command, Option } from "commander";
 import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const reports = group;
-
+export function register(reports: Command, { lazy }: GroupSetup): void {
   examples(
     reports
       .command("get")

@@ -1,3 +1,4 @@
+/** `reports pdf`: the PDF streamed as it arrives, never held whole, into a file or to a redirected stdout. */
 import type { Writable } from "node:stream";
 import type { Download } from "../../api/client.js";
 import type { Context } from "../../context.js";
@@ -15,29 +16,25 @@ export async function run(
   o: z.infer<typeof options>,
   [id]: z.infer<typeof args>,
 ): Promise<number> {
-  // Without --out: a file on a terminal, stdout when it is redirected or piped (`> r.pdf`, `| lpr`), as
-  // `--out -` does; with --json the JSON that describes the saved file goes there instead.
+  // Without --out: stdout when it is redirected or piped, else a file; with --json the JSON goes there instead.
   const toStdout = o.out === undefined && !ctx.io.stdout.isTTY && !ctx.out.isJson;
   const out = o.out ?? (toStdout ? "-" : `report-${id}.pdf`);
   const force = o.force === true;
-  // Binary on a terminal garbles it; only a pipe or a file gets the bytes.
   if (out === "-" && ctx.io.stdout.isTTY) {
     throw new UsageError(
       "Refusing to write a PDF to the terminal",
       "Redirect stdout (`> report.pdf`) or use --out report.pdf",
     );
   }
-  // Before the download: a missing folder or a file in the way is the user's to fix, and nothing is fetched.
+  // A missing folder or a file in the way is refused before anything is fetched.
   if (out !== "-") checkTarget(out, { option: "--out", force });
   const client = await ctx.client();
-  // The PDF goes where it belongs as it arrives, never held whole: a report may be large, and a server
-  // that streams without end meets the download cap (src/api/client.ts), not the machine's memory.
   if (out === "-") {
     const stdout = new ToStdout(ctx.io.stdout);
     try {
       await client.reports.pdf(id, stdout);
     } catch (error) {
-      // The reader went away (`| head -c 100`): the rest is not wanted, and that is no failure (src/output/pipe.ts).
+      // The reader went away (`| head -c 100`): the rest is not wanted, and that is no failure.
       if (error instanceof ReaderGone) return ExitCode.ok;
       if (stdout.written === 0 || !(error instanceof CliError)) throw error;
       throw new CliError(
@@ -63,18 +60,19 @@ export async function run(
   return 0;
 }
 
-/** Stops the download when stdout's reader has gone: a CliError, so that the client ends the request with it. */
+/** A CliError, so that the client ends the request with it. */
 class ReaderGone extends CliError {
   constructor() {
     super("stdout was closed", { exitCode: ExitCode.ok });
   }
 }
 
+const WAKE_EVENTS = ["drain", "close", "error"];
+
 /**
- * Bytes on stdout cannot be taken back: once some are written, a download that breaks off is not retried.
- * When the reader goes away the download stops (ReaderGone). Node never leaves process.stdout destroyed
- * (after EPIPE it emits 'error' and 'close', then takes writes again, each failing), so its events say the
- * reader has gone; `destroyed` says it for other streams.
+ * Bytes on stdout cannot be taken back: once some are written, a broken download is not retried. Node never
+ * leaves process.stdout destroyed (after EPIPE it emits 'error' and 'close'), so its events say the reader
+ * has gone; `destroyed` says it for other streams.
  */
 class ToStdout implements Download {
   written = 0;
@@ -93,7 +91,6 @@ class ToStdout implements Download {
     stdout.on("close", this.onClose);
   }
 
-  /** Stops listening to stdout (the download is over). */
   release(): void {
     this.stdout.off("error", this.onError);
     this.stdout.off("close", this.onClose);
@@ -103,7 +100,7 @@ class ToStdout implements Download {
     return (chunk) => {
       this.check();
       this.written += chunk.length;
-      // A slow reader of the pipe slows the download instead of filling memory; one that goes away ends it.
+      // A slow reader slows the download instead of filling memory.
       if (!this.stdout.write(chunk)) return this.drained();
     };
   }
@@ -112,7 +109,6 @@ class ToStdout implements Download {
     return this.written === 0;
   }
 
-  /** Throws when nothing more can be written: ReaderGone, or the error writing met. */
   private check(): void {
     if (this.gone || isClosed(this.stdout)) throw new ReaderGone();
     if (this.failure) {
@@ -122,17 +118,12 @@ class ToStdout implements Download {
     }
   }
 
-  /**
-   * Resolves when stdout can take more; rejects when it never will: 'drain' does not come to a stream whose
-   * reader went away, also when its 'error' and 'close' came before the wait began.
-   */
+  /** Resolves when stdout can take more; rejects when it never will ('drain' never comes once the reader went). */
   private drained(): Promise<void> {
     const stream = this.stdout;
     return new Promise((resolve, reject) => {
       const done = () => {
-        stream.off("drain", done);
-        stream.off("close", done);
-        stream.off("error", done);
+        for (const event of WAKE_EVENTS) stream.off(event, done);
         try {
           this.check();
           resolve();
@@ -140,18 +131,13 @@ class ToStdout implements Download {
           reject(error);
         }
       };
-      stream.on("drain", done);
-      stream.on("close", done);
-      stream.on("error", done);
+      for (const event of WAKE_EVENTS) stream.on(event, done);
       if (this.gone || this.failure || isClosed(stream)) done();
     });
   }
 }
 
-/**
- * The PDF written beside the target and moved into place: never through a link, never half a file. Each
- * attempt of the download (a retry starts over) writes a new temporary file; a failed one leaves none.
- */
+/** The PDF written beside the target and moved into place; a retry starts a new file. */
 class PdfFile implements Download {
   private file?: AtomicFile;
 
@@ -176,15 +162,12 @@ class PdfFile implements Download {
   }
 
   commit(): void {
-    const file = this.file;
-    if (!file) return;
-    this.guard(() => file.commit());
-    this.file = undefined;
+    this.guard(() => this.file?.commit());
   }
 
+  /** Drops the temporary file; a committed or discarded one is left alone. */
   discard(): void {
     this.file?.discard();
-    this.file = undefined;
   }
 
   private guard(step: () => void): void {

@@ -1,9 +1,6 @@
 /**
- * The finished attempts of a period and their reports, as `reports export` and `reports stats` read them: the
- * attempts listed window by window (src/commands/attempts/period.ts), kept to the tests asked for, then each
- * attempt's report fetched, a few at a time, with a progress bar on stderr. A report that cannot be fetched
- * is kept as an outcome with its error, so the caller can count and name it; a bad key or permission (exit 4)
- * fails every report alike and stops the run instead.
+ * The finished attempts of a period and their reports, for `reports export` and `reports stats`. A report that
+ * cannot be fetched is kept as an outcome with its error; a bad key or permission (exit 4) stops the run.
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
@@ -14,13 +11,7 @@ import { attemptsOfPeriod, type Period } from "../attempts/period.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
 
-/** Reports fetched at once unless `--concurrency` says otherwise. */
-export const REPORT_CONCURRENCY = 8;
-
-/**
- * The test id of an attempt record as a number: the service's lists may spell ids as strings (its report
- * sample does: `"testId": "1134601"`), and the reader keeps a field as it came when it does not fit.
- */
+/** The test id of an attempt as a number: the service's lists may spell ids as strings (`"1134601"`). */
 export function attemptTestId(attempt: TestAttempt): number | undefined {
   const value = Number(attempt.testId);
   return attempt.testId === null || attempt.testId === undefined || !Number.isFinite(value)

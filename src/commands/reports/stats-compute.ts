@@ -1,77 +1,28 @@
 /**
  * `reports stats`'s numbers, one record per test, from the attempts of a period and their fetched reports.
- * Reports are read as the real service sends them: a score may come as a number or as numeric text, and is
- * the report's `scorePercentage`, else its points out of its total; the day of an attempt is the report's
- * `completedOn` when it has one (the listing selects attempts by completion), else its `attemptedOn`, a time
- * without an offset being UTC.
+ * A score may come as a number or numeric text: the report's `scorePercentage`, else its points out of its
+ * total. The day of an attempt is the report's `completedOn`, else its `attemptedOn`; no offset means UTC.
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { attemptTestId, type ReportOutcome } from "./period-reports.js";
-import { type Bucket, type DayCount, histogram, inSpan, perDay, summarize, utcDay } from "./stats-math.js";
+import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
 
-export interface FailedReport {
+interface FailedReport {
   testInvitationId: number;
   error: string;
 }
 
 /** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
-export interface TestStats {
-  testId: number | null;
-  testName: string | null;
-  /** The period, as sent to the service. */
-  from: string;
-  to: string;
-  /** Finished attempts the listing gave. */
-  attempts: number;
-  /** Of those, the reports fetched. */
-  reports: number;
-  /** Of those, the reports with a score: what the statistics below are computed from. */
-  scored: number;
-  /** Attempts per completion status: the report's `Status`, else the listing's, else `Unknown`. */
-  statuses: Record<string, number>;
-  mean: number | null;
-  median: number | null;
-  p10: number | null;
-  p90: number | null;
-  min: number | null;
-  max: number | null;
-  passMark: number | null;
-  passed: number | null;
-  /** passed ÷ scored, from 0 to 1, rounded to 2 decimals like the statistics (0.61 shows as 61%). */
-  passRate: number | null;
-  histogram: Bucket[];
-  perDay: DayCount[];
-  /** Fetched reports that give no time, or a time outside the period (.NET's 0001-01-01): no day of it. */
-  undated: number;
-  /** Scores outside -100 … 100 % (1e308 from a broken report): counted here, in no statistic. */
-  outOfRange: number;
-  failedReports: FailedReport[];
-}
-
-export interface StatsInput {
-  outcomes: readonly ReportOutcome[];
-  /** Tests to show even without attempts (`--test`), in this order; others follow by id. */
-  testIds: readonly number[];
-  from: string;
-  to: string;
-  /** The span of days of `perDay` (YYYY-MM-DD): the period's. */
-  firstDay: string;
-  lastDay: string;
-  passMark?: number;
-}
+export type TestStats = ReturnType<typeof computeStats>[number];
 
 /** A number, or numeric text (`"70"`, `" 67.5 "`); anything else is none. */
-export function toNumber(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  if (typeof value === "string" && value.trim() !== "") {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === "string" && value.trim() === "") return undefined;
+  const n = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
 }
 
-/** The attempt's score as a percentage, when the report gives one. */
 export function scoreOf(report: Report): number | undefined {
   const percentage = toNumber(field(report, "scorePercentage"));
   if (percentage !== undefined) return percentage;
@@ -86,7 +37,6 @@ export function dayOf(report: Report): string | undefined {
     const value = field(report, name);
     if (typeof value !== "string" || value.trim() === "") continue;
     const text = value.trim();
-    // A time without an offset (the real service's `2020-06-18T10:15:30`) is read as UTC.
     const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes("T") ? text : `${text}Z`;
     const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(zoned) ? `${zoned}T00:00:00Z` : zoned);
     if (Number.isFinite(time)) return utcDay(new Date(time));
@@ -95,10 +45,8 @@ export function dayOf(report: Report): string | undefined {
 }
 
 function statusOf(attempt: TestAttempt, report: Report | undefined): string {
-  const value =
-    (report === undefined ? undefined : field(report, "Status")) ??
-    // `teststatus` in the documented listing, `testStatus` in the real one: one name, whatever the casing.
-    field(attempt, "teststatus");
+  // `teststatus` in the documented listing, `testStatus` in the real one: field() reads either.
+  const value = (report === undefined ? undefined : field(report, "Status")) ?? field(attempt, "teststatus");
   return typeof value === "string" && value.trim() !== "" ? value.trim() : "Unknown";
 }
 
@@ -114,39 +62,36 @@ const round2 = (n: number | undefined) => (n === undefined ? null : Math.round(n
 /** A percentage of a test's points: negative marking may go below 0, nothing above 100 (a float's hair aside). */
 const SCORE_RANGE = { min: -100, max: 100 + 1e-9 };
 
-interface Group {
-  testId: number | null;
-  testName: string | null;
-  attempts: number;
-  reports: number;
-  scores: number[];
-  statuses: Map<string, number>;
-  days: string[];
-  undated: number;
-  outOfRange: number;
-  failed: FailedReport[];
+function newGroup(testId: number | null) {
+  return {
+    testId,
+    testName: null as string | null,
+    attempts: 0,
+    reports: 0,
+    scores: [] as number[],
+    statuses: new Map<string, number>(),
+    days: [] as string[],
+    undated: 0,
+    outOfRange: 0,
+    failed: [] as FailedReport[],
+  };
 }
 
-export function computeStats(input: StatsInput): TestStats[] {
-  const groups = new Map<number | null, Group>();
-  const groupOf = (testId: number | null): Group => {
-    let group = groups.get(testId);
-    if (!group) {
-      group = {
-        testId,
-        testName: null,
-        attempts: 0,
-        reports: 0,
-        scores: [],
-        statuses: new Map(),
-        days: [],
-        undated: 0,
-        outOfRange: 0,
-        failed: [],
-      };
-      groups.set(testId, group);
-    }
-    return group;
+export function computeStats(input: {
+  outcomes: readonly ReportOutcome[];
+  /** Tests to show even without attempts (`--test`), in this order; others follow by id. */
+  testIds: readonly number[];
+  from: string;
+  to: string;
+  /** The span of days of `perDay` (YYYY-MM-DD): the period's. */
+  firstDay: string;
+  lastDay: string;
+  passMark?: number;
+}) {
+  const groups = new Map<number | null, ReturnType<typeof newGroup>>();
+  const groupOf = (testId: number | null) => {
+    if (!groups.has(testId)) groups.set(testId, newGroup(testId));
+    return groups.get(testId)!;
   };
   for (const testId of input.testIds) groupOf(testId);
 
@@ -170,7 +115,7 @@ export function computeStats(input: StatsInput): TestStats[] {
     if (score !== undefined && score >= SCORE_RANGE.min && score <= SCORE_RANGE.max) group.scores.push(score);
     else if (score !== undefined) group.outOfRange++;
     const day = dayOf(outcome.report);
-    if (day === undefined || !inSpan(day, input.firstDay, input.lastDay)) group.undated++;
+    if (day === undefined || day < input.firstDay || day > input.lastDay) group.undated++;
     else group.days.push(day);
   }
 
@@ -186,11 +131,14 @@ export function computeStats(input: StatsInput): TestStats[] {
     return {
       testId: group.testId,
       testName: group.testName,
+      // The period, as sent to the service.
       from: input.from,
       to: input.to,
+      // Finished attempts listed; of those, the reports fetched; of those, the reports with a score.
       attempts: group.attempts,
       reports: group.reports,
       scored: group.scores.length,
+      // Per status: the report's `Status`, else the listing's, else `Unknown`.
       statuses: Object.fromEntries(
         [...group.statuses].sort(([a], [b]) => statusRank(a) - statusRank(b) || (a < b ? -1 : 1)),
       ),
@@ -202,10 +150,13 @@ export function computeStats(input: StatsInput): TestStats[] {
       max: round2(summary.max),
       passMark: input.passMark ?? null,
       passed,
+      // From 0 to 1, rounded like the statistics (0.61 shows as 61%).
       passRate: passed === null || group.scores.length === 0 ? null : round2(passed / group.scores.length),
       histogram: histogram(group.scores),
       perDay: perDay(group.days, input.firstDay, input.lastDay),
+      // Fetched reports with no time, or one outside the period (.NET's 0001-01-01).
       undated: group.undated,
+      // Scores outside -100 … 100 % (1e308 from a broken report): in no statistic.
       outOfRange: group.outOfRange,
       failedReports: group.failed,
     };

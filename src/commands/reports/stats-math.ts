@@ -1,9 +1,5 @@
-/**
- * The numbers and marks of `reports stats`: summary statistics of scores, a histogram of fixed buckets,
- * attempts per UTC day, and the Unicode bars and sparklines that draw them. Pure functions, no I/O.
- */
+/** The numbers and marks of `reports stats`: statistics, histogram, days, bars and sparklines; no I/O. */
 
-/** The arithmetic mean; undefined for no values. */
 export function mean(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;
   let sum = 0;
@@ -13,9 +9,7 @@ export function mean(values: readonly number[]): number | undefined {
 
 /**
  * The p-th percentile (0 ≤ p ≤ 100) of values sorted ascending, by linear interpolation between the two
- * nearest ranks, as numpy.percentile does by default (Hyndman & Fan type 7): with n values, rank
- * h = (n − 1) · p / 100, and the result is x[⌊h⌋] + (h − ⌊h⌋) · (x[⌊h⌋ + 1] − x[⌊h⌋]). So p0 is the minimum,
- * p100 the maximum, p50 the median (the mean of the two middle values when n is even). Undefined for none.
+ * nearest ranks, as numpy.percentile's default (Hyndman & Fan type 7). Undefined for none.
  */
 export function percentile(sorted: readonly number[], p: number): number | undefined {
   if (sorted.length === 0) return undefined;
@@ -27,16 +21,7 @@ export function percentile(sorted: readonly number[], p: number): number | undef
   return below + (h - lower) * (above - below);
 }
 
-export interface ScoreSummary {
-  mean: number | undefined;
-  median: number | undefined;
-  p10: number | undefined;
-  p90: number | undefined;
-  min: number | undefined;
-  max: number | undefined;
-}
-
-export function summarize(values: readonly number[]): ScoreSummary {
+export function summarize(values: readonly number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   return {
     mean: mean(sorted),
@@ -48,65 +33,40 @@ export function summarize(values: readonly number[]): ScoreSummary {
   };
 }
 
-export interface Bucket {
-  /** Lowest score in the bucket (included). */
-  from: number;
-  /** Highest: excluded, except in the last bucket, which holds `to` itself (a score of 100). */
-  to: number;
-  count: number;
-}
-
 /**
- * Scores (percentages) counted in buckets `width` points wide from 0 to 100: [0, 10), [10, 20) … [90, 100]
- * for the default width of 10. A score below 0 (negative marking) counts in the first bucket.
+ * Scores in buckets `width` points wide, `from` included, `to` excluded but in the last (which holds 100); a
+ * score below 0 (negative marking) counts in the first.
  */
-export function histogram(scores: readonly number[], width = 10): Bucket[] {
+export function histogram(scores: readonly number[], width = 10) {
   const count = Math.ceil(100 / width);
-  const buckets: Bucket[] = Array.from({ length: count }, (_, i) => ({
+  const buckets = Array.from({ length: count }, (_, i) => ({
     from: i * width,
     to: Math.min(100, (i + 1) * width),
     count: 0,
   }));
-  for (const score of scores) {
-    const index = Math.min(count - 1, Math.max(0, Math.floor(score / width)));
-    buckets[index]!.count++;
-  }
+  for (const score of scores) buckets[Math.min(count - 1, Math.max(0, Math.floor(score / width)))]!.count++;
   return buckets;
-}
-
-export interface DayCount {
-  /** A UTC day, YYYY-MM-DD. */
-  date: string;
-  count: number;
 }
 
 const DAY_MS = 86_400_000;
 
-/** The UTC day of a time, YYYY-MM-DD. */
 export function utcDay(time: Date): string {
   return time.toISOString().slice(0, 10);
 }
 
 /**
- * Counts per UTC day, every day from `first` to `last` (YYYY-MM-DD, both included) present, days without
- * attempts as 0. Days of `days` outside that span are not counted: the span is the period asked for, and a
- * report dated .NET's minimum (0001-01-01) would otherwise stretch the series to 739,000 days. The caller
- * counts them as undated (`inSpan`).
+ * Counts per UTC day, every day from `first` to `last` (both included) present. Days outside that span are not
+ * counted: a report dated .NET's minimum (0001-01-01) would otherwise stretch the series to 739,000 days.
  */
-export function perDay(days: readonly string[], first: string, last: string): DayCount[] {
+export function perDay(days: readonly string[], first: string, last: string) {
   const counts = new Map<string, number>();
   for (const day of days) counts.set(day, (counts.get(day) ?? 0) + 1);
-  const series: DayCount[] = [];
+  const series: Array<{ date: string; count: number }> = [];
   for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${last}T00:00:00Z`); t += DAY_MS) {
     const date = utcDay(new Date(t));
     series.push({ date, count: counts.get(date) ?? 0 });
   }
   return series;
-}
-
-/** Whether a UTC day (YYYY-MM-DD) is within `first` … `last`, both included. */
-export function inSpan(day: string, first: string, last: string): boolean {
-  return day >= first && day <= last;
 }
 
 /** The largest of `values`, 0 for none; never `Math.max(...values)`, which overflows the stack on long arrays. */
@@ -118,10 +78,7 @@ export function largest(values: readonly number[]): number {
 
 const SPARKS = "▁▂▃▄▅▆▇█";
 
-/**
- * One mark per value, scaled to the largest: 0 is always ▁, any other value at least ▂ (so a quiet day and an
- * empty one differ), the largest █.
- */
+/** One mark per value, scaled to the largest: 0 is always ▁, any other value at least ▂, the largest █. */
 export function sparkline(values: readonly number[]): string {
   const max = largest(values);
   return values
@@ -131,7 +88,7 @@ export function sparkline(values: readonly number[]): string {
     .join("");
 }
 
-/** Sums of consecutive runs of `size` values (the last run may be shorter): days into groups of days. */
+/** Sums of consecutive runs of `size` values (the last run may be shorter). */
 export function groupSums(values: readonly number[], size: number): number[] {
   const sums: number[] = [];
   for (let i = 0; i < values.length; i += size) {
@@ -144,10 +101,7 @@ export function groupSums(values: readonly number[], size: number): number[] {
 
 const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
-/**
- * A horizontal bar of `value` out of `max` drawn `width` cells long at most, in eighths of a cell; a value
- * above 0 shows at least an eighth, so a bucket of one is never drawn empty.
- */
+/** A bar of `value` out of `max`, `width` cells at most, in eighths of a cell; above 0 is at least an eighth. */
 export function bar(value: number, max: number, width: number): string {
   if (value <= 0 || max <= 0) return "";
   const eighths = Math.max(1, Math.round((value / max) * width * 8));

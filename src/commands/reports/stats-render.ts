@@ -1,7 +1,4 @@
-/**
- * How `reports stats` shows its numbers: on a terminal (`-o table`) a block per test with the score histogram
- * as Unicode bars and attempts per day as a sparkline; for TSV and CSV one flat row per test.
- */
+/** How `reports stats` shows its numbers: a block per test on a terminal, a flat row per test in TSV/CSV. */
 import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";
@@ -12,17 +9,13 @@ const HISTOGRAM_WIDTH = 30;
 /** Marks of a sparkline at most, whatever the terminal's width: a quarter of a year, a day a mark. */
 const MAX_SPARKLINE = 92;
 
-// The numbers as --json has them (rounded to 2 decimals once, in stats-compute.ts): the same in every format.
+// The numbers as --json has them (rounded once, in stats-compute.ts): the same in every format.
 const num = (n: number | null) => (n === null ? "–" : String(n));
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The blocks of every test, as text for a terminal `width` columns wide. */
-export function renderText(stats: readonly TestStats[], style: Style, width: number): string {
-  return stats.map((test) => renderTest(test, style, width)).join("\n");
-}
-
-function renderTest(test: TestStats, style: Style, width: number): string {
+/** One test's block, as text for a terminal `width` columns wide. */
+export function renderTest(test: TestStats, style: Style, width: number): string {
   const lines: string[] = [];
   const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
   lines.push(style.bold(`Test ${test.testId ?? "(none)"}${name}`));
@@ -67,18 +60,12 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     // Wider periods than the terminal: each mark sums a run of days.
     const room = Math.min(MAX_SPARKLINE, Math.max(10, width - 15));
     const size = Math.ceil(test.perDay.length / room);
-    const marks = sparkline(
-      groupSums(
-        test.perDay.map((d) => d.count),
-        size,
-      ),
-    );
-    const first = test.perDay[0]!.date;
-    const last = test.perDay.at(-1)!.date;
-    const busiest = largest(test.perDay.map((d) => d.count));
+    const counts = test.perDay.map((d) => d.count);
     const each = size === 1 ? "" : `, each mark ${size} days`;
-    lines.push(`${label("Per day")}${marks}`);
-    lines.push(`${" ".repeat(13)}${first} … ${last} (busiest day ${busiest}${each})`);
+    lines.push(`${label("Per day")}${sparkline(groupSums(counts, size))}`);
+    lines.push(
+      `${" ".repeat(13)}${test.perDay[0]!.date} … ${test.perDay.at(-1)!.date} (busiest day ${largest(counts)}${each})`,
+    );
   }
   if (test.undated > 0)
     lines.push(`${label("")}${plural(test.undated, "report")} without a time in the period`);
@@ -114,30 +101,14 @@ export function flatColumns(stats: readonly TestStats[]): Column[] {
 
 /** One test's flat row (the columns above read it by key). */
 export function flatRow(test: TestStats): Row {
+  const { statuses, histogram, perDay, failedReports, ...plain } = test;
   const row: Row = {
-    testId: test.testId,
-    testName: test.testName,
-    from: test.from,
-    to: test.to,
-    attempts: test.attempts,
-    reports: test.reports,
-    failedReports: test.failedReports.length,
-    scored: test.scored,
-    mean: test.mean,
-    median: test.median,
-    p10: test.p10,
-    p90: test.p90,
-    min: test.min,
-    max: test.max,
-    passMark: test.passMark,
-    passed: test.passed,
-    passRate: test.passRate,
-    activeDays: test.perDay.filter((d) => d.count > 0).length,
-    busiestDay: largest(test.perDay.map((d) => d.count)),
-    undated: test.undated,
-    outOfRange: test.outOfRange,
+    ...plain,
+    failedReports: failedReports.length,
+    activeDays: perDay.filter((d) => d.count > 0).length,
+    busiestDay: largest(perDay.map((d) => d.count)),
   };
-  for (const [status, count] of Object.entries(test.statuses)) row[`status_${status}`] = count;
-  for (const b of test.histogram) row[`score_${b.from}_${b.to}`] = b.count;
+  for (const [status, count] of Object.entries(statuses)) row[`status_${status}`] = count;
+  for (const b of histogram) row[`score_${b.from}_${b.to}`] = b.count;
   return row;
 }

@@ -1,10 +1,7 @@
 /**
- * `reports stats`: per test, the finished attempts of a period, their statuses, score statistics, a pass rate
- * against `--pass-mark`, a score histogram and attempts per day. A report that cannot be fetched is counted
- * and named (stderr, and `failedReports` in JSON) without stopping the others: exit 0, or 1 when every report
- * of the period failed (the numbers would describe nothing).
+ * `reports stats`: per test, the statuses and scores of a period's finished attempts. A report that cannot be
+ * fetched is named without stopping the others: exit 0, or 1 when every report failed (nothing to describe).
  */
-
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
@@ -14,10 +11,13 @@ import { id, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { type Period, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { fetchReports, finishedAttempts, REPORT_CONCURRENCY, type ReportOutcome } from "./period-reports.js";
+import { fetchReports, finishedAttempts, type ReportOutcome } from "./period-reports.js";
 import { computeStats, type TestStats } from "./stats-compute.js";
 import { utcDay } from "./stats-math.js";
-import { flatColumns, flatRow, renderText } from "./stats-render.js";
+import { flatColumns, flatRow, renderTest } from "./stats-render.js";
+
+/** Reports fetched at once unless told otherwise (`assess mcp` does not). */
+const REPORT_CONCURRENCY = 8;
 
 /** A score percentage from 0 to 100, decimals allowed (`--pass-mark 62.5`). */
 const passMark = () =>
@@ -36,10 +36,7 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
-/**
- * The numbers of a period, per test (only `testIds` when given), with the attempts and reports they come from:
- * what `reports stats` prints, and `assess mcp`'s report_stats answers.
- */
+/** The numbers of a period per test (only `testIds` when given), for `reports stats` and `assess mcp`. */
 export async function statsOfPeriod(
   ctx: Context,
   client: Client,
@@ -76,7 +73,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 
   const out = ctx.out;
   if (out.format === "table" && !out.options.fields) {
-    if (stats.length > 0) out.write(renderText(stats, out.style, out.options.width || 80));
+    const width = out.options.width || 80;
+    if (stats.length > 0) out.write(stats.map((test) => renderTest(test, out.style, width)).join("\n"));
   } else if (out.isJson) {
     await out.list(stats as unknown as Array<Record<string, unknown>>, [
       { key: "testId" },
