@@ -19,7 +19,6 @@ export interface Period {
   end: Date;
 }
 
-/** `--from`, `--to` and `--yes` of a command that lists a period's attempts, for its schema. */
 export const periodOptions = {
   from: date("start").optional(),
   to: date("end").optional(),

@@ -196,7 +196,6 @@ function tries({ tries }: PendingDelivery): string {
   return `${tries} ${tries === 1 ? "try" : "tries"}`;
 }
 
-/** Adds an attempt to the end of the queue. */
 export function enqueue(state: WatchState, attempt: TestAttempt): void {
   state.pending = [...(state.pending ?? []), { attempt, since: toServiceTime(new Date()), tries: 0 }];
 }

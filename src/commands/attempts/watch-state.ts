@@ -13,14 +13,12 @@ import { jsonText } from "../../escape.js";
 
 export interface WatchState {
   version: 1;
-  /** What the file's name is a hash of, kept readable. */
   baseUrl: string;
   tests: number[];
   /** Every attempt finished up to this time has been polled for. */
   polledUntil: string;
   /** Ids shown, each with the end of the poll that first returned it (for pruning). */
   shown: Record<string, string>;
-  /** Attempts shown but not yet delivered, oldest first. */
   pending?: PendingDelivery[];
 }
 
@@ -44,7 +42,6 @@ export function watchStatePath(
   return join(configDir, "watch", `${target.profile.replace(/[^\w.-]/g, "_")}-${hash}.json`);
 }
 
-/** The state in `path`, or undefined when there is none yet; a file that cannot be read is an error. */
 export function loadWatchState(path: string): WatchState | undefined {
   let text: string;
   try {
@@ -107,7 +104,6 @@ export function saveWatchState(path: string, state: WatchState): void {
   }
 }
 
-/** `<state>.dead-letter.ndjson`: the deliveries given up, one JSON line each. */
 export function deadLetterPath(path: string): string {
   return `${path.replace(/\.json$/, "")}.dead-letter.ndjson`;
 }

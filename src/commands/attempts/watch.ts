@@ -86,7 +86,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       : o.forward && new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, o, { client, out, path, tests, deliverer });
+    return await watch(ctx, o, out, path, tests, deliverer);
   } finally {
     unlock();
     await deliverer?.close();
@@ -96,20 +96,12 @@ export async function run(ctx: Context, o: Options): Promise<number> {
 async function watch(
   ctx: Context,
   o: Options,
-  {
-    client,
-    out,
-    path,
-    tests,
-    deliverer,
-  }: {
-    client: Client;
-    out: Output;
-    path: string;
-    tests: number[];
-    deliverer?: Deliverer;
-  },
+  out: Output,
+  path: string,
+  tests: number[],
+  deliverer: Deliverer | undefined,
 ): Promise<number> {
+  const client = await ctx.client();
   const saved = loadWatchState(path);
   const now = wholeSecond(Date.now());
   // A state polled up to a time still to come (a clock put back, an edited file) starts now.
@@ -364,7 +356,7 @@ class Printer {
   }
 }
 
-/** Whether stdout's reader is gone, once the writes made so far have had their tick to fail. */
+/** Whether stdout's reader is gone, once the writes so far have had their tick to fail. */
 async function readerWentAway(out: Output): Promise<boolean> {
   await new Promise((resolve) => setImmediate(resolve));
   return out.closed;

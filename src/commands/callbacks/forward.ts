@@ -44,7 +44,6 @@ export interface Delivery {
 }
 
 export interface TryOutcome {
-  /** The receiver's HTTP status, when it answered in time. */
   status?: number;
   /** Why the try failed: `HTTP 503`, `ECONNREFUSED`, `no whole answer within 10s`. */
   error?: string;

@@ -33,12 +33,10 @@ function idEntry(text: string, line: number): BulkEntry<number> | undefined {
   return { row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } };
 }
 
-/** Arguments or ids already in memory; `line` is the 1-based position. */
 export function idsOfList(values: ReadonlyArray<string | number>, name: string): Entries {
   return entriesOfLines(values.map(String), name);
 }
 
-/** A file, streamed; `line` is the physical line. */
 export async function idsReaderOfFile(file: string): Promise<() => Entries> {
   try {
     await access(file);

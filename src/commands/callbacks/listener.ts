@@ -17,7 +17,6 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** Notifications waiting for --forward-to, at most: beyond either bound the receiver answers 503. */
 const MAX_QUEUED = 1000;
 const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-/** What a 503 asks the sender to wait before trying again. */
 const RETRY_AFTER_S = 30;
 
 export interface ForwardOutcome {
@@ -43,7 +42,6 @@ export interface ReceivedEvent {
   duplicate: boolean;
   notification?: Record<string, unknown>;
   forward?: ForwardOutcome;
-  /** Why a request was rejected. */
   error?: string;
 }
 
@@ -83,16 +81,13 @@ export async function startListener(options: ListenerOptions) {
   const checkEvery = Math.min(1000, headersTimeout);
   const server = http.createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
     const path = new URL(req.url ?? "/", "http://listener").pathname;
-    if (options.secretPath !== undefined && !samePath(path, options.secretPath)) {
+    const elsewhere = options.secretPath !== undefined && !samePath(path, options.secretPath);
+    if (elsewhere || req.method !== "POST") {
       req.resume();
-      return reply(res, 404, { error: "not found" });
-    }
-    if (req.method === "GET" || req.method === "HEAD") {
-      req.resume();
-      return reply(res, 200, { listening: true, accepts: "POST test-completion notifications" });
-    }
-    if (req.method !== "POST") {
-      req.resume();
+      if (elsewhere) return reply(res, 404, { error: "not found" });
+      if (req.method === "GET" || req.method === "HEAD") {
+        return reply(res, 200, { listening: true, accepts: "POST test-completion notifications" });
+      }
       res.setHeader("allow", "POST, GET, HEAD");
       return reject(res, 405, `method ${req.method} not allowed`);
     }
@@ -174,7 +169,6 @@ export async function startListener(options: ListenerOptions) {
   const origin = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   return {
     origin,
-    /** The URL to give the service as callbackURL. */
     callbackUrl: `${origin}${options.secretPath ?? "/"}`,
     /** Stops accepting, drops open connections and waits for queued forwards and reports. */
     async close() {

@@ -62,7 +62,6 @@ function headline(s: ReturnType<typeof summarize>): string {
   return `${s.candidate} finished ${s.test}: ${s.status}${s.score ? `, ${s.score}` : ""}`;
 }
 
-/** The [title, value] pairs that have a value. */
 function present(pairs: [string, string | undefined][]): [string, string][] {
   return pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
 }

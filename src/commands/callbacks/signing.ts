@@ -27,7 +27,6 @@ export class Signer {
     this.#key = key;
   }
 
-  /** The three headers for `body` sent as message `id` at `now`. */
   headers(id: string, body: string | Buffer, now = Date.now()): Record<string, string> {
     const timestamp = String(Math.floor(now / 1000));
     const signature = createHmac("sha256", this.#key)
