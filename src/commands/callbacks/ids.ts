@@ -38,19 +38,21 @@ export function idsOfList(values: ReadonlyArray<string | number>, name: string):
 }
 
 export async function idsReaderOfFile(file: string): Promise<() => Entries> {
-  try {
-    await access(file);
-  } catch {
-    throw new UsageError(
-      `--file ${file}: no such file`,
-      "Give a text file with one testInvitationId per line, or - for stdin.",
-    );
-  }
+  await requireFile("--file", file, "Give a text file with one testInvitationId per line, or - for stdin.");
   return () =>
     entriesOfLines(
       createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY }),
       file,
     );
+}
+
+/** A usage error naming `flag` when `file` is not there. */
+export async function requireFile(flag: string, file: string, suggestion: string): Promise<void> {
+  try {
+    await access(file);
+  } catch {
+    throw new UsageError(`${flag} ${file}: no such file`, suggestion);
+  }
 }
 
 /** Stdin can be read once: its lines are kept (ids are short) and served to every read. */

@@ -4,7 +4,6 @@
  * notification never arrived.
  */
 import { createReadStream } from "node:fs";
-import { access } from "node:fs/promises";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -13,7 +12,7 @@ import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { idsOfList } from "./ids.js";
+import { idsOfList, requireFile } from "./ids.js";
 import { resendIds } from "./resend.js";
 
 /** A log line longer than this is not one `callbacks listen` wrote (its bodies are at most 1 MiB). */
@@ -82,14 +81,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
  * wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
  */
 async function finalNotifications(file: string): Promise<Set<number>> {
-  try {
-    await access(file);
-  } catch {
-    throw new UsageError(
-      `--log ${file}: no such file`,
-      "Give the file `assess callbacks listen --log <file>` appends to.",
-    );
-  }
+  await requireFile("--log", file, "Give the file `assess callbacks listen --log <file>` appends to.");
   const ids = new Set<number>();
   for await (const { text, line, last } of linesOf(file)) {
     if (text.trim() === "") continue;
