@@ -19,11 +19,7 @@ function text(value: unknown): string | undefined {
 }
 
 function first(record: Record<string, unknown>, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = text(field(record, name));
-    if (value !== undefined) return value;
-  }
-  return undefined;
+  return names.map((name) => text(field(record, name))).find((value) => value !== undefined);
 }
 
 /** An http(s) link of reasonable length, else nothing (a `javascript:` link is never a button). */

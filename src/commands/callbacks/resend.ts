@@ -24,7 +24,7 @@ export const options = z.object({
 });
 type Options = z.infer<typeof options>;
 
-export interface IdsInput {
+interface IdsInput {
   name: string;
   read: () => AsyncIterable<BulkEntry<number>[]>;
 }
