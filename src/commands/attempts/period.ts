@@ -44,7 +44,7 @@ export async function periodFromOptions(
 
 /**
  * Above MAX_WINDOWS_UNASKED calls (`--from 1970-01-01` is a typing mistake more often than not) a person is
- * asked, or without prompts `--yes` is required. Dry runs ask too: the listing's calls are reads, sent even then.
+ * asked, or without prompts `--yes` is required. Dry runs ask too: the listing's reads are sent even then.
  */
 export async function confirmCalls(ctx: Context, period: Period, yes: boolean): Promise<void> {
   const calls = windowCount(period);

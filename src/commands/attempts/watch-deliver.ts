@@ -129,7 +129,7 @@ export class ForwardDeliverer implements Deliverer {
   }
 }
 
-/** `intervalMs` doubled `doublings` times, at most MAX_BACKOFF_MS (or the interval), at least `retryAfterMs`. */
+/** `intervalMs` doubled `doublings` times, up to MAX_BACKOFF_MS (or the interval), at least retryAfterMs. */
 export function backoff(intervalMs: number, doublings: number, retryAfterMs = 0): number {
   return Math.max(Math.min(intervalMs * 2 ** doublings, Math.max(intervalMs, MAX_BACKOFF_MS)), retryAfterMs);
 }

@@ -1,7 +1,7 @@
 /**
- * What `attempts watch` keeps between runs, one small JSON file per profile, service, account and test filter:
- * the ids shown, the time polled up to and the deliveries not yet done. It is replaced whole (a temporary file
- * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside it.
+ * What `attempts watch` keeps between runs, one JSON file per profile, service, account and test filter: the
+ * ids shown, the time polled up to and the deliveries not yet done. It is replaced whole (a temporary file
+ * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside.
  */
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
@@ -32,7 +32,7 @@ export interface PendingDelivery {
   nextAt?: string;
 }
 
-/** `<configDir>/watch/<profile>-<hash>.json`; `key` is the key's fingerprint: another account is another watch. */
+/** `<configDir>/watch/<profile>-<hash>.json`; another key (`key`: its fingerprint) is another watch. */
 export function watchStatePath(
   configDir: string,
   target: { profile: string; baseUrl: string; key: string; tests: number[] },
@@ -136,7 +136,7 @@ export function writeDeadLetter(path: string, entry: PendingDelivery, reason: st
   }
 }
 
-/** Forgets ids no later poll can return: first returned by a poll that ended before `from`, where polls now start. */
+/** Forgets the ids no later poll can return: first returned by a poll that ended before `from`. */
 export function pruneShown(state: WatchState, from: Date): void {
   for (const [id, seenAt] of Object.entries(state.shown)) {
     if (Date.parse(seenAt) < from.getTime()) delete state.shown[id];

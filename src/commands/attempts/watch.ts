@@ -1,8 +1,7 @@
 /**
- * `assess attempts watch`: polls the attempt listing every --interval and shows each attempt that finished,
- * once; --exec or --forward hand each on at least once (./watch-deliver.ts). What was shown and what is still
- * to deliver live in a state file (./watch-state.ts): a restart, or the next `--once` from cron, neither
- * repeats an attempt nor misses one.
+ * `assess attempts watch`: polls the attempt listing every --interval and shows each finished attempt once;
+ * --exec or --forward hand each on at least once (./watch-deliver.ts). A state file (./watch-state.ts) keeps
+ * a restart, or the next `--once` from cron, from repeating an attempt or missing one.
  */
 import type { TestAttempt } from "../../api/schemas.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";

@@ -1,7 +1,7 @@
 /**
  * Where `attempts watch --forward` and `callbacks listen --forward-to` send what they get: a plain URL (the
  * JSON, signed when a signing secret is set), `slack:<incoming webhook URL>` or `teams:<workflow URL>` (a
- * message people read, ./messages.ts). One deadline per try covers connecting, the headers and the whole answer.
+ * message people read, ./messages.ts). One deadline per try covers connecting, headers and the whole answer.
  */
 import { inspect } from "node:util";
 import { retryAfterMs } from "../../api/retry.js";
@@ -27,14 +27,14 @@ export function parseDestination(text: string, flag: string): Destination {
   return { kind: match[1]!.toLowerCase() as Destination["kind"], url: httpUrl(match[2]!.trim(), flag) };
 }
 
-/** How messages name a destination: a Slack or Teams webhook URL is a credential, so only its host is shown. */
+/** How messages name a destination: a Slack or Teams webhook URL is a credential, so only its host shows. */
 export function describeDestination(destination: Destination): string {
   if (destination.kind === "json") return destination.url;
   const { host } = new URL(destination.url);
   return `${destination.kind === "slack" ? "Slack" : "Teams"} (${host})`;
 }
 
-/** What one forward carries: the body sent to a plain URL, and the record (any casing) messages are made of. */
+/** What one forward carries: the body for a plain URL, and the record (any casing) messages are made of. */
 export interface Delivery {
   body: string | Buffer;
   contentType: string;

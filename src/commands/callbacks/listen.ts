@@ -1,4 +1,4 @@
-/** `assess callbacks listen`: a local receiver that prints, logs (--log) and forwards (--forward-to) each notification. */
+/** `assess callbacks listen`: a local receiver that prints, logs and forwards each notification. */
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";

@@ -1,6 +1,6 @@
 /**
- * A local receiver for the test-completion notification (a JSON POST when an attempt starts and when it ends):
- * it answers at once, then forwards and reports each one in arrival order. Bad requests are answered and
+ * A local receiver for the test-completion notification (a JSON POST when an attempt starts and ends): it
+ * answers at once, then forwards and reports each one in arrival order. Bad requests are answered and
  * reported, never thrown. The queue waiting for forwards is bounded (count and bytes): when full, 503.
  */
 import { timingSafeEqual } from "node:crypto";

@@ -1,8 +1,7 @@
 /**
- * A finished attempt as a short message people read (candidate, test, status, score, report link), from an
- * attempt of the listing or a test-completion notification, fields read in any casing. Slack gets Block Kit,
- * Teams an Adaptive Card. Every value is hostile: control characters escaped, lengths capped, and only an
- * http(s) link becomes a button.
+ * A finished attempt (from the listing or a notification, fields in any casing) as a short message people
+ * read: Slack Block Kit or a Teams Adaptive Card. Every value is hostile: control characters escaped, lengths
+ * capped, and only an http(s) link becomes a button.
  */
 import { escapeControls } from "../../escape.js";
 import { field } from "../../fields.js";

@@ -77,8 +77,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 }
 
 /**
- * The attempts whose final notification (anything but In Progress) the log holds: lines `callbacks listen --log`
- * wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
+ * The attempts whose final notification (anything but In Progress) the log holds: lines `callbacks listen
+ * --log` wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
  */
 async function finalNotifications(file: string): Promise<Set<number>> {
   await requireFile("--log", file, "Give the file `assess callbacks listen --log <file>` appends to.");

@@ -1,4 +1,4 @@
-/** `assess callbacks resend`: the notifications of attempts queued again, through the bulk engine and its ledger. */
+/** `assess callbacks resend`: notifications queued again, through the bulk engine and its ledger. */
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
@@ -39,7 +39,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
 
 /**
  * Resends through the bulk engine: its ledger keeps a rerun after a crash from queuing again what the service
- * confirmed, and whoever resends on purpose (testing a webhook) learns why nothing went, and how to send anyway.
+ * confirmed; whoever resends on purpose (testing a webhook) learns why nothing went, and how to send anyway.
  */
 export async function resendIds(
   ctx: Context,
