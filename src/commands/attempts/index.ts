@@ -10,10 +10,8 @@ import {
 } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
-  const attempts = group;
-
   examples(
-    attempts
+    group
       .command("list")
       .description("List the attempts of a period of any length (split into ≤30-day calls, deduplicated)")
       .option(
@@ -42,7 +40,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    attempts
+    group
       .command("watch")
       .description(
         "Show each attempt that finishes, once, by polling the attempt listing (no public callback URL needed); Ctrl-C stops",

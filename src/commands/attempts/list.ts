@@ -3,7 +3,7 @@ import { choice, id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { ATTEMPT_STATES } from "../../spec/limits.js";
 import { attemptTestId } from "../reports/period-reports.js";
-import { periodFromOptions, periodOptions } from "./period.js";
+import { attemptsOfPeriod, periodFromOptions, periodOptions } from "./period.js";
 
 export const ATTEMPT_COLUMNS = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -25,19 +25,14 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
-  const { limit, state } = o;
   const testIds = new Set(o.test ?? []);
   const client = await ctx.client();
   // Another account's test is refused here (403, exit 4) rather than silently listing nothing.
   for (const testId of testIds) await client.tests.get(testId);
   const progress = ctx.progress("windows");
-  const listed = client.attempts.pages({
-    from: period.start,
-    to: period.end,
-    state,
-    signal: ctx.signal,
-    onWindow: (done, total) => progress.update({ done, total }),
-  });
+  const listed = attemptsOfPeriod(ctx, client, period, o.state, (done, total) =>
+    progress.update({ done, total }),
+  );
   // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
   const pages =
     testIds.size === 0
@@ -48,12 +43,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
             if (kept.length > 0) yield kept;
           }
         })();
-  let count: number;
-  try {
-    count = await ctx.out.list(pages, ATTEMPT_COLUMNS, limit);
-  } finally {
-    progress.done();
-  }
+  const count = await ctx.out.list(pages, ATTEMPT_COLUMNS, o.limit).finally(() => progress.done());
   if (count === 0) ctx.info(`No attempts in that period${testIds.size > 0 ? " for those tests" : ""}.`);
   return 0;
 }

@@ -1,7 +1,6 @@
 /**
- * The attempts of a period of any length, as `attempts list`, `callbacks resend --from --to` and
- * `reports export` need them: one call per ≤30-day window, a few at a time, deduplicated by id. A period of
- * more than MAX_WINDOWS_UNASKED windows is listed only once confirmed (a prompt, or `--yes`).
+ * The attempts of a period of any length (`attempts list`, `callbacks resend --from --to`, `reports export`):
+ * one call per ≤30-day window, deduplicated by id. More than MAX_WINDOWS_UNASKED windows need a confirmation.
  */
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
@@ -20,17 +19,13 @@ export interface Period {
   end: Date;
 }
 
-/** `--from`, `--to` and `--yes` of a command that lists a period's attempts, for its schema. */
 export const periodOptions = {
   from: date("start").optional(),
   to: date("end").optional(),
   yes: boolean().optional(),
 };
 
-/**
- * `--from` and `--to` (asked for when missing and prompts are allowed; an answer is read as the flag is), and
- * the number of calls they take confirmed (`--yes`) when it is more than MAX_WINDOWS_UNASKED.
- */
+/** `--from` and `--to`, asked for when missing and prompts are allowed (an answer is read as the flag is). */
 export async function periodFromOptions(
   ctx: Context,
   options: { from?: Date; to?: Date; yes?: boolean },
@@ -48,9 +43,8 @@ export async function periodFromOptions(
 }
 
 /**
- * `--from 1970-01-01 --to 2200-01-01` is ~2,800 calls: a typing mistake more often than not, and a load on
- * the service either way. Above the threshold a person is asked; without prompts `--yes` is required (exit 2
- * naming it and the number of calls). Dry runs ask too: the listing's calls are reads, sent even then.
+ * Above MAX_WINDOWS_UNASKED calls (`--from 1970-01-01` is a typing mistake more often than not) a person is
+ * asked, or without prompts `--yes` is required. Dry runs ask too: the listing's reads are sent even then.
  */
 export async function confirmCalls(ctx: Context, period: Period, yes: boolean): Promise<void> {
   const calls = windowCount(period);
@@ -67,10 +61,7 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
   await confirmAction(ctx, `${what}. Make them?`);
 }
 
-/**
- * Pages of attempts, one per window in time order, as the SDK lists them (sdk/attempts.ts), with Ctrl-C
- * stopping the listing before its next window.
- */
+/** Pages of attempts, one per window in time order; Ctrl-C stops the listing before its next window. */
 export function attemptsOfPeriod(
   ctx: Context,
   client: Client,
@@ -79,4 +70,23 @@ export function attemptsOfPeriod(
   onWindow?: (done: number, total: number) => void,
 ): AsyncGenerator<TestAttempt[]> {
   return client.attempts.pages({ from: period.start, to: period.end, state, signal: ctx.signal, onWindow });
+}
+
+/** Calls `each` with every finished attempt of `period`, the listing's progress on stderr meanwhile. */
+export async function eachFinishedAttempt(
+  ctx: Context,
+  client: Client,
+  period: Period,
+  each: (attempt: TestAttempt) => void,
+): Promise<void> {
+  const progress = ctx.progress("windows");
+  try {
+    for await (const page of attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
+      progress.update({ done, total }),
+    )) {
+      page.forEach(each);
+    }
+  } finally {
+    progress.done();
+  }
 }

@@ -1,11 +1,11 @@
 /**
  * At-least-once delivery for `attempts watch`: an attempt is delivered only when --exec exited 0 or --forward
- * got a 2xx. Until then it stays pending in the watch state, and every later poll and every later run tries
- * it again, oldest first, with backoff. After --give-up-after it goes to the dead-letter file beside the
- * state, as does an attempt whose delivery cannot even start. The state is saved after every outcome, so
- * Ctrl-C or a crash never repeats a delivery that was recorded and never loses one that was not.
+ * got a 2xx. Until then it stays pending in the watch state, tried again by every later poll and run, oldest
+ * first, with backoff; after --give-up-after, or at once when it cannot even start, it is dead-lettered. The
+ * state is saved after every outcome: Ctrl-C or a crash never repeats a recorded delivery nor loses another.
  */
 import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
@@ -15,11 +15,13 @@ import { describeDestination, type Forwarder, retryable } from "../callbacks/for
 import { webhookId } from "../callbacks/signing.js";
 import { deadLetterPath, type PendingDelivery, type WatchState, writeDeadLetter } from "./watch-state.js";
 
+/** Backing off stops growing here (or at --interval, when that is longer). */
+export const MAX_BACKOFF_MS = 15 * 60_000;
 /** Quick tries of one forward within a round; longer waits are left to the next round. */
 const QUICK_TRIES = 3;
 const QUICK_WAIT_MAX_MS = 5_000;
 
-export interface Outcome {
+interface Outcome {
   delivered: boolean;
   error?: string;
   /** The delivery cannot start at all (trying again cannot help): dead-lettered at once. */
@@ -37,9 +39,8 @@ export interface Deliverer {
 }
 
 /**
- * Runs `command` through the shell with the attempt as JSON on stdin (and its ids in ASSESS_TEST_INVITATION_ID
- * and ASSESS_TEST_ID), and waits for it. Its output goes to stderr: stdout carries the attempts alone. The
- * child gets no ASSESS_API_KEY unless `--exec-env-key` says so.
+ * Runs `command` through the shell with the attempt as JSON on stdin and its ids in ASSESS_TEST_INVITATION_ID
+ * and ASSESS_TEST_ID; its output goes to stderr. The child gets no ASSESS_API_KEY unless `--exec-env-key`.
  */
 export class ExecDeliverer implements Deliverer {
   readonly name = "--exec";
@@ -51,15 +52,15 @@ export class ExecDeliverer implements Deliverer {
   ) {}
 
   async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
+    const env: NodeJS.ProcessEnv = { ...ctx.io.env };
+    if (!this.keepKey) delete env.ASSESS_API_KEY;
     const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
     for (const [name, value] of Object.entries(ids)) {
       if (!/^\d*$/.test(String(value))) {
         return { delivered: false, fatal: true, error: `${name} cannot carry ${jsonText(value)}` };
       }
+      env[name] = String(value);
     }
-    const env: NodeJS.ProcessEnv = { ...ctx.io.env };
-    if (!this.keepKey) delete env.ASSESS_API_KEY;
-    for (const [name, value] of Object.entries(ids)) env[name] = String(value);
     const result = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
       (resolve) => {
         let child: ReturnType<typeof spawn>;
@@ -102,9 +103,8 @@ export class ForwardDeliverer implements Deliverer {
   }
 
   async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
-    const body = jsonText(attempt);
     const delivery = {
-      body,
+      body: jsonText(attempt),
       contentType: "application/json",
       record: attempt as Record<string, unknown>,
       webhookId: webhookId(attempt.testInvitationId, "finished"),
@@ -129,19 +129,9 @@ export class ForwardDeliverer implements Deliverer {
   }
 }
 
-export interface RoundOptions {
-  /** Try every pending delivery now, whatever its backoff (the first round of a run). */
-  all: boolean;
-  giveUpAfterMs: number;
-  /** The watch's --interval: the first retry's wait, doubling after each failure. */
-  intervalMs: number;
-  maxBackoffMs: number;
-  save(): void;
-}
-
-export interface RoundResult {
-  delivered: number;
-  deadLettered: number;
+/** `intervalMs` doubled `doublings` times, up to MAX_BACKOFF_MS (or the interval), at least retryAfterMs. */
+export function backoff(intervalMs: number, doublings: number, retryAfterMs = 0): number {
+  return Math.max(Math.min(intervalMs * 2 ** doublings, Math.max(intervalMs, MAX_BACKOFF_MS)), retryAfterMs);
 }
 
 /** Tries the pending deliveries in order; each outcome is saved before the next starts. */
@@ -150,13 +140,19 @@ export async function deliverPending(
   deliverer: Deliverer,
   state: WatchState,
   statePath: string,
-  o: RoundOptions,
-): Promise<RoundResult> {
-  const result: RoundResult = { delivered: 0, deadLettered: 0 };
+  o: {
+    /** Try every pending delivery now, whatever its backoff (the first round of a run). */
+    all: boolean;
+    giveUpAfterMs: number;
+    /** The first retry's wait, doubling after each failure. */
+    intervalMs: number;
+    save(): void;
+  },
+): Promise<{ delivered: number; deadLettered: number }> {
+  const result = { delivered: 0, deadLettered: 0 };
   const queue = state.pending ?? [];
   for (const entry of [...queue]) {
     if (ctx.signal.aborted) break;
-    const id = entry.attempt.testInvitationId;
     if (!o.all && entry.nextAt !== undefined && Date.parse(entry.nextAt) > Date.now()) {
       if (deliverer.stopOnFailure) break;
       continue;
@@ -173,16 +169,13 @@ export async function deliverPending(
     entry.tries++;
     entry.lastError = outcome.error;
     const now = Date.now();
-    const wait = Math.max(
-      Math.min(o.intervalMs * 2 ** (entry.tries - 1), Math.max(o.intervalMs, o.maxBackoffMs)),
-      outcome.retryAfterMs ?? 0,
-    );
+    const wait = backoff(o.intervalMs, entry.tries - 1, outcome.retryAfterMs);
     entry.nextAt = toServiceTime(new Date(now + wait));
-    const expired = now - Date.parse(entry.since) >= o.giveUpAfterMs;
-    if (outcome.fatal || expired) {
+    const id = entry.attempt.testInvitationId;
+    if (outcome.fatal || now - Date.parse(entry.since) >= o.giveUpAfterMs) {
       const reason = outcome.fatal
         ? `${outcome.error ?? "cannot be delivered"}`
-        : `${outcome.error} (given up after ${entry.tries} ${entry.tries === 1 ? "try" : "tries"} over ${formatDuration(now - Date.parse(entry.since))})`;
+        : `${outcome.error} (given up after ${tries(entry)} over ${formatDuration(now - Date.parse(entry.since))})`;
       const file = deadLetterPath(statePath);
       writeDeadLetter(file, entry, reason, deliverer.name);
       queue.splice(queue.indexOf(entry), 1);
@@ -199,33 +192,27 @@ export async function deliverPending(
   return result;
 }
 
-/** Adds an attempt to the end of the queue. */
+function tries({ tries }: PendingDelivery): string {
+  return `${tries} ${tries === 1 ? "try" : "tries"}`;
+}
+
 export function enqueue(state: WatchState, attempt: TestAttempt): void {
-  const entry: PendingDelivery = { attempt, since: toServiceTime(new Date()), tries: 0 };
-  state.pending = [...(state.pending ?? []), entry];
+  state.pending = [...(state.pending ?? []), { attempt, since: toServiceTime(new Date()), tries: 0 }];
 }
 
 /** `attempt 50123 (ECONNREFUSED, 2 tries)`, for the summary of what is still pending. */
 export function describePending(entries: PendingDelivery[]): string {
   return entries
-    .map(
-      (e) =>
-        `attempt ${e.attempt.testInvitationId} (${e.lastError ?? "not tried yet"}, ${e.tries} ${e.tries === 1 ? "try" : "tries"})`,
-    )
+    .map((e) => `attempt ${e.attempt.testInvitationId} (${e.lastError ?? "not tried yet"}, ${tries(e)})`)
     .join(", ");
 }
 
 /** Waits `ms`; true when Ctrl-C came first. */
-export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (aborted: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(aborted);
-    };
-    const onAbort = () => done(true);
-    const timer = setTimeout(() => done(false), ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return false;
+  } catch {
+    return true;
+  }
 }

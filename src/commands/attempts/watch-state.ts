@@ -1,8 +1,7 @@
 /**
- * What `attempts watch` remembers between runs: the ids it has shown, the time it has polled up to and the
- * deliveries (--exec, --forward) not yet done, in one small JSON file per profile, service, account and test
- * filter under the config folder. It is replaced whole (a temporary file renamed over it), so a crash leaves
- * the old state or the new one, never half. Deliveries given up go to a dead-letter file beside it.
+ * What `attempts watch` keeps between runs, one JSON file per profile, service, account and test filter: the
+ * ids shown, the time polled up to and the deliveries not yet done. It is replaced whole (a temporary file
+ * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside.
  */
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
@@ -12,24 +11,20 @@ import { ensurePrivateDir, openForAppend, writePrivateFile } from "../../config/
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 
-const WHAT = "where attempts watch keeps its state";
-
 export interface WatchState {
   version: 1;
-  /** Where the attempts come from, and the test filter: what the file's name is a hash of, kept readable. */
   baseUrl: string;
   tests: number[];
-  /** Every attempt's finish up to this time has been polled for (UTC ISO 8601). */
+  /** Every attempt finished up to this time has been polled for. */
   polledUntil: string;
   /** Ids shown, each with the end of the poll that first returned it (for pruning). */
   shown: Record<string, string>;
-  /** Attempts shown but not yet delivered (--exec exited 0, --forward got a 2xx), oldest first. */
   pending?: PendingDelivery[];
 }
 
 export interface PendingDelivery {
   attempt: TestAttempt;
-  /** When the attempt was first due for delivery: --give-up-after counts from here. */
+  /** When it was first due: --give-up-after counts from here. */
   since: string;
   tries: number;
   lastError?: string;
@@ -37,31 +32,16 @@ export interface PendingDelivery {
   nextAt?: string;
 }
 
-export interface WatchTarget {
-  profile: string;
-  /** The service, as bulk ledgers name it (the embedded sandbox is one place whatever its port). */
-  baseUrl: string;
-  /** The key's fingerprint: another account is another watch. */
-  key: string;
-  tests: number[];
-}
-
-/** `<configDir>/watch/<profile>-<hash>.json`. */
-export function watchStatePath(configDir: string, target: WatchTarget): string {
-  const hash = createHash("sha256")
-    .update(
-      JSON.stringify([
-        target.baseUrl.replace(/\/+$/, ""),
-        target.key,
-        [...target.tests].sort((a, b) => a - b),
-      ]),
-    )
-    .digest("hex")
-    .slice(0, 16);
+/** `<configDir>/watch/<profile>-<hash>.json`; another key (`key`: its fingerprint) is another watch. */
+export function watchStatePath(
+  configDir: string,
+  target: { profile: string; baseUrl: string; key: string; tests: number[] },
+): string {
+  const what = [target.baseUrl.replace(/\/+$/, ""), target.key, [...target.tests].sort((a, b) => a - b)];
+  const hash = createHash("sha256").update(JSON.stringify(what)).digest("hex").slice(0, 16);
   return join(configDir, "watch", `${target.profile.replace(/[^\w.-]/g, "_")}-${hash}.json`);
 }
 
-/** The state in `path`, or undefined when there is none yet; a file that cannot be read is an error. */
 export function loadWatchState(path: string): WatchState | undefined {
   let text: string;
   try {
@@ -70,19 +50,15 @@ export function loadWatchState(path: string): WatchState | undefined {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw new CliError(`Cannot read the watch state ${path}: ${(error as Error).message}`);
   }
-  const broken = () =>
-    new CliError(`The watch state ${path} is not one this version wrote`, {
-      suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
-    });
-  let data: unknown;
+  let state: Partial<WatchState> | null = null;
   try {
-    data = JSON.parse(text);
+    state = JSON.parse(text);
   } catch {
-    throw broken();
+    // Not JSON: refused below.
   }
-  if (typeof data !== "object" || data === null) throw broken();
-  const state = data as Partial<WatchState>;
   if (
+    typeof state !== "object" ||
+    state === null ||
     state.version !== 1 ||
     typeof state.polledUntil !== "string" ||
     Number.isNaN(Date.parse(state.polledUntil)) ||
@@ -90,7 +66,9 @@ export function loadWatchState(path: string): WatchState | undefined {
     state.shown === null ||
     !(state.pending === undefined || (Array.isArray(state.pending) && state.pending.every(isPending)))
   ) {
-    throw broken();
+    throw new CliError(`The watch state ${path} is not one this version wrote`, {
+      suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
+    });
   }
   return state as WatchState;
 }
@@ -108,10 +86,14 @@ function isPending(value: unknown): value is PendingDelivery {
   );
 }
 
+/** The state's folder, created private as the config folder above it. */
+function ensureFolder(path: string): void {
+  ensurePrivateDir(join(path, "..", ".."), join(path, ".."), "where attempts watch keeps its state");
+}
+
 /** Writes the state whole: a private temporary file beside it, flushed, then renamed over it (mode 0600). */
 export function saveWatchState(path: string, state: WatchState): void {
-  const folder = join(path, "..");
-  ensurePrivateDir(join(folder, ".."), folder, WHAT);
+  ensureFolder(path);
   try {
     writePrivateFile(path, `${JSON.stringify(state)}\n`);
   } catch (error) {
@@ -122,25 +104,24 @@ export function saveWatchState(path: string, state: WatchState): void {
   }
 }
 
-/** `<state>.dead-letter.ndjson`: the deliveries given up, one JSON line each. */
 export function deadLetterPath(path: string): string {
   return `${path.replace(/\.json$/, "")}.dead-letter.ndjson`;
 }
 
 /** Appends one given-up delivery (created 0600: it holds candidates' data). */
 export function writeDeadLetter(path: string, entry: PendingDelivery, reason: string, to: string): void {
+  const { attempt, since, tries } = entry;
   const line = {
-    testInvitationId: entry.attempt.testInvitationId,
+    testInvitationId: attempt.testInvitationId,
     givenUpAt: new Date().toISOString(),
-    since: entry.since,
-    tries: entry.tries,
+    since,
+    tries,
     error: reason,
     destination: to,
-    attempt: entry.attempt,
+    attempt,
   };
   try {
-    const folder = join(path, "..");
-    ensurePrivateDir(join(folder, ".."), folder, WHAT);
+    ensureFolder(path);
     const fd = openForAppend(path);
     try {
       writeSync(fd, `${jsonText(line)}\n`);
@@ -155,10 +136,7 @@ export function writeDeadLetter(path: string, entry: PendingDelivery, reason: st
   }
 }
 
-/**
- * Forgets ids that no later poll can return: one first returned by a poll that ended before `from` finished
- * before it, and polls never again reach back before `from`.
- */
+/** Forgets the ids no later poll can return: first returned by a poll that ended before `from`. */
 export function pruneShown(state: WatchState, from: Date): void {
   for (const [id, seenAt] of Object.entries(state.shown)) {
     if (Date.parse(seenAt) < from.getTime()) delete state.shown[id];
@@ -166,28 +144,30 @@ export function pruneShown(state: WatchState, from: Date): void {
 }
 
 /**
- * Takes the state's lock (`<state>.lock`, holding this process's id) for as long as the watch runs: two
- * watches of one state (an overlapping cron run) would each run --exec and --forward for the same attempt.
- * A lock whose process is gone is taken over, by one watch only: the takeover itself is guarded by an
- * exclusive `<state>.lock.takeover`, under which the lock's holder is read again before the lock is
- * replaced (a file renamed over it, so the lock never stops existing). Returns the function that releases it.
+ * Takes `<state>.lock` (holding this process's id) while the watch runs: two watches of one state would each
+ * deliver the same attempt. A lock whose process is gone is taken over by one watch only, under an exclusive
+ * `<state>.lock.takeover`, and replaced by a rename (it never stops existing). Returns the release function.
  */
 export function lockWatchState(path: string): () => void {
   const lock = `${path}.lock`;
-  ensurePrivateDir(join(path, "..", ".."), join(path, ".."), WHAT);
+  ensureFolder(path);
   const release = () => {
     if (holder(lock) === process.pid) rmSync(lock, { force: true });
   };
   for (let tries = 0; tries < 50; tries++) {
     if (createExclusive(lock)) return release;
     const pid = holder(lock);
-    if (pid !== undefined && alive(pid)) throw running(pid, lock);
+    if (pid !== undefined && alive(pid)) {
+      throw new UsageError(
+        `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
+        `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
+      );
+    }
     // No id in it yet: being written this instant, unless it has been empty for a while (a crash).
     if (pid === undefined && ageMs(lock) < 2000) {
       sleepSync(20);
       continue;
     }
-    // Stale (or being written this instant): take it over under the takeover lock, or wait for whoever is.
     const takeover = `${lock}.takeover`;
     if (createExclusive(takeover)) {
       try {
@@ -213,13 +193,6 @@ export function lockWatchState(path: string): () => void {
   throw new CliError(`Cannot lock the watch state ${lock}: it keeps changing hands`, {
     suggestion: "Another watch of the same tests is starting; try again in a moment.",
   });
-}
-
-function running(pid: number, lock: string): UsageError {
-  return new UsageError(
-    `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
-    `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
-  );
 }
 
 /** Creates `file` holding this process's id; false when it exists. */

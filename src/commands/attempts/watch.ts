@@ -1,9 +1,7 @@
 /**
- * `assess attempts watch`: completion notifications for those who cannot receive them. Polls the attempt
- * listing every --interval, shows each attempt that finished once, and can hand each to a command (--exec)
- * or POST it to a URL, Slack or Teams (--forward), at least once (./watch-deliver.ts). What it has shown and
- * what it has yet to deliver are kept in a state file (./watch-state.ts), so a restart, or the next `--once`
- * from cron, neither repeats an attempt nor misses one.
+ * `assess attempts watch`: polls the attempt listing every --interval and shows each finished attempt once;
+ * --exec or --forward hand each on at least once (./watch-deliver.ts). A state file (./watch-state.ts) keeps
+ * a restart, or the next `--once` from cron, from repeating an attempt or missing one.
  */
 import type { TestAttempt } from "../../api/schemas.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";
@@ -18,16 +16,18 @@ import { duration, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { Forwarder, parseDestination } from "../callbacks/forward.js";
-import { signerOf } from "../callbacks/signing.js";
+import { signerFor } from "../callbacks/signing.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
 import { attemptsOfPeriod, confirmCalls } from "./period.js";
 import {
+  backoff,
   type Deliverer,
   deliverPending,
   describePending,
   ExecDeliverer,
   enqueue,
   ForwardDeliverer,
+  MAX_BACKOFF_MS,
   pause,
 } from "./watch-deliver.js";
 import {
@@ -41,11 +41,9 @@ import {
 } from "./watch-state.js";
 
 /** Each poll reaches this far back before the last one's end: attempts the service records late still show. */
-export const OVERLAP_MS = 10 * 60_000;
+const OVERLAP_MS = 10 * 60_000;
 /** The shortest --interval: polling faster only spends the account's rate limit. */
-export const MIN_INTERVAL_MS = 5_000;
-/** Backing off stops growing here (or at --interval, when that is longer). */
-export const MAX_BACKOFF_MS = 15 * 60_000;
+const MIN_INTERVAL_MS = 5_000;
 
 export const options = z.object({
   test: z.array(id()).min(1, "give at least one test id").optional(),
@@ -66,14 +64,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
   }
-  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
-  const signer = o.forward?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
-  if (o.signingSecret !== undefined && o.forward?.kind !== "json") {
-    throw new UsageError(
-      "--signing-secret signs what --forward sends to a plain URL",
-      "Give --forward <url>, or leave --signing-secret out.",
-    );
-  }
+  const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
   const out = watchOutput(ctx, o.once === true);
   if (o.exec !== undefined || o.forward !== undefined)
@@ -88,38 +79,28 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   // A test of another account, or a typo, is an error now rather than a watch that never shows anything.
   for (const testId of tests) await client.tests.get(testId);
 
-  const deliverer: Deliverer | undefined =
+  const deliverer =
     o.exec !== undefined
       ? new ExecDeliverer(o.exec, o.execEnvKey === true)
-      : o.forward !== undefined
-        ? new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout))
-        : undefined;
+      : o.forward && new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, o, { client, out, path, tests, deliverer });
+    return await watch(ctx, o, out, path, tests, deliverer);
   } finally {
     unlock();
     await deliverer?.close();
   }
 }
 
-interface Watch {
-  client: Client;
-  out: Output;
-  path: string;
-  tests: number[];
-  deliverer?: Deliverer;
-}
-
 async function watch(
   ctx: Context,
   o: Options,
-  { client, out, path, tests, deliverer }: Watch,
+  out: Output,
+  path: string,
+  tests: number[],
+  deliverer: Deliverer | undefined,
 ): Promise<number> {
-  // A dry run shows what it would do and records nothing: the next real run does it all.
-  const save = (state: WatchState): void => {
-    if (!ctx.dryRun) saveWatchState(path, state);
-  };
+  const client = await ctx.client();
   const saved = loadWatchState(path);
   const now = wholeSecond(Date.now());
   // A state polled up to a time still to come (a clock put back, an edited file) starts now.
@@ -137,10 +118,13 @@ async function watch(
     polledUntil: toServiceTime(new Date(from.getTime() + OVERLAP_MS)),
     shown: {},
   };
+  // A dry run shows what it would do and records nothing: the next real run does it all.
+  const save = () => {
+    if (!ctx.dryRun) saveWatchState(path, state);
+  };
 
   const printer = new Printer(out);
-  // While it waits for its next poll on a terminal, the status line says it is still polling (erased before
-  // anything else is written, and when the watch stops).
+  // While it waits for its next poll on a terminal, the status line says it is still polling.
   const idle = ctx.statusLine;
   const counts = { shown: 0, polls: 0, delivered: 0, deadLettered: 0 };
   const what = tests.length > 0 ? `test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "all tests";
@@ -171,23 +155,14 @@ async function watch(
       try {
         fresh = await poll(ctx, client, { start: from, end: until }, tests, state);
       } catch (error) {
-        if (error instanceof InterruptedError) {
-          interrupted = true;
-          break;
-        }
+        interrupted = error instanceof InterruptedError;
+        if (interrupted) break;
         const trouble = o.once ? undefined : transient(error);
         if (!trouble) throw error;
-        failures++;
-        const growing = o.interval * 2 ** failures;
-        const wait = Math.max(
-          Math.min(growing, Math.max(o.interval, MAX_BACKOFF_MS)),
-          trouble.retryAfterMs ?? 0,
-        );
+        const wait = backoff(o.interval, ++failures, trouble.retryAfterMs);
         ctx.warn(`${trouble.reason}; next poll in ${formatDuration(wait)}`);
-        if (await pause(wait, ctx.signal)) {
-          interrupted = true;
-          break;
-        }
+        interrupted = await pause(wait, ctx.signal);
+        if (interrupted) break;
         continue;
       }
       failures = 0;
@@ -200,43 +175,37 @@ async function watch(
         if (!printer.batched) await printer.one(attempt);
         // Written to a reader that went away, an attempt reached no one: the next run shows it again. A failed
         // write comes back as an 'error' on a later tick: that tick comes before the attempt counts as shown.
-        if (!deliverer && (await readerWentAway(out))) {
-          readerGone = true;
-          break;
-        }
+        readerGone = !deliverer && (await readerWentAway(out));
+        if (readerGone) break;
         if (ctx.dryRun && deliverer) {
           ctx.info(`[dry-run] would deliver attempt ${attempt.testInvitationId} (${deliverer.name})`);
         } else if (deliverer) enqueue(state, attempt);
         state.shown[String(attempt.testInvitationId)] = seenAt;
         counts.shown++;
       }
+      // Shown and queued before any delivery starts: a crash from here on delivers them on the next run.
+      save();
       if (readerGone) {
-        save(state);
         ctx.info("The reader of the output went away; stopping.");
         break;
       }
-      // Shown and queued before any delivery starts: a crash from here on delivers them on the next run.
-      save(state);
       if (deliverer && !ctx.dryRun) {
         const round = await deliverPending(ctx, deliverer, state, path, {
           all: counts.polls === 1,
           giveUpAfterMs: o.giveUpAfter,
           intervalMs: o.interval,
-          maxBackoffMs: MAX_BACKOFF_MS,
-          save: () => save(state),
+          save,
         });
         counts.delivered += round.delivered;
         counts.deadLettered += round.deadLettered;
         // Ctrl-C during a command or a POST: what is done is recorded, the rest waits for the next run.
-        if (ctx.signal.aborted) {
-          interrupted = true;
-          break;
-        }
+        interrupted = ctx.signal.aborted;
+        if (interrupted) break;
       }
       state.polledUntil = seenAt;
       from = new Date(until.getTime() - OVERLAP_MS);
       pruneShown(state, from);
-      save(state);
+      save();
 
       if (o.once) break;
       if (out.closed) {
@@ -247,12 +216,9 @@ async function watch(
         `Watching ${what}: last poll ${seenAt.slice(11, 19)}Z, next in ${formatDuration(o.interval)}; ` +
           `${counts.shown} shown${state.pending?.length ? `, ${state.pending.length} pending` : ""} (Ctrl-C stops)`,
       );
-      const stopped = ctx.signal.aborted || (await pause(o.interval, ctx.signal));
+      interrupted = ctx.signal.aborted || (await pause(o.interval, ctx.signal));
       idle.clear();
-      if (stopped) {
-        interrupted = true;
-        break;
-      }
+      if (interrupted) break;
     }
   } finally {
     idle.clear();
@@ -300,8 +266,7 @@ async function poll(
   for await (const page of attemptsOfPeriod(ctx, client, period)) {
     for (const attempt of page) {
       if (tests.length > 0 && !tests.includes(Number(attempt.testId))) continue;
-      if (state.shown[String(attempt.testInvitationId)] !== undefined) continue;
-      fresh.push(attempt);
+      if (state.shown[String(attempt.testInvitationId)] === undefined) fresh.push(attempt);
     }
   }
   return fresh;
@@ -309,29 +274,23 @@ async function poll(
 
 /** Why a poll failed, when waiting may help: a rate limit, the service failing, or the network. */
 function transient(error: unknown): { reason: string; retryAfterMs?: number } | undefined {
-  if (error instanceof ApiError) {
-    const retryAfterMs = readRetryAfter(error.retryAfter);
-    if (error.status === 429) return { reason: "Rate limited", retryAfterMs };
-    if ((error.status ?? 0) >= 500)
-      return { reason: `The service failed (HTTP ${error.status})`, retryAfterMs };
-    return undefined;
-  }
   if (error instanceof NetworkError) return { reason: `Cannot reach the service: ${error.message}` };
-  return undefined;
+  if (!(error instanceof ApiError) || (error.status !== 429 && (error.status ?? 0) < 500)) return undefined;
+  const reason = error.status === 429 ? "Rate limited" : `The service failed (HTTP ${error.status})`;
+  return { reason, retryAfterMs: readRetryAfter(error.retryAfter) };
 }
 
 /** Retry-After in seconds or as an HTTP date, up to MAX_BACKOFF_MS; undefined when absent or unreadable. */
-function readRetryAfter(header: string | undefined, now = Date.now()): number | undefined {
+function readRetryAfter(header: string | undefined): number | undefined {
   if (!header) return undefined;
   const value = header.trim();
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
   return Number.isNaN(ms) ? undefined : Math.min(MAX_BACKOFF_MS, Math.max(0, Math.round(ms)));
 }
 
 /**
- * The output of a watch: as every list's (`-o`, `--json`, the profile's `output`), except that piped with no
- * format asked for it is NDJSON, one attempt a line as it comes, for the next program in the pipe. A watch
- * that keeps running cannot end a JSON array: `-o json` is NDJSON then too.
+ * As every list's output (`-o`, `--json`, the profile's `output`), except that piped with no format asked for
+ * it is NDJSON, one attempt a line as it comes; and a watch that keeps running cannot end a JSON array.
  */
 function watchOutput(ctx: Context, once: boolean): Output {
   const requested = effectiveValues(ctx.flags, ctx.io.env).output.value;
@@ -343,65 +302,35 @@ function watchOutput(ctx: Context, once: boolean): Output {
 }
 
 /**
- * Writes attempts as they are shown. Tables (and the one JSON array of `--once -o json`) are written a poll at
- * a time; NDJSON, TSV and CSV one attempt at a time through one long list, so TSV and CSV have one header.
+ * Writes attempts as they are shown: tables (and the one JSON array of `--once -o json`) a poll at a time;
+ * NDJSON, TSV and CSV one at a time through one `Output.list` kept open across polls, so TSV and CSV have one
+ * header.
  */
 class Printer {
-  private feed?: Feed;
+  /** Whether attempts are written a poll at a time (`batch`) rather than one by one (`one`). */
+  readonly batched: boolean;
+  private listed?: Promise<number>;
+  private next?: { rows: Row[]; written: () => void };
+  private wake?: () => void;
+  private ended = false;
 
-  constructor(private readonly out: Output) {}
-
-  /** Whether attempts are written a poll at a time (by batch) rather than one by one (by one). */
-  get batched(): boolean {
-    return this.out.format === "table" || this.out.format === "json";
+  constructor(private readonly out: Output) {
+    this.batched = out.format === "table" || out.format === "json";
   }
 
   async batch(attempts: TestAttempt[]): Promise<void> {
-    if (!this.batched || attempts.length === 0) return;
-    await this.out.list(attempts as Row[], ATTEMPT_COLUMNS);
+    if (this.batched && attempts.length > 0) await this.out.list(attempts as Row[], ATTEMPT_COLUMNS);
   }
 
+  /** Returns once the attempt is written (the list asked for more), or once the list stopped (no reader). */
   async one(attempt: TestAttempt): Promise<void> {
-    this.feed ??= new Feed(this.out);
-    await this.feed.write([attempt as Row]);
-  }
-
-  async end(): Promise<void> {
-    await this.feed?.end();
-  }
-}
-
-/**
- * One `Output.list` kept open across polls: `write` hands it a page and returns once the page is written
- * (the list asked for the next one), or once the list stopped (stdout's reader went away).
- */
-class Feed {
-  private pending?: { rows: Row[]; written: () => void };
-  private wake?: () => void;
-  private ended = false;
-  private readonly listed: Promise<number>;
-
-  constructor(out: Output) {
-    this.listed = out.list(this.pages(), ATTEMPT_COLUMNS);
-    // Seen by whoever awaits write or end; never an unhandled rejection meanwhile.
-    this.listed.catch(() => undefined);
-  }
-
-  private async *pages(): AsyncGenerator<Row[]> {
-    for (;;) {
-      while (!this.pending && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
-      const page = this.pending;
-      if (!page) return;
-      this.pending = undefined;
-      yield page.rows;
-      // The list came back for more: every row of the page is written.
-      page.written();
+    if (!this.listed) {
+      this.listed = this.out.list(this.pages(), ATTEMPT_COLUMNS);
+      // Seen by whoever awaits one or end; never an unhandled rejection meanwhile.
+      this.listed.catch(() => undefined);
     }
-  }
-
-  async write(rows: Row[]): Promise<void> {
     const written = new Promise<void>((resolve) => {
-      this.pending = { rows, written: resolve };
+      this.next = { rows: [attempt as Row], written: resolve };
     });
     this.wake?.();
     await Promise.race([written, this.listed]);
@@ -412,9 +341,21 @@ class Feed {
     this.wake?.();
     await this.listed;
   }
+
+  private async *pages(): AsyncGenerator<Row[]> {
+    for (;;) {
+      while (!this.next && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+      const page = this.next;
+      if (!page) return;
+      this.next = undefined;
+      yield page.rows;
+      // The list came back for more: every row of the page is written.
+      page.written();
+    }
+  }
 }
 
-/** Whether stdout's reader is gone, once the writes made so far have had their tick to fail. */
+/** Whether stdout's reader is gone, once the writes so far have had their tick to fail. */
 async function readerWentAway(out: Output): Promise<boolean> {
   await new Promise((resolve) => setImmediate(resolve));
   return out.closed;

@@ -1,8 +1,7 @@
 /**
  * Where `attempts watch --forward` and `callbacks listen --forward-to` send what they get: a plain URL (the
- * JSON, signed with Standard Webhooks headers when a signing secret is set), `slack:<incoming webhook URL>`
- * or `teams:<workflow URL>` (a short message people read, ./messages.ts). Every try has one deadline that
- * covers connecting, the headers and the whole answer: a receiver that trickles its answer fails the try.
+ * JSON, signed when a signing secret is set), `slack:<incoming webhook URL>` or `teams:<workflow URL>` (a
+ * message people read, ./messages.ts). One deadline per try covers connecting, headers and the whole answer.
  */
 import { inspect } from "node:util";
 import { retryAfterMs } from "../../api/retry.js";
@@ -13,68 +12,52 @@ import { VERSION } from "../../version.js";
 import { slackMessage, teamsMessage } from "./messages.js";
 import type { Signer } from "./signing.js";
 
-/** The deadline of one forward, unless --forward-timeout says otherwise. */
-export const FORWARD_TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: enough to see it ended; the rest is dropped. */
 const ANSWER_BYTES = 64 * 1024;
 
-export type DestinationKind = "json" | "slack" | "teams";
-
 export interface Destination {
-  kind: DestinationKind;
+  kind: "json" | "slack" | "teams";
   url: string;
 }
 
 /** `slack:https://…`, `teams:https://…` or an http(s) URL. */
 export function parseDestination(text: string, flag: string): Destination {
   const match = /^(slack|teams):(.*)$/is.exec(text.trim());
-  if (match) {
-    return { kind: match[1]!.toLowerCase() as DestinationKind, url: httpUrl(match[2]!.trim(), flag) };
-  }
-  return { kind: "json", url: httpUrl(text, flag) };
+  if (!match) return { kind: "json", url: httpUrl(text, flag) };
+  return { kind: match[1]!.toLowerCase() as Destination["kind"], url: httpUrl(match[2]!.trim(), flag) };
 }
 
-/**
- * How messages name a destination. A Slack or Teams webhook URL is a credential (whoever has it can post),
- * so only its host is shown.
- */
+/** How messages name a destination: a Slack or Teams webhook URL is a credential, so only its host shows. */
 export function describeDestination(destination: Destination): string {
   if (destination.kind === "json") return destination.url;
   const { host } = new URL(destination.url);
   return `${destination.kind === "slack" ? "Slack" : "Teams"} (${host})`;
 }
 
-/** What one forward carries: the record as JSON, and for Slack and Teams the fields of its message. */
+/** What one forward carries: the body for a plain URL, and the record (any casing) messages are made of. */
 export interface Delivery {
-  /** The body sent to a plain URL, unchanged. */
   body: string | Buffer;
   contentType: string;
-  /** The attempt or notification the message is made of (fields read in any casing). */
   record: Record<string, unknown>;
-  /** Stable per attempt (and status), so a receiver can drop a repeat: the `webhook-id`. */
+  /** Stable per attempt (and status), so a receiver can drop a repeat. */
   webhookId: string;
 }
 
 export interface TryOutcome {
-  /** The receiver's HTTP status, when it answered in time. */
   status?: number;
   /** Why the try failed: `HTTP 503`, `ECONNREFUSED`, `no whole answer within 10s`. */
   error?: string;
-  /** A Retry-After the receiver sent with its failure. */
   retryAfterMs?: number;
 }
 
-/**
- * Sends deliveries to one destination over a connection pool of its own (the API key is never sent there).
- * The signing secret stays inside: the object prints as redacted.
- */
+/** Sends to one destination over a connection pool of its own (never with the API key); prints redacted. */
 export class Forwarder {
   private readonly agent: Dispatcher;
 
   constructor(
     readonly destination: Destination,
     private readonly signer: Signer | undefined,
-    readonly timeoutMs = FORWARD_TIMEOUT_MS,
+    private readonly timeoutMs: number,
   ) {
     this.agent = new Agent({ connect: { timeout: timeoutMs } });
   }
@@ -82,24 +65,24 @@ export class Forwarder {
   /** One try: 2xx is delivered, anything else (or no whole answer by the deadline) is a failure. */
   async tryOnce(delivery: Delivery, signal?: AbortSignal): Promise<TryOutcome> {
     const { url, kind } = this.destination;
-    let body: string | Buffer;
-    const headers: Record<string, string> = { "user-agent": `assess/${VERSION}` };
+    const headers: Record<string, string> = {
+      "user-agent": `assess/${VERSION}`,
+      "content-type": "application/json",
+    };
+    let body = delivery.body;
     if (kind === "json") {
-      body = delivery.body;
       headers["content-type"] = delivery.contentType;
       if (this.signer) Object.assign(headers, this.signer.headers(delivery.webhookId, body));
     } else {
       body = JSON.stringify(kind === "slack" ? slackMessage(delivery.record) : teamsMessage(delivery.record));
-      headers["content-type"] = "application/json";
     }
     const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signals = signal ? [deadline, signal] : [deadline];
     try {
       const res = await request(this.agent, url, {
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.any(signals),
+        signal: AbortSignal.any(signal ? [deadline, signal] : [deadline]),
       });
       // Read to its end (or ANSWER_BYTES) under the deadline: a trickled answer is a failed try.
       let size = 0;
@@ -142,7 +125,6 @@ export class Forwarder {
 }
 
 /** Whether a failed try is worth another: no answer, 408, 425, 429 or 5xx. */
-export function retryable(outcome: TryOutcome): boolean {
-  const status = outcome.status;
+export function retryable({ status }: TryOutcome): boolean {
   return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
 }

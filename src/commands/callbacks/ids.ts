@@ -8,9 +8,13 @@ import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
 
 const BATCH = 1000;
+/** Invalid ids listed in the error; the count says how many more. */
+const SHOWN = 20;
+
+type Entries = AsyncGenerator<BulkEntry<number>[]>;
 
 /** One id per line; blank lines and `#` comments (whole-line or trailing) are skipped. */
-export function idEntry(text: string, line: number): BulkEntry<number> | undefined {
+function idEntry(text: string, line: number): BulkEntry<number> | undefined {
   const value = text
     .replace(/^\uFEFF/, "")
     .replace(/#.*$/, "")
@@ -29,24 +33,12 @@ export function idEntry(text: string, line: number): BulkEntry<number> | undefin
   return { row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } };
 }
 
-/** Arguments or ids already in memory; `line` is the 1-based position. */
-export function idsOfList(
-  values: ReadonlyArray<string | number>,
-  name: string,
-): AsyncGenerator<BulkEntry<number>[]> {
+export function idsOfList(values: ReadonlyArray<string | number>, name: string): Entries {
   return entriesOfLines(values.map(String), name);
 }
 
-/** A file, streamed; `line` is the physical line. */
-export async function idsReaderOfFile(file: string): Promise<() => AsyncGenerator<BulkEntry<number>[]>> {
-  try {
-    await access(file);
-  } catch {
-    throw new UsageError(
-      `--file ${file}: no such file`,
-      "Give a text file with one testInvitationId per line, or - for stdin.",
-    );
-  }
+export async function idsReaderOfFile(file: string): Promise<() => Entries> {
+  await requireFile("--file", file, "Give a text file with one testInvitationId per line, or - for stdin.");
   return () =>
     entriesOfLines(
       createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY }),
@@ -54,28 +46,28 @@ export async function idsReaderOfFile(file: string): Promise<() => AsyncGenerato
     );
 }
 
+/** A usage error naming `flag` when `file` is not there. */
+export async function requireFile(flag: string, file: string, suggestion: string): Promise<void> {
+  try {
+    await access(file);
+  } catch {
+    throw new UsageError(`${flag} ${file}: no such file`, suggestion);
+  }
+}
+
 /** Stdin can be read once: its lines are kept (ids are short) and served to every read. */
-export async function idsReaderOfStream(
-  stream: Readable,
-): Promise<() => AsyncGenerator<BulkEntry<number>[]>> {
+export async function idsReaderOfStream(stream: Readable): Promise<() => Entries> {
   const lines: string[] = [];
   for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }))
     lines.push(line);
   return () => entriesOfLines(lines, "stdin");
 }
 
-/** Invalid ids listed in the error; the count says how many more. */
-const SHOWN = 20;
-
 /**
  * Every id checked as it is read. An invalid one stops the run before anything is sent, with every invalid
- * id listed: ids are easy to fix, and `callbacks resend` has no --skip-invalid (the bulk engine's own message
- * for invalid rows would suggest it).
+ * id listed (`callbacks resend` has no --skip-invalid, which the bulk engine's own message would suggest).
  */
-async function* entriesOfLines(
-  lines: AsyncIterable<string> | Iterable<string>,
-  name: string,
-): AsyncGenerator<BulkEntry<number>[]> {
+async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, name: string): Entries {
   let batch: BulkEntry<number>[] = [];
   let line = 0;
   let entries = 0;

@@ -9,10 +9,8 @@ import {
 } from "../shared/verbs.js";
 
 export function register(group: Command, { lazy }: GroupSetup): void {
-  const callbacks = group;
-
   examples(
-    callbacks
+    group
       .command("resend")
       .description("Ask the service to send the notifications of attempts again (chunks of ≤100 ids)")
       .argument("[ids...]", "testInvitationIds")
@@ -35,7 +33,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    callbacks
+    group
       .command("reconcile")
       .description(
         "Resend exactly the notifications a `callbacks listen --log` file never received, for the finished attempts of a period",
@@ -57,7 +55,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    callbacks
+    group
       .command("listen")
       .description(
         "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops); at most 1,000 (64 MiB) wait for their forward, then 503",

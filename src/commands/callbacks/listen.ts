@@ -1,3 +1,4 @@
+/** `assess callbacks listen`: a local receiver that prints, logs and forwards each notification. */
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
@@ -13,7 +14,7 @@ import * as z from "../../parse/zod.js";
 import { listenError } from "../shared/listen.js";
 import { describeDestination, Forwarder, parseDestination } from "./forward.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
-import { signerOf } from "./signing.js";
+import { signerFor } from "./signing.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
@@ -29,15 +30,8 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { port, host, forwardTo } = o;
-  // ASSESS_WEBHOOK_SECRET is read (and checked) only where something is signed.
-  const signer = forwardTo?.kind === "json" ? signerOf(o.signingSecret, ctx.io.env) : undefined;
-  if (o.signingSecret !== undefined && forwardTo?.kind !== "json") {
-    throw new UsageError(
-      "--signing-secret signs what --forward-to sends to a plain URL",
-      "Give --forward-to <url>, or leave --signing-secret out.",
-    );
-  }
-  const forwarder = forwardTo === undefined ? undefined : new Forwarder(forwardTo, signer, o.forwardTimeout);
+  const signer = signerFor("--forward-to", forwardTo?.kind, o.signingSecret, ctx.io.env);
+  const forwarder = forwardTo && new Forwarder(forwardTo, signer, o.forwardTimeout);
   // 24 random bytes: the path is the only thing standing between the receiver and anyone who can reach it.
   const secretPath = o.secretPath ? `/${randomBytes(24).toString("base64url")}` : undefined;
   const log = o.log === undefined ? undefined : await openLog(o.log);
@@ -55,14 +49,13 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     ctx.out.write(ctx.out.format === "table" ? `${humanLine(event)}\n` : `${jsonText(event)}\n`);
   };
 
-  let listener: Awaited<ReturnType<typeof startListener>>;
-  try {
-    listener = await startListener({ host, port, secretPath, forwarder, onEvent });
-  } catch (error) {
-    log?.end();
-    await forwarder?.close();
-    throw listenError(host, port, error);
-  }
+  const listener = await startListener({ host, port, secretPath, forwarder, onEvent }).catch(
+    async (error) => {
+      log?.end();
+      await forwarder?.close();
+      throw listenError(host, port, error);
+    },
+  );
 
   const callbackUrl = ["0.0.0.0", "::"].includes(host)
     ? listener.callbackUrl.replace(/\/\/[^/]+:/, `//${hostname()}:`)
@@ -79,7 +72,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   if (log) ctx.info(`Appending each request to ${o.log}`);
   ctx.info("Press Ctrl-C to stop.");
 
-  await abortOf(ctx);
+  if (!ctx.signal.aborted)
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
   await listener.close();
   await forwarder?.close();
   if (log) {
@@ -94,9 +88,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 }
 
 /**
- * `10:41:03  50123     Complete     2020-10-09 13:21Z  ada@example.com  42/60 Strong  → 200  duplicate`. The
- * notification's fields are read in any casing; anyone who can reach the receiver writes them, so their control
- * characters are shown escaped.
+ * `10:41:03  50123     Complete     2020-10-09 13:21Z  ada@example.com  42/60 Strong  → 200  duplicate`, fields
+ * read in any casing; anyone who can reach the receiver writes them, so control characters are escaped.
  */
 function humanLine(event: ReceivedEvent): string {
   const n = event.notification ?? {};
@@ -120,11 +113,10 @@ function humanLine(event: ReceivedEvent): string {
   return escapeControls(cells.join("  ").trimEnd());
 }
 
-/** Created 0600 (an existing file keeps its mode): the notifications it keeps carry candidates' data. */
+/** Created 0600 (it keeps candidates' data), never through a link planted in the log's place. */
 async function openLog(file: string): Promise<WriteStream> {
   let fd: number;
   try {
-    // Never through a link: one planted in the log's place would have the notifications appended elsewhere.
     fd = openForAppend(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -137,9 +129,4 @@ async function openLog(file: string): Promise<WriteStream> {
     throw new UsageError(`--log ${file}: cannot open it for appending (${code ?? (error as Error).message})`);
   }
   return createWriteStream(file, { fd });
-}
-
-function abortOf(ctx: Context): Promise<void> {
-  if (ctx.signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
 }

@@ -1,9 +1,7 @@
 /**
- * A local receiver for the test-completion notification (a JSON POST, sent when an attempt starts and again
- * when it ends): it answers the service at once, then forwards and reports each notification in arrival
- * order. Bad requests are answered and reported, never thrown: one bad sender must not stop the receiver.
- * The notifications waiting for their forward are bounded (count and bytes): when the queue is full the
- * receiver answers 503, so the service's own retries apply, and memory never grows without end.
+ * A local receiver for the test-completion notification (a JSON POST when an attempt starts and ends): it
+ * answers at once, then forwards and reports each one in arrival order. Bad requests are answered and
+ * reported, never thrown. The queue waiting for forwards is bounded (count and bytes): when full, 503.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -12,20 +10,19 @@ import { field } from "../../fields.js";
 import { type Delivery, describeDestination, type Forwarder } from "./forward.js";
 import { webhookId } from "./signing.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /** Slow or stalled senders are cut off instead of holding a socket forever. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Notifications waiting for --forward-to, at most: beyond either bound the receiver answers 503. */
-export const MAX_QUEUED = 1000;
-export const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-/** What a 503 asks the sender to wait before trying again. */
+const MAX_QUEUED = 1000;
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_S = 30;
 
 export interface ForwardOutcome {
   /** The URL, or `Slack (host)` / `Teams (host)`: their webhook URLs are credentials. */
   url: string;
-  /** The forward target's HTTP status, or null when it could not be reached. */
+  /** Null when the forward target could not be reached. */
   status: number | null;
   error?: string;
 }
@@ -33,21 +30,18 @@ export interface ForwardOutcome {
 /** One request the receiver handled: a notification (answered 2xx) or a rejected request. */
 export interface ReceivedEvent {
   receivedAt: string;
-  /** What the receiver answered. */
   answered: number;
   testInvitationId: number | null;
   status: string | null;
   /**
-   * When the candidate attempted the test, in UTC ISO 8601: the notification's `AttemptedOnUtc`
-   * (`2020-10-09T13:21:53`, sent without a zone) with its `Z`. Null when it has none; `AttemptedOn`
-   * (`09-Oct-2020 06:51 PM`) is the account's local time, in a zone the notification does not name.
+   * The notification's `AttemptedOnUtc` (`2020-10-09T13:21:53`, sent without a zone) with its `Z`, or null.
+   * `AttemptedOn` (`09-Oct-2020 06:51 PM`) is the account's local time, in a zone it does not name.
    */
   attemptedAt: string | null;
   /** The same (TestInvitationId, Status) arrived before: a retry or a `callbacks resend`. */
   duplicate: boolean;
   notification?: Record<string, unknown>;
   forward?: ForwardOutcome;
-  /** Why a request was rejected. */
   error?: string;
 }
 
@@ -57,30 +51,13 @@ export interface ListenerOptions {
   /** When set, only requests to exactly this path are accepted; the rest get 404. */
   secretPath?: string;
   forwarder?: Forwarder;
-  maxBodyBytes?: number;
-  /** Bounds of the queue of notifications waiting for their forward (defaults MAX_QUEUED, MAX_QUEUED_BYTES). */
-  maxQueued?: number;
-  maxQueuedBytes?: number;
-  /** How long a sender may take to send its headers (default 10 s). */
   headersTimeoutMs?: number;
   /** Called once per handled request, in arrival order, after its forward (if any) finished. */
   onEvent(event: ReceivedEvent): void | Promise<void>;
 }
 
-export interface Listener {
-  /** Where it listens, e.g. `http://127.0.0.1:4020`. */
-  origin: string;
-  /** The URL to give the service as callbackURL. */
-  callbackUrl: string;
-  /** Stops accepting, drops open connections and waits for queued forwards and reports. */
-  close(): Promise<void>;
-}
-
-export async function startListener(options: ListenerOptions): Promise<Listener> {
-  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+export async function startListener(options: ListenerOptions) {
   const seen = new Set<string>();
-  const maxQueued = options.maxQueued ?? MAX_QUEUED;
-  const maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
   // Forwards and reports run one after another so both keep the order notifications arrived in.
   let queue: Promise<void> = Promise.resolve();
   const waiting = { count: 0, bytes: 0 };
@@ -97,49 +74,35 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   };
   // Stopping cuts the forwards short: a hanging target must not hold the receiver's exit.
   const stopping = new AbortController();
-  const full = (bytes: number) => waiting.count >= maxQueued || waiting.bytes + bytes > maxQueuedBytes;
+  const full = (bytes: number) => waiting.count >= MAX_QUEUED || waiting.bytes + bytes > MAX_QUEUED_BYTES;
 
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
-  // Node checks these timeouts only every connectionsCheckingInterval (30 s by default): a slow-loris sender
-  // could hold its socket up to 30 s longer than headersTimeout says.
+  // Node checks these timeouts only every connectionsCheckingInterval (30 s by default).
   const checkEvery = Math.min(1000, headersTimeout);
   const server = http.createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
     const path = new URL(req.url ?? "/", "http://listener").pathname;
-    if (options.secretPath !== undefined && !samePath(path, options.secretPath)) {
+    const elsewhere = options.secretPath !== undefined && !samePath(path, options.secretPath);
+    if (elsewhere || req.method !== "POST") {
       req.resume();
-      reply(res, 404, { error: "not found" });
-      return;
-    }
-    if (req.method === "GET" || req.method === "HEAD") {
-      req.resume();
-      reply(res, 200, { listening: true, accepts: "POST test-completion notifications" });
-      return;
-    }
-    if (req.method !== "POST") {
-      req.resume();
+      if (elsewhere) return reply(res, 404, { error: "not found" });
+      if (req.method === "GET" || req.method === "HEAD") {
+        return reply(res, 200, { listening: true, accepts: "POST test-completion notifications" });
+      }
       res.setHeader("allow", "POST, GET, HEAD");
-      reject(res, 405, `method ${req.method} not allowed`);
-      return;
+      return reject(res, 405, `method ${req.method} not allowed`);
     }
-    readBody(req, maxBody).then(
+    readBody(req).then(
       (body) => {
-        if (body === undefined) {
-          reject(res, 413, `body larger than ${maxBody} bytes`);
-          return;
-        }
+        if (body === undefined) return reject(res, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
         const parsed = parseNotification(body);
-        if ("error" in parsed) {
-          reject(res, 400, parsed.error);
-          return;
-        }
+        if ("error" in parsed) return reject(res, 400, parsed.error);
         if (full(body.length)) {
           res.setHeader("retry-after", String(RETRY_AFTER_S));
-          reject(
+          return reject(
             res,
             503,
             `${waiting.count} notifications (${Math.ceil(waiting.bytes / 1024)} KiB) are waiting for their forward; try again later`,
           );
-          return;
         }
         reply(res, 200, { received: true });
         const { testInvitationId, status, attemptedAt } = parsed;
@@ -202,11 +165,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
-  const origin = `http://${urlHost(options.host)}:${address.port}`;
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   return {
     origin,
     callbackUrl: `${origin}${options.secretPath ?? "/"}`,
+    /** Stops accepting, drops open connections and waits for queued forwards and reports. */
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -218,15 +182,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   };
 }
 
-/** The whole body, or undefined when it exceeds the limit (the rest is read and dropped so the 413 arrives). */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/** The whole body, or undefined when it is too large (the rest is read and dropped so the 413 arrives). */
+function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, rejectBody) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number(req.headers["content-length"] ?? 0) > limit;
+    let tooLarge = Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
       if (!tooLarge) chunks.push(chunk);
     });
     req.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
@@ -243,8 +207,8 @@ type Parsed =
     })
   | { error: string };
 
-/** The notification's shape is documented loosely: require a JSON object, read the two fields we key on. */
-export function parseNotification(body: Buffer): Parsed {
+/** The notification's shape is documented loosely: require a JSON object, read the fields we key on. */
+function parseNotification(body: Buffer): Parsed {
   let value: unknown;
   try {
     value = JSON.parse(body.toString("utf8"));
@@ -282,14 +246,15 @@ async function forwardBody(
   signal: AbortSignal,
   delivery: Delivery,
 ): Promise<ForwardOutcome | undefined> {
-  const url = describeDestination(forwarder.destination);
   const status = field(delivery.record, "Status");
   if (forwarder.destination.kind !== "json" && typeof status === "string" && /progress/i.test(status)) {
     return undefined;
   }
   const outcome = await forwarder.tryOnce(delivery, signal);
-  if (outcome.status !== undefined) return { url, status: outcome.status };
-  return { url, status: null, error: outcome.error };
+  const url = describeDestination(forwarder.destination);
+  return outcome.status === undefined
+    ? { url, status: null, error: outcome.error }
+    : { url, status: outcome.status };
 }
 
 function reply(res: http.ServerResponse, code: number, body: unknown): void {
@@ -303,8 +268,4 @@ function samePath(path: string, secret: string): boolean {
   const a = Buffer.from(path);
   const b = Buffer.from(secret);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function urlHost(host: string): string {
-  return host.includes(":") ? `[${host}]` : host;
 }

@@ -1,9 +1,7 @@
 /**
- * A finished attempt as a short message people read: candidate, test, status, score and report link, from an
- * attempt of the listing (`attempts watch`) or a test-completion notification (`callbacks listen`), fields
- * read in any casing. Slack gets `{text, blocks}` (Block Kit, mrkdwn escaped as Slack asks); Teams an Adaptive
- * Card message as its Workflows webhooks take it. Every value comes from the service or whoever reached the
- * listener: control characters are escaped, lengths are capped, and only an http(s) link becomes a button.
+ * A finished attempt (from the listing or a notification, fields in any casing) as a short message people
+ * read: Slack Block Kit or a Teams Adaptive Card. Every value is hostile: control characters escaped, lengths
+ * capped, and only an http(s) link becomes a button.
  */
 import { escapeControls } from "../../escape.js";
 import { field } from "../../fields.js";
@@ -12,17 +10,7 @@ import { field } from "../../fields.js";
 const VALUE_CHARS = 200;
 const URL_CHARS = 2000;
 
-export interface ResultSummary {
-  id: string;
-  candidate: string;
-  test: string;
-  status: string;
-  score?: string;
-  report?: string;
-}
-
 function text(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
   if (typeof value !== "string" && typeof value !== "number") return undefined;
   const shown = escapeControls(String(value)).trim();
   if (shown === "") return undefined;
@@ -30,11 +18,7 @@ function text(value: unknown): string | undefined {
 }
 
 function first(record: Record<string, unknown>, ...names: string[]): string | undefined {
-  for (const name of names) {
-    const value = text(field(record, name));
-    if (value !== undefined) return value;
-  }
-  return undefined;
+  return names.map((name) => text(field(record, name))).find((value) => value !== undefined);
 }
 
 /** An http(s) link of reasonable length, else nothing (a `javascript:` link is never a button). */
@@ -48,10 +32,9 @@ function link(value: unknown): string | undefined {
   }
 }
 
-export function summarize(record: Record<string, unknown>): ResultSummary {
+function summarize(record: Record<string, unknown>) {
   const name = first(record, "name", "candidateName", "fullName");
   const email = first(record, "email", "CandidateEmailId", "emailId");
-  const candidate = name && email ? `${name} (${email})` : (name ?? email ?? "A candidate");
   const testName = first(record, "testName");
   const testId = first(record, "testId");
   const candidateScore = first(record, "CandidateScore", "score");
@@ -62,7 +45,7 @@ export function summarize(record: Record<string, unknown>): ResultSummary {
     .join(" ");
   return {
     id: first(record, "testInvitationId") ?? "?",
-    candidate,
+    candidate: name && email ? `${name} (${email})` : (name ?? email ?? "A candidate"),
     test: testName ?? (testId ? `test ${testId}` : "a test"),
     status: first(record, "testStatus", "Status") ?? "finished",
     score: score === "" ? undefined : score,
@@ -70,8 +53,12 @@ export function summarize(record: Record<string, unknown>): ResultSummary {
   };
 }
 
-function headline(s: ResultSummary): string {
+function headline(s: ReturnType<typeof summarize>): string {
   return `${s.candidate} finished ${s.test}: ${s.status}${s.score ? `, ${s.score}` : ""}`;
+}
+
+function present(pairs: [string, string | undefined][]): [string, string][] {
+  return pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
 }
 
 /** Slack's mrkdwn: `&`, `<` and `>` escaped, so `<!channel>` in a name pings no one. */
@@ -82,13 +69,11 @@ function mrkdwn(value: string): string {
 /** Slack incoming webhook: `text` (the notification's fallback) and blocks. */
 export function slackMessage(record: Record<string, unknown>): Record<string, unknown> {
   const s = summarize(record);
-  const fields = [
+  const fields = present([
     ["Status", s.status],
     ["Score", s.score],
     ["Invitation", s.id],
-  ]
-    .filter((pair): pair is [string, string] => pair[1] !== undefined)
-    .map(([title, value]) => ({ type: "mrkdwn", text: `*${title}*\n${mrkdwn(value)}` }));
+  ]).map(([title, value]) => ({ type: "mrkdwn", text: `*${title}*\n${mrkdwn(value)}` }));
   const blocks: Record<string, unknown>[] = [
     {
       type: "section",
@@ -116,15 +101,13 @@ function plain(value: string): string {
 /** Teams (Workflows "post to a channel when a webhook request is received"): a message holding one Adaptive Card. */
 export function teamsMessage(record: Record<string, unknown>): Record<string, unknown> {
   const s = summarize(record);
-  const facts = [
+  const facts = present([
     ["Candidate", s.candidate],
     ["Test", s.test],
     ["Status", s.status],
     ["Score", s.score],
     ["Invitation", s.id],
-  ]
-    .filter((pair): pair is [string, string] => pair[1] !== undefined)
-    .map(([title, value]) => ({ title, value: plain(value) }));
+  ]).map(([title, value]) => ({ title, value: plain(value) }));
   const card: Record<string, unknown> = {
     $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
     type: "AdaptiveCard",

@@ -1,22 +1,19 @@
 /**
- * `assess callbacks reconcile`: closes the loop the service leaves open after its last try. Lists the finished
- * attempts of a period, reads the notifications `callbacks listen --log` received, and resends (callbacks
- * process, chunks of ≤100, through the bulk engine and its ledger, as `callbacks resend` does) exactly the
- * attempts whose final notification never arrived. A rerun does not resend what an earlier run got queued.
+ * `assess callbacks reconcile`: lists the finished attempts of a period, reads what `callbacks listen --log`
+ * received, and resends (as `callbacks resend` does, ledger included) exactly the attempts whose final
+ * notification never arrived.
  */
 import { createReadStream } from "node:fs";
-import { access } from "node:fs/promises";
+import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { ledgerTarget } from "../shared/bulk-run.js";
-import { idsOfList } from "./ids.js";
-import { resendAndReport, resendChunk } from "./resend.js";
+import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { idsOfList, requireFile } from "./ids.js";
+import { resendIds } from "./resend.js";
 
 /** A log line longer than this is not one `callbacks listen` wrote (its bodies are at most 1 MiB). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -28,37 +25,26 @@ export const options = z.object({
   log: z.string().min(1).optional(),
   test: z.array(id()).min(1, "give at least one test id").optional(),
 });
-type Options = z.infer<typeof options>;
 
-export async function run(ctx: Context, o: Options): Promise<number> {
-  if (o.log === undefined) {
+export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+  const log = o.log;
+  if (log === undefined) {
     throw new UsageError(
       "Missing --log <listen.ndjson>: the notifications received",
       "Give the file `assess callbacks listen --log <file>` appends to.",
     );
   }
-  const log = o.log;
   // The log is read first: a bad one is an error before any call.
   const received = await finalNotifications(log);
   const period = await periodFromOptions(ctx, { ...o, to: o.to ?? new Date() });
   const tests = new Set(o.test ?? []);
   const client = await ctx.client();
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
-  const progress = ctx.progress("windows");
   const attempts = new Set<number>();
-  try {
-    for await (const page of attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
-      progress.update({ done, total }),
-    )) {
-      for (const attempt of page) {
-        if (tests.size > 0 && !tests.has(Number(attempt.testId))) continue;
-        attempts.add(attempt.testInvitationId);
-      }
-    }
-  } finally {
-    progress.done();
-  }
-  const missing = [...attempts].filter((attemptId) => !received.ids.has(attemptId)).sort((a, b) => a - b);
+  await eachFinishedAttempt(ctx, client, period, (attempt) => {
+    if (tests.size === 0 || tests.has(Number(attempt.testId))) attempts.add(attempt.testInvitationId);
+  });
+  const missing = [...attempts].filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
   const found = attempts.size - missing.length;
   const what = o.test ? ` of test${tests.size > 1 ? "s" : ""} ${[...tests].join(", ")}` : "";
   ctx.info(
@@ -84,58 +70,20 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     return 0;
   }
   ctx.info(`Resending the notifications of ${listed}`);
-  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
   const name = "the missing notifications";
-  let outcome = { resent: 0, alreadyQueued: 0 };
-  const code = await resendAndReport(
-    ctx,
-    {
-      kind: "callbacks",
-      inputName: name,
-      read: () => idsOfList(missing, name),
-      target: () => ({ baseUrl, key }),
-      chunkSize: MAX_CALLBACK_IDS,
-      maxChunk: MAX_CALLBACK_IDS,
-      concurrency: 2,
-      skipInvalid: false,
-      send: (_group, rows) =>
-        resendChunk(
-          client,
-          rows.map((row) => Number(row.label)),
-        ),
-    },
-    { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: name, json: "never" },
-    (result) => {
-      outcome = { resent: result.sent - result.failed, alreadyQueued: result.alreadyDone };
-    },
-  );
-  report(outcome.resent, outcome.alreadyQueued);
-  return code;
-}
-
-interface Received {
-  /** Attempts with a final notification (Complete, Terminated, Test Left: anything but In Progress). */
-  ids: Set<number>;
-  lines: number;
+  const result = await resendIds(ctx, { name, read: () => idsOfList(missing, name) }, { json: "never" });
+  report(result.sent - result.failed, result.alreadyDone);
+  return bulkExitCode(result);
 }
 
 /**
- * The attempts whose final notification the log holds: lines `callbacks listen --log` wrote (the notification
- * under `notification`, rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
+ * The attempts whose final notification (anything but In Progress) the log holds: lines `callbacks listen
+ * --log` wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
  */
-export async function finalNotifications(file: string): Promise<Received> {
-  try {
-    await access(file);
-  } catch {
-    throw new UsageError(
-      `--log ${file}: no such file`,
-      "Give the file `assess callbacks listen --log <file>` appends to.",
-    );
-  }
+async function finalNotifications(file: string): Promise<Set<number>> {
+  await requireFile("--log", file, "Give the file `assess callbacks listen --log <file>` appends to.");
   const ids = new Set<number>();
-  let count = 0;
   for await (const { text, line, last } of linesOf(file)) {
-    count = line;
     if (text.trim() === "") continue;
     let value: unknown;
     try {
@@ -161,7 +109,7 @@ export async function finalNotifications(file: string): Promise<Received> {
     if (typeof status === "string" && /in\s*progress/i.test(status)) continue;
     ids.add(attemptId);
   }
-  return { ids, lines: count };
+  return ids;
 }
 
 /** The file's lines (LF or CRLF), each at most MAX_LINE_BYTES; `last` marks a final line without its newline. */

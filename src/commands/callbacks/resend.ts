@@ -1,3 +1,4 @@
+/** `assess callbacks resend`: notifications queued again, through the bulk engine and its ledger. */
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
@@ -6,9 +7,8 @@ import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { attemptsOfPeriod, periodFromOptions, periodOptions } from "../attempts/period.js";
-import type { Wording } from "../shared/bulk-report.js";
-import { type CommandJob, ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
@@ -24,63 +24,58 @@ export const options = z.object({
 });
 type Options = z.infer<typeof options>;
 
+interface IdsInput {
+  name: string;
+  read: () => AsyncIterable<BulkEntry<number>[]>;
+}
+
 /** The ids given as arguments are checked as the lines of a file are (ids.ts): every bad one listed. */
 export async function run(ctx: Context, o: Options, args: string[]): Promise<number> {
-  const chunkSize = o.chunkSize ?? MAX_CALLBACK_IDS;
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
+  const { chunkSize, restart, retryUncertain } = o;
+  return bulkExitCode(await resendIds(ctx, input, { chunkSize, restart, retryUncertain, json: "asked" }));
+}
+
+/**
+ * Resends through the bulk engine: its ledger keeps a rerun after a crash from queuing again what the service
+ * confirmed; whoever resends on purpose (testing a webhook) learns why nothing went, and how to send anyway.
+ */
+export async function resendIds(
+  ctx: Context,
+  input: IdsInput,
+  o: { chunkSize?: number; restart?: boolean; retryUncertain?: boolean; json: "asked" | "never" },
+): Promise<BulkResult> {
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  return resendAndReport(
+  const result = await runReported(
     ctx,
     {
       kind: "callbacks",
       inputName: input.name,
       read: input.read,
       target: () => ({ baseUrl, key }),
-      chunkSize,
+      chunkSize: o.chunkSize ?? MAX_CALLBACK_IDS,
       maxChunk: MAX_CALLBACK_IDS,
       concurrency: 2,
       skipInvalid: false,
-      restart: o.restart === true,
-      retryUncertain: o.retryUncertain === true,
+      restart: o.restart,
+      retryUncertain: o.retryUncertain,
       send: (_group, rows) =>
         resendChunk(
           client,
           rows.map((row) => Number(row.label)),
         ),
     },
-    {
-      verb: "Queued",
-      noun: ["id", "ids"],
-      target: "for re-delivery",
-      inputName: input.name,
-      json: "asked",
-    },
+    { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name, json: o.json },
   );
-}
-
-/**
- * Runs the job (runReported, bulk-run.ts) and says what the ledger held back. Resending is a bulk run with a
- * ledger: a rerun after a crash must not queue again what the service already confirmed, so the ledger stays;
- * but whoever resends on purpose (testing a webhook) should learn why nothing went, and how to send anyway.
- * `callbacks reconcile` resends this way too, and reads the result (`onResult`) for its own summary.
- */
-export async function resendAndReport(
-  ctx: Context,
-  job: CommandJob<number>,
-  wording: Wording,
-  onResult?: (result: BulkResult) => void,
-): Promise<number> {
-  const result = await runReported(ctx, job, wording);
-  onResult?.(result);
-  if (result.alreadyDone > 0 && !result.interrupted) {
-    const n = result.alreadyDone;
+  const n = result.alreadyDone;
+  if (n > 0 && !result.interrupted) {
     ctx.hint(
       `${n === 1 ? "1 id was" : `${n} ids were`} not resent: an earlier run already got ${n === 1 ? "its notification" : "their notifications"} queued (the ledger keeps a rerun from sending twice). Pass --restart to send ${n === 1 ? "it" : "them"} again, e.g. to test a webhook.`,
     );
   }
-  return bulkExitCode(result);
+  return result;
 }
 
 /**
@@ -115,11 +110,6 @@ export async function resendChunk(client: Client, ids: number[]): Promise<ChunkA
   return { failed, unmatched };
 }
 
-interface IdsInput {
-  name: string;
-  read: () => AsyncIterable<BulkEntry<number>[]>;
-}
-
 /** Exactly one source: arguments, --file (or - for stdin), or every finished attempt of --from … --to. */
 async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsInput | undefined> {
   const period = o.from !== undefined || o.to !== undefined;
@@ -133,26 +123,15 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
   if (given > 1)
     throw new UsageError("Give the ids one way: as arguments, with --file, or with --from and --to");
   if (args.length > 0) return { name: "arguments", read: () => idsOfList(args, "arguments") };
-  if (o.file !== undefined) {
-    const file = o.file;
-    if (file === "-") return { name: "stdin", read: await idsReaderOfStream(ctx.io.stdin) };
-    return { name: file, read: await idsReaderOfFile(file) };
-  }
+  if (o.file === "-") return { name: "stdin", read: await idsReaderOfStream(ctx.io.stdin) };
+  if (o.file !== undefined) return { name: o.file, read: await idsReaderOfFile(o.file) };
   const range = await periodFromOptions(ctx, o);
   ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
-  const client = await ctx.client();
-  const progress = ctx.progress("windows");
   const ids: number[] = [];
-  try {
-    for await (const page of attemptsOfPeriod(ctx, client, range, "completed", (done, total) =>
-      progress.update({ done, total }),
-    )) {
-      // Number(): the service may send its ids as numeric strings (api/schemas.ts num); the request takes numbers.
-      ids.push(...page.map((attempt) => Number(attempt.testInvitationId)));
-    }
-  } finally {
-    progress.done();
-  }
+  // Number(): the service may send its ids as numeric strings (api/schemas.ts num); the request takes numbers.
+  await eachFinishedAttempt(ctx, await ctx.client(), range, (attempt) =>
+    ids.push(Number(attempt.testInvitationId)),
+  );
   if (ids.length === 0) {
     ctx.info("No finished attempts in that period: nothing to resend.");
     return undefined;

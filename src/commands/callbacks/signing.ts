@@ -1,14 +1,14 @@
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): each forward to a plain URL carries
  * `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of
- * "id.timestamp.body">`, keyed with the secret's bytes (`whsec_` + base64). The secret comes from
- * `--signing-secret` or ASSESS_WEBHOOK_SECRET and is never printed: the signer redacts itself.
+ * "id.timestamp.body">`, keyed with the secret's bytes (`whsec_` + base64). The signer redacts itself.
  */
 import { createHmac } from "node:crypto";
 import { inspect } from "node:util";
 import { UsageError } from "../../errors.js";
 
-export const SECRET_ENV = "ASSESS_WEBHOOK_SECRET";
+const SECRET_ENV = "ASSESS_WEBHOOK_SECRET";
+const MAKE_ONE = "Make one with: echo whsec_$(openssl rand -base64 32)";
 
 export class Signer {
   readonly #key: Buffer;
@@ -19,21 +19,14 @@ export class Signer {
     const key = Buffer.from(encoded, "base64");
     const canonical = key.toString("base64").replace(/=+$/, "");
     if (!/^[A-Za-z0-9+/]+=*$/.test(encoded) || canonical !== encoded.replace(/=+$/, "")) {
-      throw new UsageError(
-        `${from} is not a Standard Webhooks secret (whsec_ followed by base64)`,
-        "Make one with: echo whsec_$(openssl rand -base64 32)",
-      );
+      throw new UsageError(`${from} is not a Standard Webhooks secret (whsec_ followed by base64)`, MAKE_ONE);
     }
     if (key.length < 24 || key.length > 64) {
-      throw new UsageError(
-        `${from} holds ${key.length} bytes; a signing secret has 24 to 64`,
-        "Make one with: echo whsec_$(openssl rand -base64 32)",
-      );
+      throw new UsageError(`${from} holds ${key.length} bytes; a signing secret has 24 to 64`, MAKE_ONE);
     }
     this.#key = key;
   }
 
-  /** The three headers for `body` sent as message `id` at `now`. */
   headers(id: string, body: string | Buffer, now = Date.now()): Record<string, string> {
     const timestamp = String(Math.floor(now / 1000));
     const signature = createHmac("sha256", this.#key)
@@ -52,9 +45,24 @@ export class Signer {
   }
 }
 
-/** The signer of `--signing-secret`, else of ASSESS_WEBHOOK_SECRET, else none. */
-export function signerOf(flag: string | undefined, env: NodeJS.ProcessEnv): Signer | undefined {
-  if (flag !== undefined) return new Signer(flag, "--signing-secret");
+/**
+ * The signer of what `flag` forwards to a plain URL (`destinationKind` "json"): from `--signing-secret`, else
+ * ASSESS_WEBHOOK_SECRET (read and checked only then), else none. `--signing-secret` elsewhere is an error.
+ */
+export function signerFor(
+  flag: string,
+  destinationKind: string | undefined,
+  secret: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Signer | undefined {
+  if (destinationKind !== "json") {
+    if (secret === undefined) return undefined;
+    throw new UsageError(
+      `--signing-secret signs what ${flag} sends to a plain URL`,
+      `Give ${flag} <url>, or leave --signing-secret out.`,
+    );
+  }
+  if (secret !== undefined) return new Signer(secret, "--signing-secret");
   const value = env[SECRET_ENV];
   return value ? new Signer(value, SECRET_ENV) : undefined;
 }
