@@ -49,9 +49,9 @@ export interface CheckInput {
   splitCheck?: SplitCheck;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
-  /** Folder for the spool of checked rows (the ledgers' folder). */
+  /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
   ledgerDir: string;
-  /** Ctrl-C while checking: exit 130, nothing sent. */
+  /** Ctrl-C: while checking, exit 130 with nothing sent; then, send no more and return with `interrupted`. */
   signal?: AbortSignal;
   /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
   onDebug?(line: string): void;

@@ -137,9 +137,8 @@ export class Ledger {
           throw notAFile(path);
         }
         ledger.reserved = info.size;
-        ledger.tail = await recordsEnd(ledger.handle, info.size);
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
-        ledger.torn = ledger.tail > 0 && (await byteAt(ledger.handle, ledger.tail - 1)) !== 0x0a;
+        [ledger.tail, ledger.torn] = await recordsEnd(ledger.handle, info.size);
         if (fresh) {
           await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
           // The new directory entry must survive a crash too.
@@ -261,22 +260,16 @@ export class Ledger {
   }
 }
 
-/** The end of a ledger's records: past its last byte that is not zero. */
-async function recordsEnd(handle: FileHandle, size: number): Promise<number> {
+/** The end of a ledger's records (past its last byte that is not zero), and whether it cuts a line short. */
+async function recordsEnd(handle: FileHandle, size: number): Promise<[end: number, torn: boolean]> {
   const piece = Buffer.allocUnsafe(64 * 1024);
   for (let end = size; end > 0; ) {
     const start = Math.max(0, end - piece.length);
     const { bytesRead } = await handle.read(piece, 0, end - start, start);
-    for (let i = bytesRead - 1; i >= 0; i--) if (piece[i] !== 0) return start + i + 1;
+    for (let i = bytesRead - 1; i >= 0; i--) if (piece[i] !== 0) return [start + i + 1, piece[i] !== 0x0a];
     end = start;
   }
-  return 0;
-}
-
-async function byteAt(handle: FileHandle, position: number): Promise<number> {
-  const one = Buffer.alloc(1);
-  await handle.read(one, 0, 1, position);
-  return one[0]!;
+  return [0, false];
 }
 
 /**

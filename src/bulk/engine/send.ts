@@ -41,23 +41,19 @@ import {
   UNCERTAIN,
 } from "./types.js";
 
-export interface SendInput<T> extends Pick<CheckInput, "inputName" | "noRowsMessage" | "conflictReason"> {
+export interface SendInput<T>
+  extends Pick<CheckInput, "ledgerDir" | "signal" | "inputName" | "noRowsMessage" | "conflictReason"> {
   /** Names the ledger file and the summary's wording. */
   kind: "invite" | "upsert" | "callbacks" | (string & {});
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;
-  /** Folder for ledgers and spools: `ledgerDir(env)` from ledger.ts. */
-  ledgerDir: string;
   /** Rows per request, already capped by `maxChunk`. */
   chunkSize: number;
-  /** Requests in flight at once. */
   concurrency: number;
   restart?: boolean;
   retryUncertain?: boolean;
   /** `send` is still called (the API client prints and throws DryRunStop); no ledger writes. */
   dryRun?: boolean;
-  /** Ctrl-C: send nothing more, let in-flight requests finish and be recorded, return with `interrupted`. */
-  signal?: AbortSignal;
   /**
    * A reason to hold back a valid row met for the first time, whatever the ledger says (`invite bulk` holds
    * back candidates who finished the test): not sent, not recorded, not told to `onRow`; counted in `held`.
@@ -97,6 +93,9 @@ type Outcome =
   | { kind: "dry" }
   /** Could not be sent, or the service refused the credentials: the run stops. */
   | { kind: "fatal"; error: unknown; sent: boolean };
+
+/** The summary's list of the rows of each fate that has a reason. */
+const LISTS = { failed: "failures", uncertain: "uncertainRows", duplicate: "duplicateRows" } as const;
 
 export class SendLoop<T> {
   private readonly result = emptyResult();
@@ -228,7 +227,7 @@ export class SendLoop<T> {
         // Each branch but the last settles the row here.
         if (duplicate) {
           r.duplicates++;
-          this.settle(row, "duplicate", "duplicateRows", "repeats an earlier row; sent once");
+          this.settle(row, "duplicate", "repeats an earlier row; sent once");
         } else if (held !== undefined) {
           r.held = (r.held ?? 0) + 1;
           r.heldRows ??= [];
@@ -238,7 +237,7 @@ export class SendLoop<T> {
           this.job.onRow?.(row.line, "alreadyDone");
         } else if (flags & UNCERTAIN && !this.job.retryUncertain) {
           r.uncertain++;
-          this.settle(row, "uncertain", "uncertainRows", "sent by an earlier run whose answer never came");
+          this.settle(row, "uncertain", "sent by an earlier run whose answer never came");
         } else if (this.stopped) {
           r.unsent++;
         } else {
@@ -272,13 +271,8 @@ export class SendLoop<T> {
   }
 
   /** A row whose fate has a reason: listed in the summary, and told to `onRow`. */
-  private settle(
-    row: ReadyRow<T>,
-    fate: "failed" | "uncertain" | "duplicate",
-    list: "failures" | "uncertainRows" | "duplicateRows",
-    error: string,
-  ): void {
-    addRow(this.result, list, this.report(row, error));
+  private settle(row: ReadyRow<T>, fate: keyof typeof LISTS, error: string): void {
+    addRow(this.result, LISTS[fate], this.report(row, error));
     this.job.onRow?.(row.line, fate, error);
   }
 
@@ -449,14 +443,14 @@ export class SendLoop<T> {
       case "uncertain":
         r.chunks.uncertain++;
         r.uncertain += n;
-        for (const row of chunk.rows) this.settle(row, "uncertain", "uncertainRows", outcome.error);
+        for (const row of chunk.rows) this.settle(row, "uncertain", outcome.error);
         break;
     }
     this.progress();
   }
 
   private fail(row: ReadyRow<T>, error: string, reject: boolean): void {
-    this.settle(row, "failed", "failures", error);
+    this.settle(row, "failed", error);
     if (reject) void this.reject(this.checked.sourceOf(row), row.line, error);
   }
 
@@ -506,22 +500,18 @@ function classify(error: unknown): Outcome {
 }
 
 function toLedger(outcome: Outcome): ChunkOutcome {
-  switch (outcome.kind) {
-    case "ok": {
-      const failed = (outcome.answer.failed ?? []).map((f) => f.index);
-      return failed.length > 0 ? { t: "ok", failed } : { t: "ok" };
-    }
-    case "refused":
-      return { t: "fail", error: outcome.error };
-    case "uncertain":
-      return { t: "uncertain", error: outcome.error };
-    case "dry":
-      return { t: "fail", error: "dry run" };
-    case "fatal":
-      return outcome.sent || !(outcome.error instanceof NetworkError)
-        ? { t: "fail", error: errorText(outcome.error) }
-        : { t: "fail", error: `not delivered: ${errorText(outcome.error)}` };
+  if (outcome.kind === "ok") {
+    const failed = (outcome.answer.failed ?? []).map((f) => f.index);
+    return failed.length > 0 ? { t: "ok", failed } : { t: "ok" };
   }
+  if (outcome.kind === "uncertain") return { t: "uncertain", error: outcome.error };
+  if (outcome.kind === "refused") return { t: "fail", error: outcome.error };
+  if (outcome.kind === "dry") return { t: "fail", error: "dry run" };
+  const error = errorText(outcome.error);
+  return {
+    t: "fail",
+    error: outcome.sent || !(outcome.error instanceof NetworkError) ? error : `not delivered: ${error}`,
+  };
 }
 
 function errorText(error: unknown): string {
