@@ -298,10 +298,8 @@ export class SendLoop<T> {
     chunk.seq = this.seq++;
     // Its keys go to the ledger now, while the requests before it are out (begin waits for them).
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    void ledger?.prepare(this.chunkId(chunk), Uint32Array.from(chunk.hashes), [
-      chunk.rows[0]!.line,
-      chunk.rows.at(-1)!.line,
-    ]);
+    const id = `${this.runId}-${chunk.seq}`;
+    void ledger?.prepare(id, Uint32Array.from(chunk.hashes), [chunk.rows[0]!.line, chunk.rows.at(-1)!.line]);
     const window = this.job.concurrency * 2;
     while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
@@ -325,7 +323,7 @@ export class SendLoop<T> {
       this.running--;
       this.wake?.();
     };
-    const task = this.sendChunk(chunk, freeSlot).finally(() => {
+    const task = this.sendChunk(chunk, id, freeSlot).finally(() => {
       freeSlot();
       this.inflight.delete(task);
       this.wake?.();
@@ -333,18 +331,13 @@ export class SendLoop<T> {
     this.inflight.add(task);
   }
 
-  private chunkId(chunk: Chunk<T>): string {
-    return `${this.runId}-${chunk.seq}`;
-  }
-
   private async drain(): Promise<void> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
   /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
-  private async sendChunk(chunk: Chunk<T>, answered: () => void): Promise<void> {
+  private async sendChunk(chunk: Chunk<T>, id: string, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    const id = this.chunkId(chunk);
     try {
       await ledger?.begin(id);
     } catch (error) {
@@ -364,15 +357,15 @@ export class SendLoop<T> {
     // A fatal answer stops the run before its slot could take another chunk.
     if (outcome.kind === "fatal") this.setFatal(outcome.error);
     answered();
+    let unrecorded: CliError | undefined;
     try {
       await ledger?.end(id, toLedger(outcome));
     } catch (error) {
       // The answer is known but not recorded: the rerun will see this chunk as uncertain.
-      this.finish(chunk, outcome);
-      this.setFatal(ledgerError(ledger!.path, error));
-      return;
+      unrecorded = ledgerError(ledger!.path, error);
     }
     this.finish(chunk, outcome);
+    if (unrecorded) this.setFatal(unrecorded);
   }
 
   private finish(chunk: Chunk<T>, outcome: Outcome): void {
