@@ -13,7 +13,7 @@
  * (dedupe.ts), and a large CSV file checked in two halves at once (split-check.ts).
  */
 import { InterruptedError, UsageError } from "../../errors.js";
-import { type DedupeIndex, indexRows } from "../speedups/dedupe.js";
+import { indexRows } from "../speedups/dedupe.js";
 import {
   closeSpool,
   openSpool,
@@ -80,42 +80,37 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
   const close = () => {
     for (const part of checked.parts) closeSpool(part.spool);
   };
-  let index: DedupeIndex | undefined;
   try {
-    if (checked.keyed > 0) {
-      index = indexRows(checked.parts, checked.keyed);
-      if (index.conflicts > 0) {
-        const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
-        checked.invalid += conflicting.rows;
-        checked.shown = conflicting.shown;
-      }
+    const index = checked.keyed > 0 ? indexRows(checked.parts, checked.keyed) : undefined;
+    if (index && index.conflicts > 0) {
+      const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
+      checked.invalid += conflicting.rows;
+      checked.shown = conflicting.shown;
     }
+    const { rows, invalid, shown } = checked;
+    if (rows === 0) throw noRows(job);
+    if (!job.skipInvalid && invalid > 0) {
+      const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
+      const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
+      throw new UsageError(
+        `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
+        "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
+        [...listed, ...more],
+      );
+    }
+    return {
+      rows,
+      async *replay(countOnly) {
+        for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
+      },
+      take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
+      sourceOf,
+      close,
+    };
   } catch (error) {
     close();
     throw error;
   }
-  const { rows, invalid, shown } = checked;
-  const refused = !job.skipInvalid && invalid > 0;
-  if (rows === 0 || refused) close();
-  if (rows === 0) throw noRows(job);
-  if (refused) {
-    const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
-    const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
-    throw new UsageError(
-      `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
-      "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
-      [...listed, ...more],
-    );
-  }
-  return {
-    rows,
-    async *replay(countOnly) {
-      for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
-    },
-    take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
-    sourceOf,
-    close,
-  };
 }
 
 export function conflictReason(job: Pick<CheckInput, "conflictReason">): (otherLine: number) => string {

@@ -203,7 +203,10 @@ export class Ledger {
         while (this.tail > this.reserved) await this.reserve();
         // Zeroes the next step while the last half of this one fills, off the path of the records.
         if (this.reserved - this.tail < this.step() / 2) this.reserve().catch(() => undefined);
-        this.writeAt(bytes, at);
+        // Synchronous: a record write takes ~0.1 ms, less than the thread pool costs the main thread (bench/README.md).
+        const written = writeSync(this.handle!.fd, bytes, 0, bytes.length, at);
+        if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
+        if (!DSYNC) fdatasyncSync(this.handle!.fd);
         this.torn = false;
         for (const w of waiters) w.resolve();
       } catch (error) {
@@ -212,17 +215,6 @@ export class Ledger {
       }
     }
     this.flushing = undefined;
-  }
-
-  /**
-   * Writes records and returns once they are on disk, synchronously: a record write takes ~0.1 ms, less than
-   * handing it to libuv's thread pool costs the main thread (bench/README.md).
-   */
-  private writeAt(bytes: Buffer, position: number): void {
-    const fd = this.handle!.fd;
-    const written = writeSync(fd, bytes, 0, bytes.length, position);
-    if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
-    if (!DSYNC) fdatasyncSync(fd);
   }
 
   private step(): number {
