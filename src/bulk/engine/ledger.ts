@@ -29,6 +29,7 @@ import { type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { KeySet } from "../speedups/keyset.js";
 import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
 import { DONE, UNCERTAIN } from "./types.js";
@@ -312,19 +313,18 @@ async function load(path: string, expected: number) {
     // Zeros end the records (space reserved for more, or a write a crash cut short).
     const line = text.charCodeAt(text.length - 1) === 0 ? text.replace(/\0+$/, "") : text;
     if (line.trim() === "") return;
-    let parsed: unknown;
+    let record: unknown;
     try {
-      parsed = JSON.parse(line);
+      record = JSON.parse(line);
     } catch {
-      parsed = undefined;
+      record = undefined;
     }
     // Not JSON (a write cut short), or JSON but not a record (the file was changed by something else).
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    if (!isRecord(record)) {
       skipped++;
       if (skippedAt.length < SKIPPED_SHOWN) skippedAt.push(lineNumber);
       return;
     }
-    const record = parsed as Record<string, unknown>;
     const chunk = String(record.c ?? "");
     switch (record.t) {
       case "keys":
