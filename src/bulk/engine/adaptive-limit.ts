@@ -1,8 +1,7 @@
 /**
- * How many requests a bulk run keeps in flight. It starts at `--concurrency`; a rate-limit answer (HTTP 429)
- * halves it, and each run of `current` answered chunks in a row adds one back, up to `--concurrency` again
- * (additive increase, multiplicative decrease, the way TCP paces itself). A 429 to a request sent before the
- * last decrease does not lower it again: that request went out at the old pace.
+ * How many requests a bulk run keeps in flight: `--concurrency`, halved by a 429, and one more back after each
+ * `current` answered chunks in a row (additive increase, multiplicative decrease, as TCP). A 429 to a request
+ * sent before the last decrease does not lower it again: that request went out at the old pace.
  */
 export class AdaptiveLimit {
   private limit: number;
@@ -30,7 +29,6 @@ export class AdaptiveLimit {
     return this.limit < before;
   }
 
-  /** A chunk was answered. */
   answered(): void {
     if (this.limit >= this.max || ++this.calm < this.limit) return;
     this.calm = 0;

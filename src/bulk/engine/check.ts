@@ -1,21 +1,19 @@
 /**
- * The checking pass (validate-first): every row of the input is read, checked and serialized once, before
- * the first request, and handed to the sending loop (send.ts) as `CheckedRows`, the only way it sees them.
+ * The checking pass (validate-first): every row of the input is read, checked and serialized once, before the
+ * first request, and handed to the sending loop (send.ts) as `CheckedRows`, the only way it sees them.
  *
  * Invariants:
  * - Nothing is sent while any row is invalid, unless --skip-invalid: then the invalid rows are replayed in
- *   their place, to be reported and rejected as the loop reaches them.
+ *   their place, to be rejected as the loop reaches them.
  * - Rows of one dedupe key that differ are invalid too (a conflict), found here, before anything is sent.
  * - The rows replayed are exactly the rows checked, in input order, whatever happens to the file meanwhile.
- * - The counts are the whole input's, so a run that stops early still knows the file's rows.
- * - A pass that throws has sent nothing and leaves no spool open.
+ * - The counts are the whole input's; a pass that throws has sent nothing and leaves no spool open.
  *
- * How it keeps a million rows cheap lives in ../speedups/, behind `CheckedRows`: the spool the rows are
- * written to (spool.ts), the dedupe index (dedupe.ts), and a job's own check in parts at once (`splitCheck`:
- * a large CSV file in two halves, one in a worker thread, split-check.ts).
+ * The speed-ups behind `CheckedRows` live in ../speedups/: the spool of rows (spool.ts), the dedupe index
+ * (dedupe.ts), and a large CSV file checked in two halves at once (split-check.ts).
  */
 import { InterruptedError, UsageError } from "../../errors.js";
-import { type DedupeIndex, indexRows } from "../speedups/dedupe.js";
+import { indexRows } from "../speedups/dedupe.js";
 import {
   closeSpool,
   openSpool,
@@ -31,36 +29,29 @@ import { type BulkEntry, FIRST, type ReadyEntry, type ReadyRow } from "./types.j
 export interface CheckedRows<T> {
   /** The input's rows, valid or not. */
   readonly rows: number;
-  /**
-   * The rows in input order, invalid ones in their place, in batches; once `countOnly()` says so (the run
-   * stopped), rows come without their JSON, only to be counted.
-   */
+  /** The rows in input order, invalid ones in their place; once `countOnly()`, without their JSON. */
   replay(countOnly: () => boolean): AsyncIterable<ReadyEntry<T>[]>;
   /**
-   * A row with a dedupe key: FIRST (the first of its key this run), REPEAT, or the line of another row of
-   * its key that differs from it (a conflict). Called once per row, in replay order.
+   * A row with a dedupe key: FIRST (the first of its key this run), REPEAT, or the line of another row of its
+   * key that differs from it (a conflict). Called once per row, in replay order.
    */
   take(row: ReadyRow<T>): number;
   /** The row as read, for the rejects file. */
   sourceOf(row: ReadyRow<T>): unknown;
-  /** Frees what the pass kept (its spools); the run calls it once it is over. */
+  /** Frees the spools; called once the run is over. */
   close(): void;
 }
 
-/** What the checking pass needs of a job (run.ts `BulkJob`). */
 export interface CheckInput {
   /** Reads the input from its start, in batches (run.ts `BulkJob.read`). */
   read(): AsyncIterable<BulkEntry<unknown>[]>;
-  /**
-   * The checking pass over the same rows as `read`, in parts at once: for a large CSV file, two halves, one
-   * in a worker thread (`csvRows` in speedups/split-check.ts gives both). Without it `read` is checked.
-   */
+  /** The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`). */
   splitCheck?: SplitCheck;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
-  /** Folder for ledgers, and the spool of checked rows: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
+  /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
   ledgerDir: string;
-  /** Ctrl-C while checking: exit 130, nothing sent. */
+  /** Ctrl-C: while checking, exit 130 with nothing sent; then, send no more and return with `interrupted`. */
   signal?: AbortSignal;
   /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
   onDebug?(line: string): void;
@@ -68,73 +59,64 @@ export interface CheckInput {
   skipInvalid: boolean;
   /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
   inputName?: string;
-  /**
-   * How messages point at the row of a line (default `<inputName>:<line>`): a sheet's rows are
-   * `candidates.xlsx, sheet "Candidates", row 12`.
-   */
+  /** How messages point at a line (default `<inputName>:<line>`): `candidates.xlsx, sheet "Sheet1", row 12`. */
   locate?(line: number): string;
   /** The usage error for an input without rows (default: "<inputName> has no data rows: nothing to send"). */
   noRowsMessage?: string;
-  /**
-   * The reason given for a row whose dedupeKey another row has with other values (`otherLine`: one of those).
-   * Default: "conflicts with line N: the same item with other values".
-   */
+  /** Why a row conflicts with another of its dedupeKey (default: "conflicts with line N: …"). */
   conflictReason?(otherLine: number): string;
 }
 
-/**
- * The checking pass: refuses (exit 2, nothing sent) an input without rows, or with invalid rows unless
- * `skipInvalid`.
- */
+/** Refuses (exit 2, nothing sent) an input without rows, or with invalid rows unless `skipInvalid`. */
 export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
-  const checked = await checkRows(job);
+  const checked = job.splitCheck
+    ? await job.splitCheck({
+        worker: job.checkWorker,
+        signal: job.signal,
+        debug: job.onDebug,
+        spoolDir: job.ledgerDir,
+      })
+    : await onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
   const close = () => {
     for (const part of checked.parts) closeSpool(part.spool);
   };
-  let index: DedupeIndex | undefined;
   try {
-    if (checked.keyed > 0) {
-      index = indexRows(checked.parts, checked.keyed);
-      if (index.conflicts > 0) {
-        const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
-        checked.invalid += conflicting.rows;
-        checked.shown = conflicting.shown;
-      }
+    const index = checked.keyed > 0 ? indexRows(checked.parts, checked.keyed) : undefined;
+    if (index && index.conflicts > 0) {
+      const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
+      checked.invalid += conflicting.rows;
+      checked.shown = conflicting.shown;
     }
+    const { rows, invalid, shown } = checked;
+    if (rows === 0) throw noRows(job);
+    if (!job.skipInvalid && invalid > 0) {
+      const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
+      const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
+      throw new UsageError(
+        `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
+        "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
+        [...listed, ...more],
+      );
+    }
+    return {
+      rows,
+      async *replay(countOnly) {
+        for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
+      },
+      take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
+      sourceOf,
+      close,
+    };
   } catch (error) {
     close();
     throw error;
   }
-  const { rows, invalid, shown } = checked;
-  const refused = !job.skipInvalid && invalid > 0;
-  if (rows === 0 || refused) close();
-  if (rows === 0) throw noRows(job);
-  if (refused) {
-    const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
-    const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
-    throw new UsageError(
-      `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
-      "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
-      [...listed, ...more],
-    );
-  }
-  return {
-    rows,
-    async *replay(countOnly) {
-      for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
-    },
-    take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
-    sourceOf,
-    close,
-  };
 }
 
-/** The reason given for a row whose dedupe key another row has with other values. */
 export function conflictReason(job: Pick<CheckInput, "conflictReason">): (otherLine: number) => string {
   return job.conflictReason ?? ((line) => `conflicts with line ${line}: the same item with other values`);
 }
 
-/** The usage error of an input without rows. */
 export function noRows(job: Pick<CheckInput, "noRowsMessage" | "inputName">): UsageError {
   return new UsageError(
     job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
@@ -153,31 +135,26 @@ export const SHOWN_ERRORS = 20;
 export interface Tally {
   rows: number;
   invalid: number;
-  /** Valid rows with a dedupe key of their own (dedupe.ts). */
+  /** Valid rows with a dedupe key of their own. */
   keyed: number;
   /** The first SHOWN_ERRORS invalid rows, in file order. */
   shown: Array<{ line: number; error: string }>;
 }
 
-/** What the validate-first pass found, and where it spooled the rows (in order; each part's lines shifted). */
+/** What the pass found, and where it spooled the rows (in order; each part's lines shifted). */
 export interface Checked extends Tally {
   parts: Array<{ spool: SpoolFile; lineOffset: number }>;
 }
 
 /** A check of a job's input in parts at once; it spools into `spoolDir` and stops with exit 130 on `signal`. */
 export type SplitCheck = (options: {
-  /** The worker script (dist/check-worker.cjs); without it the check is one pass. */
   worker?: URL;
   spoolDir: string;
   signal?: AbortSignal;
   debug?: (line: string) => void;
 }) => Promise<Checked>;
 
-/**
- * Counts rows and invalid rows, and spools them all to `spool`, the invalid ones too (--skip-invalid rejects
- * them as it sends, and the rows of a key may conflict after an invalid row: ../speedups/dedupe.ts); stops with exit 130
- * when `signal` fires.
- */
+/** Counts rows and invalid rows and spools them all, invalid ones too; stops with exit 130 on `signal`. */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
   spool: SpoolTarget | undefined,
@@ -204,23 +181,7 @@ export async function tally(
   return result;
 }
 
-/**
- * The validate-first pass of a job: its own check in parts when it has one, else every row here. The caller
- * closes the spools (`closeSpool`), also on error.
- */
-export async function checkRows(job: CheckInput): Promise<Checked> {
-  if (job.splitCheck) {
-    return job.splitCheck({
-      worker: job.checkWorker,
-      signal: job.signal,
-      debug: job.onDebug,
-      spoolDir: job.ledgerDir,
-    });
-  }
-  return onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
-}
-
-/** One reader through the whole input, into a spool of its own. */
+/** One reader through the whole input, into a spool of its own (closed again if the check throws). */
 export async function onePass(
   spoolDir: string,
   check: (spool: SpoolTarget) => Promise<Tally>,
@@ -234,7 +195,6 @@ export async function onePass(
   }
 }
 
-/** The error of a check stopped by Ctrl-C. */
 export function interrupted(): InterruptedError {
   return new InterruptedError("Interrupted; nothing was sent");
 }

@@ -1,15 +1,12 @@
 /**
- * The folder of the ledgers (ASSESS_CONFIG_DIR/ledgers), which also holds the spools of checked rows: what it
- * says decides what a rerun sends again, and the spools hold candidates' data. So it is held to the config
- * folder's rule (config/private.ts): made 0700, and refused (exit 2, before anything is sent) when it is a
- * symbolic link, when other users can write to it, or when another user owns it.
+ * The folder of the ledgers and the spools of checked rows (ASSESS_CONFIG_DIR/ledgers): what it holds decides
+ * what a rerun sends, so it is held to the config folder's rule (config/private.ts): 0700, and refused (exit 2,
+ * before anything is sent) when it is a symbolic link, writable by others, or another user's.
  */
 import { mkdirSync } from "node:fs";
 import { checkPrivateDir } from "../../config/private.js";
 
-const WHAT = "where bulk runs keep their ledgers";
-
-/** Makes the folder if it is missing (0700), then checks it (`checkLedgerDir`). */
+/** Makes the folder if it is missing (0700), then checks it. */
 export function ensureLedgerDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -23,5 +20,5 @@ export function ensureLedgerDir(dir: string): void {
 
 /** Checks the folder if it is there (a dry run reads ledgers but makes nothing). */
 export function checkLedgerDir(dir: string): void {
-  checkPrivateDir(dir, WHAT);
+  checkPrivateDir(dir, "where bulk runs keep their ledgers");
 }

@@ -1,7 +1,7 @@
 /**
  * The ledger of bulk runs (docs/guide.md, "Bulk runs"): one NDJSON file per target under ASSESS_CONFIG_DIR/ledgers,
- * written only at its end and made durable (write + fdatasync) before each request goes out and after its
- * answer comes back. It holds 64-bit hashes of row keys, never e-mails or the API key.
+ * appended to and made durable before each request goes out and after its answer. It holds 64-bit hashes of
+ * row keys, never e-mails or the API key.
  *
  *   {"ledger":1,"kind":"invite","target":{"baseUrl":"…","key":"<sha256 prefix>","testId":1001},"created":"…"}
  *   {"t":"keys","c":"<run>-<seq>","n":1000,"lines":[2,1001],"h":"<base64 of the rows' 64-bit key hashes>"}
@@ -10,45 +10,34 @@
  *   {"t":"fail","c":"…","error":"…"}         refused as a whole or never delivered: nothing confirmed
  *   {"t":"uncertain","c":"…","error":"…"}    went out, answer lost: outcome unknown
  *
- * A chunk's keys are recorded as soon as the chunk is formed, while the requests before it are out; only the
- * short "send" record is then on the path of its request (a 1000-row chunk's keys are 11 KB, and flushes of
- * that size took 0.5 ms at the median and 7 ms at the 99th percentile here, against 0.2 and 2 ms for short
- * records: bench/README.md). Keys with no "send" after them never went out. A "send" with no later record (the
- * process died) is uncertain too. Loading folds the file into a KeySet: DONE for confirmed keys, UNCERTAIN for
- * keys of chunks of unknown outcome that were never confirmed later. (Ledgers of earlier versions carry the
- * keys in the "send" record itself, and read the same way.)
- *
- * While a run writes, the file ends in zeros: records overwrite space that was zeroed and synced ahead of them
- * (`reserve`), so a record's flush carries no change of the file's size or blocks and no journal commit
- * (bench/README.md). Reading ignores the zeros; a run truncates them when it closes and a run after a crash
- * writes on from the last byte that is not zero.
- *
- * What a ledger says decides what is sent again, so it is read and written only as a file of its own in a
- * folder of the user's own (ledger-dir.ts): a ledger that is a symbolic link is refused (opened with
- * O_NOFOLLOW: no system call more), and lines it cannot read are counted for a warning, not ignored silently.
+ * A chunk's keys are written as soon as it is formed, so only the short "send" record is on the path of its
+ * request (bench/README.md). Earlier versions put the keys in the "send" record; they read the same. While a
+ * run writes, the file ends in zeros synced ahead of the records (`reserve`), so a record's flush changes no
+ * size or blocks; reading ignores them, closing truncates them.
  *
  * Invariants:
- * - A chunk's "send" record is durable before its request goes out (`begin`), its outcome after the answer
- *   (`end`); a key is DONE only after an "ok" record that does not list it as failed.
- * - Reading never turns a doubt into DONE: a "send" without an outcome, or with "uncertain", reads as
- *   UNCERTAIN unless a later chunk confirmed the key; unreadable lines are counted, never guessed at.
- * - One writer per ledger at a time (a lock file beside it); a read-only open (dry runs, counting after a stop)
- *   never writes or locks. The format above stays readable by every later version.
+ * - "send" is durable before the request goes out (`begin`), the outcome after the answer (`end`); a key is
+ *   DONE only after an "ok" record that does not list it as failed.
+ * - Reading never turns a doubt into DONE: keys never sent are ignored; a "send" without an outcome, or with
+ *   "uncertain", reads as UNCERTAIN unless a later chunk confirmed the key; unreadable lines are counted.
+ * - Only a file of its own in a private folder (ledger-dir.ts) is read or written: a symbolic link is refused.
+ * - One writer per ledger at a time (a lock file beside it); a read-only open never writes or locks.
  */
 import { createHash } from "node:crypto";
-import { constants, fdatasyncSync, writeSync } from "node:fs";
-import { access, type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
+import { constants, existsSync, fdatasyncSync, writeSync } from "node:fs";
+import { type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { KeySet } from "../speedups/keyset.js";
 import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
 import { DONE, UNCERTAIN } from "./types.js";
 
-/** Ledger identity of one group: where the rows go. Never holds the key itself, only its fingerprint. */
+/** Ledger identity of one group: where the rows go. Holds the API key's fingerprint, never the key. */
 export interface LedgerTarget {
   baseUrl: string;
-  /** `keyFingerprint(apiKey)` from ledger.ts. */
+  /** `keyFingerprint(apiKey)`. */
   key: string;
   testId?: number | string;
 }
@@ -71,10 +60,7 @@ export function ledgerPath(dir: string, kind: string, target: LedgerTarget): str
   return join(dir, `${kind}${suffix}-${id}.ndjson`);
 }
 
-/**
- * Where the system has it, O_DSYNC: each write returns once it is on disk, one system call instead of two
- * (write, then fdatasync); the begin record is on the path of every request (bench/README.md).
- */
+/** O_DSYNC where the system has it: one system call per durable write instead of write + fdatasync. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0) | NOFOLLOW;
 /** O_NONBLOCK: a FIFO in a ledger's place must not hang the run before it can be refused. */
@@ -84,19 +70,13 @@ const DSYNC = constants.O_DSYNC !== undefined;
 const FIRST_RESERVE = 64 * 1024;
 const MAX_RESERVE = 4 * 1024 * 1024;
 const ZEROS_PIECE = 1024 * 1024;
+/** Unreadable lines a warning names (it counts the rest). */
+const SKIPPED_SHOWN = 3;
 
 export type ChunkOutcome =
   | { t: "ok"; failed?: number[] }
   | { t: "fail"; error: string }
   | { t: "uncertain"; error: string };
-
-interface OpenOptions {
-  restart?: boolean;
-  /** Dry runs read the ledger (to count what would be skipped) but never write or lock it. */
-  readOnly?: boolean;
-  /** Keys this run will add (rows of the input, when known): sizes the set once instead of growing it. */
-  expected?: number;
-}
 
 export class Ledger {
   private handle?: FileHandle;
@@ -104,7 +84,6 @@ export class Ledger {
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   /** Each prepared chunk's keys record, until its begin (which waits for it). */
   private readonly keysWritten = new Map<string, Promise<void>>();
-  /** The write under way, if any (close waits for it). */
   private flushing?: Promise<void>;
   /** Where the next record goes: the end of the records. */
   private tail = 0;
@@ -119,17 +98,20 @@ export class Ledger {
     readonly path: string,
     /** Folded state of the earlier runs; the engine adds this run's SEEN flags to the same set. */
     readonly keys: KeySet,
-    /** Ledger lines that could not be read (a torn last line after a crash). */
+    /** Lines that could not be read, and the first few of their line numbers. */
     readonly skippedLines: number,
-    /** The line numbers of the first few of them, for the warning. */
-    readonly skippedAt: number[] = [],
+    readonly skippedAt: number[],
   ) {}
 
+  /**
+   * `readOnly`: read (dry runs, counting after a stop), never write or lock. `expected`: the keys this run
+   * will add, to size the set once instead of growing it.
+   */
   static async open(
     dir: string,
     kind: string,
     target: LedgerTarget,
-    options: OpenOptions = {},
+    options: { restart?: boolean; readOnly?: boolean; expected?: number } = {},
   ): Promise<Ledger> {
     const path = ledgerPath(dir, kind, target);
     if (!options.readOnly) {
@@ -145,7 +127,7 @@ export class Ledger {
       const ledger = new Ledger(path, keys, skipped, skippedAt);
       if (!options.readOnly) {
         ledger.lockPath = `${path}.lock`;
-        const fresh = keys.size === 0 && !(await exists(path));
+        const fresh = keys.size === 0 && !existsSync(path);
         ledger.handle = await open(path, WRITE_FLAGS, 0o600).catch((error: unknown) => {
           throw notAFile(path, error);
         });
@@ -155,11 +137,9 @@ export class Ledger {
           ledger.handle = undefined;
           throw notAFile(path);
         }
-        const { size } = info;
-        ledger.reserved = size;
-        ledger.tail = await recordsEnd(ledger.handle, size);
+        ledger.reserved = info.size;
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
-        ledger.torn = ledger.tail > 0 && (await byteAt(ledger.handle, ledger.tail - 1)) !== 0x0a;
+        [ledger.tail, ledger.torn] = await recordsEnd(ledger.handle, info.size);
         if (fresh) {
           await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
           // The new directory entry must survive a crash too.
@@ -173,10 +153,7 @@ export class Ledger {
     }
   }
 
-  /**
-   * Durably records the keys of a chunk that will go out (`begin`), as soon as the chunk is formed; resolves
-   * once they are on disk. A chunk that never goes out (the run stopped) needs nothing more.
-   */
+  /** Durably records the keys of a chunk as soon as it is formed; `begin` waits for them. */
   prepare(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
     const bytes = Buffer.allocUnsafe(hashes.length * 4);
     for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
@@ -188,10 +165,7 @@ export class Ledger {
     return written;
   }
 
-  /**
-   * Durably records that a prepared chunk is about to go out; resolves once it is on disk. It waits for the
-   * chunk's keys first: records are written in order, but a failed write must not leave a "send" without them.
-   */
+  /** Durably records that a prepared chunk is about to go out: never a "send" without its keys. */
   async begin(chunk: string): Promise<void> {
     const keys = this.keysWritten.get(chunk);
     this.keysWritten.delete(chunk);
@@ -206,16 +180,13 @@ export class Ledger {
   }
 
   /**
-   * Adds a record. The records of one turn of the event loop (the answers that came in, the sends they let
-   * go) are grouped into one write and share its flush to disk, so concurrent chunks do not each wait for one
-   * of their own.
+   * Adds a record. The records of one turn of the event loop (an answer's record and the "send" it lets go)
+   * share one write and its flush, so concurrent chunks do not each wait for one of their own.
    */
   private append(record: object): Promise<void> {
     if (!this.handle) return Promise.resolve();
     this.queue.push(`${JSON.stringify(record)}\n`);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    // Started once this turn of the event loop is over: an answer's record and the next chunk's "send", which
-    // the answer lets go, are appended a few microtasks apart and share one write.
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return done;
   }
@@ -233,7 +204,10 @@ export class Ledger {
         while (this.tail > this.reserved) await this.reserve();
         // Zeroes the next step while the last half of this one fills, off the path of the records.
         if (this.reserved - this.tail < this.step() / 2) this.reserve().catch(() => undefined);
-        this.writeAt(bytes, at);
+        // Synchronous: a record write takes ~0.1 ms, less than the thread pool costs the main thread (bench/README.md).
+        const written = writeSync(this.handle!.fd, bytes, 0, bytes.length, at);
+        if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
+        if (!DSYNC) fdatasyncSync(this.handle!.fd);
         this.torn = false;
         for (const w of waiters) w.resolve();
       } catch (error) {
@@ -244,27 +218,11 @@ export class Ledger {
     this.flushing = undefined;
   }
 
-  /**
-   * Writes records at a position and returns once they are on disk, synchronously. A record write took ~0.1 ms
-   * here, and handing each to libuv's thread pool cost the main thread more than that (waking a thread, then
-   * being woken by it, on two busy vCPUs): a million upserts took 9.5 s instead of 10.3–10.7 s, invites
-   * 0.1 s less (bench/README.md). Records that arrive meanwhile share the next write all the same.
-   */
-  private writeAt(bytes: Buffer, position: number): void {
-    const fd = this.handle!.fd;
-    const written = writeSync(fd, bytes, 0, bytes.length, position);
-    if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
-    if (!DSYNC) fdatasyncSync(fd);
-  }
-
   private step(): number {
     return Math.min(MAX_RESERVE, Math.max(FIRST_RESERVE, this.reserved));
   }
 
-  /**
-   * Zeroes (and syncs) the next step of space past `reserved`, one step at a time, through the thread pool: a
-   * few MB while the records go on being written below it.
-   */
+  /** Zeroes (and syncs) the next step of space past `reserved`, through the thread pool. */
   private reserve(): Promise<void> {
     this.reserving ??= (async () => {
       try {
@@ -295,30 +253,21 @@ export class Ledger {
   }
 }
 
-/** The end of a ledger's records: past its last byte that is not zero (the space reserved after them). */
-async function recordsEnd(handle: FileHandle, size: number): Promise<number> {
+/** The end of a ledger's records (past its last byte that is not zero), and whether it cuts a line short. */
+async function recordsEnd(handle: FileHandle, size: number): Promise<[end: number, torn: boolean]> {
   const piece = Buffer.allocUnsafe(64 * 1024);
   for (let end = size; end > 0; ) {
     const start = Math.max(0, end - piece.length);
     const { bytesRead } = await handle.read(piece, 0, end - start, start);
-    for (let i = bytesRead - 1; i >= 0; i--) if (piece[i] !== 0) return start + i + 1;
+    for (let i = bytesRead - 1; i >= 0; i--) if (piece[i] !== 0) return [start + i + 1, piece[i] !== 0x0a];
     end = start;
   }
-  return 0;
+  return [0, false];
 }
-
-async function byteAt(handle: FileHandle, position: number): Promise<number> {
-  const one = Buffer.alloc(1);
-  await handle.read(one, 0, 1, position);
-  return one[0]!;
-}
-
-/** Lines a warning names (it counts the rest). */
-const SKIPPED_SHOWN = 3;
 
 /**
- * A ledger that is a symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on some BSDs), or not a file at all:
- * refused, since what it says decides what is sent again. Other errors keep their own message.
+ * A ledger that is a symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on some BSDs), or not a file at all,
+ * is refused; other errors keep their own message.
  */
 function notAFile(path: string, error?: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -329,14 +278,8 @@ function notAFile(path: string, error?: unknown): unknown {
   );
 }
 
-interface Loaded {
-  keys: KeySet;
-  skipped: number;
-  skippedAt: number[];
-}
-
 /** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
-async function load(path: string, expected: number): Promise<Loaded> {
+async function load(path: string, expected: number) {
   let handle: FileHandle;
   try {
     handle = await open(path, READ_FLAGS);
@@ -347,18 +290,17 @@ async function load(path: string, expected: number): Promise<Loaded> {
     if (refused !== error) throw refused;
     throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
   }
-  let info: Awaited<ReturnType<FileHandle["stat"]>>;
+  let size: number;
   try {
-    info = await handle.stat();
+    const info = await handle.stat();
     if (!info.isFile()) throw notAFile(path);
+    size = info.size;
   } catch (error) {
     await handle.close();
     throw error;
   }
-  // Sized for the larger of this run's rows and the ledger's (about 11 bytes of ledger per row; a rerun
-  // mostly has the same keys), so a million-row run allocates its table once instead of growing it (and
-  // holding two tables at once) on the way.
-  const keys = new KeySet(Math.max(1024, expected, Math.ceil(info.size / 11)));
+  // Sized for the larger of this run's rows and the ledger's (~11 bytes a row), so it is allocated once.
+  const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
   /** Chunks whose keys are known and that have not gone out (yet). */
   const prepared = new Map<string, Uint32Array>();
   /** Chunks that went out and have no outcome (yet). */
@@ -371,19 +313,18 @@ async function load(path: string, expected: number): Promise<Loaded> {
     // Zeros end the records (space reserved for more, or a write a crash cut short).
     const line = text.charCodeAt(text.length - 1) === 0 ? text.replace(/\0+$/, "") : text;
     if (line.trim() === "") return;
-    let parsed: unknown;
+    let record: unknown;
     try {
-      parsed = JSON.parse(line);
+      record = JSON.parse(line);
     } catch {
-      parsed = undefined;
+      record = undefined;
     }
     // Not JSON (a write cut short), or JSON but not a record (the file was changed by something else).
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    if (!isRecord(record)) {
       skipped++;
       if (skippedAt.length < SKIPPED_SHOWN) skippedAt.push(lineNumber);
       return;
     }
-    const record = parsed as Record<string, unknown>;
     const chunk = String(record.c ?? "");
     switch (record.t) {
       case "keys":
@@ -451,15 +392,6 @@ function parseHashes(base64: string): Uint32Array {
   return out;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function syncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, "r");
@@ -474,8 +406,8 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * One run per ledger at a time: two runs of the same file against the same target would both send the rows
- * neither has confirmed yet. A lock left by a process that died (SIGKILL) is taken over.
+ * One run per ledger at a time: two runs against the same target would both send the rows neither has
+ * confirmed yet. A lock left by a process that died is taken over.
  */
 async function takeLock(path: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -509,9 +441,8 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Lines of a ledger that could not be read were ignored. One is what a run that stopped mid-write leaves (its
- * request never went out, or its answer is lost: that chunk counts as uncertain); more mean that something
- * else changed the file, and rows whose records were lost with them may be sent again.
+ * Unreadable lines were ignored. One is what a run that stopped mid-write leaves; more mean something else
+ * changed the file, and rows whose records were lost with them may be sent again.
  */
 export function skippedWarning(ledger: Ledger): string {
   const n = ledger.skippedLines;

@@ -1,20 +1,17 @@
 /**
  * The sending loop: the checked rows (check.ts `CheckedRows`) in input order → invalid rows rejected →
  * repeats and rows the ledger confirmed skipped → chunks of ≤ chunkSize rows of one group → ≤ concurrency
- * requests in flight (fewer while the service answers 429: adaptive-limit.ts) → each answer into the ledger,
- * the summary and the rejects file, in input order.
+ * requests in flight (fewer while the service answers 429) → each answer into the ledger, the summary and the
+ * rejects file.
  *
  * Invariants (what makes a rerun send nothing twice):
- * - A chunk's keys are durable in the ledger (ledger.ts `begin`) before its request goes out, and its
- *   outcome after its answer comes back; a request whose answer is lost is "uncertain", never "failed", and
- *   is not sent again unless retryUncertain.
- * - A key is in at most one chunk of a run (SEEN, or the checking pass's dedupe verdict), and a key the
- *   ledger holds as DONE is never sent.
- * - Every row of the input ends in exactly one count of the summary, also when the run stops (Ctrl-C, a
- *   fatal error): rows not reached are read on, counted and not sent ("unsent": what a rerun sends).
- * - Results enter the summary and the rejects file in input order, whatever order the answers come in.
+ * - A chunk's keys are durable in the ledger before its request goes out, and its outcome after the answer; a
+ *   request whose answer is lost is "uncertain", never "failed", and is not resent unless retryUncertain.
+ * - A key is in at most one chunk of a run, and a key the ledger holds as DONE is never sent.
+ * - Every row ends in exactly one count of the summary, also when the run stops: rows not reached are read on
+ *   and counted "unsent" (what a rerun sends). Results enter the summary and rejects file in input order.
  * - Requests already out when the run stops are let finish, so their answers reach the ledger.
- * - The loop decides each row's fate from `send`'s answer or error alone (`classify`), never the command.
+ * - Each row's fate comes from `send`'s answer or error alone (`classify`), never from the command.
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
@@ -26,7 +23,8 @@ import {
   type BulkResult,
   type BulkStopped,
   emptyResult,
-  type SummaryLimits,
+  LIST_LIMIT,
+  type RowReport,
   sortLists,
 } from "./summary.js";
 import {
@@ -34,7 +32,6 @@ import {
   type ChunkAnswer,
   DONE,
   type InvalidRow,
-  type KeyFlags,
   REPEAT,
   type ReadyRow,
   type RejectsSink,
@@ -44,62 +41,45 @@ import {
   UNCERTAIN,
 } from "./types.js";
 
-/** What the sending loop needs of a job (run.ts `BulkJob`). */
-export interface SendInput<T> extends Pick<CheckInput, "inputName" | "noRowsMessage" | "conflictReason"> {
+export interface SendInput<T>
+  extends Pick<CheckInput, "ledgerDir" | "signal" | "inputName" | "noRowsMessage" | "conflictReason"> {
   /** Names the ledger file and the summary's wording. */
   kind: "invite" | "upsert" | "callbacks" | (string & {});
   /** Ledger identity of a group (called once per group). */
   target(group: string): LedgerTarget;
-  /** Folder for ledgers, and the spool of checked rows: `ledgerDir(env)` from ledger.ts (under ASSESS_CONFIG_DIR). */
-  ledgerDir: string;
   /** Rows per request, already capped by `maxChunk`. */
   chunkSize: number;
-  /** Requests in flight at once. */
   concurrency: number;
   restart?: boolean;
   retryUncertain?: boolean;
-  /** Print what would be sent (send() is still called: the API client prints and throws DryRunStop); no ledger writes. */
+  /** `send` is still called (the API client prints and throws DryRunStop); no ledger writes. */
   dryRun?: boolean;
   /**
-   * Ctrl-C: send nothing more, let in-flight requests finish and be recorded, return with `interrupted`; the
-   * rows not reached are still counted (as the summary's counts are the file's), not sent.
-   */
-  signal?: AbortSignal;
-  /** Sends one chunk (rows in input order). */
-  /**
-   * A pre-send filter: a reason to hold back a valid row met for the first time (not a repeat), whatever the
-   * ledger says of it — `invite bulk` holds back candidates who already finished the test. A held row is not
-   * sent and not recorded (and not told to `onRow`); the summary counts it in `held` and lists it in `heldRows`.
+   * A reason to hold back a valid row met for the first time, whatever the ledger says (`invite bulk` holds
+   * back candidates who finished the test): not sent, not recorded, not told to `onRow`; counted in `held`.
    */
   hold?(group: string, label: string, line: number): string | undefined;
+  /** Sends one chunk (rows in input order); throws for a failed request. */
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
   onProgress?(progress: BulkProgress): void;
-  /**
-   * Each row's fate as it is settled: its line, and why for all but "sent" and "alreadyDone". Rows a stopped
-   * run did not send get none (they are the summary's `unsent`).
-   */
+  /** Each row's fate as it is settled (why, for all but "sent" and "alreadyDone"); not for unsent rows. */
   onRow?(line: number, fate: RowFate, error?: string): void;
-  /**
-   * Subscribes `onRateLimited` to the client's 429 answers (each with the time its request was sent) and
-   * returns the unsubscribe. The run then keeps fewer requests in flight while the service rate-limits it
-   * (adaptive-limit.ts); the client retries each 429 itself, within --retries.
-   */
+  /** Subscribes to the client's 429 answers (with the time each request was sent); returns the unsubscribe. */
   watchRateLimits?(onRateLimited: (sentAt: number) => void): () => void;
-  /** What a person should hear of as it happens: the run slowing down because the service rate-limits it. */
+  /** What a person should hear of as it happens (the run slowing down for 429s, a ledger's unreadable lines). */
   onNotice?(message: string): void;
 }
 
 interface Group<T> {
   id: string;
-  ledger?: Ledger;
-  /** Ledger state plus this run's SEEN flags (rows without a dedupe key of their own: the ledger key is it). */
-  keys: KeyFlags;
+  ledger: Ledger;
   open?: Chunk<T>;
 }
 
 interface Chunk<T> {
+  /** Numbered when it goes out; -1 while it fills. */
   seq: number;
   group: Group<T>;
   rows: ReadyRow<T>[];
@@ -114,17 +94,19 @@ type Outcome =
   /** Could not be sent, or the service refused the credentials: the run stops. */
   | { kind: "fatal"; error: unknown; sent: boolean };
 
+/** The summary's list of the rows of each fate that has a reason. */
+const LISTS = { failed: "failures", uncertain: "uncertainRows", duplicate: "duplicateRows" } as const;
+
 export class SendLoop<T> {
   private readonly result = emptyResult();
   private readonly groups = new Map<string, Group<T>>();
   /** Tells this run's chunks from other runs' in the ledger. */
   private readonly runId = randomBytes(4).toString("hex");
   private seq = 0;
-  /** Chunks started and not yet released into the result. */
+  /** Chunks answered and not yet released into the result (waiting for an earlier one). */
   private readonly finished = new Map<number, { chunk: Chunk<T>; outcome: Outcome }>();
   private released = 0;
   private running = 0;
-  /** Requests in flight allowed now: --concurrency, lowered while the service answers 429. */
   private readonly limit: AdaptiveLimit;
   private readonly inflight = new Set<Promise<void>>();
   private wake?: () => void;
@@ -135,20 +117,14 @@ export class SendLoop<T> {
   private settled = 0;
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
-
-  /** The rows of the input, as the validate-first pass counted them. */
-  private readonly total: number;
   private readonly conflictReason: (otherLine: number) => string;
 
   constructor(
     private readonly job: SendInput<T>,
-    private readonly limits: SummaryLimits,
-    /** The checking pass's rows: the only way this loop sees the input. */
     private readonly checked: CheckedRows<T>,
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
-    this.total = checked.rows;
     this.conflictReason = conflictReason(job);
   }
 
@@ -187,7 +163,7 @@ export class SendLoop<T> {
       unwatch?.();
       this.stopped ||= this.fatal !== undefined;
       await Promise.allSettled(this.inflight);
-      for (const group of this.groups.values()) await group.ledger?.close().catch(() => undefined);
+      for (const group of this.groups.values()) await group.ledger.close().catch(() => undefined);
       await this.rejectsOpening?.catch(() => undefined);
       await this.rejects?.close();
       // A rerun whose rejected rows are an earlier run's file, byte for byte, names that file (rejects.ts).
@@ -198,10 +174,8 @@ export class SendLoop<T> {
     if (this.job.signal?.aborted) this.result.interrupted = true;
     sortLists(this.result);
     this.progress();
-    if (this.fatal) {
-      if (this.fatal instanceof Error) (this.fatal as Error & BulkStopped).bulk = this.result;
-      throw this.fatal;
-    }
+    if (this.fatal instanceof Error) (this.fatal as Error & BulkStopped).bulk = this.result;
+    if (this.fatal) throw this.fatal;
     return this.result;
   }
 
@@ -219,11 +193,7 @@ export class SendLoop<T> {
     this.wake?.();
   }
 
-  /**
-   * Every row of the input goes through here, also after the run stopped (Ctrl-C, a fatal error): rows are
-   * then no longer sent, but still counted as what they are (invalid, repeats, already done, not sent), so
-   * the summary's counts are the whole file's and "not sent" is what a rerun would send.
-   */
+  /** Every row goes through here, also after the run stopped: then it is only counted, not sent. */
   private async readAll(): Promise<void> {
     const r = this.result;
     for await (const batch of this.checked.replay(() => this.stopped)) {
@@ -235,11 +205,11 @@ export class SendLoop<T> {
         }
         const row = entry as ReadyRow<T>;
         const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
-        const { hi, lo } = row;
+        const keys = group.ledger.keys;
         let flags: number;
         let duplicate: boolean;
         if (!row.dedupe) {
-          flags = group.keys.update(hi, lo, SEEN);
+          flags = keys.update(row.hi, row.lo, SEEN);
           duplicate = (flags & SEEN) !== 0;
         } else {
           const seen = this.checked.take(row);
@@ -249,105 +219,77 @@ export class SendLoop<T> {
             await this.invalid({ line, label, error: this.conflictReason(seen), source });
             continue;
           }
-          flags = group.keys.get(hi, lo);
+          flags = keys.get(row.hi, row.lo);
           duplicate = seen === REPEAT;
         }
         r.valid++;
+        const held = duplicate ? undefined : this.job.hold?.(row.group, row.label, row.line);
+        // Each branch but the last settles the row here.
         if (duplicate) {
           r.duplicates++;
-          this.settled++;
-          this.settle(row, "duplicate", "duplicateRows", "repeats an earlier row; sent once");
-          continue;
-        }
-        const held = this.job.hold?.(row.group, row.label, row.line);
-        if (held !== undefined) {
-          this.settled++;
-          this.holdBack(row, held);
-          continue;
-        }
-        if (flags & DONE) {
+          this.settle(row, "duplicate", "repeats an earlier row; sent once");
+        } else if (held !== undefined) {
+          r.held = (r.held ?? 0) + 1;
+          r.heldRows ??= [];
+          if (r.heldRows.length < LIST_LIMIT) r.heldRows.push(this.report(row, held));
+        } else if (flags & DONE) {
           r.alreadyDone++;
-          this.settled++;
           this.job.onRow?.(row.line, "alreadyDone");
-          continue;
-        }
-        if (flags & UNCERTAIN && !this.job.retryUncertain) {
+        } else if (flags & UNCERTAIN && !this.job.retryUncertain) {
           r.uncertain++;
-          this.settled++;
-          this.settle(row, "uncertain", "uncertainRows", "sent by an earlier run whose answer never came");
-          continue;
-        }
-        if (this.stopped) {
-          // Not reached before the run stopped: a rerun sends it.
+          this.settle(row, "uncertain", "sent by an earlier run whose answer never came");
+        } else if (this.stopped) {
           r.unsent++;
-          this.settled++;
+        } else {
+          group.open ??= { seq: -1, group, rows: [], hashes: [] };
+          const chunk = group.open;
+          chunk.rows.push(row);
+          chunk.hashes.push(row.hi, row.lo);
+          if (chunk.rows.length >= this.job.chunkSize) {
+            group.open = undefined;
+            await this.dispatch(chunk);
+          }
           continue;
         }
-        const chunk = group.open ?? this.newChunk(group);
-        chunk.rows.push(row);
-        chunk.hashes.push(hi, lo);
-        if (chunk.rows.length >= this.job.chunkSize) {
-          group.open = undefined;
-          await this.dispatch(chunk);
-        }
+        this.settled++;
       }
       this.progress();
     }
   }
 
-  /** A row the job's `hold` filter held back: counted and listed, never sent. */
-  private holdBack(row: ReadyRow<T>, reason: string): void {
-    const r = this.result;
-    r.held = (r.held ?? 0) + 1;
-    r.heldRows ??= [];
-    if (r.heldRows.length < this.limits.list) r.heldRows.push(this.report(row, reason));
-  }
-
   /** An invalid row: reported, and written to the rejects file. */
   private async invalid({ line, error, label, source }: InvalidRow): Promise<void> {
-    const r = this.result;
-    r.invalid++;
+    this.result.invalid++;
     this.settled++;
-    addRow(r, "invalidRows", { line, label: label ?? "", error }, this.limits);
+    addRow(this.result, "invalidRows", { line, label: label ?? "", error });
     this.job.onRow?.(line, "invalid", error);
     await this.reject(source, line, error);
   }
 
-  private report(row: ReadyRow<T>, error?: string) {
+  private report(row: ReadyRow<T>, error?: string): RowReport {
     return { line: row.line, label: row.label, error, ...(row.group !== "" ? { group: row.group } : {}) };
   }
 
   /** A row whose fate has a reason: listed in the summary, and told to `onRow`. */
-  private settle(
-    row: ReadyRow<T>,
-    fate: "failed" | "uncertain" | "duplicate",
-    list: "failures" | "uncertainRows" | "duplicateRows",
-    error: string,
-  ): void {
-    addRow(this.result, list, this.report(row, error), this.limits);
+  private settle(row: ReadyRow<T>, fate: keyof typeof LISTS, error: string): void {
+    addRow(this.result, LISTS[fate], this.report(row, error));
     this.job.onRow?.(row.line, fate, error);
   }
 
   private async openGroup(id: string): Promise<Group<T>> {
-    // The first group is sized for every row of the input (most inputs have one group); others grow.
-    const expected = this.groups.size === 0 ? this.total : undefined;
     // A group first met after the run stopped is only counted: its ledger is read, not written or locked.
     const counting = this.stopped && !this.job.dryRun;
     const ledger = await Ledger.open(this.job.ledgerDir, this.job.kind, this.job.target(id), {
       restart: this.job.restart,
       readOnly: this.job.dryRun || counting,
-      expected,
+      // The first group is sized for every row of the input (most inputs have one group); others grow.
+      expected: this.groups.size === 0 ? this.checked.rows : undefined,
     });
-    const group: Group<T> = { id, ledger, keys: ledger.keys };
+    const group = { id, ledger };
     this.groups.set(id, group);
     if (!counting) this.result.ledgers.push(ledger.path);
     if (ledger.skippedLines > 0) this.job.onNotice?.(skippedWarning(ledger));
     return group;
-  }
-
-  private newChunk(group: Group<T>): Chunk<T> {
-    group.open = { seq: -1, group, rows: [], hashes: [] };
-    return group.open;
   }
 
   /** Starts a chunk when a request slot is free and the reorder window has room (backpressure on the reader). */
@@ -356,10 +298,8 @@ export class SendLoop<T> {
     chunk.seq = this.seq++;
     // Its keys go to the ledger now, while the requests before it are out (begin waits for them).
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    void ledger?.prepare(this.chunkId(chunk), Uint32Array.from(chunk.hashes), [
-      chunk.rows[0]!.line,
-      chunk.rows.at(-1)!.line,
-    ]);
+    const id = `${this.runId}-${chunk.seq}`;
+    void ledger?.prepare(id, Uint32Array.from(chunk.hashes), [chunk.rows[0]!.line, chunk.rows.at(-1)!.line]);
     const window = this.job.concurrency * 2;
     while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
@@ -383,7 +323,7 @@ export class SendLoop<T> {
       this.running--;
       this.wake?.();
     };
-    const task = this.sendChunk(chunk, freeSlot).finally(() => {
+    const task = this.sendChunk(chunk, id, freeSlot).finally(() => {
       freeSlot();
       this.inflight.delete(task);
       this.wake?.();
@@ -391,27 +331,20 @@ export class SendLoop<T> {
     this.inflight.add(task);
   }
 
-  /** Tells this run's chunks from other runs' in the ledger. */
-  private chunkId(chunk: Chunk<T>): string {
-    return `${this.runId}-${chunk.seq}`;
-  }
-
   private async drain(): Promise<void> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
   /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
-  private async sendChunk(chunk: Chunk<T>, answered: () => void): Promise<void> {
+  private async sendChunk(chunk: Chunk<T>, id: string, answered: () => void): Promise<void> {
     const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
-    const id = this.chunkId(chunk);
-    let outcome: Outcome;
     try {
       await ledger?.begin(id);
     } catch (error) {
-      outcome = { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false };
-      this.finish(chunk, outcome);
+      this.finish(chunk, { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false });
       return;
     }
+    let outcome: Outcome;
     try {
       const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
       this.limit.answered();
@@ -424,15 +357,15 @@ export class SendLoop<T> {
     // A fatal answer stops the run before its slot could take another chunk.
     if (outcome.kind === "fatal") this.setFatal(outcome.error);
     answered();
+    let unrecorded: CliError | undefined;
     try {
       await ledger?.end(id, toLedger(outcome));
     } catch (error) {
       // The answer is known but not recorded: the rerun will see this chunk as uncertain.
-      this.finish(chunk, outcome);
-      this.setFatal(ledgerError(ledger!.path, error));
-      return;
+      unrecorded = ledgerError(ledger!.path, error);
     }
     this.finish(chunk, outcome);
+    if (unrecorded) this.setFatal(unrecorded);
   }
 
   private finish(chunk: Chunk<T>, outcome: Outcome): void {
@@ -446,7 +379,6 @@ export class SendLoop<T> {
     this.stop();
   }
 
-  /** Results enter the summary and the rejects file in input order, whatever order the answers came in. */
   private releaseInOrder(): void {
     for (let next = this.finished.get(this.released); next; next = this.finished.get(this.released)) {
       this.finished.delete(this.released);
@@ -483,8 +415,7 @@ export class SendLoop<T> {
           }
           r.failed++;
           failed?.add(failure.index);
-          this.settle(row, "failed", "failures", failure.error);
-          void this.reject(this.checked.sourceOf(row), row.line, failure.error);
+          this.fail(row, failure.error, true);
         }
         r.unmatched.push(...(outcome.answer.unmatched ?? []));
         if (failed) {
@@ -493,32 +424,32 @@ export class SendLoop<T> {
         break;
       }
       case "refused":
-        r.chunks.failed++;
-        r.failed += n;
-        for (const row of chunk.rows) {
-          this.settle(row, "failed", "failures", outcome.error);
-          void this.reject(this.checked.sourceOf(row), row.line, outcome.error);
-        }
-        break;
       case "fatal": {
         r.chunks.failed++;
         r.failed += n;
-        const error = errorText(outcome.error);
-        for (const row of chunk.rows) this.settle(row, "failed", "failures", error);
+        // Rows the service refused go to the rejects file; those of a stopped run (credentials) do not.
+        const refused = outcome.kind === "refused";
+        const error = refused ? outcome.error : errorText(outcome.error);
+        for (const row of chunk.rows) this.fail(row, error, refused);
         break;
       }
       case "uncertain":
         r.chunks.uncertain++;
         r.uncertain += n;
-        for (const row of chunk.rows) this.settle(row, "uncertain", "uncertainRows", outcome.error);
+        for (const row of chunk.rows) this.settle(row, "uncertain", outcome.error);
         break;
     }
     this.progress();
   }
 
+  private fail(row: ReadyRow<T>, error: string, reject: boolean): void {
+    this.settle(row, "failed", error);
+    if (reject) void this.reject(this.checked.sourceOf(row), row.line, error);
+  }
+
   /**
-   * Writes a rejected row; the sink is opened on first use. Sink writes are synchronous after that. A sink that
-   * cannot be opened stops the run (its rows are still in the summary); it never rejects: callers do not wait.
+   * Writes a rejected row; the sink is opened on first use, and written synchronously after that. A sink that
+   * cannot be opened stops the run; this never rejects, so callers need not wait.
    */
   private async reject(source: unknown, line: number, error: string): Promise<void> {
     if (!this.job.rejects || this.job.dryRun) return;
@@ -540,13 +471,15 @@ export class SendLoop<T> {
   }
 
   private progress(): void {
-    this.job.onProgress?.({ rows: this.result.rows, done: this.settled, total: this.total });
+    this.job.onProgress?.({ rows: this.result.rows, done: this.settled, total: this.checked.rows });
   }
 }
 
 function classify(error: unknown): Outcome {
   if (error instanceof DryRunStop) return { kind: "dry" };
-  if (error instanceof UncertainError) return { kind: "uncertain", error: reason(error) };
+  if (error instanceof UncertainError) {
+    return { kind: "uncertain", error: `${error.message.replace(/^\w+ \S+: /, "")} (the answer was lost)` };
+  }
   if (error instanceof AuthError) return { kind: "fatal", error, sent: error.status !== undefined };
   if (error instanceof ApiError) {
     if (error.status === 401 || error.status === 403) return { kind: "fatal", error, sent: true };
@@ -555,31 +488,23 @@ function classify(error: unknown): Outcome {
   if (error instanceof NetworkError) return { kind: "fatal", error, sent: false };
   // A request body our own schema refused never left this machine.
   if (error instanceof Error && error.name === "ZodError") return { kind: "fatal", error, sent: false };
-  // Anything else happened somewhere between sending and reading the answer: assume it may have been processed.
+  // Anything else happened between sending and reading the answer: it may have been processed.
   return { kind: "uncertain", error: errorText(error) };
 }
 
 function toLedger(outcome: Outcome): ChunkOutcome {
-  switch (outcome.kind) {
-    case "ok": {
-      const failed = (outcome.answer.failed ?? []).map((f) => f.index);
-      return failed.length > 0 ? { t: "ok", failed } : { t: "ok" };
-    }
-    case "refused":
-      return { t: "fail", error: outcome.error };
-    case "uncertain":
-      return { t: "uncertain", error: outcome.error };
-    case "dry":
-      return { t: "fail", error: "dry run" };
-    case "fatal":
-      return outcome.sent || !(outcome.error instanceof NetworkError)
-        ? { t: "fail", error: errorText(outcome.error) }
-        : { t: "fail", error: `not delivered: ${errorText(outcome.error)}` };
+  if (outcome.kind === "ok") {
+    const failed = (outcome.answer.failed ?? []).map((f) => f.index);
+    return failed.length > 0 ? { t: "ok", failed } : { t: "ok" };
   }
-}
-
-function reason(error: UncertainError): string {
-  return `${error.message.replace(/^\w+ \S+: /, "")} (the answer was lost)`;
+  if (outcome.kind === "uncertain") return { t: "uncertain", error: outcome.error };
+  if (outcome.kind === "refused") return { t: "fail", error: outcome.error };
+  if (outcome.kind === "dry") return { t: "fail", error: "dry run" };
+  const error = errorText(outcome.error);
+  return {
+    t: "fail",
+    error: outcome.sent || !(outcome.error instanceof NetworkError) ? error : `not delivered: ${error}`,
+  };
 }
 
 function errorText(error: unknown): string {

@@ -2,14 +2,13 @@
  * The result of a bulk run: the JSON summary's counts, the per-row lists, and the exit code they mean.
  *
  * Invariants:
- * - Every row of the input is exactly one of: invalid, duplicate, alreadyDone, uncertain from an earlier run,
- *   sent, or unsent; failed, uncertain and the chunk counts say what became of the sent ones.
- * - The lists hold at most `limits.list` rows each, in input order; `omitted` counts the rest.
+ * - Every row of the input is exactly one of: invalid, duplicate, held, alreadyDone, uncertain from an earlier
+ *   run, sent, or unsent; failed, uncertain and the chunk counts say what became of the sent ones.
+ * - The lists hold at most LIST_LIMIT rows each, in input order; `omitted` counts the rest (not of heldRows).
  * - The JSON fields and their order are a contract for scripts: add, never rename or reorder.
  */
 import { ExitCode } from "../../errors.js";
 
-/** One row in a report: where it is, what it is, what happened. */
 export interface RowReport {
   line: number;
   /** The e-mail, the id: what the row is about. */
@@ -19,18 +18,10 @@ export interface RowReport {
   group?: string;
 }
 
-export interface SummaryLimits {
-  /** Rows kept per list in the result (the rejects file has them all). */
-  list: number;
-}
+/** Rows kept per list (the rejects file has them all). */
+export const LIST_LIMIT = 1000;
 
-export const DEFAULT_LIMITS: SummaryLimits = { list: 1000 };
-
-/**
- * `rows … chunks` are the fields every JSON summary has, in this order; the rest is ours. Row counts are
- * for the input: every row is exactly one of invalid, duplicate, held, alreadyDone, uncertain-from-an-earlier-run,
- * sent, or unsent (left when the run stopped early).
- */
+/** `rows … chunks` are the fields every JSON summary has, in this order; the rest is ours. */
 export interface BulkResult {
   rows: number;
   valid: number;
@@ -42,12 +33,8 @@ export interface BulkResult {
   chunks: { total: number; succeeded: number; failed: number; uncertain: number };
   /** Sent rows the service refused (refused chunks and per-item failures). */
   failed: number;
-  /**
-   * Valid rows not sent because the run stopped (Ctrl-C, an authentication or network failure): those it had
-   * read and those it never reached (counted all the same: a rerun sends them).
-   */
+  /** Valid rows not sent because the run stopped (Ctrl-C, an auth or network failure): a rerun sends them. */
   unsent: number;
-  /** Per-row failures the service reported, in input order. */
   failures: RowReport[];
   /** Rows whose outcome is unknown, from this run or an earlier one. */
   uncertainRows: RowReport[];
@@ -55,11 +42,10 @@ export interface BulkResult {
   duplicateRows: RowReport[];
   /** Failures the service reported that match no row. */
   unmatched: string[];
-  /** Rows beyond the lists' limit, per list. */
   omitted: { failures: number; uncertainRows: number; invalidRows: number; duplicateRows: number };
   rejects: string | null;
   ledgers: string[];
-  /** Valid rows the job's `hold` filter kept back (run.ts), when the job has one; listed up to the limit. */
+  /** Valid rows the job's `hold` filter kept back, when the job has one. */
   held?: number;
   heldRows?: RowReport[];
   dryRun?: boolean;
@@ -91,20 +77,17 @@ export function emptyResult(): BulkResult {
   };
 }
 
-type ListName = keyof BulkResult["omitted"];
-
 /** Appends to a capped list, counting what does not fit. */
-export function addRow(result: BulkResult, list: ListName, row: RowReport, limits: SummaryLimits): void {
-  if (result[list].length < limits.list) result[list].push(row);
+export function addRow(result: BulkResult, list: keyof BulkResult["omitted"], row: RowReport): void {
+  if (result[list].length < LIST_LIMIT) result[list].push(row);
   else result.omitted[list]++;
 }
 
 /** Lists are filled as chunks finish; the reader wants them by line. */
 export function sortLists(result: BulkResult): void {
-  for (const list of ["failures", "uncertainRows", "invalidRows", "duplicateRows"] as const) {
-    result[list].sort((a, b) => a.line - b.line);
+  for (const list of ["failures", "uncertainRows", "invalidRows", "duplicateRows", "heldRows"] as const) {
+    result[list]?.sort((a, b) => a.line - b.line);
   }
-  result.heldRows?.sort((a, b) => a.line - b.line);
 }
 
 /** Exit 3 when anything was refused or is of unknown outcome; invalid rows skipped alone are fine. */

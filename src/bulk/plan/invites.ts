@@ -21,15 +21,8 @@ import { Ledger, type LedgerTarget } from "../engine/ledger.js";
 import { type BulkEntry, DONE, UNCERTAIN } from "../engine/types.js";
 import { hashHalves, hashKey } from "../speedups/keyset.js";
 
-export type InviteClass = "new" | "ledger" | "uncertain" | "finished" | "invalid" | "repeat";
-export const INVITE_CLASSES: readonly InviteClass[] = [
-  "new",
-  "ledger",
-  "uncertain",
-  "finished",
-  "invalid",
-  "repeat",
-];
+const INVITE_CLASSES = ["new", "ledger", "uncertain", "finished", "invalid", "repeat"] as const;
+type InviteClass = (typeof INVITE_CLASSES)[number];
 
 /** A finished attempt as the listing gives it, with the ≤30-day window it was listed in. */
 export interface FinishedAttempt {
@@ -79,8 +72,8 @@ export async function indexFinished(
   return index;
 }
 
-/** A ledger's flags for a key (DONE, UNCERTAIN from keyset.ts), read only: a plan writes nothing. */
-export type LedgerFlags = (key: string) => number;
+/** A ledger's flags for a key (DONE, UNCERTAIN), read only: a plan writes nothing. */
+type LedgerFlags = (key: string) => number;
 
 export async function readLedger(dir: string, kind: string, target: LedgerTarget): Promise<LedgerFlags> {
   const ledger = await Ledger.open(dir, kind, target, { readOnly: true });
@@ -102,34 +95,25 @@ export interface InvitePlanRow {
   finished?: FinishedAttempt;
 }
 
-export interface InviteLookups {
-  finished: FinishedIndex;
-  /** The invite ledger of a test. */
-  invited(testId: number): Promise<LedgerFlags>;
-  /** The reattempt ledger of a test (keys: the finished attempts' ids). */
-  reattempted(testId: number): Promise<LedgerFlags>;
-}
-
-/** Classes every row of `entries` (the rows a bulk invite would read), in file order. */
+/**
+ * Classes every row of `entries` (the rows a bulk invite would read), in file order. `invited` and
+ * `reattempted` open a test's invite ledger and its reattempt ledger (keyed by the finished attempts' ids).
+ */
 export async function planInvites(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
-  lookups: InviteLookups,
+  lookups: {
+    finished: FinishedIndex;
+    invited(testId: number): Promise<LedgerFlags>;
+    reattempted(testId: number): Promise<LedgerFlags>;
+  },
 ): Promise<InvitePlanRow[]> {
   const rows: InvitePlanRow[] = [];
   const firstLine = new Map<string, number>();
-  const invited = new Map<number, LedgerFlags>();
-  const reattempted = new Map<number, LedgerFlags>();
-  const flagsOf = async (
-    cache: Map<number, LedgerFlags>,
-    open: (id: number) => Promise<LedgerFlags>,
-    id: number,
-  ) => {
-    let flags = cache.get(id);
-    if (!flags) {
-      flags = await open(id);
-      cache.set(id, flags);
-    }
-    return flags;
+  const ledgers = new Map<string, Promise<LedgerFlags>>();
+  const flagsOf = (which: "invited" | "reattempted", testId: number) => {
+    const key = `${which} ${testId}`;
+    if (!ledgers.has(key)) ledgers.set(key, lookups[which](testId));
+    return ledgers.get(key)!;
   };
   for await (const batch of entries) {
     for (const entry of batch) {
@@ -140,32 +124,27 @@ export async function planInvites(
       }
       const { line, label, key, group } = entry.row;
       const testId = Number(group);
+      const add = (row: Pick<InvitePlanRow, "class" | "reason" | "finished">) =>
+        rows.push({ line, email: label, testId, ...row });
       const seen = `${group}\n${key}`;
       const earlier = firstLine.get(seen);
       if (earlier !== undefined) {
-        rows.push({ line, email: label, testId, class: "repeat", reason: `repeats line ${earlier}` });
+        add({ class: "repeat", reason: `repeats line ${earlier}` });
         continue;
       }
       firstLine.set(seen, line);
       const finished = lookups.finished.get(finishedKey(testId, label));
       if (finished) {
-        const done = (await flagsOf(reattempted, lookups.reattempted, testId))(
-          String(finished.testInvitationId),
-        );
-        rows.push(
+        const done = (await flagsOf("reattempted", testId))(String(finished.testInvitationId));
+        add(
           done & DONE
-            ? { line, email: label, testId, class: "ledger", reason: "reattempted from here", finished }
-            : { line, email: label, testId, class: "finished", finished },
+            ? { class: "ledger", reason: "reattempted from here", finished }
+            : { class: "finished", finished },
         );
         continue;
       }
-      const flags = (await flagsOf(invited, lookups.invited, testId))(key);
-      rows.push({
-        line,
-        email: label,
-        testId,
-        class: flags & DONE ? "ledger" : flags & UNCERTAIN ? "uncertain" : "new",
-      });
+      const flags = (await flagsOf("invited", testId))(key);
+      add({ class: flags & DONE ? "ledger" : flags & UNCERTAIN ? "uncertain" : "new" });
     }
   }
   return rows;

@@ -11,13 +11,7 @@ import { createHash } from "node:crypto";
 import type { EmployeeUpsertItem } from "../../api/schemas.js";
 import { field, isRecord } from "../../fields.js";
 
-/** A checked row of the file. */
-export interface SyncRow {
-  line: number;
-  item: EmployeeUpsertItem;
-}
-
-export interface PlannedRow {
+interface PlannedRow {
   line: number;
   email: string;
   externalEmployeeId?: string;
@@ -25,27 +19,17 @@ export interface PlannedRow {
   employeeId?: number;
 }
 
-export interface ChangedRow extends PlannedRow {
-  /** The fields that differ, as the upsert names them (`department`, `customFieldWithValue.costCenter`). */
-  fields: string[];
-}
-
-export interface PrunedEmployee {
-  employeeId: number;
-  email: string;
-  externalEmployeeId?: string;
-}
-
 export interface SyncPlan {
   new: PlannedRow[];
-  changed: ChangedRow[];
+  /** With the fields that differ, as the upsert names them (`department`, `customFieldWithValue.costCenter`). */
+  changed: Array<PlannedRow & { fields: string[] }>;
   unchanged: PlannedRow[];
   /** Rows that repeat an earlier row of the same employee with the same values: sent once. */
   repeat: PlannedRow[];
   /** Rows of one e-mail with different values: neither is sent. */
   conflict: Array<PlannedRow & { error: string }>;
   /** Active employees of the service no row matched (only with `prune`). */
-  prune: PrunedEmployee[];
+  prune: Array<{ employeeId: number; email: string; externalEmployeeId?: string }>;
   /** Active employees on the service. */
   active: number;
   /**
@@ -54,10 +38,6 @@ export interface SyncPlan {
    */
   observed: Map<number, string>;
 }
-
-const TEXT = ["firstName", "lastName"] as const;
-const HRMS_TEXT = ["department", "location", "employmentType", "grade", "band"] as const;
-const DATES = ["hireDate", "exitDate"] as const;
 
 /** A service record's field, at the top level or in `employeeHRMSInfo` (the real list nests HRMS fields). */
 function read(record: Record<string, unknown>, name: string): unknown {
@@ -72,45 +52,42 @@ function text(value: unknown): string | undefined {
   return String(value);
 }
 
+/** Whether a row's value and the service's are the same. */
+type Same = (mine: string, theirs: unknown) => boolean;
+const caseless: Same = (mine, theirs) => mine.toLowerCase() === text(theirs)?.toLowerCase();
+const trimmed: Same = (mine, theirs) => mine.trim() === (text(theirs) ?? "");
+const exact: Same = (mine, theirs) => mine === text(theirs);
 /** Instants compare, not texts: the service may write `2021-04-01T00:00:00` for `2021-04-01T00:00:00Z`. */
-function sameInstant(a: string, b: unknown): boolean {
-  if (typeof b !== "string") return false;
+const sameInstant: Same = (mine, theirs) => {
+  if (typeof theirs !== "string") return false;
   const zoned = (s: string) => (/[zZ]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s}Z`);
-  return Date.parse(zoned(a)) === Date.parse(zoned(b));
-}
+  return Date.parse(zoned(mine)) === Date.parse(zoned(theirs));
+};
+
+/** The fields compared, in the order a change names them: whether the row has it in employeeHRMSInfo, and how. */
+const COMPARED: Array<[name: string, inHrms: boolean, same: Same]> = [
+  ["email", false, caseless],
+  ["firstName", false, trimmed],
+  ["lastName", false, trimmed],
+  ["jobCode", false, caseless],
+  ["externalEmployeeId", true, exact],
+  ["department", true, trimmed],
+  ["location", true, trimmed],
+  ["employmentType", true, trimmed],
+  ["grade", true, trimmed],
+  ["band", true, trimmed],
+  ["managerEmail", true, caseless],
+  ["hireDate", true, sameInstant],
+  ["exitDate", true, sameInstant],
+];
 
 /** The fields of `item` whose values differ from the service's `record`. */
 export function changedFields(item: EmployeeUpsertItem, record: Record<string, unknown>): string[] {
-  const fields: string[] = [];
   const hrms = item.employeeHRMSInfo ?? {};
-  if (item.email.toLowerCase() !== text(read(record, "email"))?.toLowerCase()) fields.push("email");
-  for (const name of TEXT) {
-    const value = item[name];
-    if (value !== undefined && value.trim() !== (text(read(record, name)) ?? "")) fields.push(name);
-  }
-  if (
-    item.jobCode !== undefined &&
-    item.jobCode.toLowerCase() !== text(read(record, "jobCode"))?.toLowerCase()
-  )
-    fields.push("jobCode");
-  if (
-    hrms.externalEmployeeId !== undefined &&
-    hrms.externalEmployeeId !== text(read(record, "externalEmployeeId"))
-  )
-    fields.push("externalEmployeeId");
-  for (const name of HRMS_TEXT) {
-    const value = hrms[name];
-    if (value !== undefined && value.trim() !== (text(read(record, name)) ?? "")) fields.push(name);
-  }
-  if (
-    hrms.managerEmail !== undefined &&
-    hrms.managerEmail.toLowerCase() !== text(read(record, "managerEmail"))?.toLowerCase()
-  )
-    fields.push("managerEmail");
-  for (const name of DATES) {
-    const value = hrms[name];
-    if (value !== undefined && !sameInstant(value, read(record, name))) fields.push(name);
-  }
+  const fields = COMPARED.filter(([name, inHrms, same]) => {
+    const value = ((inHrms ? hrms : item) as Record<string, unknown>)[name];
+    return typeof value === "string" && !same(value, read(record, name));
+  }).map(([name]) => name);
   const custom = read(record, "customFieldWithValue");
   for (const [name, value] of Object.entries(hrms.customFieldWithValue ?? {})) {
     if (value !== text(isRecord(custom) ? custom[name] : undefined))
@@ -129,20 +106,14 @@ function digest(record: Record<string, unknown> | undefined): string {
   return createHash("sha256").update(JSON.stringify(record)).digest("base64url").slice(0, 16);
 }
 
-export interface SyncOptions {
-  prune?: boolean;
-  /** E-mails (lower-cased) of rows that could not be checked: their employees are never pruned. */
-  keep?: Iterable<string>;
-}
-
 /**
  * Plans a sync. `rows` are the file's checked rows in file order; `service`, every employee the service
- * listed. Memory: the service's employees and the rows' index, by e-mail and external id.
+ * listed; `keep`, e-mails (lower-cased) of rows that could not be checked: their employees are never pruned.
  */
 export function planSync(
-  rows: Iterable<SyncRow>,
+  rows: Iterable<{ line: number; item: EmployeeUpsertItem }>,
   service: Iterable<Record<string, unknown>>,
-  options: SyncOptions = {},
+  options: { prune?: boolean; keep?: Iterable<string> } = {},
 ): SyncPlan {
   const byExternal = new Map<string, Record<string, unknown>>();
   const byEmail = new Map<string, Record<string, unknown>>();
@@ -169,42 +140,34 @@ export function planSync(
   // One row per employee: the first row of an e-mail holds it; a later one with the same values repeats it,
   // one with other values conflicts (neither is sent: which one should the service keep?).
   const first = new Map<string, { line: number; content: string; at?: PlannedRow[] }>();
+  const conflicts = (row: PlannedRow, other: number) =>
+    plan.conflict.push({ ...row, error: `conflicts with line ${other}: the same e-mail with other values` });
   for (const { line, item } of rows) {
     const email = item.email.toLowerCase();
     const external = item.employeeHRMSInfo?.externalEmployeeId;
     const content = JSON.stringify({ ...item, email });
     kept.add(email);
-    const earlier = first.get(email);
-    if (earlier) {
-      const row = { line, email: item.email, ...(external ? { externalEmployeeId: external } : {}) };
-      if (earlier.content === content) plan.repeat.push(row);
-      else {
-        plan.conflict.push({
-          ...row,
-          error: `conflicts with line ${earlier.line}: the same e-mail with other values`,
-        });
-        // The first row of the e-mail conflicts too: out of whichever class it was put in.
-        if (earlier.at) {
-          const i = earlier.at.findIndex((r) => r.line === earlier.line);
-          if (i >= 0) {
-            const [moved] = earlier.at.splice(i, 1);
-            plan.observed.delete(earlier.line);
-            plan.conflict.push({
-              ...moved!,
-              error: `conflicts with line ${line}: the same e-mail with other values`,
-            });
-          }
-          earlier.at = undefined;
-        }
-      }
-      continue;
-    }
-    const record = (external ? byExternal.get(external) : undefined) ?? byEmail.get(email);
     const row: PlannedRow = {
       line,
       email: item.email,
       ...(external ? { externalEmployeeId: external } : {}),
     };
+    const earlier = first.get(email);
+    if (earlier) {
+      if (earlier.content === content) plan.repeat.push(row);
+      else {
+        conflicts(row, earlier.line);
+        // The first row of the e-mail conflicts too: out of whichever class it was put in.
+        const i = earlier.at?.findIndex((r) => r.line === earlier.line) ?? -1;
+        if (i >= 0) {
+          conflicts(earlier.at!.splice(i, 1)[0]!, line);
+          plan.observed.delete(earlier.line);
+        }
+        earlier.at = undefined;
+      }
+      continue;
+    }
+    const record = (external ? byExternal.get(external) : undefined) ?? byEmail.get(email);
     let at: PlannedRow[];
     if (!record) {
       at = plan.new;
