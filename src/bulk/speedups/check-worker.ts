@@ -1,7 +1,6 @@
 /**
- * The worker thread of a check in two halves (split-check.ts): checks its part of the CSV file with the reader
- * it is told of (registry.ts), spools its rows, and answers with a tally, or with the error that stopped it.
- * Built as its own entry, dist/check-worker.cjs.
+ * The worker thread of a check in two halves (split-check.ts): checks and spools its part of the CSV file and
+ * answers with a tally, or the error that stopped it. Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../../errors.js";
@@ -14,7 +13,7 @@ const { source, reader, range, spool } = workerData as {
   source: CsvSource;
   reader: RowReader;
   range: ByteRange;
-  /** This half's spool (spool.ts), opened by the main thread: threads share a process's descriptors. */
+  /** Opened by the main thread: threads share a process's descriptors. */
   spool: SpoolTarget;
 };
 
