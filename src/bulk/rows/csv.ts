@@ -83,7 +83,7 @@ export async function openCsv(
   const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
   const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
   const input = csvInput({ path, name, delimiter, header: [], headerLine: 1 });
-  for await (const batch of readRecords(path, name, delimiter, { header: "keep" })) {
+  for await (const batch of readRecords({ path, name, delimiter, start: 0 }, { header: "keep" })) {
     const first = batch[0];
     if (first) {
       input.header = first.fields.map((cell) => cell.trim());
@@ -97,9 +97,11 @@ export async function openCsv(
 
 /** An input opened before (by openCsv, maybe in another thread). */
 export function csvInput(source: CsvSource): CsvInput {
+  const { path, name, delimiter } = source;
   return {
     ...source,
-    batches: (range, end) => readRecords(source.path, source.name, source.delimiter, { range, end }),
+    batches: (range, end) =>
+      readRecords({ path, name, delimiter, start: range?.start ?? 0, end: range?.end }, { end }),
   };
 }
 
@@ -247,24 +249,16 @@ const SYNTAX_ERRORS: Record<string, { message: string; hint: string }> = {
 
 /** Records per piece read. Lines are counted here: csv-parse's `info.lines` counts a quoted `\r\n` twice. */
 async function* readRecords(
-  path: string,
-  name: string,
-  delimiter: string,
-  options: { header?: "keep"; range?: ByteRange; end?: { line: number } },
+  part: FilePart,
+  options: { header?: "keep"; end?: { line: number } } = {},
 ): AsyncGenerator<CsvRecord[]> {
-  const { range } = options;
-  const fromStart = (range?.start ?? 0) === 0;
+  const { name, delimiter } = part;
+  const fromStart = part.start === 0;
   // Only a part that starts the file has the header (and maybe Excel's "sep=" line).
   let headerSeen = options.header === "keep" || !fromStart;
   let line = 1;
   try {
-    for await (const batch of fieldBatches({
-      path,
-      name,
-      delimiter,
-      start: range?.start ?? 0,
-      end: range?.end,
-    })) {
+    for await (const batch of fieldBatches(part)) {
       const out: CsvRecord[] = [];
       for (const fields of batch) {
         const start = line;

@@ -87,75 +87,58 @@ export function employeeCsvEntries(
   input: CsvInput,
   columns: EmployeeColumns,
 ): () => AsyncIterable<BulkEntry<Employee>[]> {
+  const { targets, order } = columns;
   const width = input.header.length;
+  const sheet = input.sheet !== undefined;
   // Problems name columns by field in CSV (`hireDate: …`), as the header writes them in a sheet.
-  const labels = columns.targets.map((target, index) =>
-    input.sheet === undefined ? (target?.field ?? "") : columnLabel(input, input.header[index] ?? ""),
+  const labels = targets.map((target, index) =>
+    sheet ? columnLabel(input, input.header[index] ?? "") : (target?.field ?? ""),
   );
   const labelOf = (kind: Target["kind"], field: string) =>
-    labels[columns.targets.findIndex((t) => t?.kind === kind && t.field === field)] ?? field;
-  const names: ColumnNames = {
-    labels,
-    email: labelOf("top", "email"),
-    managerEmail: labelOf("hrms", "managerEmail"),
-    sheet: input.sheet !== undefined,
-  };
-  return async function* entries() {
-    for await (const batch of input.batches()) {
-      yield batch.map(({ line, fields }) => csvEntry(line, fields, columns, width, names));
+    labels[targets.findIndex((t) => t?.kind === kind && t.field === field)] ?? field;
+  const emailLabel = labelOf("top", "email");
+  const managerLabel = labelOf("hrms", "managerEmail");
+
+  // Checked field by field (an object schema per row costs a million rows ~0.5 s), with zod's messages.
+  const entry = (line: number, fields: string[]): BulkEntry<Employee> => {
+    const extra = extraFields(fields, width, sheet);
+    const problems: string[] = extra ? [extra] : [];
+    const item: Record<string, unknown> = {};
+    let hrms: Record<string, unknown> | undefined;
+    let custom: Record<string, string> | undefined;
+    for (const index of order) {
+      const target = targets[index]!;
+      const value = (fields[index] ?? "").trim();
+      if (value === "") continue;
+      if (target.kind === "top") {
+        item[target.field] = value;
+      } else if (target.kind === "custom") {
+        custom ??= {};
+        custom[target.field] = value;
+      } else {
+        hrms ??= {};
+        hrms[target.field] = DATE_FIELDS.has(target.field)
+          ? checkedDate(labels[index]!, value, problems)
+          : value;
+      }
     }
-  };
-}
-
-/** How a row's problems name its columns (`labels`: by column index). */
-interface ColumnNames {
-  labels: string[];
-  email: string;
-  managerEmail: string;
-  sheet: boolean;
-}
-
-/** One CSV row, checked field by field (an object schema per row costs a million rows ~0.5 s); zod's messages. */
-function csvEntry(
-  line: number,
-  fields: string[],
-  columns: EmployeeColumns,
-  width: number,
-  names: ColumnNames,
-): BulkEntry<Employee> {
-  const extra = extraFields(fields, width, names.sheet);
-  const problems: string[] = extra ? [extra] : [];
-  const item: Record<string, unknown> = {};
-  let hrms: Record<string, unknown> | undefined;
-  let custom: Record<string, string> | undefined;
-  for (const index of columns.order) {
-    const target = columns.targets[index]!;
-    const value = (fields[index] ?? "").trim();
-    if (value === "") continue;
-    if (target.kind === "top") {
-      item[target.field] = value;
-    } else if (target.kind === "custom") {
-      custom ??= {};
-      custom[target.field] = value;
-    } else {
+    if (custom) {
       hrms ??= {};
-      hrms[target.field] = DATE_FIELDS.has(target.field)
-        ? checkedDate(names.labels[index]!, value, problems)
-        : value;
+      hrms.customFieldWithValue = custom;
     }
-  }
-  if (custom) {
-    hrms ??= {};
-    hrms.customFieldWithValue = custom;
-  }
-  if (hrms) item.employeeHRMSInfo = hrms;
-  const email = typeof item.email === "string" ? item.email : "";
-  if (!Email.safeParse(email).success) problems.push(emailProblem(email, names.email));
-  if (hrms?.managerEmail !== undefined && !Email.safeParse(hrms.managerEmail).success)
-    problems.push(`${names.managerEmail}: ${EMAIL_MESSAGE}`);
-  if (problems.length > 0)
-    return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
-  return valid(line, item as Employee, fields);
+    if (hrms) item.employeeHRMSInfo = hrms;
+    const email = typeof item.email === "string" ? item.email : "";
+    if (!Email.safeParse(email).success) problems.push(emailProblem(email, emailLabel));
+    if (hrms?.managerEmail !== undefined && !Email.safeParse(hrms.managerEmail).success)
+      problems.push(`${managerLabel}: ${EMAIL_MESSAGE}`);
+    if (problems.length > 0)
+      return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
+    return valid(line, item as Employee, fields);
+  };
+
+  return async function* entries() {
+    for await (const batch of input.batches()) yield batch.map(({ line, fields }) => entry(line, fields));
+  };
 }
 
 /** Items of a JSON array file; an `error` property (from a rejects file) is dropped. */

@@ -110,7 +110,7 @@ class Repeats {
       else if (lines[slot + 1] === 0 && this.table[i + 2] !== r.hi) lines[slot + 1] = r.line;
       if (shown.length < most) shown.push({ line: r.line, slot: i, fp: r.hi });
     };
-    for (const part of parts) scan(part.spool.fd, part.lineOffset, visit);
+    scanParts(parts, visit);
     return {
       rows,
       shown: shown.map(({ line, error, slot, fp }) => ({
@@ -127,26 +127,15 @@ class Repeats {
 
 /** Which rows of the input repeat or conflict, by their dedupe keys (built by `indexRows`). */
 export class DedupeIndex {
-  /** Rows of keys that come more than once; none when every key comes once. */
-  private repeats?: Repeats;
-
-  constructor(private readonly keys: KeySet) {}
+  constructor(
+    private readonly keys: KeySet,
+    /** Rows of keys that come more than once; none when every key comes once. */
+    private readonly repeats?: Repeats,
+  ) {}
 
   /** Keys whose rows differ. */
   get conflicts(): number {
     return this.repeats?.conflicts ?? 0;
-  }
-
-  /** Notes the keys that come more than once (`more` of them), from a second pass over the rows. */
-  noteRepeats(parts: SpooledPart[], more: number): void {
-    const repeats = new Repeats(more);
-    const keys = this.keys;
-    for (const part of parts) {
-      scan(part.spool.fd, part.lineOffset, (r) => {
-        if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) repeats.add(r.dhi, r.dlo, r.hi);
-      });
-    }
-    this.repeats = repeats;
   }
 
   /** The sending pass's verdict on a row: FIRST, REPEAT, or (a conflicting key's) another row's line. */
@@ -165,13 +154,19 @@ export class DedupeIndex {
 export function indexRows(parts: SpooledPart[], rows: number): DedupeIndex {
   const keys = new KeySet(rows);
   let more = 0;
-  for (const part of parts) {
-    scan(part.spool.fd, part.lineOffset, (r) => {
-      if (!r.dedupe || (keys.update(r.dhi, r.dlo, ONCE) & ONCE) === 0) return;
-      if ((keys.update(r.dhi, r.dlo, MORE) & MORE) === 0) more++;
-    });
-  }
-  const index = new DedupeIndex(keys);
-  if (more > 0) index.noteRepeats(parts, more);
-  return index;
+  scanParts(parts, (r) => {
+    if (!r.dedupe || (keys.update(r.dhi, r.dlo, ONCE) & ONCE) === 0) return;
+    if ((keys.update(r.dhi, r.dlo, MORE) & MORE) === 0) more++;
+  });
+  if (more === 0) return new DedupeIndex(keys);
+  // A second pass for the keys that come more than once.
+  const repeats = new Repeats(more);
+  scanParts(parts, (r) => {
+    if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) repeats.add(r.dhi, r.dlo, r.hi);
+  });
+  return new DedupeIndex(keys, repeats);
+}
+
+function scanParts(parts: SpooledPart[], visit: (record: Scanned) => void): void {
+  for (const part of parts) scan(part.spool.fd, part.lineOffset, visit);
 }

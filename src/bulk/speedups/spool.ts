@@ -131,7 +131,7 @@ const BUFFER_BYTES = 1024 * 1024;
 /** Pieces the sending pass reads: ~1,500 invites (0.1–0.3 s less a million rows than 64 KiB). */
 const REPLAY_BYTES = 256 * 1024;
 
-/** Byte lengths of the strings `SpoolWriter.strings` last wrote. */
+/** Byte lengths of the strings `SpoolWriter.record` last wrote. */
 const LENGTHS = new Uint32Array(4);
 
 /** Appends checked rows to a spool file (hashing their keys), buffered, with synchronous writes. */
