@@ -113,14 +113,9 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
           expectValue = false;
           elementLine = line;
           elementStart = i;
-          if (b === C.OpenBrace || b === C.OpenBracket) depth = 1;
-          else if (b === C.Quote) {
-            depth = 0;
-            inString = true;
-          } else {
-            depth = 0;
-            literal = true;
-          }
+          depth = b === C.OpenBrace || b === C.OpenBracket ? 1 : 0;
+          inString = b === C.Quote;
+          literal = depth === 0 && !inString;
           continue;
         }
         // Inside an element, outside strings.

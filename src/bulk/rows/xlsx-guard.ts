@@ -184,16 +184,12 @@ async function inflate(
       `its parts inflate to more than ${MAX_PARTS_BYTES / 1048576} MiB (${entry.name}); assess reads workbooks up to that size`,
     );
   if (entry.size > budget.left) throw over();
-  if (entry.method === 0) {
-    budget.left -= data.length;
-    if (budget.left < 0) throw over();
-    onChunk(data);
-    return;
-  }
-  const stream = createInflateRaw();
-  stream.end(data);
+  // Method 0: stored as it is.
+  const stream = entry.method === 0 ? undefined : createInflateRaw();
+  stream?.end(data);
+  const chunks: AsyncIterable<Buffer> | Buffer[] = stream ?? [data];
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       budget.left -= chunk.length;
       if (budget.left < 0) throw over();
       onChunk(chunk);
@@ -202,7 +198,7 @@ async function inflate(
     if (error instanceof UsageError) throw error;
     throw refuse(name, `the workbook's part ${entry.name} cannot be inflated (${(error as Error).message})`);
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
 }
 
