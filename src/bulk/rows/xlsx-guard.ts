@@ -16,7 +16,7 @@ const MAX_ENTRIES = 10_000;
 /** The parts read, inflated, in all: a sheet of MAX_ROWS rows of a dozen columns takes ~40 MiB. */
 const MAX_PARTS_BYTES = 64 * 1024 * 1024;
 /** Rows of a sheet below its header: beyond, the reader (which holds the sheet whole) would pass ~300 MiB. */
-export const MAX_ROWS = 100_000;
+const MAX_ROWS = 100_000;
 /** Last row × last column of the cells present. */
 const MAX_CELLS = 2_000_000;
 /** A tag of the sheet's XML: a cell's or a row's is a few dozen bytes. */

@@ -5,8 +5,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../../errors.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError } from "../rows/csv.js";
-import type { RowReader } from "./registry.js";
-import { checkPart, type WorkerAnswer } from "./split-check.js";
+import { checkPart, type RowReader, type WorkerAnswer } from "./split-check.js";
 import type { SpoolTarget } from "./spool.js";
 
 const { source, reader, range, spool } = workerData as {

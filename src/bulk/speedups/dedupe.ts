@@ -96,7 +96,7 @@ class Repeats {
     this.lines = lines;
     let rows = 0;
     const shown: Array<{ line: number; error?: string; slot: number; fp: number }> = [];
-    const visit = (r: Scanned) => {
+    scanParts(parts, (r) => {
       if (r.error !== undefined) {
         if (shown.length < most) shown.push({ line: r.line, error: r.error, slot: -1, fp: 0 });
         return;
@@ -109,8 +109,7 @@ class Repeats {
       if (lines[slot] === 0) lines[slot] = r.line;
       else if (lines[slot + 1] === 0 && this.table[i + 2] !== r.hi) lines[slot + 1] = r.line;
       if (shown.length < most) shown.push({ line: r.line, slot: i, fp: r.hi });
-    };
-    scanParts(parts, visit);
+    });
     return {
       rows,
       shown: shown.map(({ line, error, slot, fp }) => ({

@@ -3,6 +3,7 @@
  * thread (check-worker.ts), each into a spool of its own: the pass is all CPU while other cores wait. The
  * halves meet after a line break in the middle; if that break is inside a quoted value the first half ends
  * inside quotes, and the whole file is checked here instead: the outcome is always that of one reader.
+ * Row readers are described as data (`RowReader`), so the worker can be told which one to use.
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
@@ -18,6 +19,7 @@ import {
   tally,
 } from "../engine/check.js";
 import type { BulkJob } from "../engine/run.js";
+import type { BulkEntry } from "../engine/types.js";
 import {
   type ByteRange,
   type CsvInput,
@@ -26,9 +28,25 @@ import {
   csvInput,
   midpoint,
 } from "../rows/csv.js";
-import type { Employee } from "../rows/employees.js";
-import { type EmployeeRows, type InviteRows, type RowReader, rowsOf } from "./registry.js";
+import { type Employee, type EmployeeColumns, employeeCsvEntries } from "../rows/employees.js";
+import { type InviteColumns, inviteEntries } from "../rows/invites.js";
+import { fromRejectsFile } from "../rows/rejects.js";
 import { closeSpool, openSpool, type SpoolTarget } from "./spool.js";
+
+export type RowReader = InviteRows | EmployeeRows;
+type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
+type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
+
+/** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
+function rowsOf(
+  input: CsvInput,
+  reader: RowReader,
+): () => AsyncIterable<BulkEntry<BulkCandidate | Employee>[]> {
+  const rows = fromRejectsFile(input);
+  return reader.rows === "invites"
+    ? inviteEntries(rows, reader.columns, reader.testId)
+    : employeeCsvEntries(rows, reader.columns);
+}
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;

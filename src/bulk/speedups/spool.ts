@@ -125,8 +125,8 @@ export function closeSpool(file: SpoolFile): void {
   }
 }
 
-const HEADER_WORDS = 11;
-const HEADER_BYTES = HEADER_WORDS * 4;
+/** Eleven u32 words (the layout above). */
+const HEADER_BYTES = 11 * 4;
 const BUFFER_BYTES = 1024 * 1024;
 /** Pieces the sending pass reads: ~1,500 invites (0.1–0.3 s less a million rows than 64 KiB). */
 const REPLAY_BYTES = 256 * 1024;
