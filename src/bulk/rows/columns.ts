@@ -1,27 +1,22 @@
 /**
- * Finding columns by name: case-insensitive, ignoring spaces, `_` and `-`. And how messages point at a row
- * and name a column: `file.csv:12` and the header's name for CSV, `file.xlsx, sheet "Staff", row 12` and
- * `column "email"` for a sheet.
+ * Columns found by name (any case, ignoring spaces, `_` and `-`), and how messages name rows and columns:
+ * `file.csv:12` and the header's name, or `file.xlsx, sheet "Staff", row 12` and `column "email"`.
  */
 import { UsageError } from "../../errors.js";
 
-/** What a message needs to know of the input: its name, and its sheet's when it is a workbook's. */
-export interface Placed {
+interface Placed {
   name: string;
   sheet?: string;
 }
 
-/** The input as a summary names it: `candidates.csv`, `candidates.xlsx, sheet "Candidates"`. */
 export function inputLabel(input: Placed): string {
   return input.sheet === undefined ? input.name : `${input.name}, sheet "${input.sheet}"`;
 }
 
-/** Where a row is: `candidates.csv:12` (its line), `candidates.xlsx, sheet "Candidates", row 12`. */
 export function rowPlace(input: Placed, line: number): string {
   return input.sheet === undefined ? `${input.name}:${line}` : `${inputLabel(input)}, row ${line}`;
 }
 
-/** A column in a row's message: as the header writes it (`Email Address`), `column "Email Address"` in a sheet. */
 export function columnLabel(input: Placed, header: string): string {
   return input.sheet === undefined ? header : `column "${header}"`;
 }
@@ -33,10 +28,7 @@ export function normalizeHeader(name: string): string {
     .replace(/[\s_-]+/g, "");
 }
 
-/**
- * The index of the column named by one of `aliases` (or by `override`, the user's `--x-column`), or undefined.
- * Two columns answering to the same role make the header ambiguous: a usage error.
- */
+/** The column named by one of `aliases` (or by `override`, a `--x-column`); two of them: a usage error. */
 export function findColumn(
   header: string[],
   aliases: readonly string[],
@@ -69,7 +61,14 @@ export function listHeader(header: string[]): string {
   return shown.join(", ") + (header.length > 12 ? `, … (${header.length} columns)` : "");
 }
 
-/** A header whose cells look like data (an e-mail address) most likely is data: the header row is missing. */
+/** A header holding an e-mail address is most likely data: the header row is missing. */
 export function looksHeaderless(header: string[]): boolean {
   return header.some((cell) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(cell.trim()));
+}
+
+/** A sheet's column as the spreadsheet names it: 1 → A, 27 → AA. */
+export function columnName(n: number): string {
+  let name = "";
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) name = String.fromCharCode(65 + ((k - 1) % 26)) + name;
+  return name;
 }

@@ -1,9 +1,7 @@
 /**
- * Streaming CSV input for bulk runs: UTF-8 with or without BOM, `,` `;` or tab detected from the header row,
- * CRLF, quoted fields with delimiters and line breaks, and the physical 1-based line where each record starts
- * (so every message can say `file.csv:12`). The file is read in 16 KiB pieces with backpressure: only the
- * records of the piece being handled are in memory. Lines are split here until the first quote (or a line
- * nearing the record limit); csv-parse parses from that line on (`fieldBatches`).
+ * Streaming CSV input for bulk runs: UTF-8 (BOM or not), `,` `;` or tab detected from the header row, quoted
+ * fields, and the 1-based line where each record starts (`file.csv:12`). Read in 16 KiB pieces with
+ * backpressure; lines are split here until the first quote, csv-parse parses from that line on.
  */
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
@@ -16,45 +14,35 @@ import { unreadable } from "../../files.js";
 import { rowPlace } from "./columns.js";
 
 export interface CsvRecord {
-  /** Physical line where the record starts (1-based). */
   line: number;
   fields: string[];
 }
 
-/** What identifies an opened CSV input: enough to read it again elsewhere (a worker thread) without sniffing. */
+/** An opened CSV input as data: enough to read it again in a worker thread without sniffing. */
 export interface CsvSource {
   path: string;
   /** How messages name the file. */
   name: string;
   delimiter: string;
-  /** Header cells as written (trimmed). */
+  /** Header cells, trimmed. */
   header: string[];
   headerLine: number;
-  /**
-   * For the rows of a spreadsheet (xlsx.ts): the sheet's name. Messages then say `file.xlsx, sheet "Staff",
-   * row 12` and name columns as `column "email"` (columns.ts `rowPlace`).
-   */
+  /** A spreadsheet's sheet (xlsx.ts): messages then say `file.xlsx, sheet "Staff", row 12`. */
   sheet?: string;
 }
 
-/**
- * A part of the file, [start, end) in bytes, that begins on a record boundary. Lines in a part are counted
- * from its start (line 1 = the part's first line): only the reader of the part before it knows the offset.
- */
+/** Bytes [start, end) starting on a record boundary; its lines are counted from its start. */
 export interface ByteRange {
   start: number;
   end: number;
 }
 
 export interface CsvInput extends CsvSource {
-  /**
-   * The data records (header and blank lines left out), in batches, from the start of the file (or of `range`)
-   * each call. `end`, when given, receives the line where a record after the last one would start.
-   */
+  /** The data records in batches; `end` receives the line where a record after the last one would start. */
   batches(range?: ByteRange, end?: { line: number }): AsyncGenerator<CsvRecord[]>;
 }
 
-/** A syntax error at a line (relative to the part being read, for a ByteRange). */
+/** A syntax error at a line (relative to the part read, for a ByteRange). */
 export class CsvSyntaxError extends UsageError {
   constructor(
     readonly file: string,
@@ -69,12 +57,7 @@ export class CsvSyntaxError extends UsageError {
 /** A record longer than this is refused (a missing closing quote would otherwise swallow the file). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
-/**
- * The size of each read. A piece's records live until the sending pass has dispatched them; the larger the
- * piece, the more of them outlive a young-generation collection and are promoted, to wait for a full one.
- * Measured on a million rows, 16 KiB against 64 KiB: the same time, peak RSS 114–116 MiB against 147–150 MiB
- * (upsert) and 108–110 against 121–154 (invite); 256 KiB and 1 MiB parse no faster and take more memory still.
- */
+/** Larger pieces parse no faster and their records outlive young-generation collections (more peak RSS). */
 const PIECE_BYTES = 16 * 1024;
 const DELIMITERS = [",", ";", "\t"];
 
@@ -92,13 +75,7 @@ export function parseDelimiter(value: unknown): string | undefined {
 
 export async function openCsv(
   path: string,
-  options: {
-    delimiter?: string;
-    /** How messages name the input (default: its path, shortened): "stdin" for `-`. */
-    name?: string;
-    /** A header row for this kind of input, suggested when the file is empty. */
-    example?: string;
-  } = {},
+  options: { delimiter?: string; name?: string; example?: string } = {},
 ): Promise<CsvInput> {
   const name = options.name ?? displayName(path);
   const example = options.example ?? "email,name";
@@ -106,7 +83,7 @@ export async function openCsv(
   const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
   const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
   const input = csvInput({ path, name, delimiter, header: [], headerLine: 1 });
-  for await (const batch of readRecords(path, name, delimiter, { header: "keep" })) {
+  for await (const batch of readRecords({ path, name, delimiter, start: 0 }, { header: "keep" })) {
     const first = batch[0];
     if (first) {
       input.header = first.fields.map((cell) => cell.trim());
@@ -120,53 +97,55 @@ export async function openCsv(
 
 /** An input opened before (by openCsv, maybe in another thread). */
 export function csvInput(source: CsvSource): CsvInput {
+  const { path, name, delimiter } = source;
   return {
     ...source,
-    batches: (range, end) => readRecords(source.path, source.name, source.delimiter, { range, end }),
+    batches: (range, end) =>
+      readRecords({ path, name, delimiter, start: range?.start ?? 0, end: range?.end }, { end }),
   };
 }
 
-/**
- * Where to cut the file in two for a reader each: just after the first line break at or after the middle.
- * The cut is only right if that break is outside quotes, which the reader of the first part finds out: its
- * part then ends cleanly, instead of inside a quoted value.
- */
+/** Just after the first line break from the middle on (the first half's reader finds out if it was quoted). */
 export async function midpoint(path: string, size: number): Promise<number | undefined> {
+  const from = Math.floor(size / 2);
+  const nl = (await readBytes(path, from, Math.min(SNIFF_BYTES, size))).indexOf(10);
+  return nl === -1 || from + nl + 1 >= size ? undefined : from + nl + 1;
+}
+
+/** Up to `length` bytes of the file from `position`. */
+export async function readBytes(path: string, position: number, length: number): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const window = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-    const from = Math.floor(size / 2);
-    const { bytesRead } = await handle.read(window, 0, window.length, from);
-    const nl = window.subarray(0, bytesRead).indexOf(10);
-    return nl === -1 || from + nl + 1 >= size ? undefined : from + nl + 1;
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
-function displayName(path: string): string {
+/** The size of an input file; a folder, or a file that cannot be read, is a usage error. */
+export async function sizeOf(path: string, name: string, what: string, stdin = false): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UsageError(`${name} is a directory, not ${what}`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw unreadable(name, error, { stdin });
+  }
+}
+
+/** How messages name a file: its path, or its base name when the path is long. */
+export function displayName(path: string): string {
   return path.length > 60 ? basename(path) : path;
 }
 
-/** The first 64 KiB: refuses missing, empty, binary and non-UTF-8 files before any parsing. */
+/** The first 64 KiB, refusing missing, empty, binary and non-UTF-8 files. */
 async function sniff(path: string, name: string, example: string): Promise<string> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new UsageError(`${name} is a directory, not a CSV file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw unreadable(name, error, { stdin: true });
-  }
+  const size = await sizeOf(path, name, "a CSV file", true);
   if (size === 0) throw emptyFile(name, example);
-  const handle = await open(path, "r");
-  const buffer = Buffer.alloc(Math.min(size, SNIFF_BYTES));
-  try {
-    await handle.read(buffer, 0, buffer.length, 0);
-  } finally {
-    await handle.close();
-  }
+  const buffer = await readBytes(path, 0, Math.min(size, SNIFF_BYTES));
   if ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff)) {
     throw new UsageError(
       `${name}:1: UTF-16 text; CSV input must be UTF-8`,
@@ -194,7 +173,7 @@ async function sniff(path: string, name: string, example: string): Promise<strin
   return text;
 }
 
-/** The message for a file with a header and no data rows (a usage error, exit 2: nothing to send). */
+/** A header and no data rows: a usage error, nothing to send. */
 export function noRowsMessage(input: CsvInput): string {
   return `${rowPlace(input, input.headerLine)}: a header row and no data rows after it: nothing to send`;
 }
@@ -240,10 +219,8 @@ function firstLineEnd(text: string): number {
 }
 
 /**
- * csv-parse's options for our CSV. `relax_quotes` keeps a quote inside an unquoted value as written
- * (`Ada "The Countess" Lovelace`); it also lets text follow a closing quote, which `rtrim` turns back into an
- * error (CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE), at the price of unquoted values losing trailing blanks
- * (every value is trimmed anyway). Blank lines are not skipped by the parser: each one must count as a line.
+ * `relax_quotes` keeps `Ada "The Countess" Lovelace` as written; `rtrim` makes text after a closing quote an
+ * error again. Blank lines are not skipped by the parser: each must count as a line.
  */
 const PARSE_OPTIONS = {
   bom: true,
@@ -270,35 +247,22 @@ const SYNTAX_ERRORS: Record<string, { message: string; hint: string }> = {
   },
 };
 
-/**
- * The file's records in the order they come, one array per piece read. Line numbers are counted here, not
- * taken from csv-parse's `info.lines`: that is the line where a record ends, and it counts a `\r\n` inside a
- * quoted value twice. A record starts one line after the previous one ended.
- */
+/** Records per piece read. Lines are counted here: csv-parse's `info.lines` counts a quoted `\r\n` twice. */
 async function* readRecords(
-  path: string,
-  name: string,
-  delimiter: string,
-  options: { header?: "keep"; range?: ByteRange; end?: { line: number } },
+  part: FilePart,
+  options: { header?: "keep"; end?: { line: number } } = {},
 ): AsyncGenerator<CsvRecord[]> {
-  const { range } = options;
-  const fromStart = (range?.start ?? 0) === 0;
+  const { name, delimiter } = part;
+  const fromStart = part.start === 0;
   // Only a part that starts the file has the header (and maybe Excel's "sep=" line).
   let headerSeen = options.header === "keep" || !fromStart;
   let line = 1;
   try {
-    for await (const batch of fieldBatches({
-      path,
-      name,
-      delimiter,
-      start: range?.start ?? 0,
-      end: range?.end,
-    })) {
+    for await (const batch of fieldBatches(part)) {
       const out: CsvRecord[] = [];
       for (const fields of batch) {
         const start = line;
         line += 1 + countBreaks(fields);
-        // Blank and whitespace-only lines.
         if (fields.length === 1 && fields[0]!.trim() === "") continue;
         // Excel's "sep=;" first line names the delimiter; it is not the header.
         if (fromStart && start === 1 && fields.length <= 2 && /^sep=.?$/i.test(fields.join(delimiter)))
@@ -314,17 +278,15 @@ async function* readRecords(
     if (options.end) options.end.line = line;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    // Every record before the failing one has been counted: `line` is where the failing one starts.
     const known = SYNTAX_ERRORS[(error as { code?: string }).code ?? ""];
     if (known) throw new CsvSyntaxError(name, line, known.message, known.hint);
     throw new UsageError(`Cannot read ${name}: ${(error as Error).message}`);
   }
 }
 
-/** What a reader of records reads: a file's bytes from `start` (where a line starts) to `end` (or its end). */
+/** A file's bytes from `start` (where a line starts) to `end` (or its end). */
 export interface FilePart {
   path: string;
-  /** How messages name the file. */
   name: string;
   delimiter: string;
   start: number;
@@ -337,23 +299,14 @@ const LF = 0x0a;
 const LINE_BREAK = /\r\n|\r|\n/;
 
 /**
- * The fields of each record of a part of the file, in batches. Up to the line of
- * the first quote, lines are split at their breaks and fields at the delimiter here; from that line on,
- * csv-parse reads the rest (`parsedBatches`). Text without a quote holds no quoted value, and csv-parse gives
- * exactly these records for it (PARSE_OPTIONS: trailing blanks trimmed, \r\n, \n and \r each end a line;
- * a property test in test/bulk/csv.test.ts holds the two to that). Lines are split here only while they are
- * well below csv-parse's record limit, so that limit is csv-parse's alone. csv-parse's loop over each character was
- * half of the validate-first pass (bench/README.md); most files quote nothing, or little. (Exported for the
- * property test.)
+ * The records of a part of the file, in batches: split here up to the line of the first quote (quote-free text
+ * gives exactly csv-parse's records: a property test holds the two to that; csv-parse's per-character loop was
+ * half of the check), then parsed by csv-parse (`parsedBatches`). Exported for that test.
  */
 export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> {
-  const { path, name, delimiter, start, end } = part;
-  const file = createReadStream(path, {
-    highWaterMark: PIECE_BYTES,
-    start,
-    ...(end !== undefined ? { end: end - 1 } : {}),
-  });
-  /** The unfinished last line, and the file offset of its first byte. */
+  const { path, name, delimiter, start } = part;
+  const file = readPart(part);
+  /** The unfinished last line; `at`: the file offset of its first byte. */
   let rest: Buffer | undefined;
   let at = start;
   let first = true;
@@ -361,15 +314,13 @@ export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> 
     let data = rest ? Buffer.concat([rest, piece]) : piece;
     if (first) {
       first = false;
-      // csv-parse's `bom`: at the start of what it reads.
       if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
         data = data.subarray(3);
         at += 3;
       }
     }
     const quote = data.indexOf(QUOTE);
-    // Whole lines end at the last break (a \r at the very end may be the first half of a \r\n), or, from the
-    // first quote on, at the start of its line: csv-parse reads on from there.
+    // Whole lines end at the last break (a final \r may be half a \r\n), or at the start of the first quote's line.
     const cut =
       quote !== -1
         ? lineStart(data, quote)
@@ -380,8 +331,7 @@ export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> 
     }
     rest = cut < data.length ? data.subarray(cut) : undefined;
     at += cut;
-    // From a quote's line on, or a line long enough to near csv-parse's record limit (which it then applies,
-    // and every line split here is far below), csv-parse reads on.
+    // A quote's line, or a line nearing the record limit (csv-parse's to apply): csv-parse reads on.
     if (quote !== -1 || (rest?.length ?? 0) > MAX_RECORD_BYTES / 2) {
       file.destroy();
       yield* parsedBatches({ ...part, start: at });
@@ -397,13 +347,9 @@ function lineStart(data: Buffer, before: number): number {
   return Math.max(data.lastIndexOf(LF, before - 1), data.lastIndexOf(CR, before - 1)) + 1;
 }
 
-/**
- * Records of quote-free text as csv-parse gives them: one per line, fields split at the delimiter, trailing
- * blanks trimmed. The text ends with a line break unless it is the input's end (`last`).
- */
+/** Quote-free text's records as csv-parse gives them; it ends with a line break unless `last`. */
 function splitLines(text: string, delimiter: string, last: boolean): string[][] {
   const lines = text.split(LINE_BREAK);
-  // After the last break: nothing, or (at the input's end) a last line without a break.
   const n = last && lines[lines.length - 1] !== "" ? lines.length : lines.length - 1;
   const records: string[][] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -416,15 +362,9 @@ function splitLines(text: string, delimiter: string, last: boolean): string[][] 
 
 /** csv-parse's records of a part of the file, in batches (exported for the test). */
 export async function* parsedBatches(part: FilePart): AsyncGenerator<string[][]> {
-  const { path, name, delimiter, start, end } = part;
-  const parser = parse({ ...PARSE_OPTIONS, delimiter });
+  const parser = parse({ ...PARSE_OPTIONS, delimiter: part.delimiter });
   const records = batchesOf(parser);
-  const file = createReadStream(path, {
-    highWaterMark: PIECE_BYTES,
-    start,
-    ...(end !== undefined ? { end: end - 1 } : {}),
-  });
-  pipeline(file, utf8Only(path, name, start), parser, (error) => {
+  pipeline(readPart(part), utf8Only(part.path, part.name, part.start), parser, (error) => {
     if (error) records.fail(error);
   });
   try {
@@ -434,10 +374,15 @@ export async function* parsedBatches(part: FilePart): AsyncGenerator<string[][]>
   }
 }
 
-/**
- * Whatever the parser has ready at each wake-up, as one array: no await per record. The parser parses the next
- * piece of the file only once its output has been read, so memory holds about one piece's records.
- */
+function readPart({ path, start, end }: FilePart) {
+  return createReadStream(path, {
+    highWaterMark: PIECE_BYTES,
+    start,
+    ...(end !== undefined ? { end: end - 1 } : {}),
+  });
+}
+
+/** What the parser has ready at each wake-up, as one array (no await per record; about one piece in memory). */
 function batchesOf(parser: Parser): { batches: AsyncGenerator<string[][]>; fail(error: Error): void } {
   let failure: Error | undefined;
   let ended = false;
@@ -455,7 +400,7 @@ function batchesOf(parser: Parser): { batches: AsyncGenerator<string[][]>; fail(
     for (;;) {
       const batch: string[][] = [];
       for (let record = parser.read(); record !== null; record = parser.read()) batch.push(record);
-      // Records parsed before a failure come first: they may well be where the user looks for it.
+      // Records parsed before a failure come first.
       if (batch.length > 0) yield batch;
       else if (failure) throw failure;
       else if (ended) return;
@@ -501,7 +446,7 @@ function countBreaks(fields: string[]): number {
   return n;
 }
 
-/** Length of the prefix that ends on a whole UTF-8 sequence (a split multi-byte character is left out). */
+/** Length of the prefix that ends on a whole UTF-8 sequence. */
 function completeUtf8(data: Buffer): number {
   const n = data.length;
   for (let back = 1; back <= Math.min(3, n); back++) {
@@ -513,7 +458,7 @@ function completeUtf8(data: Buffer): number {
   return n;
 }
 
-/** Offset of the first byte that is not part of a valid UTF-8 sequence (only called when there is one). */
+/** Offset of the first byte that is not part of a valid UTF-8 sequence. */
 function firstInvalidUtf8(data: Buffer): number {
   let i = 0;
   while (i < data.length) {
@@ -533,7 +478,7 @@ function lineAt(buffer: Buffer, offset: number): number {
   return line;
 }
 
-/** The line of a byte offset, counted again from the start of the file (only on the error path). */
+/** The line of a byte offset, counted again from the start of the file (error path only). */
 async function lineOfOffset(path: string, offset: number): Promise<number> {
   if (offset === 0) return 1;
   let line = 1;

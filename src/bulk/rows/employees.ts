@@ -1,9 +1,7 @@
 /**
- * Rows → employee upsert items, from a CSV file or a JSON array. CSV columns are the item's field names
- * (`email`, `firstName`, `externalEmployeeId`, `department`, ...) without the `employeeHRMSInfo.` prefix,
- * matched case-insensitively, ignoring spaces, `_` and `-`; any other column becomes an entry of
- * `customFieldWithValue`. The `error` column that a rejects file adds is ignored, so a fixed rejects file can
- * be fed back in as it is.
+ * Rows → employee upsert items, from CSV or a JSON array. CSV columns are the item's field names without the
+ * `employeeHRMSInfo.` prefix (found as columns.ts finds them); any other column is a custom field. A rejects
+ * file's `error` column is ignored, so a fixed rejects file can be fed back in as it is.
  */
 import type { z } from "zod";
 import { toJson } from "../../api/json.js";
@@ -18,7 +16,7 @@ import { jsonArrayBatches } from "./json-array.js";
 
 export type Employee = z.infer<typeof EmployeeUpsertItem>;
 
-const TOP_FIELDS = ["email", "firstName", "lastName", "jobCode"] as const;
+const TOP_FIELDS = ["email", "firstName", "lastName", "jobCode"];
 const HRMS_FIELDS = [
   "externalEmployeeId",
   "department",
@@ -29,22 +27,18 @@ const HRMS_FIELDS = [
   "employmentType",
   "grade",
   "band",
-] as const;
+];
+/** The order of an item's fields in its JSON: the schema's. */
+const FIELD_ORDER = [...TOP_FIELDS, ...HRMS_FIELDS];
 const DATE_FIELDS = new Set(["hireDate", "exitDate"]);
-/** Added by rejects files; never sent. */
-export const ERROR_COLUMN = "error";
+const ERROR_COLUMN = "error";
+const EMAIL_MESSAGE = "is not a valid e-mail address";
 
-type Target =
-  | { kind: "top"; field: string }
-  | { kind: "hrms"; field: string }
-  | { kind: "custom"; field: string };
+type Target = { kind: "top" | "hrms" | "custom"; field: string };
 
 export interface EmployeeColumns {
   targets: Array<Target | undefined>;
-  /**
-   * The columns with a target, in the order the item's JSON writes their fields: the schema's,
-   * custom fields by name. The same employee is then the same text whatever the order of the file's columns.
-   */
+  /** The columns with a target in the schema's order, custom fields by name: one JSON text per employee. */
   order: number[];
 }
 
@@ -78,12 +72,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
       "Employee files need an email column; the other columns are the fields of an employee (firstName, jobCode, externalEmployeeId, department, ...).",
     );
   }
-  const rank = (t: Target) =>
-    t.kind === "top"
-      ? TOP_FIELDS.indexOf(t.field as (typeof TOP_FIELDS)[number])
-      : t.kind === "hrms"
-        ? TOP_FIELDS.length + HRMS_FIELDS.indexOf(t.field as (typeof HRMS_FIELDS)[number])
-        : TOP_FIELDS.length + HRMS_FIELDS.length;
+  const rank = (t: Target) => (t.kind === "custom" ? FIELD_ORDER.length : FIELD_ORDER.indexOf(t.field));
   const order = targets
     .flatMap((t, i) => (t ? [i] : []))
     .sort((a, b) => {
@@ -98,110 +87,79 @@ export function employeeCsvEntries(
   input: CsvInput,
   columns: EmployeeColumns,
 ): () => AsyncIterable<BulkEntry<Employee>[]> {
+  const { targets, order } = columns;
   const width = input.header.length;
-  // How a row's problems name its columns: by field (`hireDate: …`) in CSV, as the header writes them
-  // (`column "Hire Date": …`) in a sheet.
-  const labels = columns.targets.map((target, index) =>
-    input.sheet === undefined ? (target?.field ?? "") : columnLabel(input, input.header[index] ?? ""),
+  const sheet = input.sheet !== undefined;
+  // Problems name columns by field in CSV (`hireDate: …`), as the header writes them in a sheet.
+  const labels = targets.map((target, index) =>
+    sheet ? columnLabel(input, input.header[index] ?? "") : (target?.field ?? ""),
   );
-  const email = columns.targets.findIndex((t) => t?.kind === "top" && t.field === "email");
-  const names: ColumnNames = {
-    labels,
-    email: labels[email] ?? "email",
-    managerEmail:
-      labels[columns.targets.findIndex((t) => t?.kind === "hrms" && t.field === "managerEmail")] ??
-      "managerEmail",
-    sheet: input.sheet !== undefined,
-  };
-  return async function* entries() {
-    for await (const batch of input.batches()) {
-      yield batch.map(({ line, fields }) => csvEntry(line, fields, columns, width, names));
+  const labelOf = (kind: Target["kind"], field: string) =>
+    labels[targets.findIndex((t) => t?.kind === kind && t.field === field)] ?? field;
+  const emailLabel = labelOf("top", "email");
+  const managerLabel = labelOf("hrms", "managerEmail");
+
+  // Checked field by field (an object schema per row costs a million rows ~0.5 s), with zod's messages.
+  const entry = (line: number, fields: string[]): BulkEntry<Employee> => {
+    const extra = extraFields(fields, width, sheet);
+    const problems: string[] = extra ? [extra] : [];
+    const item: Record<string, unknown> = {};
+    let hrms: Record<string, unknown> | undefined;
+    let custom: Record<string, string> | undefined;
+    for (const index of order) {
+      const target = targets[index]!;
+      const value = (fields[index] ?? "").trim();
+      if (value === "") continue;
+      if (target.kind === "top") {
+        item[target.field] = value;
+      } else if (target.kind === "custom") {
+        custom ??= {};
+        custom[target.field] = value;
+      } else {
+        hrms ??= {};
+        hrms[target.field] = DATE_FIELDS.has(target.field)
+          ? checkedDate(labels[index]!, value, problems)
+          : value;
+      }
     }
-  };
-}
-
-/** How a row's problems name its columns (`labels`: by column index). */
-interface ColumnNames {
-  labels: string[];
-  email: string;
-  managerEmail: string;
-  sheet: boolean;
-}
-
-/**
- * One CSV row. Its values are strings by construction and its fields known, so it is checked field by field
- * where the item schema could refuse it (e-mails, dates, an empty employee id never gets this far): the
- * object schema took ~0.5 µs a row, and a million rows make the difference. The messages are the schema's.
- */
-function csvEntry(
-  line: number,
-  fields: string[],
-  columns: EmployeeColumns,
-  width: number,
-  names: ColumnNames,
-): BulkEntry<Employee> {
-  const extra = extraFields(fields, width, names.sheet);
-  const problems: string[] = extra ? [extra] : [];
-  const item: Record<string, unknown> = {};
-  let hrms: Record<string, unknown> | undefined;
-  let custom: Record<string, string> | undefined;
-  for (const index of columns.order) {
-    const target = columns.targets[index]!;
-    const value = (fields[index] ?? "").trim();
-    if (value === "") continue;
-    if (target.kind === "top") {
-      item[target.field] = value;
-    } else if (target.kind === "custom") {
-      custom ??= {};
-      custom[target.field] = value;
-    } else {
+    if (custom) {
       hrms ??= {};
-      hrms[target.field] = DATE_FIELDS.has(target.field)
-        ? checkedDate(names.labels[index]!, value, problems)
-        : value;
+      hrms.customFieldWithValue = custom;
     }
-  }
-  if (custom) {
-    hrms ??= {};
-    hrms.customFieldWithValue = custom;
-  }
-  if (hrms) item.employeeHRMSInfo = hrms;
-  const email = typeof item.email === "string" ? item.email : "";
-  if (!Email.safeParse(email).success) problems.push(emailProblem(email, names.email));
-  if (hrms?.managerEmail !== undefined && !Email.safeParse(hrms.managerEmail).success)
-    problems.push(`${names.managerEmail}: ${EMAIL_MESSAGE}`);
-  if (problems.length > 0)
-    return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
-  return valid(line, item as Employee, fields);
+    if (hrms) item.employeeHRMSInfo = hrms;
+    const email = typeof item.email === "string" ? item.email : "";
+    if (!Email.safeParse(email).success) problems.push(emailProblem(email, emailLabel));
+    if (hrms?.managerEmail !== undefined && !Email.safeParse(hrms.managerEmail).success)
+      problems.push(`${managerLabel}: ${EMAIL_MESSAGE}`);
+    if (problems.length > 0)
+      return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
+    return valid(line, item as Employee, fields);
+  };
+
+  return async function* entries() {
+    for await (const batch of input.batches()) yield batch.map(({ line, fields }) => entry(line, fields));
+  };
 }
 
 /** Items of a JSON array file; an `error` property (from a rejects file) is dropped. */
 export function employeeJsonEntries(path: string, name: string): () => AsyncIterable<BulkEntry<Employee>[]> {
   return async function* entries() {
     for await (const batch of jsonArrayBatches(path, name)) {
-      yield batch.map((element): BulkEntry<Employee> => {
-        if (element.error)
-          return { invalid: { line: element.line, error: element.error, source: undefined } };
-        const value = element.value;
+      yield batch.map(({ line, value, error }): BulkEntry<Employee> => {
+        if (error) return { invalid: { line, error, source: undefined } };
         if (typeof value !== "object" || value === null || Array.isArray(value)) {
-          return {
-            invalid: { line: element.line, error: "an employee must be a JSON object", source: value },
-          };
+          return { invalid: { line, error: "an employee must be a JSON object", source: value } };
         }
         const { [ERROR_COLUMN]: _ignored, ...item } = value as Record<string, unknown>;
-        return toEntry(element.line, item, value, []);
+        return jsonEntry(line, item, value);
       });
     }
   };
 }
 
-/** Normalises dates and validates with the item schema (JSON items, whose shape is anyone's guess). */
-function toEntry(
-  line: number,
-  raw: Record<string, unknown>,
-  source: unknown,
-  problems: string[],
-): BulkEntry<Employee> {
+/** Normalises dates and validates with the item schema (a JSON item's shape is anyone's guess). */
+function jsonEntry(line: number, raw: Record<string, unknown>, source: unknown): BulkEntry<Employee> {
+  const problems: string[] = [];
   const hrms = raw.employeeHRMSInfo;
   if (hrms && typeof hrms === "object" && !Array.isArray(hrms)) {
     const info = { ...(hrms as Record<string, unknown>) };
@@ -213,17 +171,15 @@ function toEntry(
   }
   const email = typeof raw.email === "string" ? raw.email : "";
   const parsed = EmployeeUpsertItem.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path
-        .map(String)
-        .join(".")
-        .replace(/^employeeHRMSInfo\./, "");
-      if (path === "email") problems.push(emailProblem(email));
-      else if (issue.code === "unrecognized_keys")
-        problems.push(`unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`);
-      else if (!DATE_FIELDS.has(path)) problems.push(`${path || "item"}: ${issue.message}`);
-    }
+  for (const issue of parsed.error?.issues ?? []) {
+    const path = issue.path
+      .map(String)
+      .join(".")
+      .replace(/^employeeHRMSInfo\./, "");
+    if (path === "email") problems.push(emailProblem(email));
+    else if (issue.code === "unrecognized_keys")
+      problems.push(`unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`);
+    else if (!DATE_FIELDS.has(path)) problems.push(`${path || "item"}: ${issue.message}`);
   }
   if (problems.length > 0 || !parsed.success) {
     return { invalid: { line, error: problems.join("; ") || "invalid employee", label: email, source } };
@@ -232,19 +188,18 @@ function toEntry(
 }
 
 /**
- * A checked employee: serialized for the request, keyed by its content (reruns skip unchanged rows) and
- * deduplicated by its e-mail: rows of one e-mail are sent once when their contents are the same, and conflict
- * when they are not (dedupe.ts).
+ * A checked employee, keyed by its content (reruns skip unchanged rows) and deduplicated by its e-mail (rows
+ * of one e-mail are sent once when the same, and conflict when not: dedupe.ts).
  */
 function valid(line: number, item: Employee, source: unknown): BulkEntry<Employee> {
   const json = toJson<Employee>(item);
   const email = item.email.toLowerCase();
+  const key = contentKey(item, json);
   return {
     row: {
       line,
       group: "",
-      key:
-        email === item.email ? contentKey(item, json) : sameCase(contentKey(item, json), item.email, email),
+      key: email === item.email ? key : sameCase(key, item.email, email),
       dedupeKey: email,
       label: item.email,
       json,
@@ -253,48 +208,33 @@ function valid(line: number, item: Employee, source: unknown): BulkEntry<Employe
   };
 }
 
-const EMAIL_MESSAGE = "is not a valid e-mail address";
-
 function emailProblem(email: string, label = "email"): string {
   return `${label}: ${email === "" ? "empty" : `"${email}" ${EMAIL_MESSAGE}`}`;
 }
 
-/** A date field's value as the service takes it; the value as it was (and a problem) when it is no date. */
+/**
+ * A date field as the service takes it, read as date flags are (`YYYY-MM-DD` at midnight UTC, or ISO 8601);
+ * the value as it was, and a problem, when it is no date.
+ */
 function checkedDate(field: string, value: string, problems: string[]): string {
-  const date = toDateTime(value);
-  if (date) return date;
+  if (/^\d{4}-\d{2}-\d{2}/.test(value.trim())) {
+    try {
+      return toServiceTime(parseDate(value, "start", "date"));
+    } catch {}
+  }
   problems.push(`${field}: "${value}" is not a date (use YYYY-MM-DD or ISO 8601)`);
   return value;
 }
 
-/**
- * A date in a file: `YYYY-MM-DD` (midnight UTC) or ISO 8601, read as date flags are (the relative forms of
- * flags, `now` and `7d`, mean nothing in a file) → `YYYY-MM-DDTHH:mm:ssZ`; undefined when not a date.
- */
-export function toDateTime(value: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return undefined;
-  try {
-    return toServiceTime(parseDate(value, "start", "date"));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The content key with the e-mail lower-cased: an e-mail is one whatever its case, so two rows that differ only
- * there are the same employee with the same values (a repeat, not a conflict; and a rerun skips it). The key
- * starts with the e-mail: the item's first field, which both ways of writing it put first.
- */
+/** The content key with the e-mail (the item's first field) lower-cased: rows differing only there are repeats. */
 function sameCase(key: string, email: string, lower: string): string {
   const head = `{"email":${JSON.stringify(email)}`;
   return key.startsWith(head) ? `{"email":${JSON.stringify(lower)}${key.slice(head.length)}` : key;
 }
 
 /**
- * A row's ledger key: the employee as JSON (`json`, the text the request carries, unless its custom fields
- * must be put in order). zod writes an object's fields in the schema's order, whatever order the file gave
- * them in, and custom fields are put in order of name here, so the same employee written in another order is
- * the same row. (JSON.stringify is native: a hand-written canonical form took ~1.5 s more a million rows.)
+ * A row's ledger key: the employee as JSON, its custom fields in order of name (zod writes the other fields in
+ * the schema's order), so the same employee written in another order is the same row.
  */
 export function contentKey(item: Employee, json: string): string {
   const hrms = item.employeeHRMSInfo;

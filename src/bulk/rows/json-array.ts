@@ -1,7 +1,6 @@
 /**
- * Streams the elements of a top-level JSON array from a file, each with the physical line it starts on,
- * without holding the file in memory: a byte scanner finds where each element begins and ends (strings and
- * escapes respected), and only that element's text is parsed.
+ * The elements of a file's top-level JSON array, each with the line it starts on, streamed: a byte scanner
+ * finds where each element begins and ends, and only that element's text is parsed.
  */
 import { createReadStream } from "node:fs";
 import { UsageError } from "../../errors.js";
@@ -9,12 +8,10 @@ import { unreadable } from "../../files.js";
 
 export interface JsonElement {
   line: number;
-  /** The parsed element, or undefined when `error` says why it could not be parsed. */
   value?: unknown;
   error?: string;
 }
 
-/** An element larger than this is refused rather than buffered. */
 const MAX_ELEMENT_BYTES = 1024 * 1024;
 
 enum C {
@@ -32,12 +29,15 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-/** Elements of the array in `path`, in batches. Structural errors (not an array, truncated) throw a UsageError. */
+/** Bytes that end a bare literal (a number, true, false, null) besides white space. */
+const ENDS_LITERAL = new Set<number>([C.Comma, C.CloseBracket, C.OpenBrace, C.OpenBracket, C.Quote]);
+
+/** Elements of the array in `path`, in batches; structural errors (not an array, truncated) are usage errors. */
 export async function* jsonArrayBatches(path: string, name: string): AsyncGenerator<JsonElement[]> {
   let line = 1;
-  let started = false; // saw the opening [
-  let finished = false; // saw the closing ]
-  let depth = 0; // nesting inside the current element
+  let started = false; // [ seen
+  let finished = false; // ] seen
+  let depth = 0; // inside the current element
   let inString = false;
   let escaped = false;
   let parts: Buffer[] = [];
@@ -85,18 +85,8 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
           }
           continue;
         }
-        if (
-          literal &&
-          (isSpace(b) ||
-            b === C.Comma ||
-            b === C.CloseBracket ||
-            b === C.OpenBrace ||
-            b === C.OpenBracket ||
-            b === C.Quote)
-        ) {
-          // A bare literal ends at the first byte that cannot be part of it; that byte is looked at again below.
-          closeElement(i);
-        }
+        // A bare literal ends at the first byte that cannot be part of it, which is looked at again below.
+        if (literal && (isSpace(b) || ENDS_LITERAL.has(b))) closeElement(i);
         if (b === C.Newline) line++;
         if (isSpace(b)) continue;
         if (finished) throw fail("text after the end of the array");
@@ -108,7 +98,8 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
         }
         if (!inElement) {
           if (b === C.CloseBracket) {
-            if (expectValue && !isEmptyArraySoFar(out, elementLine)) throw fail("a comma before ]");
+            // `[]` is fine; a ] after a comma is not.
+            if (expectValue && elementLine !== 0) throw fail("a comma before ]");
             finished = true;
             continue;
           }
@@ -122,17 +113,12 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
           expectValue = false;
           elementLine = line;
           elementStart = i;
-          if (b === C.OpenBrace || b === C.OpenBracket) depth = 1;
-          else if (b === C.Quote) {
-            depth = 0;
-            inString = true;
-          } else {
-            depth = 0;
-            literal = true;
-          }
+          depth = b === C.OpenBrace || b === C.OpenBracket ? 1 : 0;
+          inString = b === C.Quote;
+          literal = depth === 0 && !inString;
           continue;
         }
-        // inside an element, outside strings
+        // Inside an element, outside strings.
         if (literal) continue;
         if (b === C.Quote) inString = true;
         else if (b === C.OpenBrace || b === C.OpenBracket) depth++;
@@ -158,9 +144,4 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
   }
   if (!started) throw fail("the file is empty: it must hold a JSON array of employees", 1);
   if (inElement || !finished) throw fail("the array never closes (the file ends too early)");
-}
-
-/** `[]` and `[ ]`: a ] right after [ is fine; after a comma it is not. */
-function isEmptyArraySoFar(_out: JsonElement[], elementLine: number): boolean {
-  return elementLine === 0;
 }

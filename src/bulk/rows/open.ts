@@ -1,21 +1,18 @@
 /**
- * A bulk run's input file opened by what it is: one sheet of an .xlsx workbook (xlsx.ts: its reader, a large
- * library, is loaded only then), else CSV text. Either way the rows come as a CsvInput, for the same row
- * readers (registry.ts). `-` is standard input (inputFile).
+ * A bulk run's input opened by what it is: one sheet of an .xlsx workbook (its large reader loaded only then),
+ * else CSV text; either way a CsvInput. `-` is standard input.
  */
-import { open } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Readable } from "node:stream";
 import { UsageError } from "../../errors.js";
 import { stdinToFile } from "../../files.js";
-import { type CsvInput, openCsv } from "./csv.js";
+import { type CsvInput, openCsv, readBytes } from "./csv.js";
 
-/** A workbook is known by its name: `.xlsx` (any case). */
 export function isWorkbook(path: string): boolean {
   return extname(path).toLowerCase() === ".xlsx";
 }
 
-/** Spreadsheet formats that are not .xlsx: refused with a way out, rather than read as (binary) CSV. */
+/** Spreadsheets that are not .xlsx: refused with a way out rather than read as CSV. */
 const OTHER_WORKBOOKS: Record<string, string> = {
   ".xls": "an Excel 97–2003 workbook (.xls)",
   ".xlsm": "a macro-enabled workbook (.xlsm)",
@@ -49,62 +46,36 @@ export async function openRows(
   return openCsv(path, { delimiter: options.delimiter, name: options.name, example: options.example });
 }
 
-/** A bulk run's input as given on the command line: a file, or `-` for standard input. */
+/** A bulk run's input: a file, or `-` for standard input. */
 export interface InputFile {
-  /** Where it is read from: the file, or a private temporary copy of standard input. */
+  /** The file, or a private temporary copy of standard input. */
   path: string;
   /** How messages name it: the file as given, or "stdin". */
   name: string;
-  /** What the default rejects file is named after: the file, or stdin.csv (stdin.json) in the working folder. */
+  /** What the default rejects file is named after: the file, or stdin.csv (stdin.json). */
   rejectsBeside: string;
-  /** A JSON array (employees: `.json`, or standard input that starts with `[`), not CSV. */
+  /** A JSON array (`.json`, or standard input that starts with `[`), not CSV. */
   json: boolean;
-  /** Removes the temporary copy of standard input (nothing for a file). */
+  /** Removes the copy of standard input. */
   close(): void;
 }
 
-/**
- * The input of `invite bulk` / `employees upsert`. Standard input (`-`) is copied to a temporary file first:
- * a run reads its input twice (the check, then the sending), and a large one in two threads at once.
- */
+/** Standard input is copied to a temporary file first: a run reads its input twice, maybe in two threads. */
 export async function inputFile(
   file: string,
   stdin: Readable & { isTTY?: boolean },
   { jsonArrays = false } = {},
 ): Promise<InputFile> {
   if (file !== "-") {
-    return {
-      path: file,
-      name: file,
-      rejectsBeside: file,
-      json: jsonArrays && /\.json$/i.test(file),
-      close() {},
-    };
+    const json = jsonArrays && /\.json$/i.test(file);
+    return { path: file, name: file, rejectsBeside: file, json, close() {} };
   }
   const copy = await stdinToFile(stdin, "stdin");
-  const json = jsonArrays && (await startsWithBracket(copy.path));
-  return {
-    path: copy.path,
-    name: "stdin",
-    rejectsBeside: json ? "stdin.json" : "stdin.csv",
-    json,
-    close: copy.remove,
-  };
+  const json = jsonArrays && /^\uFEFF?\s*\[/.test((await readBytes(copy.path, 0, 4096)).toString("utf8"));
+  const rejectsBeside = json ? "stdin.json" : "stdin.csv";
+  return { path: copy.path, name: "stdin", rejectsBeside, json, close: copy.remove };
 }
 
-/** Whether a text's first character, after a BOM and white space, is `[` (a JSON array, not a CSV header). */
-async function startsWithBracket(path: string): Promise<boolean> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return /^\uFEFF?\s*\[/.test(buffer.subarray(0, bytesRead).toString("utf8"));
-  } finally {
-    await handle.close();
-  }
-}
-
-/** `--sheet` names a sheet of an .xlsx workbook; any other input has none. */
 export function sheetWithoutWorkbook(path: string): UsageError {
   return new UsageError(
     `--sheet is for .xlsx input; ${path} is not a workbook (its name does not end in .xlsx)`,

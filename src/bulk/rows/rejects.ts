@@ -1,15 +1,8 @@
 /**
- * Rejects files: the rows a run did not get through, as the user wrote them plus an `error` column, so the
- * file can be fixed and fed back in (`error` is ignored on input). CSV input gives a CSV with the same
- * header and delimiter; JSON input gives a JSON array of the original items with an `error` property.
- *
- * A sheet of a workbook gives a CSV file too (comma-delimited, its header row's cells as the header), which can
- * be fed back in as it is, or copied into the workbook.
- *
- * People open it in a spreadsheet or a terminal to fix the rows, so its cells are neutralised and their control
- * characters escaped as `-o csv`'s are (output/format.ts `neutralizeFormula`, escape.ts), and a rejects file read back in has that quote taken off again
- * (`fromRejectsFile`). It is checked before anything is sent (`rejectsTarget`: no file or link clobbered
- * without --force) and written under a temporary name, moved into place when the run ends (files.ts).
+ * Rejects files: the rows a run did not get through, as written plus an `error` column, to be fixed and fed
+ * back in. CSV and sheet input give CSV (a sheet's comma-delimited), JSON input a JSON array. Cells are
+ * neutralised and escaped as `-o csv`'s are, and read back without that quote (`fromRejectsFile`). Checked
+ * before anything is sent, written under a temporary name and moved into place when the run ends.
  */
 import { lstatSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
@@ -21,28 +14,16 @@ import type { RejectsSink } from "../engine/types.js";
 import { normalizeHeader } from "./columns.js";
 import type { CsvInput } from "./csv.js";
 
-/** `candidates.csv` → `candidates.rejects.csv`, beside the input. */
-export function defaultRejectsPath(input: string, extension = extname(input) || ".csv"): string {
-  const base = basename(input, extname(input));
-  return join(dirname(input), `${base}.rejects${extension}`);
-}
-
 /** Where a run's rejected rows go: `path`, unless they are byte for byte one of the `earlier` files. */
 export interface RejectsTarget {
   path: string;
-  /** The earlier runs' default rejects files that `path` was numbered past (`candidates.rejects.csv`, …). */
+  /** The earlier runs' default rejects files that `path` was numbered past. */
   earlier: string[];
 }
 
 /**
- * Where the rejected rows go, checked before anything is sent (dry runs write none and check nothing):
- * - `--rejects FILE`: that file; its folder must exist, and nothing may be there yet (a file of an earlier run
- *   that someone may be fixing, or a link) unless `force`;
- * - otherwise beside the input, `candidates.rejects.csv`; when an earlier run's file (or anything) is there, the
- *   next free `candidates.rejects-2.csv`, … so a rerun is never stopped and never overwrites (`force` reuses
- *   the first name). A rerun whose rejected rows are those of an earlier file writes no copy: the summary
- *   names that file (`earlier`).
- * Never the input itself.
+ * `--rejects FILE` (nothing may be there unless `force`), or beside the input: `candidates.rejects.csv`, or
+ * when taken the next free `candidates.rejects-2.csv`, … (`force` reuses the first). Never the input itself.
  */
 export function rejectsTarget(
   input: string,
@@ -50,7 +31,11 @@ export function rejectsTarget(
   { force, dryRun, extension }: { force: boolean; dryRun: boolean; extension?: string },
 ): RejectsTarget {
   const given = typeof option === "string" && option !== "";
-  let path = given ? option : defaultRejectsPath(input, extension);
+  const beside = join(
+    dirname(input),
+    `${basename(input, extname(input))}.rejects${extension ?? (extname(input) || ".csv")}`,
+  );
+  let path = given ? option : beside;
   const earlier: string[] = [];
   if (!given && !force) {
     const ext = extname(path);
@@ -70,7 +55,7 @@ export function rejectsTarget(
   return { path, earlier };
 }
 
-/** Something (a file, a folder, a link, even a dangling one) is at `path`. */
+/** Anything (even a dangling link) is at `path`. */
 function taken(path: string): boolean {
   try {
     lstatSync(path);
@@ -81,7 +66,7 @@ function taken(path: string): boolean {
 }
 
 /** A cell as a rejects file wrote it, back as the input had it: `neutralizeFormula`'s quote taken off. */
-export function restoreCell(cell: string): string {
+function restoreCell(cell: string): string {
   return cell.charCodeAt(0) === 0x27 && neutralizeFormula(cell.slice(1)) === cell ? cell.slice(1) : cell;
 }
 
@@ -99,21 +84,17 @@ export function fromRejectsFile(input: CsvInput): CsvInput {
   };
 }
 
-/**
- * Buffered synchronous writes: rows are written in the order they are reported, with no backpressure to
- * manage. They go to a temporary file beside the target, moved into place by `finish`.
- */
+/** Buffered synchronous writes to a temporary file beside the target, moved into place by `close`. */
 class FileSink {
   private readonly file: AtomicFile;
   private buffer = "";
-  /** The target's path, or after `finish` the earlier file that holds the same rows. */
+  /** The target's path, or after `close` the earlier file that holds the same rows. */
   path: string;
   private readonly earlier: string[];
 
-  constructor(target: RejectsTarget, force: boolean) {
-    const { path } = target;
+  constructor({ path, earlier }: RejectsTarget, force: boolean) {
     this.path = path;
-    this.earlier = target.earlier;
+    this.earlier = earlier;
     try {
       this.file = new AtomicFile(path, force);
     } catch (error) {
@@ -135,7 +116,7 @@ class FileSink {
     this.buffer = "";
   }
 
-  protected finish(): void {
+  async close(): Promise<void> {
     this.flush();
     const same = this.earlier.find((path) => this.file.sameAs(path));
     if (same === undefined) {
@@ -148,7 +129,7 @@ class FileSink {
 }
 
 export class CsvRejects extends FileSink implements RejectsSink {
-  /** Columns copied over: all but an `error` column of an earlier rejects file (it gets a fresh one). */
+  /** All columns but an earlier rejects file's `error` (it gets a fresh one). */
   private readonly keep: number[];
 
   constructor(
@@ -156,7 +137,6 @@ export class CsvRejects extends FileSink implements RejectsSink {
     header: string[],
     private readonly delimiter: string,
     force = false,
-    /** What the error column calls a row's place: its `line` in a CSV file, its `row` in a sheet. */
     private readonly unit: "line" | "row" = "line",
   ) {
     super(target, force);
@@ -169,30 +149,16 @@ export class CsvRejects extends FileSink implements RejectsSink {
     this.put(this.line([...this.keep.map((i) => fields[i] ?? ""), `${this.unit} ${line}: ${error}`]));
   }
 
-  async close(): Promise<void> {
-    this.finish();
-  }
-
   private line(cells: string[]): string {
     const d = this.delimiter;
     return `${cells
       .map((text) => {
-        // As `-o csv` writes cells: controls escaped (ESC, BEL), line breaks and tabs kept inside quotes.
+        // As `-o csv` writes cells: controls escaped, line breaks and tabs kept inside quotes.
         const cell = neutralizeFormula(escapeControls(text, "\t\r\n"));
-        return needsQuotes(cell, d) ? `"${cell.replaceAll('"', '""')}"` : cell;
+        return cell.includes(d) || /["\r\n]|^\s|\s$/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
       })
       .join(d)}\r\n`;
   }
-}
-
-function needsQuotes(cell: string, delimiter: string): boolean {
-  return (
-    cell.includes(delimiter) ||
-    cell.includes('"') ||
-    cell.includes("\n") ||
-    cell.includes("\r") ||
-    /^\s|\s$/.test(cell)
-  );
 }
 
 export class JsonRejects extends FileSink implements RejectsSink {
@@ -211,8 +177,8 @@ export class JsonRejects extends FileSink implements RejectsSink {
     this.put(`${this.count++ > 0 ? ",\n" : ""}  ${jsonText(item)}`);
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.put("\n]\n");
-    this.finish();
+    await super.close();
   }
 }

@@ -1,34 +1,24 @@
 /**
- * An .xlsx file is a ZIP archive, and its reader (read-excel-file) unpacks every .xml part of it whole, then
- * builds the sheet's rows as one array as wide as the widest row and as long as the last row. So a crafted
- * workbook of a few KB exhausts memory: one cell at XFD1048576 (a 1,048,576 × 16,384 array), a 500 MiB part
- * no sheet uses, a part that inflates to 2 GiB, a million rows. Before the reader sees the file, this module:
- *
- * 1. reads the archive's central directory (its table of contents, at the end of the file): at most
- *    MAX_ENTRIES entries, no ZIP64, every entry's data within the file;
- * 2. keeps only the parts the reader needs: the workbook and its relationships, then the parts they name
- *    (shared strings, styles) and the one sheet to read. Any other part is never inflated;
- * 3. inflates those parts as a stream, counting the bytes they really give (a size the directory declares
- *    may lie): past MAX_PARTS_BYTES in all, the workbook is refused;
- * 4. scans the sheet as it inflates for its rows and its cells' addresses: more than MAX_ROWS rows, or a used
- *    range (last row × last column) over MAX_CELLS, is refused at once, before any row is built;
- * 5. hands the reader a new archive of those parts alone, their compressed bytes copied as they are.
- *
- * Every refusal is a usage error (exit 2) saying what to do: CSV input streams at any size. The limits keep
- * the peak of a run at ~300 MiB (measured: test/trust/hostile-config.test.ts, bench/README.md).
+ * The reader of .xlsx files unpacks every part whole and builds the sheet as one array as wide as its widest
+ * row and as long as its last: a crafted workbook of a few KB (one cell at XFD1048576, a part that inflates to
+ * 2 GiB) exhausts memory. So before it sees the file, this module reads the archive's directory (bounded, no
+ * ZIP64), inflates only the parts the reader needs as a stream counting the bytes they really give, scans the
+ * sheet's rows and cell addresses as it inflates, and hands the reader a new archive of those parts alone.
+ * Every refusal is a usage error: CSV input streams at any size.
  */
 import { readFile } from "node:fs/promises";
 import { createInflateRaw } from "node:zlib";
 import { UsageError } from "../../errors.js";
+import { columnName } from "./columns.js";
 
 /** Entries of the archive's directory: a workbook has a few dozen. */
 const MAX_ENTRIES = 10_000;
 /** The parts read, inflated, in all: a sheet of MAX_ROWS rows of a dozen columns takes ~40 MiB. */
-export const MAX_PARTS_BYTES = 64 * 1024 * 1024;
+const MAX_PARTS_BYTES = 64 * 1024 * 1024;
 /** Rows of a sheet below its header: beyond, the reader (which holds the sheet whole) would pass ~300 MiB. */
-export const MAX_ROWS = 100_000;
+const MAX_ROWS = 100_000;
 /** Last row × last column of the cells present. */
-export const MAX_CELLS = 2_000_000;
+const MAX_CELLS = 2_000_000;
 /** A tag of the sheet's XML: a cell's or a row's is a few dozen bytes. */
 const MAX_TAG = 64 * 1024;
 /** The workbook file itself, read into memory to be taken apart. */
@@ -50,10 +40,7 @@ const refuse = (name: string, why: string) =>
     "Export the sheet as CSV (UTF-8): CSV input is streamed, at any size. Nothing was sent.",
   );
 
-/**
- * The workbook at `path` reduced to the parts the reader needs, checked against the limits above; or
- * undefined when the file is no ZIP archive (the reader then says what it is).
- */
+/** The workbook reduced to the parts the reader needs, within the limits; undefined when it is no ZIP archive. */
 export async function guardWorkbook(
   path: string,
   name: string,
@@ -126,8 +113,7 @@ function partPath(target: string): string {
 }
 
 function attribute(tag: string, name: string): string | undefined {
-  const match = new RegExp(`\\s${name.replace(":", "\\:")}="([^"]*)"`).exec(tag);
-  return match?.[1];
+  return new RegExp(`\\s${name.replace(":", "\\:")}="([^"]*)"`).exec(tag)?.[1];
 }
 
 function unescapeXml(text: string): string {
@@ -198,16 +184,12 @@ async function inflate(
       `its parts inflate to more than ${MAX_PARTS_BYTES / 1048576} MiB (${entry.name}); assess reads workbooks up to that size`,
     );
   if (entry.size > budget.left) throw over();
-  if (entry.method === 0) {
-    budget.left -= data.length;
-    if (budget.left < 0) throw over();
-    onChunk(data);
-    return;
-  }
-  const stream = createInflateRaw();
-  stream.end(data);
+  // Method 0: stored as it is.
+  const stream = entry.method === 0 ? undefined : createInflateRaw();
+  stream?.end(data);
+  const chunks: AsyncIterable<Buffer> | Buffer[] = stream ?? [data];
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       budget.left -= chunk.length;
       if (budget.left < 0) throw over();
       onChunk(chunk);
@@ -216,14 +198,11 @@ async function inflate(
     if (error instanceof UsageError) throw error;
     throw refuse(name, `the workbook's part ${entry.name} cannot be inflated (${(error as Error).message})`);
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
 }
 
-/**
- * Counts a sheet's rows and finds its last row and column as its XML streams by. A tag cut between two chunks
- * is carried over to the next.
- */
+/** Counts a sheet's rows and finds its last row and column as its XML streams by. */
 class SheetScan {
   private carry = "";
   private rows = 0;
@@ -284,13 +263,6 @@ function columnNumber(letters: string): number {
   let n = 0;
   for (const c of letters) n = n * 26 + (c.charCodeAt(0) - 64);
   return n;
-}
-
-/** 1 → A, 27 → AA. */
-export function columnName(n: number): string {
-  let name = "";
-  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) name = String.fromCharCode(65 + ((k - 1) % 26)) + name;
-  return name;
 }
 
 /** A ZIP archive of `entries` alone, their compressed bytes copied from `file`. */

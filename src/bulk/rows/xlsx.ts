@@ -1,50 +1,27 @@
 /**
- * Bulk input from a spreadsheet: one sheet of an .xlsx workbook (the first, or the one `--sheet` names), read
- * as a CsvInput whose records are the sheet's rows, so that the header rules, the row checks, the ledger and
- * the chunks are those of CSV input. A record's `line` is the row's number in the sheet, as the spreadsheet
- * shows it; blank rows are skipped, as blank lines of a CSV file are.
- *
- * Each cell becomes the text a CSV export of the sheet would carry in that column:
- * - text as written (blanks around it trimmed, as the row checks trim every value anyway);
- * - a cell typed as a date (a serial number with a date format, in either of the 1900 and 1904 date systems
- *   of the workbook) as `YYYY-MM-DD`, or `YYYY-MM-DDTHH:mm:ss` when it has a time of day: the forms a date
- *   column of CSV input takes (employees' hireDate and exitDate), read as UTC as there;
- * - a number as Excel's General format shows it (15 significant digits: `1001`, `0.3`, not
- *   `0.30000000000000004`); other number formats (`0.00`, currencies) are not applied;
- * - TRUE and FALSE; an error cell (`#N/A`) and a formula without a computed value as empty.
- *
- * The reader (read-excel-file) is loaded with this module, and this module only for an .xlsx input (open.ts
- * imports it dynamically): the build puts both in a chunk of their own. It parses the sheet whole, not as a
- * stream, so the workbook is checked first and handed to it reduced to the parts it needs (xlsx-guard.ts:
- * 64 MiB of parts, 100,000 rows, 2,000,000 cells of used range at most), and no cell may hold more than
- * 4,096 characters (a usage error naming the cell). Beyond those, export the sheet as CSV, which streams. Measured here, `employees upsert` of six columns against a
- * local sandbox: 100,000 rows in 3.6 s at 261 MiB peak RSS (CSV: 2.4 s, 106 MiB); 300,000 in 14.6 s at
- * 634 MiB (CSV: 8.8 s, 116 MiB). `invite bulk` of 100,000 rows: 2.1 s, 180 MiB (CSV: 1.0 s, 103 MiB).
+ * Bulk input from one sheet of an .xlsx workbook (the first, or `--sheet`'s), read as a CsvInput whose records
+ * are its rows (`line`: the row's number; blank rows skipped). Each cell becomes the text a CSV export would
+ * carry: text as written, a date as `YYYY-MM-DD` (or `YYYY-MM-DDTHH:mm:ss`, UTC), a number as Excel's General
+ * format shows it, TRUE/FALSE, an error or uncomputed formula as empty. The reader (loaded only for .xlsx
+ * input) holds the sheet whole, so the workbook is checked first (xlsx-guard.ts) and no cell may pass
+ * MAX_CELL_CHARS; beyond those limits, CSV streams.
  */
-import { stat } from "node:fs/promises";
-import { basename } from "node:path";
 import readXlsxFile from "read-excel-file/node";
 import { UsageError } from "../../errors.js";
-import { unreadable } from "../../files.js";
-import type { CsvInput, CsvRecord } from "./csv.js";
-import { columnName, guardWorkbook } from "./xlsx-guard.js";
+import { columnName } from "./columns.js";
+import { type CsvInput, type CsvRecord, displayName, sizeOf } from "./csv.js";
+import { guardWorkbook } from "./xlsx-guard.js";
 
 /** A cell's text at most: an e-mail, a name or a department is far shorter; 2 MiB ones exhaust memory. */
-export const MAX_CELL_CHARS = 4096;
+const MAX_CELL_CHARS = 4096;
 
-/** Records handed on at a time: as CSV input hands on those of one piece of the file. */
+/** Records handed on at a time. */
 const BATCH = 1024;
 
 /** The one sheet the run reads, as records of text cells. */
 export async function openSheet(path: string, options: { sheet?: string } = {}): Promise<CsvInput> {
-  const name = path.length > 60 ? basename(path) : path;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new UsageError(`${name} is a directory, not a workbook`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw unreadable(name, error);
-  }
+  const name = displayName(path);
+  await sizeOf(path, name, "a workbook");
   const { sheet, rows } = await readRows(path, name, options.sheet);
   const place = `${name}, sheet "${sheet}"`;
   checkCellSizes(rows, place);
@@ -56,20 +33,17 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
     );
   }
   const header = rows[headerIndex]!.map((cell) => cellText(cell).trim());
-  // The reader pads every row to the sheet's widest; the header names the columns up to its last named one,
-  // so that a value further right is found (as a CSV row with more fields than its header is).
+  // Rows are padded to the widest: the header ends at its last named column, so a value further right is found.
   while (header.length > 0 && header[header.length - 1] === "") header.pop();
   let consumed = false;
-  const input: CsvInput = {
+  return {
     path,
     name,
     sheet,
-    // The delimiter of the rejects file, which is CSV.
-    delimiter: ",",
+    delimiter: ",", // the rejects file's
     header,
     headerLine: headerIndex + 1,
-    // The rows are read once (the validate-first pass spools them: speedups/spool.ts) and let go as they are,
-    // so that the sheet's cells and their text are not both in memory whole.
+    // Read once (the check spools them) and let go as read: not the cells and their text both in memory.
     async *batches() {
       if (consumed) throw new Error(`the rows of ${place} are read once`);
       consumed = true;
@@ -87,16 +61,12 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
       if (batch.length > 0) yield batch;
     },
   };
-  return input;
 }
 
 type Cell = unknown;
 const EMPTY: Cell[] = [];
 
-/**
- * Refuses the sheet at its first cell longer than MAX_CELL_CHARS, naming it, before any row is handed on: one
- * shared string of 2 MiB used by 2,000 rows is 4 GB of row text.
- */
+/** Refuses the first cell longer than MAX_CELL_CHARS (one 2 MiB shared string in 2,000 rows is 4 GB of text). */
 function checkCellSizes(rows: Cell[][], place: string): void {
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
@@ -118,17 +88,12 @@ async function readRows(
   wanted: string | undefined,
 ): Promise<{ sheet: string; rows: Cell[][] }> {
   let sheets: Array<{ sheet: string; data: unknown[] }>;
-  // Only the parts needed, within the limits of xlsx-guard.ts; a file that is no archive goes to the reader
-  // as it is, which says what it is.
+  // A file that is no archive goes to the reader as it is, which says what it is.
   const workbook = await guardWorkbook(path, name, wanted);
   try {
-    // `sheets` has the reader parse the one sheet wanted (by name, or the first), not all of them.
-    sheets = (await readXlsxFile(workbook ?? path, { sheets: [wanted ?? 1] } as Parameters<
-      typeof readXlsxFile
-    >[1])) as Array<{
-      sheet: string;
-      data: unknown[];
-    }>;
+    // Only the one sheet wanted is parsed.
+    const options = { sheets: [wanted ?? 1] } as Parameters<typeof readXlsxFile>[1];
+    sheets = (await readXlsxFile(workbook ?? path, options)) as typeof sheets;
   } catch (error) {
     // Sheet names are unique whatever their case, as in the spreadsheet: `--sheet staff` finds "Staff".
     const sheets = (error as { name?: string; sheets?: string[] }).sheets;
@@ -141,7 +106,7 @@ async function readRows(
   return { sheet: found.sheet, rows: found.data as Cell[][] };
 }
 
-/** What the reader's errors mean to the user: all of them usage errors (exit 2), nothing having been sent. */
+/** The reader's errors as usage errors. */
 function readError(name: string, wanted: string | undefined, error: unknown): UsageError {
   const e = error as Error & { code?: string; sheets?: string[] };
   // The reader recurses once per piece of the sheet it parses: ~1,000,000 rows overflow the stack.
@@ -182,8 +147,8 @@ function isBlank(row: Cell[]): boolean {
   );
 }
 
-/** A cell as the text a CSV export of its sheet would carry (see the module's comment). */
-export function cellText(cell: Cell): string {
+/** A cell as the text a CSV export of its sheet would carry. */
+function cellText(cell: Cell): string {
   if (cell === null || cell === undefined) return "";
   if (typeof cell === "string") return cell;
   if (typeof cell === "number") return generalNumber(cell);
@@ -193,17 +158,14 @@ export function cellText(cell: Cell): string {
 }
 
 /** Excel's General format: at most 15 significant digits, no exponent below 1e15. */
-export function generalNumber(value: number): string {
+function generalNumber(value: number): string {
   if (!Number.isFinite(value)) return "";
   if (Number.isInteger(value) && Math.abs(value) < 1e15) return String(value);
   return String(Number(value.toPrecision(15)));
 }
 
-/**
- * A date cell (the reader gives it as a Date at UTC: the sheet's date and time with no zone) as a CSV date
- * column carries it, to the second: a serial number of a time of day rarely is a whole number of seconds.
- */
-export function dateText(date: Date): string {
+/** A date cell (a Date at UTC, from the sheet's zoneless time), rounded to the second. */
+function dateText(date: Date): string {
   const ms = date.getTime();
   if (Number.isNaN(ms)) return "";
   const iso = new Date(Math.round(ms / 1000) * 1000).toISOString();

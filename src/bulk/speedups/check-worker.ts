@@ -1,20 +1,18 @@
 /**
- * The worker thread of a check in two halves (split-check.ts): checks its part of the CSV file with the reader
- * it is told of (registry.ts), spools its rows, and answers with a tally, or with the error that stopped it.
- * Built as its own entry, dist/check-worker.cjs.
+ * The worker thread of a check in two halves (split-check.ts): checks and spools its part of the CSV file and
+ * answers with a tally, or the error that stopped it. Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../../errors.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError } from "../rows/csv.js";
-import type { RowReader } from "./registry.js";
-import { checkPart, type WorkerAnswer } from "./split-check.js";
+import { checkPart, type RowReader, type WorkerAnswer } from "./split-check.js";
 import type { SpoolTarget } from "./spool.js";
 
 const { source, reader, range, spool } = workerData as {
   source: CsvSource;
   reader: RowReader;
   range: ByteRange;
-  /** This half's spool (spool.ts), opened by the main thread: threads share a process's descriptors. */
+  /** Opened by the main thread: threads share a process's descriptors. */
   spool: SpoolTarget;
 };
 

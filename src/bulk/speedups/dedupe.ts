@@ -1,23 +1,15 @@
 /**
- * Rows that carry a dedupe key of their own (`employees upsert`: the e-mail, lower-cased; the ledger key is
- * the employee's content): rows with one dedupe key are one item, sent once. Identical rows are repeats of the
- * first; rows that differ are a conflict — which of them should the service keep? — and every row of that key
- * is invalid input, each naming another line of the key, found before anything is sent (invalid rows are
- * refused, or with --skip-invalid rejected, before the valid ones go out).
+ * Rows with a dedupe key of their own (`employees upsert`: the lower-cased e-mail; the ledger key is the
+ * content) are one item, sent once. Identical rows are repeats of the first; rows that differ conflict, and
+ * every row of that key is invalid input naming another line of it, found before anything is sent.
  *
- * The index is built from the spool of checked rows (spool.ts) once the validate-first pass is over, whether
- * the file was checked in one pass or in two halves at once (split-check.ts): one reader in file order, so a
- * conflict across the halves is found as within one. Memory stays what the run's dedupe set took before: a
- * KeySet of every key (8 bytes a key: ~11 MB for a million employees) says which keys come more than once;
- * only those (none, in most files) get a second table, of 12 bytes a key (the key's hash and 32 bits of its
- * first row's content hash), gone through in a second pass; and only when some conflict, 8 bytes a slot more
- * for the two lines each names, in a third. Two contents that share 32 bits of hash (a chance of 2^-32 a
- * pair) would be taken for a repeat. Against one pass that keeps every key in a Map of strings, 1M upserts:
- * peak RSS 123.4 MiB / 461.8 MiB, 85.1 s / 103.2 s on a busy machine (bench/README.md, "The speed-ups, one
- * by one").
+ * Built from the spools once the check is over (one reader in file order, however many halves were checked).
+ * A KeySet of every key says which come more than once; only those get a second table (the key's hash and 32
+ * bits of its first row's content hash), and only when some conflict, a third pass notes their lines. Two
+ * contents sharing 32 bits of hash (2^-32 a pair) would be taken for a repeat.
  */
 import { FIRST, REPEAT } from "../engine/types.js";
-import { KeySet } from "./keyset.js";
+import { KeySet, probe } from "./keyset.js";
 import { type Scanned, scan } from "./spool.js";
 
 /** Met already by the sending pass. */
@@ -31,16 +23,18 @@ const WORDS = 3;
 const MAX_LOAD = 0.7;
 
 /** Where the checked rows are: the spools of the validate-first pass, in file order. */
-export interface SpooledPart {
+interface SpooledPart {
   spool: { fd: number };
   lineOffset: number;
 }
 
-/** Flags of the KeySet of every key: met once, met more than once. */
+/** Flags in the KeySet of every key. */
 const ONCE = 1;
 const MORE = 2;
 
-/** Keys whose rows repeat or conflict: what they are, and which of their rows the sending pass met. */
+type Located = { rows: number; shown: Array<{ line: number; error: string }> };
+
+/** Keys whose rows repeat or conflict, and which of their rows the sending pass met. */
 class Repeats {
   private readonly table: Uint32Array;
   private readonly capacity: number;
@@ -50,7 +44,7 @@ class Repeats {
   /** Keys whose rows differ. */
   conflicts = 0;
 
-  /** `keys`: how many keys it will hold (the table never grows). */
+  /** `keys`: how many it will hold (it never grows). */
   constructor(keys: number) {
     this.capacity = Math.max(64, Math.ceil(keys / MAX_LOAD) + 1);
     this.table = new Uint32Array(this.capacity * WORDS);
@@ -76,10 +70,6 @@ class Repeats {
     }
   }
 
-  /**
-   * The sending pass's verdict on a row: FIRST (sets the key seen), REPEAT, or for a row of a conflicting
-   * key the line of another row of it that differs from this one.
-   */
   take(hi: number, lo: number, fp: number): number {
     const i = this.find(hi, (lo & ~FLAGS) >>> 0);
     if (i < 0) return FIRST;
@@ -98,20 +88,15 @@ class Repeats {
   }
 
   /**
-   * Goes through the rows again when some keys conflict, to note each conflicting key's two lines; returns
-   * how many rows conflict, and the first `most` invalid rows of the input in file order, those invalid from
-   * the start and the conflicting ones (`reason` says why, naming the other line).
+   * Notes each conflicting key's two lines in another pass; returns how many rows conflict, and the first
+   * `most` invalid rows in file order, invalid from the start or conflicting (`reason`: naming the other line).
    */
-  locate(
-    parts: SpooledPart[],
-    most: number,
-    reason: (otherLine: number) => string,
-  ): { rows: number; shown: Array<{ line: number; error: string }> } {
+  locate(parts: SpooledPart[], most: number, reason: (otherLine: number) => string): Located {
     const lines = new Uint32Array(this.capacity * 2);
     this.lines = lines;
     let rows = 0;
     const shown: Array<{ line: number; error?: string; slot: number; fp: number }> = [];
-    const visit = (r: Scanned) => {
+    scanParts(parts, (r) => {
       if (r.error !== undefined) {
         if (shown.length < most) shown.push({ line: r.line, error: r.error, slot: -1, fp: 0 });
         return;
@@ -124,8 +109,7 @@ class Repeats {
       if (lines[slot] === 0) lines[slot] = r.line;
       else if (lines[slot + 1] === 0 && this.table[i + 2] !== r.hi) lines[slot + 1] = r.line;
       if (shown.length < most) shown.push({ line: r.line, slot: i, fp: r.hi });
-    };
-    for (const part of parts) scan(part.spool.fd, part.lineOffset, visit);
+    });
     return {
       rows,
       shown: shown.map(({ line, error, slot, fp }) => ({
@@ -135,60 +119,32 @@ class Repeats {
     };
   }
 
-  /** Index of the key's slot, or -(free slot index) - 2 when absent. */
   private find(hi: number, bare: number): number {
-    const table = this.table;
-    const cap = this.capacity;
-    let slot = Math.floor(((hi ^ bare) >>> 0) * (cap / 4294967296));
-    for (;;) {
-      const i = slot * WORDS;
-      const lo = table[i + 1]!;
-      if (lo === 0) return -i - 2;
-      if (table[i] === hi && (lo & ~FLAGS) >>> 0 === bare) return i;
-      slot = slot + 1 === cap ? 0 : slot + 1;
-    }
+    return probe(this.table, this.capacity, WORDS, hi, bare);
   }
 }
 
 /** Which rows of the input repeat or conflict, by their dedupe keys (built by `indexRows`). */
 export class DedupeIndex {
-  /** Rows of keys that come more than once, in a second table; none when every key comes once. */
-  private repeats?: Repeats;
-
-  constructor(private readonly keys: KeySet) {}
+  constructor(
+    private readonly keys: KeySet,
+    /** Rows of keys that come more than once; none when every key comes once. */
+    private readonly repeats?: Repeats,
+  ) {}
 
   /** Keys whose rows differ. */
   get conflicts(): number {
     return this.repeats?.conflicts ?? 0;
   }
 
-  /** Notes the keys that come more than once (`more` of them), from a second pass over the rows. */
-  noteRepeats(parts: SpooledPart[], more: number): void {
-    const repeats = new Repeats(more);
-    const keys = this.keys;
-    for (const part of parts) {
-      scan(part.spool.fd, part.lineOffset, (r) => {
-        if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) repeats.add(r.dhi, r.dlo, r.hi);
-      });
-    }
-    this.repeats = repeats;
-  }
-
-  /**
-   * The sending pass's verdict on a row: FIRST, REPEAT, or for a row of a conflicting key the line of
-   * another row of it that differs from this one.
-   */
+  /** The sending pass's verdict on a row: FIRST, REPEAT, or (a conflicting key's) another row's line. */
   take(hi: number, lo: number, fp: number): number {
     if (!this.repeats || (this.keys.get(hi, lo) & MORE) === 0) return FIRST;
     return this.repeats.take(hi, lo, fp);
   }
 
   /** See Repeats.locate (only when some keys conflict). */
-  locate(
-    parts: SpooledPart[],
-    most: number,
-    reason: (otherLine: number) => string,
-  ): { rows: number; shown: Array<{ line: number; error: string }> } {
+  locate(parts: SpooledPart[], most: number, reason: (otherLine: number) => string): Located {
     return this.repeats!.locate(parts, most, reason);
   }
 }
@@ -197,13 +153,19 @@ export class DedupeIndex {
 export function indexRows(parts: SpooledPart[], rows: number): DedupeIndex {
   const keys = new KeySet(rows);
   let more = 0;
-  for (const part of parts) {
-    scan(part.spool.fd, part.lineOffset, (r) => {
-      if (!r.dedupe || (keys.update(r.dhi, r.dlo, ONCE) & ONCE) === 0) return;
-      if ((keys.update(r.dhi, r.dlo, MORE) & MORE) === 0) more++;
-    });
-  }
-  const index = new DedupeIndex(keys);
-  if (more > 0) index.noteRepeats(parts, more);
-  return index;
+  scanParts(parts, (r) => {
+    if (!r.dedupe || (keys.update(r.dhi, r.dlo, ONCE) & ONCE) === 0) return;
+    if ((keys.update(r.dhi, r.dlo, MORE) & MORE) === 0) more++;
+  });
+  if (more === 0) return new DedupeIndex(keys);
+  // A second pass for the keys that come more than once.
+  const repeats = new Repeats(more);
+  scanParts(parts, (r) => {
+    if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) repeats.add(r.dhi, r.dlo, r.hi);
+  });
+  return new DedupeIndex(keys, repeats);
+}
+
+function scanParts(parts: SpooledPart[], visit: (record: Scanned) => void): void {
+  for (const part of parts) scan(part.spool.fd, part.lineOffset, visit);
 }

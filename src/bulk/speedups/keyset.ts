@@ -1,23 +1,19 @@
 /**
- * A compact set of 61-bit key hashes with three flags each, for the million-row runs: 8 bytes a key in two
- * Uint32Array words instead of a JS string in a Set (≈ 80 bytes). The chance that two of a million different
- * keys collide is about 1e-7, and a collision could only make a row look already sent. Against a Map of the
- * same keys as strings, 1M invites: peak RSS 125.6 MiB / 238.2 MiB, 38.2 s / 54.4 s on a busy machine
- * (bench/README.md, "The speed-ups, one by one").
+ * A compact set of 61-bit key hashes with three flags each: 8 bytes a key in two Uint32Array words instead of
+ * a JS string in a Set (≈ 80 bytes). Two of a million different keys collide with a chance of about 1e-7, and
+ * a collision could only make a row look already sent.
  */
 import type { KeyFlags } from "../engine/types.js";
 
 /** The three flags a key can have (DONE, UNCERTAIN, SEEN: engine/types.ts). */
 const FLAGS = 7;
 
-/** The two 32-bit halves of the last `hashKey` call: one scratch pair, not a pair allocated per row. */
+/** The two 32-bit halves of the last `hashKey` call (one scratch pair, not one allocated per row). */
 export const hashHalves = { hi: 0, lo: 0 };
 
 /**
- * 64-bit hash of a string as two 32-bit halves: two multiply–xorshift lanes over the UTF-16 code units (the
- * xorshift carries high bits back down after each multiply, so keys that differ in one digit spread over all
- * bits), then a murmur-style finalizer that mixes the lanes. Not cryptographic: the ledger stores these
- * instead of e-mails, and they only need to tell keys apart (no collision among 2 million test keys).
+ * 64-bit hash of a string: two multiply–xorshift lanes over its UTF-16 units, then a murmur-style finalizer
+ * mixing them. Not cryptographic: the ledger stores these instead of e-mails, only to tell keys apart.
  */
 export function hashKey(text: string): void {
   let h1 = 0x9747b28c ^ text.length;
@@ -41,7 +37,22 @@ export function hashKey(text: string): void {
 
 const MAX_LOAD = 0.7;
 
-/** Open addressing with linear probing; slot = [hi, lo with its low 3 bits replaced by flags]; lo 0 = empty. */
+/**
+ * Linear probing in a table of `words`-word slots [hi, lo with flags in its low 3 bits, …] (lo 0: free): the
+ * index of the key's slot, or -(free slot's index) - 2. Multiply-shift picks a slot for any capacity.
+ */
+export function probe(table: Uint32Array, capacity: number, words: number, hi: number, bare: number): number {
+  let slot = Math.floor(((hi ^ bare) >>> 0) * (capacity / 4294967296));
+  for (;;) {
+    const i = slot * words;
+    const lo = table[i + 1]!;
+    if (lo === 0) return -i - 2;
+    if (table[i] === hi && (lo & ~FLAGS) >>> 0 === bare) return i;
+    slot = slot + 1 === capacity ? 0 : slot + 1;
+  }
+}
+
+/** Open addressing (`probe`), growing 1.5× past MAX_LOAD. */
 export class KeySet implements KeyFlags {
   private table: Uint32Array;
   private capacity: number;
@@ -83,19 +94,8 @@ export class KeySet implements KeyFlags {
     return 0;
   }
 
-  /** Index of the key's slot, or -(free slot index) - 2 when absent. */
   private find(hi: number, bare: number): number {
-    const table = this.table;
-    const cap = this.capacity;
-    // Multiply-shift picks a slot for any capacity (not only powers of two), so growth can be 1.5×.
-    let slot = Math.floor(((hi ^ bare) >>> 0) * (cap / 4294967296));
-    for (;;) {
-      const i = slot * 2;
-      const lo = table[i + 1]!;
-      if (lo === 0) return -i - 2;
-      if (table[i] === hi && (lo & ~FLAGS) >>> 0 === bare) return i;
-      slot = slot + 1 === cap ? 0 : slot + 1;
-    }
+    return probe(this.table, this.capacity, 2, hi, bare);
   }
 
   private grow(): void {

@@ -1,15 +1,9 @@
 /**
- * A CSV file's validate-first pass (engine/check.ts) in two halves at once. The pass is all CPU (csv-parse and
- * the row checks) and runs before the first request, while the machine's other cores wait: so a large CSV
- * file is checked in two halves at once, the first here and the second in a worker thread (check-worker.ts,
- * which looks the reader up by name in registry.ts), each into a spool of its own. Measured on a million
- * invite rows: ~2.4 s → ~1.3 s before the first request. Against a build that checks in one pass, on a machine
- * busy with other work (load 4–16), 1M rows: upserts 66.9 s / 86.6 s, invites 12.6 s / 12.9 s (bench/README.md,
- * "The speed-ups, one by one").
- *
- * The halves meet just after a line break in the middle of the file (../rows/csv.ts `midpoint`). If that break is
- * inside a quoted value, the first half ends inside quotes; the worker's result is then dropped and the whole
- * file is checked here instead, so the outcome is always that of one reader going through the file.
+ * A large CSV file's validate-first pass (engine/check.ts) in two halves at once, the second in a worker
+ * thread (check-worker.ts), each into a spool of its own: the pass is all CPU while other cores wait. The
+ * halves meet after a line break in the middle; if that break is inside a quoted value the first half ends
+ * inside quotes, and the whole file is checked here instead: the outcome is always that of one reader.
+ * Row readers are described as data (`RowReader`), so the worker can be told which one to use.
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
@@ -25,6 +19,7 @@ import {
   tally,
 } from "../engine/check.js";
 import type { BulkJob } from "../engine/run.js";
+import type { BulkEntry } from "../engine/types.js";
 import {
   type ByteRange,
   type CsvInput,
@@ -33,17 +28,30 @@ import {
   csvInput,
   midpoint,
 } from "../rows/csv.js";
-import type { Employee } from "../rows/employees.js";
-import { type EmployeeRows, type InviteRows, type RowReader, rowsOf } from "./registry.js";
+import { type Employee, type EmployeeColumns, employeeCsvEntries } from "../rows/employees.js";
+import { type InviteColumns, inviteEntries } from "../rows/invites.js";
+import { fromRejectsFile } from "../rows/rejects.js";
 import { closeSpool, openSpool, type SpoolTarget } from "./spool.js";
+
+export type RowReader = InviteRows | EmployeeRows;
+type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
+type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
+
+/** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
+function rowsOf(
+  input: CsvInput,
+  reader: RowReader,
+): () => AsyncIterable<BulkEntry<BulkCandidate | Employee>[]> {
+  const rows = fromRejectsFile(input);
+  return reader.rows === "invites"
+    ? inviteEntries(rows, reader.columns, reader.testId)
+    : employeeCsvEntries(rows, reader.columns);
+}
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;
 
-/**
- * A CSV job's `read` and `splitCheck`, both from one description of its rows: the sending pass and each half
- * of the check read them the same way. A sheet's job has `read` alone.
- */
+/** A CSV job's `read` and `splitCheck` from one description of its rows; a sheet's job has `read` alone. */
 export function csvRows(
   input: CsvInput,
   reader: InviteRows,
@@ -56,26 +64,12 @@ export function csvRows(
   input: CsvInput,
   reader: RowReader,
 ): Pick<BulkJob<BulkCandidate | Employee>, "read" | "splitCheck"> {
-  // A sheet's rows are in memory already (xlsx.ts): there is no text to cut in two.
+  // A sheet's rows are in memory already: there is no text to cut in two.
   if (input.sheet !== undefined) return { read: rowsOf(input, reader) };
-  return {
-    read: rowsOf(input, reader),
-    splitCheck: ({ worker, ...options }) => checkSplit({ source: input, reader, worker }, options),
-  };
+  return { read: rowsOf(input, reader), splitCheck: (options) => checkSplit(input, reader, options) };
 }
 
-/** A CSV job's input, for a check in two halves. */
-export interface CsvSplit {
-  source: CsvSource;
-  reader: RowReader;
-  /** The worker script (dist/check-worker.cjs); without it, or for a small file, the check is one pass. */
-  worker?: URL;
-}
-
-/**
- * Rejects when `signal` fires (Ctrl-C while the other half is still being checked). Marked handled: once the
- * check is over nobody waits for it, and a Ctrl-C later in the run must not surface as an unhandled rejection.
- */
+/** Rejects when `signal` fires; marked handled, as nobody waits for it once the check is over. */
 function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   const promise = new Promise<never>((_, reject) => {
     if (signal?.aborted) reject(interrupted());
@@ -85,10 +79,7 @@ function whenAborted(signal: AbortSignal | undefined): Promise<never> {
   return promise;
 }
 
-/**
- * The rows of the file, or of one part of it (lines counted from the part's start; `end` receives the line
- * after its last record), checked only.
- */
+/** The rows of the file or of one part of it (`end` receives the line after its last record), checked. */
 export function checkPart(
   source: CsvSource,
   reader: RowReader,
@@ -107,11 +98,11 @@ export type WorkerAnswer =
   | { crash: string };
 
 /** Checks the input in two halves at once when it is large and the worker script is there; else in one pass. */
-export async function checkSplit(
-  split: CsvSplit,
-  { signal, debug, spoolDir }: Omit<Parameters<SplitCheck>[0], "worker">,
+async function checkSplit(
+  source: CsvSource,
+  reader: RowReader,
+  { worker, signal, debug, spoolDir }: Parameters<SplitCheck>[0],
 ): Promise<Checked> {
-  const { source, reader, worker } = split;
   const whole = () => onePass(spoolDir, (spool) => checkPart(source, reader, { signal, spool }));
   const { size } = await stat(source.path);
   const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
@@ -120,12 +111,11 @@ export async function checkSplit(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
 
-  // Each half spools its rows to a file of its own; the worker writes to its file descriptor directly (a
-  // process's descriptors are shared by its threads).
+  // The worker writes to its spool's descriptor directly: a process's threads share them.
   const firstSpool = openSpool(spoolDir);
   const secondSpool = openSpool(spoolDir);
   let kept = false;
-  // Data only (an opened CsvInput also carries its reading function).
+  // Data only (a CsvInput also carries a function).
   const { path, name, delimiter, header, headerLine } = source;
   const workerData = {
     source: { path, name, delimiter, header, headerLine },
@@ -150,7 +140,7 @@ export async function checkSplit(
         spool: firstSpool,
       });
     } catch (error) {
-      // Most likely the cut fell inside a quoted value: one reader through the whole file decides.
+      // Most likely the cut fell inside a quoted value.
       if (error instanceof CsvSyntaxError) {
         debug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
@@ -166,7 +156,7 @@ export async function checkSplit(
       throw new CsvSyntaxError(source.name, line + offset, detail, hint);
     }
     if ("usage" in second) throw new UsageError(second.usage.message, second.usage.suggestion);
-    // A thread that could not do its part (out of memory, say): one reader through the whole file after all.
+    // A thread that could not do its part (out of memory, say).
     if ("crash" in second) {
       debug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
       return await whole();
