@@ -8,7 +8,7 @@ import { verifyKey } from "./verify.js";
 
 export const options = z.object({ withKey: z.boolean().optional() });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>) {
   if (ctx.io.env.ASSESS_API_KEY) {
     throw new UsageError(
       "ASSESS_API_KEY is set: a stored key would be shadowed by it",
@@ -23,8 +23,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     const { promptIo } = await import("../../prompts/io.js");
     key = (
       await password(
-        // No mask: a `*` per character would tell onlookers the key's length. Nothing is echoed (the prompt
-        // says "[input is masked]").
+        // No mask: a `*` per character would tell onlookers the key's length.
         { message: "API key", validate: (v) => v.trim().length > 0 || "The key is empty" },
         promptIo(ctx),
       )

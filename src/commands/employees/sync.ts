@@ -82,26 +82,20 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
     ...plan.conflict.map(({ line, email, error }) => ({ line, email, error })),
   ].sort((a, b) => a.line - b.line);
-  const planJson = {
-    file: input.inputName,
-    counts: {
-      rows: rows.length + invalid.length,
-      new: plan.new.length,
-      changed: plan.changed.length,
-      unchanged: plan.unchanged.length,
-      repeat: plan.repeat.length,
-      invalid: invalidRows.length,
-      prune: plan.prune.length,
-      active: plan.active,
-      listed: service.length,
-    },
-    pruneLimit: limit,
+  const classes = {
     new: plan.new,
     changed: plan.changed,
     unchanged: plan.unchanged,
     repeat: plan.repeat,
     invalid: invalidRows,
     prune: plan.prune,
+  };
+  const sizes = Object.fromEntries(Object.entries(classes).map(([name, list]) => [name, list.length]));
+  const planJson = {
+    file: input.inputName,
+    counts: { rows: rows.length + invalid.length, ...sizes, active: plan.active, listed: service.length },
+    pruneLimit: limit,
+    ...classes,
   };
   const toSend = plan.new.length + plan.changed.length;
   const overCap = plan.prune.length > limit;
