@@ -69,5 +69,10 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]
 /** Skill names compare without case, as the skill gap's are matched. */
 function unique(names: string[]): string[] {
   const seen = new Set<string>();
-  return names.filter((name) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase()));
+  return names.filter((name) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,4 +1,4 @@
-/** An employee file (CSV, .xlsx or a JSON array; `-` is standard input) as `employees upsert` and `sync` read and send it. */
+/** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
 import type { BulkJob } from "../../bulk/engine/run.js";
 import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";

@@ -1,8 +1,4 @@
-/**
- * Test settings as a person reads and edits them: flat, in the names `tests settings set --file` takes, and the
- * Yes/No flags as `yes` / `no`. Used by `settings get` (its table), `settings set` (writing back what was read),
- * `settings pull` (the file) and `settings apply` (reading the file back, the difference field by field).
- */
+/** Test settings as a person reads and edits them: flat, in the names `settings set --file` takes, flags as yes/no. */
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
@@ -15,9 +11,8 @@ const YES = new Set(["yes", "y", "true", "1", "on"]);
 const NO = new Set(["no", "n", "false", "0", "off"]);
 
 /**
- * The settings fields in a settings answer, flat, as they are written back. The real service groups them
- * (`testSettings`, `questionSettings`, `windowViolationSettings`...; fixtures/real/tests/settings-get-200.json):
- * a field is taken from the top level, or else from the first group that holds it.
+ * The settings fields of an answer, flat, as they are written back. The real service groups them (`testSettings`,
+ * `questionSettings`...): a field is taken from the top level, or else from the first group that holds it.
  */
 export function flatSettings(answer: Record<string, unknown>): Record<string, unknown> {
   // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
@@ -44,10 +39,7 @@ export function readableSettings(answer: Record<string, unknown>): Record<string
   );
 }
 
-/**
- * A settings file read back into the values the service takes (flags 1/0, typeOfTest 1/2). Unknown keys and
- * bad values are a usage error naming each of them; nothing is sent.
- */
+/** A settings file read back into the values the service takes (flags 1/0, typeOfTest 1/2), or a usage error. */
 export function parseSettingsFile(file: string, body: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(body).filter((key) => !SETTINGS_FIELDS.includes(key));
   if (unknown.length > 0) {
