@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const auth = group;
+export function register(auth: Command, { lazy }: GroupSetup): void {
   examples(
     auth
       .command("login")

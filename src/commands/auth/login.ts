@@ -8,33 +8,20 @@ import { verifyKey } from "./verify.js";
 
 export const options = z.object({ withKey: z.boolean().optional() });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>) {
   if (ctx.io.env.ASSESS_API_KEY) {
     throw new UsageError(
       "ASSESS_API_KEY is set: a stored key would be shadowed by it",
       "Unset ASSESS_API_KEY (`unset ASSESS_API_KEY`) and run `assess auth login` again, or keep using the variable.",
     );
   }
-  let key: string;
-  if (o.withKey) {
-    key = (await text(ctx.io.stdin)).trim();
-  } else if (ctx.canPrompt) {
-    const { password } = await import("@inquirer/prompts");
-    const { promptIo } = await import("../../prompts/io.js");
-    key = (
-      await password(
-        // No mask: a `*` per character would tell onlookers the key's length. Nothing is echoed (the prompt
-        // says "[input is masked]").
-        { message: "API key", validate: (v) => v.trim().length > 0 || "The key is empty" },
-        promptIo(ctx),
-      )
-    ).trim();
-  } else {
+  if (!o.withKey && !ctx.canPrompt) {
     throw new UsageError(
       "No terminal to ask for the key",
       "Pipe it in: `printf '%s' \"$KEY\" | assess auth login --with-key`",
     );
   }
+  const key = (o.withKey ? await text(ctx.io.stdin) : await askKey(ctx)).trim();
   if (!key) throw new UsageError("The key read from stdin is empty");
   if (/\s/.test(key)) throw new UsageError("The key contains white space; check what was pasted or piped");
 
@@ -47,4 +34,12 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   await writeProfile(ctx.io.env, ctx.profileName, { "api-key": key });
   ctx.success(`Key ${redactKey(key)} verified and stored in profile "${ctx.profileName}"`);
   return 0;
+}
+
+/** The key typed at a hidden prompt; no mask, as a `*` per character would tell onlookers the key's length. */
+async function askKey(ctx: Context): Promise<string> {
+  const { password } = await import("@inquirer/prompts");
+  const { promptIo } = await import("../../prompts/io.js");
+  const validate = (v: string) => v.trim().length > 0 || "The key is empty";
+  return password({ message: "API key", validate }, promptIo(ctx));
 }

@@ -1,7 +1,7 @@
 import { readProfile, writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context) {
   const profile = ctx.profileName;
   if (!readProfile(ctx.io.env, profile)["api-key"]) {
     ctx.info(`No key stored in profile "${profile}"; nothing to do.`);

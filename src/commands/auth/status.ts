@@ -4,7 +4,6 @@ import type { Column } from "../../output/output.js";
 import { redactKey } from "../../redact.js";
 import { verifyKey } from "./verify.js";
 
-/** Headed like every other table; --json keeps the record's own keys. */
 const STATUS_COLUMNS: Column[] = [
   { key: "profile", header: "PROFILE" },
   { key: "key", header: "KEY" },
@@ -14,7 +13,7 @@ const STATUS_COLUMNS: Column[] = [
   { key: "valid", header: "VALID" },
 ];
 
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context) {
   const s = ctx.settings;
   if (!s.apiKey) {
     throw new AuthError(`No API key for profile "${s.profile}"`, {

@@ -2,7 +2,7 @@ import { readProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { configKey, shown } from "./keys.js";
 
-export async function run(ctx: Context, _o: unknown, [name]: string[]): Promise<number> {
+export async function run(ctx: Context, _o: unknown, [name]: string[]) {
   const key = configKey(name);
   const value = shown(key, readProfile(ctx.io.env, ctx.profileName)[key]);
   if (value === undefined) {

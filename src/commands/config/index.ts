@@ -2,8 +2,7 @@ import type { Command } from "commander";
 import { CONFIG_KEYS } from "../../config/store.js";
 import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const config = group;
+export function register(config: Command, { lazy }: GroupSetup): void {
   examples(
     config
       .command("list")

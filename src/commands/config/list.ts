@@ -3,11 +3,8 @@ import { CONFIG_KEYS } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { shown } from "./keys.js";
 
-/**
- * Each setting as a command would use it, and where it comes from: a flag, a variable (ASSESS_BASE_URL set in
- * the shell beats the profile), the profile, or the built-in default. The key is shown as `****1234`.
- */
-export async function run(ctx: Context): Promise<number> {
+/** Each setting as a command would use it, and where it comes from: flag, variable, profile or default. */
+export async function run(ctx: Context) {
   checkProfile(ctx.flags, ctx.io.env);
   const values = effectiveValues(ctx.flags, ctx.io.env);
   const rows = CONFIG_KEYS.map((key) => ({
@@ -30,17 +27,9 @@ export async function run(ctx: Context): Promise<number> {
   return 0;
 }
 
-function sourceText(setting: Effective, profile: string): string {
-  switch (setting.source) {
-    case "flag":
-      return `flag ${setting.origin}`;
-    case "environment":
-      return `env ${setting.origin}`;
-    case "profile":
-      return `profile "${profile}"`;
-    case "default":
-      return "default";
-    default:
-      return "not set";
-  }
+function sourceText({ source, origin }: Effective, profile: string): string {
+  if (source === "flag") return `flag ${origin}`;
+  if (source === "environment") return `env ${origin}`;
+  if (source === "profile") return `profile "${profile}"`;
+  return source === "default" ? "default" : "not set";
 }

@@ -2,7 +2,7 @@ import { writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { checkValue, configKey, shown } from "./keys.js";
 
-export async function run(ctx: Context, _o: unknown, [name, value]: string[]): Promise<number> {
+export async function run(ctx: Context, _o: unknown, [name, value]: string[]) {
   const key = configKey(name);
   const checked = checkValue(key, value ?? "", ctx.flags.allowHttp);
   if (key === "api-key")

@@ -20,11 +20,7 @@ export const options = z.object({
 });
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [employeeId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
   const { issueDate: issued, expiryDate: expires } = o;
   if (issued && expires && expires < issued) {
     throw new UsageError(
@@ -50,11 +46,9 @@ export async function run(
       { flag: "--title", value: undefined, question: "Certificate title" },
     ]);
   }
-  if (body.credentialUrl !== undefined && body.credentialUrl !== null && !isWebUrl(body.credentialUrl)) {
-    throw new UsageError(
-      `The credential URL must be an http(s) address, got ${JSON.stringify(body.credentialUrl)}`,
-    );
-  }
+  const url = body.credentialUrl;
+  if (url !== undefined && url !== null && !(typeof url === "string" && isWebUrl(url)))
+    throw new UsageError(`The credential URL must be an http(s) address, got ${JSON.stringify(url)}`);
 
   const client = await ctx.client();
   const certificate = await client.employees.certificates.add(employeeId, body);
@@ -74,11 +68,6 @@ export async function run(
   return 0;
 }
 
-function isWebUrl(value: unknown): boolean {
-  if (typeof value !== "string") return false;
-  try {
-    return ["http:", "https:"].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
+function isWebUrl(value: string) {
+  return URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 }

@@ -18,32 +18,24 @@ export const options = z.object({
 });
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [employeeId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
   // A resource or skill given twice is asked for once.
   const resources = [...new Set(o.resource ?? [])];
-  const skills = unique(o.skill ?? []);
-  const due = o.due && toServiceTime(o.due);
   const client = await ctx.client();
-
-  if (o.fromGap === true) {
-    const gaps = gapRows(await client.employees.skillGap(employeeId)).filter((row) => row.status === "gap");
-    for (const gap of gaps)
-      if (!skills.some((s) => s.toLowerCase() === gap.skillName.toLowerCase())) skills.push(gap.skillName);
-    if (gaps.length === 0 && resources.length === 0 && skills.length === 0) {
-      ctx.info(`Employee ${employeeId} has no skill gaps; nothing to assign.`);
-      return 0;
-    }
+  const gaps = o.fromGap
+    ? gapRows(await client.employees.skillGap(employeeId)).filter((row) => row.status === "gap")
+    : [];
+  const skills = unique([...(o.skill ?? []), ...gaps.map((gap) => gap.skillName)]);
+  if (o.fromGap && gaps.length === 0 && resources.length === 0 && skills.length === 0) {
+    ctx.info(`Employee ${employeeId} has no skill gaps; nothing to assign.`);
+    return 0;
   }
   const body = await composeBody(
     o,
     {
       learningResourceIds: resources.length > 0 ? resources : undefined,
       skills: skills.length > 0 ? skills : undefined,
-      dueDate: due,
+      dueDate: o.due && toServiceTime(o.due),
       note: o.note,
     },
     ctx.io.stdin,

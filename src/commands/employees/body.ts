@@ -2,11 +2,7 @@ import type { Readable } from "node:stream";
 import { mergeObjects, parseSetPairs } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
 
-/**
- * The JSON body of an operation whose shape the service's documentation does not show: `--file body.json`
- * as the base, the command's own flags over it, and `--set key=value` pairs last, so any field can be sent or
- * overridden.
- */
+/** A body the service's docs do not show: `--file` as the base, the command's flags over it, `--set` pairs last. */
 export async function composeBody(
   options: { file?: string; set?: string[] },
   fromFlags: Record<string, unknown>,

@@ -1,6 +1,6 @@
 import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
-import type { Column, Row } from "../../output/output.js";
+import type { Column } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { skillsOf } from "./records.js";
@@ -17,25 +17,17 @@ export const CERTIFICATE_COLUMNS: Column[] = [
 export const CERTIFICATE_SKILLS_COLUMN: Column = {
   key: "skills",
   header: "SKILLS",
-  get: (row: Row) => skillsOf(row).map((s) => s.skillName),
+  get: (row) => skillsOf(row).map((s) => s.skillName),
 };
 
 export const options = z.object({ withSkills: z.boolean().optional() });
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [employeeId]: z.infer<typeof args>,
-): Promise<number> {
-  const withSkills = o.withSkills === true;
+export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
   const client = await ctx.client();
-  const list = await client.employees.certificates.list(employeeId, { includeSkills: withSkills });
-  const count = await ctx.out.list(
-    list,
-    withSkills ? [...CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN] : CERTIFICATE_COLUMNS,
-  );
-  if (count === 0) {
+  const list = await client.employees.certificates.list(employeeId, { includeSkills: o.withSkills === true });
+  const columns = o.withSkills ? [...CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN] : CERTIFICATE_COLUMNS;
+  if ((await ctx.out.list(list, columns)) === 0) {
     ctx.info(
       `Employee ${employeeId} has no certificates; \`assess employees add-certificate ${employeeId} --title ...\` adds one.`,
     );

@@ -1,9 +1,7 @@
 import type { Command } from "commander";
 import { collect, collectList, examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const employees = group;
-
+export function register(employees: Command, { lazy }: GroupSetup): void {
   const pagedList = (command: Command, noun: string) =>
     command
       .option("--page <n>", "page number to show (the first with --all/--limit)", "1")

@@ -1,4 +1,4 @@
-/** An employee file (CSV, .xlsx or a JSON array; `-` is standard input) as `employees upsert` and `sync` read it. */
+/** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
 import type { BulkJob } from "../../bulk/engine/run.js";
 import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
@@ -14,6 +14,12 @@ import {
 import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
+import * as z from "../../parse/zod.js";
+import { readUpsertAnswer } from "../../sdk/bulk.js";
+import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
+import { bulkFileOptions } from "../shared/bulk-options.js";
+import type { Wording } from "../shared/bulk-report.js";
+import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
 
 export interface EmployeeInput {
   rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
@@ -25,18 +31,15 @@ export interface EmployeeInput {
   noRows: string;
 }
 
-interface InputOptions {
-  delimiter?: string;
-  sheet?: string;
-  rejects?: string;
-  force?: boolean;
-}
+// --concurrency defaults to 8 (index.ts): requests of 100 employees are small, more in flight hide the latency.
+export const fileOptions = z.object(bulkFileOptions(MAX_UPSERT_EMPLOYEES));
+type FileOptions = z.infer<typeof fileOptions>;
 
 /** Opens the file (standard input copied aside first), hands it to `use`, and lets go of it afterwards. */
 export async function withEmployees<R>(
   ctx: Context,
   file: string,
-  o: InputOptions,
+  o: FileOptions,
   use: (input: EmployeeInput) => Promise<R>,
 ): Promise<R> {
   const source = await inputFile(file, ctx.io.stdin, { jsonArrays: true });
@@ -47,16 +50,14 @@ export async function withEmployees<R>(
   }
 }
 
-async function openEmployees(ctx: Context, source: InputFile, o: InputOptions): Promise<EmployeeInput> {
+async function openEmployees(ctx: Context, source: InputFile, o: FileOptions): Promise<EmployeeInput> {
   const force = o.force === true;
   const { json, name: file } = source;
+  if (json && o.sheet !== undefined) throw sheetWithoutWorkbook(file);
+  // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
+  const extension = json ? ".json" : isWorkbook(source.path) ? ".csv" : undefined;
+  const target = rejectsTarget(source.rejectsBeside, o.rejects, { force, dryRun: ctx.dryRun, extension });
   if (json) {
-    if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
-    const target = rejectsTarget(source.rejectsBeside, o.rejects, {
-      force,
-      dryRun: ctx.dryRun,
-      extension: ".json",
-    });
     return {
       rows: { read: employeeJsonEntries(source.path, file) },
       openRejects: async () => new JsonRejects(target, force),
@@ -65,9 +66,6 @@ async function openEmployees(ctx: Context, source: InputFile, o: InputOptions): 
       noRows: `${file}: an empty array: nothing to send`,
     };
   }
-  // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
-  const extension = isWorkbook(source.path) ? ".csv" : undefined;
-  const target = rejectsTarget(source.rejectsBeside, o.rejects, { force, dryRun: ctx.dryRun, extension });
   const input = await openRows(source.path, {
     delimiter: o.delimiter,
     sheet: o.sheet,
@@ -82,5 +80,40 @@ async function openEmployees(ctx: Context, source: InputFile, o: InputOptions): 
     locate: (line) => rowPlace(input, line),
     unit,
     noRows: noRowsMessage(input),
+  };
+}
+
+/** The bulk job of both commands but its rows: chunks of checked, serialized rows to the upsert operation. */
+export async function upsertJob(
+  ctx: Context,
+  o: FileOptions,
+  input: EmployeeInput,
+  kind: "upsert" | "sync",
+): Promise<Omit<CommandJob<Employee>, "read">> {
+  const client = await ctx.client();
+  const { baseUrl, key } = await ledgerTarget(ctx, "skills");
+  return {
+    kind,
+    inputName: input.inputName,
+    locate: input.locate,
+    noRowsMessage: input.noRows,
+    target: () => ({ baseUrl, key }),
+    chunkSize: o.chunkSize,
+    maxChunk: MAX_UPSERT_EMPLOYEES,
+    concurrency: o.concurrency,
+    skipInvalid: o.skipInvalid === true,
+    restart: o.restart === true,
+    retryUncertain: o.retryUncertain === true,
+    rejects: input.openRejects,
+    send: async (_group, rows) => readUpsertAnswer(rows, await client.api.upsertEmployees(rows)),
+  };
+}
+
+export function upsertWording(input: EmployeeInput): Wording {
+  return {
+    verb: "Upserted",
+    noun: ["employee", "employees"],
+    inputName: input.inputName,
+    locate: input.locate,
   };
 }

@@ -1,9 +1,8 @@
 /**
- * Reading employees and skills out of the service's answers. Its documentation shows none of these shapes, so
- * every field is looked up under the names it plausibly has, and anything unexpected is passed through
- * untouched.
+ * Employees and skills read out of the service's answers. Its documentation shows none of these shapes, so
+ * each field is looked up under the names it plausibly has, and anything unexpected is passed through.
  */
-import { field } from "../../fields.js";
+import { field, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 
 export interface Skill {
@@ -16,24 +15,22 @@ export interface Skill {
 }
 
 export function employeeName(row: Row): string | undefined {
-  const full = text(field(row, "fullName")) ?? text(field(row, "name")) ?? text(field(row, "employeeName"));
+  const full = textOf(row, "fullName", "name", "employeeName");
   if (full) return full;
-  const parts = [text(field(row, "firstName")), text(field(row, "lastName"))].filter(Boolean);
+  const parts = [textOf(row, "firstName"), textOf(row, "lastName")].filter(Boolean);
   return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
 /** `Software Engineer II (SWE2)`, or whichever half the answer carries. */
 export function jobOf(row: Row): string | undefined {
-  const profile = record(field(row, "jobProfile"));
-  const code = text(field(row, "jobCode")) ?? text(field(profile, "jobCode"));
-  const title =
-    text(field(row, "jobTitle")) ?? text(field(profile, "title")) ?? text(field(profile, "jobTitle"));
-  if (title && code) return `${title} (${code})`;
-  return title ?? code;
+  const profile = field(row, "jobProfile");
+  const code = textOf(row, "jobCode") ?? textOf(profile, "jobCode");
+  const title = textOf(row, "jobTitle") ?? textOf(profile, "title", "jobTitle");
+  return title && code ? `${title} (${code})` : (title ?? code);
 }
 
-export function departmentOf(row: Row): string | undefined {
-  return text(field(row, "department")) ?? text(field(field(row, "employeeHRMSInfo"), "department"));
+function departmentOf(row: Row): string | undefined {
+  return textOf(row, "department") ?? textOf(field(row, "employeeHRMSInfo"), "department");
 }
 
 /** The skills of a profile, normalised; an entry without a name is not a skill and is left out. */
@@ -46,35 +43,24 @@ export function skillsOf(row: Row): Skill[] {
     field(row, "employeeSkills"),
   ].find(Array.isArray) as unknown[] | undefined;
   const skills: Skill[] = [];
-  for (const item of list ?? []) {
-    const entry = record(item);
+  for (const entry of list ?? []) {
     // The real service nests the skill itself: `{"skill": {"skillName": …}, "selfValidationScore": 3}`.
-    const skill = record(field(entry, "skill"));
-    const skillName = entry
-      ? (text(field(entry, "skillName")) ??
-        text(field(entry, "name")) ??
-        text(field(entry, "skill")) ??
-        text(field(skill, "skillName")))
-      : text(item);
+    const skill = field(entry, "skill");
+    const skillName = isRecord(entry)
+      ? (textOf(entry, "skillName", "name", "skill") ?? textOf(skill, "skillName"))
+      : text(entry);
     if (!skillName) continue;
     const sources = field(entry, "sources");
     skills.push({
       skillName,
       category:
-        text(field(entry, "category")) ??
-        text(field(entry, "skillCategory")) ??
-        text(field(entry, "categoryName")) ??
-        text(field(field(skill, "skillClassification"), "classificationName")),
-      level: number(
-        field(entry, "level") ??
-          field(entry, "skillLevel") ??
-          field(entry, "proficiencyLevel") ??
-          field(entry, "weightedProficiencyScore"),
-      ),
-      proficiency: text(field(entry, "proficiency")) ?? text(field(entry, "proficiencyLabel")),
+        textOf(entry, "category", "skillCategory", "categoryName") ??
+        textOf(field(skill, "skillClassification"), "classificationName"),
+      level: numberOf(entry, "level", "skillLevel", "proficiencyLevel", "weightedProficiencyScore"),
+      proficiency: textOf(entry, "proficiency", "proficiencyLabel"),
       source: Array.isArray(sources)
         ? sources.map(String).join(", ")
-        : (text(field(entry, "source")) ?? text(field(entry, "skillSource"))),
+        : textOf(entry, "source", "skillSource"),
     });
   }
   return skills;
@@ -108,23 +94,23 @@ export const TOP_SKILLS_COLUMN: Column = {
   get: (row) => topSkills(row),
 };
 
-export const PROFILE_COLUMNS: Column[] = [
-  ...EMPLOYEE_COLUMNS.filter((c) => c.key !== "status"),
-  TOP_SKILLS_COLUMN,
-];
+export const PROFILE_COLUMNS = [...EMPLOYEE_COLUMNS.filter((c) => c.key !== "status"), TOP_SKILLS_COLUMN];
 
-export function text(value: unknown): string | undefined {
-  if (typeof value === "string") return value.trim() === "" ? undefined : value;
-  return typeof value === "number" ? String(value) : undefined;
+/** The first of the fields `names` that is a non-empty text or a number, as text. */
+export function textOf(row: unknown, ...names: string[]): string | undefined {
+  return names.map((name) => text(field(row, name))).find((value) => value !== undefined);
 }
 
-export function number(value: unknown): number | undefined {
+/** The first of the fields `names` that has a value (not null), as a number if it is one. */
+export function numberOf(row: unknown, ...names: string[]): number | undefined {
+  const value = names.map((name) => field(row, name)).find((value) => value !== undefined && value !== null);
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
     return Number(value);
   return undefined;
 }
 
-export function record(value: unknown): Row | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Row) : undefined;
+function text(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  return typeof value === "number" ? String(value) : undefined;
 }

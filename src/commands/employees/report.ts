@@ -7,14 +7,13 @@ import { resolveTestId } from "../shared/options.js";
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [employeeId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
   const testId = await resolveTestId(ctx, o.test);
   const client = await ctx.client();
-  const result = await client.employees.report(employeeId, testId);
-  await ctx.out.recordWithList(result, "sections", SECTION_COLUMNS);
+  await ctx.out.recordWithList(
+    await client.employees.report(employeeId, testId),
+    "sections",
+    SECTION_COLUMNS,
+  );
   return 0;
 }

@@ -1,11 +1,11 @@
 import type { Context } from "../../context.js";
-import { field } from "../../fields.js";
+import { field, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { jobOf, number, record, text } from "./records.js";
+import { jobOf, numberOf, textOf } from "./records.js";
 
-export interface GapRow extends Row {
+interface GapRow extends Row {
   skillName: string;
   requiredLevel?: number;
   currentLevel?: number;
@@ -25,46 +25,25 @@ const GAP_COLUMNS: Column[] = [
 export function gapRows(answer: Row): GapRow[] {
   const listed = (keys: string[]) =>
     (keys.map((k) => field(answer, k)).find(Array.isArray) ?? []) as unknown[];
-  const rows: GapRow[] = [];
-  for (const [items, listedAs] of [
-    [listed(["gaps", "skillGaps", "items", "skills"]), "gap"],
-    [listed(["matched", "met", "metSkills"]), "met"],
-  ] as const) {
-    for (const item of items) {
-      const entry = record(item);
-      const skillName =
-        text(field(entry, "skillName")) ?? text(field(entry, "name")) ?? text(field(entry, "skill"));
-      if (!entry || !skillName) continue;
-      const requiredLevel = number(
-        field(entry, "requiredLevel") ??
-          field(entry, "expectedLevel") ??
-          field(entry, "required") ??
-          field(entry, "skillRequiredProficiency"),
-      );
-      const currentLevel = number(
-        field(entry, "currentLevel") ??
-          field(entry, "level") ??
-          field(entry, "current") ??
-          field(entry, "weightedProficiencyScore"),
-      );
-      const gap = number(field(entry, "gap")) ?? Math.max(0, (requiredLevel ?? 0) - (currentLevel ?? 0));
-      rows.push({
-        ...entry,
-        skillName,
-        requiredLevel,
-        currentLevel,
-        gap,
-        status: listedAs === "gap" && gap > 0 ? "gap" : "met",
-      });
-    }
-  }
-  return rows.sort((a, b) => b.gap - a.gap || a.skillName.localeCompare(b.skillName));
+  return [
+    ...listed(["gaps", "skillGaps", "items", "skills"]).flatMap((entry) => gapRow(entry, "gap") ?? []),
+    ...listed(["matched", "met", "metSkills"]).flatMap((entry) => gapRow(entry, "met") ?? []),
+  ].sort((a, b) => b.gap - a.gap || a.skillName.localeCompare(b.skillName));
 }
 
-export const options = z.object({});
+function gapRow(entry: unknown, listedAs: "gap" | "met"): GapRow | undefined {
+  const skillName = textOf(entry, "skillName", "name", "skill");
+  if (!isRecord(entry) || !skillName) return undefined;
+  const required = numberOf(entry, "requiredLevel", "expectedLevel", "required", "skillRequiredProficiency");
+  const current = numberOf(entry, "currentLevel", "level", "current", "weightedProficiencyScore");
+  const gap = numberOf(entry, "gap") ?? Math.max(0, (required ?? 0) - (current ?? 0));
+  const status = listedAs === "gap" && gap > 0 ? "gap" : "met";
+  return { ...entry, skillName, requiredLevel: required, currentLevel: current, gap, status };
+}
+
 export const args = z.tuple([id()]);
 
-export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
+export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>) {
   const client = await ctx.client();
   const answer = await client.employees.skillGap(employeeId);
   if (ctx.out.isJson) {

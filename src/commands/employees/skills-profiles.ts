@@ -5,14 +5,10 @@ import { PROFILE_COLUMNS } from "./records.js";
 
 export const options = z.object({ ...pageOptions });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const { pages, limit } = listPages(
-    ctx,
-    o,
-    async (page, size) => (await ctx.client()).employees.skillsProfiles.list({ page, pageSize: size }),
-    "profiles",
-  );
-  const count = await ctx.out.list(pages, PROFILE_COLUMNS, limit);
-  if (count === 0) ctx.info("No skills profiles found.");
+export async function run(ctx: Context, o: z.infer<typeof options>) {
+  const fetchPage = async (page: number, size: number) =>
+    (await ctx.client()).employees.skillsProfiles.list({ page, pageSize: size });
+  const { pages, limit } = listPages(ctx, o, fetchPage, "profiles");
+  if ((await ctx.out.list(pages, PROFILE_COLUMNS, limit)) === 0) ctx.info("No skills profiles found.");
   return 0;
 }

@@ -3,7 +3,7 @@ import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { EMPLOYEE_COLUMNS, type Skill, skillsOf } from "./records.js";
+import { EMPLOYEE_COLUMNS, skillsOf } from "./records.js";
 
 const SUMMARY_COLUMNS: Column[] = [...EMPLOYEE_COLUMNS, { key: "updatedAt", header: "UPDATED" }];
 
@@ -15,21 +15,26 @@ const SKILL_COLUMNS: Column[] = [
   { key: "source", header: "SOURCE" },
 ];
 
-/**
- * A skills profile: on a terminal the employee, then their skills grouped by category (strongest first)
- * with level, proficiency and source; tsv/csv one row per skill; --json the service's object as is.
- */
-export const options = z.object({});
 export const args = z.tuple([id()]);
 
-export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>): Promise<number> {
+/** On a terminal the employee, then their skills by category; tsv/csv one row per skill; --json the answer as is. */
+export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>) {
   const client = await ctx.client();
   const profile = await client.employees.skillsProfile(employeeId);
   if (ctx.out.isJson) {
     await ctx.out.record(profile);
     return 0;
   }
-  const rows: Row[] = grouped(skillsOf(profile)).map((skill) => ({ employeeId, ...skill }));
+  // By category (uncategorised last), then strongest first, then by name.
+  const other = "\uffff";
+  const rows: Row[] = skillsOf(profile)
+    .sort(
+      (a, b) =>
+        (a.category ?? other).localeCompare(b.category ?? other) ||
+        (b.level ?? 0) - (a.level ?? 0) ||
+        a.skillName.localeCompare(b.skillName),
+    )
+    .map((skill) => ({ employeeId, ...skill }));
   if (ctx.out.format === "table" && !ctx.flags.fields) {
     await ctx.out.record(
       profile,
@@ -40,10 +45,8 @@ export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeo
       category: row.category !== rows[i - 1]?.category ? row.category : "",
     }));
     // Level, proficiency and source are shown where the service gives them.
-    await ctx.out.list(
-      firstOfGroup,
-      SKILL_COLUMNS.filter((c) => rows.some((row) => row[c.key] !== undefined)),
-    );
+    const given = SKILL_COLUMNS.filter((c) => rows.some((row) => row[c.key] !== undefined));
+    await ctx.out.list(firstOfGroup, given);
   } else {
     await ctx.out.list(rows, [{ key: "employeeId", header: "EMPLOYEE" }, ...SKILL_COLUMNS]);
   }
@@ -53,15 +56,4 @@ export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeo
     );
   }
   return 0;
-}
-
-/** By category (uncategorised last), then strongest first, then by name. */
-function grouped(list: Skill[]): Skill[] {
-  const other = "\uffff";
-  return list.sort(
-    (a, b) =>
-      (a.category ?? other).localeCompare(b.category ?? other) ||
-      (b.level ?? 0) - (a.level ?? 0) ||
-      a.skillName.localeCompare(b.skillName),
-  );
 }

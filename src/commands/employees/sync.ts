@@ -1,10 +1,8 @@
 /**
- * `employees sync <file>`: make the service's employees what an HR export says. Lists the service's employees
- * (every page), plans (bulk/plan/sync.ts), shows the plan, asks, then upserts only the new and changed rows
- * (the bulk engine: chunks of ≤100, the ledger, the rejects file) and, with --prune, sets the active employees
- * absent from the file Inactive. `--plan` (and `--dry-run`) make the reads and send nothing.
+ * `employees sync <file>`: lists the service's employees (every page), plans (bulk/plan/sync.ts), shows the
+ * plan, asks, then upserts only the new and changed rows and, with --prune, sets the active employees absent
+ * from the file Inactive. `--plan` (and `--dry-run`) make the reads and send nothing.
  */
-
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js";
 import { planSync, pruneLimit, type SyncPlan } from "../../bulk/plan/sync.js";
@@ -14,17 +12,13 @@ import { ApiError, AuthError, ExitCode, NetworkError, UsageError } from "../../e
 import { formatCount } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { readUpsertAnswer } from "../../sdk/bulk.js";
 import type { Client } from "../../sdk/client.js";
 import { mapOrdered } from "../../sdk/map-ordered.js";
-import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import { bulkFileOptions } from "../shared/bulk-options.js";
-import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { runReported } from "../shared/bulk-run.js";
 import { confirmOrYes } from "../shared/options.js";
-import { type EmployeeInput, withEmployees } from "./input.js";
+import { type EmployeeInput, fileOptions, upsertJob, upsertWording, withEmployees } from "./input.js";
 
-export const options = z.object({
-  ...bulkFileOptions(MAX_UPSERT_EMPLOYEES),
+export const options = fileOptions.extend({
   prune: z.boolean().optional(),
   plan: z.boolean().optional(),
   yes: z.boolean().optional(),
@@ -32,20 +26,12 @@ export const options = z.object({
 });
 export const args = z.tuple([z.string()]);
 
-/** Deactivations, and pages of the employee list, in flight at once. */
-const CONCURRENCY = 4;
-/** Employees per page of the list: the most the skills API serves. */
-const PAGE_SIZE = 100;
-/** Pages fetched at once only up to this many (10 million employees); a larger total is not believed. */
-const MAX_PAGES = 100_000;
-/** Rows of each class listed on stderr; the JSON plan has them all. */
-const SHOWN = 20;
+const CONCURRENCY = 4; // deactivations, and pages of the employee list, in flight at once
+const PAGE_SIZE = 100; // employees per page of the list: the most the skills API serves
+const MAX_PAGES = 100_000; // pages fetched at once only up to this many; a larger total is not believed
+const SHOWN = 20; // rows of each class listed on stderr; the JSON plan has them all
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [file]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.infer<typeof args>) {
   return withEmployees(ctx, file, o, (input) => sync(ctx, o, input));
 }
 
@@ -70,18 +56,16 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
   const items = rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee }));
   const previewing = o.plan === true || ctx.dryRun;
   // A run refuses invalid rows (and rows of one e-mail that conflict) before it reads anything; a plan lists them.
-  if (!previewing && o.skipInvalid !== true) {
-    const refused = [...invalid, ...planSync(items, []).conflict];
-    if (refused.length > 0) {
-      refused.sort((a, b) => a.line - b.line);
-      const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
-      if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
-      throw new UsageError(
-        `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
-        "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
-        listed,
-      );
-    }
+  const refused = previewing || o.skipInvalid ? [] : [...invalid, ...planSync(items, []).conflict];
+  if (refused.length > 0) {
+    refused.sort((a, b) => a.line - b.line);
+    const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
+    if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
+    throw new UsageError(
+      `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
+      "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
+      listed,
+    );
   }
   const client = await ctx.client();
   ctx.planWithReads("Reading the service's employees to plan the sync");
@@ -98,26 +82,20 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
     ...plan.conflict.map(({ line, email, error }) => ({ line, email, error })),
   ].sort((a, b) => a.line - b.line);
-  const planJson = {
-    file: input.inputName,
-    counts: {
-      rows: rows.length + invalid.length,
-      new: plan.new.length,
-      changed: plan.changed.length,
-      unchanged: plan.unchanged.length,
-      repeat: plan.repeat.length,
-      invalid: invalidRows.length,
-      prune: plan.prune.length,
-      active: plan.active,
-      listed: service.length,
-    },
-    pruneLimit: limit,
+  const classes = {
     new: plan.new,
     changed: plan.changed,
     unchanged: plan.unchanged,
     repeat: plan.repeat,
     invalid: invalidRows,
     prune: plan.prune,
+  };
+  const sizes = Object.fromEntries(Object.entries(classes).map(([name, list]) => [name, list.length]));
+  const planJson = {
+    file: input.inputName,
+    counts: { rows: rows.length + invalid.length, ...sizes, active: plan.active, listed: service.length },
+    pruneLimit: limit,
+    ...classes,
   };
   const toSend = plan.new.length + plan.changed.length;
   const overCap = plan.prune.length > limit;
@@ -130,7 +108,16 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     );
 
   if (previewing || !ctx.out.isJson) await printPlan(ctx, plan, planJson);
-  summarize(ctx, plan, invalidRows, where);
+  const counts = [
+    `${formatCount(plan.new.length)} new`,
+    `${formatCount(plan.changed.length)} changed`,
+    `${formatCount(plan.unchanged.length)} unchanged`,
+    plan.repeat.length > 0 ? `${formatCount(plan.repeat.length)} repeated` : undefined,
+    invalidRows.length > 0 ? `${formatCount(invalidRows.length)} invalid` : undefined,
+    `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
+  ];
+  ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
+  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${where(row.line)}: ${row.error}`);
   if (previewing) {
     if (overCap) ctx.warn(capError().message.replace("; nothing was sent", ": a run would refuse it"));
     ctx.info(
@@ -144,11 +131,13 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     ctx.success(`The service already matches ${input.inputName}: nothing was sent`);
     return ExitCode.ok;
   }
-  const actions = [
+  const question = [
     toSend > 0 ? `upsert ${formatCount(toSend)} employee${toSend === 1 ? "" : "s"}` : undefined,
     plan.prune.length > 0 ? `deactivate ${formatCount(plan.prune.length)}` : undefined,
-  ].filter(Boolean);
-  if (actions.length > 0) await confirmOrYes(ctx, o.yes, `${capitalize(actions.join(" and "))}?`);
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  if (question) await confirmOrYes(ctx, o.yes, `${question.charAt(0).toUpperCase()}${question.slice(1)}?`);
 
   const upsert =
     toSend + invalidRows.length > 0 ? await upsertPlanned(ctx, o, input, rows, invalid, plan) : null;
@@ -194,9 +183,8 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
 }
 
 /**
- * Every employee of the service. The first page says how many there are (totalCount), so the other pages are
- * fetched a few at once; an answer without a total is followed page after page. Pages read while employees
- * are added can overlap: an employee is kept once (by its id).
+ * Every employee of the service: with the first page's total, the other pages a few at once; without it, page
+ * after page. Pages read while employees are added can overlap: an employee is kept once (by its id).
  */
 async function listEveryEmployee(client: Client): Promise<Record<string, unknown>[]> {
   const first = await client.employees.list({ page: 1, pageSize: PAGE_SIZE });
@@ -234,11 +222,8 @@ async function upsertPlanned(
   invalid: InvalidRow[],
   plan: SyncPlan,
 ): Promise<BulkResult> {
-  const client = await ctx.client();
-  const { baseUrl, key } = await ledgerTarget(ctx, "skills");
   const byLine = new Map(rows.map((row) => [row.line, row]));
-  const entries: BulkEntry<Employee>[] = [];
-  for (const row of invalid) entries.push({ invalid: row });
+  const entries: BulkEntry<Employee>[] = invalid.map((row) => ({ invalid: row }));
   for (const { line, error, email } of plan.conflict)
     entries.push({ invalid: { line, error, label: email, source: byLine.get(line)?.source } });
   for (const planned of [...plan.new, ...plan.changed]) {
@@ -250,33 +235,17 @@ async function upsertPlanned(
     });
   }
   entries.sort((a, b) => (a.row ?? a.invalid!).line - (b.row ?? b.invalid!).line);
+  const job = await upsertJob(ctx, o, input, "sync");
   return runReported<Employee>(
     ctx,
     {
-      kind: "sync",
-      inputName: input.inputName,
-      locate: input.locate,
-      noRowsMessage: input.noRows,
+      ...job,
+      skipInvalid: true,
       read: async function* () {
         yield entries;
       },
-      target: () => ({ baseUrl, key }),
-      chunkSize: o.chunkSize,
-      maxChunk: MAX_UPSERT_EMPLOYEES,
-      concurrency: o.concurrency,
-      skipInvalid: true,
-      restart: o.restart === true,
-      retryUncertain: o.retryUncertain === true,
-      rejects: input.openRejects,
-      send: async (_group, chunk) => readUpsertAnswer(chunk, await client.api.upsertEmployees(chunk)),
     },
-    {
-      verb: "Upserted",
-      noun: ["employee", "employees"],
-      inputName: input.inputName,
-      locate: input.locate,
-      json: "never",
-    },
+    { ...upsertWording(input), json: "never" },
   );
 }
 
@@ -300,26 +269,4 @@ async function printPlan(ctx: Context, plan: SyncPlan, planJson: Record<string, 
     { key: "externalEmployeeId", header: "EXTERNAL ID" },
     { key: "fields", header: "FIELDS" },
   ]);
-}
-
-function summarize(
-  ctx: Context,
-  plan: SyncPlan,
-  invalidRows: Array<{ line: number; error: string }>,
-  where: (line: number) => string,
-): void {
-  const parts = [
-    `${formatCount(plan.new.length)} new`,
-    `${formatCount(plan.changed.length)} changed`,
-    `${formatCount(plan.unchanged.length)} unchanged`,
-    plan.repeat.length > 0 ? `${formatCount(plan.repeat.length)} repeated` : undefined,
-    invalidRows.length > 0 ? `${formatCount(invalidRows.length)} invalid` : undefined,
-    `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
-  ].filter(Boolean);
-  ctx.info(`Plan: ${parts.join(", ")}`);
-  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${where(row.line)}: ${row.error}`);
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -28,14 +28,9 @@ const RESUME_TYPES: Record<string, { contentType: string; kind: string; magic: B
   },
 };
 
-export const options = z.object({});
 export const args = z.tuple([id(), z.string()]);
 
-export async function run(
-  ctx: Context,
-  _o: unknown,
-  [employeeId, path]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, _o: unknown, [employeeId, path]: z.infer<typeof args>) {
   if (!path) throw new UsageError("Missing <file>", "Give the resume to upload: a .pdf, .doc or .docx file.");
   const type = RESUME_TYPES[extname(path).toLowerCase()];
   if (!type)
@@ -73,19 +68,14 @@ export async function run(
 
 /** The file's bytes, after checking it exists, is a file, is not empty and is within the size limit. */
 async function readResume(path: string): Promise<Buffer> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`${path} is not a file`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
+  const info = await stat(path).catch((error) => {
     throw unreadable(path, error);
-  }
-  if (size === 0) throw new UsageError(`${path} is empty`);
-  if (size > MAX_RESUME_BYTES) {
+  });
+  if (!info.isFile()) throw new UsageError(`${path} is not a file`);
+  if (info.size === 0) throw new UsageError(`${path} is empty`);
+  if (info.size > MAX_RESUME_BYTES) {
     throw new UsageError(
-      `${path} is ${formatBytes(size)}; the service accepts resumes up to ${formatBytes(MAX_RESUME_BYTES)}`,
+      `${path} is ${formatBytes(info.size)}; the service accepts resumes up to ${formatBytes(MAX_RESUME_BYTES)}`,
       "Shrink the file (for example, export the PDF without embedded images) and try again.",
     );
   }

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const gdpr = group;
+export function register(gdpr: Command, { lazy }: GroupSetup): void {
   examples(
     gdpr
       .command("mask")

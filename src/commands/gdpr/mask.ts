@@ -10,7 +10,7 @@ export const options = z.object({
   yes: z.boolean().optional(),
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>) {
   const [email] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
   ]);

@@ -2,9 +2,7 @@ import type { Command } from "commander";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const tests = group;
-
+export function register(tests: Command, { lazy }: GroupSetup): void {
   examples(
     tests
       .command("list")
@@ -87,6 +85,6 @@ export function register(group: Command, { lazy }: GroupSetup): void {
   );
 }
 
-export function kebab(name: string): string {
+function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

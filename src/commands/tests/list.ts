@@ -13,14 +13,10 @@ export const TEST_COLUMNS: Column[] = [
 
 export const options = z.object({ ...pageOptions });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const { pages, limit } = listPages(
-    ctx,
-    o,
-    async (page, size) => (await ctx.client()).tests.list({ page, pageSize: size }),
-    "tests",
-  );
-  const count = await ctx.out.list(pages, TEST_COLUMNS, limit);
-  if (count === 0) ctx.info("No tests found.");
+export async function run(ctx: Context, o: z.infer<typeof options>) {
+  const fetchPage = async (page: number, size: number) =>
+    (await ctx.client()).tests.list({ page, pageSize: size });
+  const { pages, limit } = listPages(ctx, o, fetchPage, "tests");
+  if ((await ctx.out.list(pages, TEST_COLUMNS, limit)) === 0) ctx.info("No tests found.");
   return 0;
 }

@@ -1,35 +1,45 @@
-/**
- * Test settings as a person reads and edits them: flat, in the names `tests settings set --file` takes, and the
- * Yes/No flags as `yes` / `no` (the words `tests settings set --random-questions yes` takes). Used by
- * `settings get` (its table), `settings pull` (the file) and `settings apply` (reading the file back, the
- * difference field by field).
- */
+/** Test settings as a person reads and edits them: flat, in the names `settings set --file` takes, flags as yes/no. */
 import { UsageError } from "../../errors.js";
+import { field, isRecord } from "../../fields.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
-import { flatSettings } from "./settings-set.js";
 
 const FLAGS = new Set<string>(SETTING_FLAGS);
-const TEXT_FIELDS = ["testName", "testAliasName"] as const;
 /** Every field a settings file may hold, in the order a pulled file writes them. */
-export const SETTINGS_FIELDS: readonly string[] = [...TEXT_FIELDS, "typeOfTest", ...SETTING_FLAGS];
+const SETTINGS_FIELDS: readonly string[] = ["testName", "testAliasName", "typeOfTest", ...SETTING_FLAGS];
 
 const YES = new Set(["yes", "y", "true", "1", "on"]);
 const NO = new Set(["no", "n", "false", "0", "off"]);
 
-/** The service's flat settings with each Yes/No flag as `yes` or `no` (a value other than 0/1 is kept as sent). */
-export function readableSettings(answer: Record<string, unknown>): Record<string, unknown> {
-  const flat = flatSettings(answer);
-  const shown: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(flat)) {
-    shown[name] = FLAGS.has(name) && (value === 0 || value === 1) ? (value === 1 ? "yes" : "no") : value;
+/**
+ * The settings fields of an answer, flat, as they are written back. The real service groups them (`testSettings`,
+ * `questionSettings`...): a field is taken from the top level, or else from the first group that holds it.
+ */
+export function flatSettings(answer: Record<string, unknown>): Record<string, unknown> {
+  // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
+  const groups: Record<string, unknown>[] = [answer];
+  for (let i = 0; i < groups.length && i < 64; i++)
+    groups.push(...Object.values(groups[i] ?? {}).filter(isRecord));
+  const flat: Record<string, unknown> = {};
+  for (const name of SETTINGS_FIELDS) {
+    const value = groups.map((group) => field(group, name)).find((v) => v !== undefined);
+    if (value !== undefined) flat[name] = value;
   }
-  return shown;
+  return flat;
 }
 
-/**
- * A settings file read back into the values the service takes (flags 1/0, typeOfTest 1/2). Unknown keys and
- * bad values are a usage error naming each of them; nothing is sent.
- */
+/** A Yes/No flag sent as 1 or 0 as `yes` or `no`; any other value as it is. */
+function readable(name: string, value: unknown): unknown {
+  return FLAGS.has(name) && (value === 0 || value === 1) ? (value === 1 ? "yes" : "no") : value;
+}
+
+/** The service's flat settings, readable. */
+export function readableSettings(answer: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(flatSettings(answer)).map(([name, value]) => [name, readable(name, value)]),
+  );
+}
+
+/** A settings file read back into the values the service takes (flags 1/0, typeOfTest 1/2), or a usage error. */
 export function parseSettingsFile(file: string, body: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(body).filter((key) => !SETTINGS_FIELDS.includes(key));
   if (unknown.length > 0) {
@@ -41,10 +51,10 @@ export function parseSettingsFile(file: string, body: Record<string, unknown>): 
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
+    const word = typeof value === "object" ? undefined : String(value).toLowerCase();
     if (FLAGS.has(name)) {
-      const word = String(value).toLowerCase();
-      if (typeof value !== "object" && YES.has(word)) values[name] = 1;
-      else if (typeof value !== "object" && NO.has(word)) values[name] = 0;
+      if (word !== undefined && YES.has(word)) values[name] = 1;
+      else if (word !== undefined && NO.has(word)) values[name] = 0;
       else problems.push(`${name}: must be yes or no, got ${JSON.stringify(value)}`);
     } else if (name === "typeOfTest") {
       if (value === 1 || value === 2 || value === "1" || value === "2") values[name] = Number(value);
@@ -72,19 +82,11 @@ export function parseSettingsFile(file: string, body: Record<string, unknown>): 
   return values;
 }
 
-/** One field's change, readable (yes/no); `old` is null when the service sent none. A type: output rows are records. */
-export type SettingChange = { field: string; old: unknown; new: unknown };
-
 /** The fields of `wanted` whose value differs from `current` (both in the service's values), readable. */
-export function settingsDiff(
-  current: Record<string, unknown>,
-  wanted: Record<string, unknown>,
-): SettingChange[] {
-  const readable = (name: string, value: unknown) =>
-    FLAGS.has(name) && (value === 0 || value === 1) ? (value === 1 ? "yes" : "no") : (value ?? null);
+export function settingsDiff(current: Record<string, unknown>, wanted: Record<string, unknown>) {
   return SETTINGS_FIELDS.filter((name) => name in wanted && wanted[name] !== current[name]).map((name) => ({
     field: name,
-    old: readable(name, current[name]),
-    new: readable(name, wanted[name]),
+    old: readable(name, current[name]) ?? null,
+    new: readable(name, wanted[name]) ?? null,
   }));
 }

@@ -3,14 +3,10 @@ import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { readableSettings } from "./settings-file.js";
 
-export const options = z.object({});
 export const args = z.tuple([id()]);
 
-/**
- * `--json` prints the settings as the service sent them; a table, the flat fields we send, one per row, the
- * Yes/No flags as yes/no (as `settings set` and a pulled file take them).
- */
-export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>): Promise<number> {
+/** --json: the settings as the service sent them; a table: the flat fields we send, the flags as yes/no. */
+export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>) {
   const client = await ctx.client();
   const settings = await client.tests.settings.get(testId);
   await ctx.out.record(ctx.out.isJson ? settings : readableSettings(settings));

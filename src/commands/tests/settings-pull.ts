@@ -7,15 +7,8 @@ import { readableSettings } from "./settings-file.js";
 export const options = z.object({ out: z.string().optional(), force: z.boolean().optional() });
 export const args = z.tuple([id()]);
 
-/**
- * The test's whole settings as a file to edit and give to `settings apply`: flat, the Yes/No flags as yes/no.
- * Without --out (or with `--out -`) the file's text goes to stdout.
- */
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [testId]: z.infer<typeof args>,
-): Promise<number> {
+/** The test's whole settings as a file to edit and give to `settings apply`; without --out (or `--out -`) on stdout. */
+export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.infer<typeof args>) {
   const out = o.out ?? "-";
   const force = o.force === true;
   if (out !== "-") checkTarget(out, { option: "--out", force });

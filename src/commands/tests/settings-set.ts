@@ -1,12 +1,19 @@
 import { TestSettings } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { field, isRecord } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, parsed, yesNo } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { readJsonObject } from "../shared/files.js";
+import { flatSettings } from "./settings-file.js";
+
+/** `--random-questions yes` and the others: each yes/no test setting, sent as 1 or 0. */
+const yesNoFlag = () => yesNo().optional();
+const settingFlags = Object.fromEntries(SETTING_FLAGS.map((name) => [name, yesNoFlag()])) as Record<
+  (typeof SETTING_FLAGS)[number],
+  ReturnType<typeof yesNoFlag>
+>;
 
 export const options = z.object({
   file: z.string().optional(),
@@ -17,24 +24,11 @@ export const options = z.object({
       throw new UsageError(`${FLAG} must be 1 (multiple questions) or 2 (single question), got "${text}"`);
     return Number(text);
   }).optional(),
-  ...settingFlags(),
+  ...settingFlags,
 });
 export const args = z.tuple([id()]);
 
-/** `--random-questions yes` and the others: each yes/no test setting, sent as 1 or 0. */
-function settingFlags() {
-  const flag = () => yesNo().optional();
-  return Object.fromEntries(SETTING_FLAGS.map((name) => [name, flag()])) as Record<
-    (typeof SETTING_FLAGS)[number],
-    ReturnType<typeof flag>
-  >;
-}
-
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [testId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.infer<typeof args>) {
   const { file, ...flags } = o;
   // Only the settings given: the schema's keys of the flags not passed are absent or undefined.
   const changes = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
@@ -51,37 +45,17 @@ export async function run(
       throw new UsageError(`--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`);
     }
   } else {
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0)
       throw new UsageError(
         "Nothing to change",
         "Pass --file settings.json or at least one setting flag (see --help)",
       );
-    }
     // The service takes the whole object (no partial update): read, change, write back.
     ctx.planWithReads(`Reading the settings of test ${testId} to show what would be written back`);
-    const current = await client.tests.settings.get(testId);
-    body = { ...flatSettings(current), ...changes };
+    body = { ...flatSettings(await client.tests.settings.get(testId)), ...changes };
   }
   const answer = await client.tests.settings.update(testId, body);
   ctx.success(`Settings of test ${testId} updated`);
   await ctx.out.record(answer && Object.keys(answer).length > 0 ? answer : body);
   return 0;
-}
-
-/**
- * The settings fields in a settings answer, flat, as they are written back. The real service groups them
- * (`testSettings`, `questionSettings`, `windowViolationSettings`...; fixtures/real/tests/settings-get-200.json):
- * a field is taken from the top level, or else from the first group that holds it.
- */
-export function flatSettings(answer: Record<string, unknown>): Record<string, unknown> {
-  // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
-  const groups: Record<string, unknown>[] = [answer];
-  for (let i = 0; i < groups.length && i < 64; i++)
-    groups.push(...Object.values(groups[i] ?? {}).filter(isRecord));
-  const flat: Record<string, unknown> = {};
-  for (const name of ["testName", "testAliasName", "typeOfTest", ...SETTING_FLAGS]) {
-    const value = groups.map((group) => field(group, name)).find((v) => v !== undefined);
-    if (value !== undefined) flat[name] = value;
-  }
-  return flat;
 }

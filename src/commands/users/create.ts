@@ -1,9 +1,9 @@
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { validEmail } from "../invite/shared.js";
 import { requireValues } from "../shared/options.js";
-import { USER_COLUMNS } from "./columns.js";
-import { emailProblem, userEmail } from "./email.js";
+import { USER_COLUMNS, userEmail } from "./shared.js";
 
 export const options = z.object({
   email: userEmail().optional(),
@@ -11,9 +11,9 @@ export const options = z.object({
   businessUnit: id().optional(),
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>) {
   const [email, fullName] = await requireValues(ctx, [
-    { flag: "--email", value: o.email, question: "E-mail of the new user", validate: emailProblem },
+    { flag: "--email", value: o.email, question: "E-mail of the new user", validate: validEmail },
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
   const businessunitId = o.businessUnit;

@@ -1,9 +1,7 @@
 import type { Command } from "commander";
 import { examples, type GroupSetup } from "../shared/verbs.js";
 
-export function register(group: Command, { lazy }: GroupSetup): void {
-  const users = group;
-
+export function register(users: Command, { lazy }: GroupSetup): void {
   examples(
     users
       .command("create")
