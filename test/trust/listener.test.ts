@@ -1,7 +1,8 @@
 /**
  * `callbacks listen` under hostile or heavy senders: loopback by default, a body streamed past the limit
  * (no Content-Length) → 413, headers trickled in (slow-loris) → cut off, 1,000 notifications at once → each
- * printed and logged exactly once. Extends test/callbacks/listen.test.ts (413 with Content-Length, 400, 404).
+ * printed and logged exactly once, more distinct notifications than it remembers → the oldest forgotten, recent
+ * duplicates still marked. Extends test/callbacks/listen.test.ts (413 with Content-Length, 400, 404).
  */
 import { readFileSync } from "node:fs";
 import net from "node:net";
@@ -205,6 +206,61 @@ describe("callbacks listen", () => {
       });
     } finally {
       await cli.stop();
+      await agent.close();
+    }
+  });
+
+  it("remembers only the last `remember` (id, Status) pairs: the oldest are forgotten, recent duplicates still marked", async () => {
+    const REMEMBER = 100;
+    const events: Array<{ testInvitationId: number | null; status: string | null; duplicate: boolean }> = [];
+    const listener = await startListener({
+      host: "127.0.0.1",
+      port: 0,
+      remember: REMEMBER,
+      onEvent: (e) => {
+        events.push(e);
+      },
+    });
+    const agent = new Agent({ connections: 1 });
+    /** Posts one notification at a time and returns whether the listener marked it a duplicate. */
+    const send = async (id: number, status = "Complete") => {
+      const before = events.length;
+      const res = await request(listener.callbackUrl, {
+        method: "POST",
+        dispatcher: agent,
+        body: JSON.stringify({ TestInvitationId: id, Status: status }),
+      });
+      await res.body.dump();
+      expect(res.statusCode).toBe(200);
+      await eventually(() => events.length > before || undefined, `the event of ${id}`);
+      const event = events.at(-1)!;
+      expect([event.testInvitationId, event.status]).toEqual([id, status]);
+      return event.duplicate;
+    };
+    try {
+      const N = 1000;
+      for (let id = 1; id <= N; id++) expect(await send(id)).toBe(false);
+      // Another Status of a remembered id is another pair.
+      expect(await send(N, "In Progress")).toBe(false);
+      // The 100 remembered now: 902…1000 Complete and (1000, In Progress). Asking about each makes it the most
+      // recent without changing which are remembered.
+      for (let id = N - REMEMBER + 2; id <= N; id++) expect(await send(id)).toBe(true);
+      expect(await send(N, "In Progress")).toBe(true);
+      // One before them, and the very first, were forgotten: each comes back as new and pushes the oldest out.
+      expect(await send(N - REMEMBER + 1)).toBe(false);
+      expect(await send(1)).toBe(false);
+      // The oldest were 902 and 903 (asked about first): forgotten too, while a recent one is still a duplicate.
+      expect(await send(N)).toBe(true);
+      expect(await send(N - REMEMBER + 2)).toBe(false);
+      expect(await send(1)).toBe(true);
+      record({
+        input: `${N} distinct notifications, remember ${REMEMBER}`,
+        outcome: `the last ${REMEMBER} pairs marked as duplicates, older ones forgotten`,
+        lost: 0,
+        duplicated: 0,
+      });
+    } finally {
+      await listener.close();
       await agent.close();
     }
   });

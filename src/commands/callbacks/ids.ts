@@ -1,11 +1,11 @@
 /** The ids `callbacks resend` works on, as bulk-engine entries: from arguments, a file (or stdin), or a list. */
 import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
+import { boundedLines } from "./lines.js";
 
 const BATCH = 1000;
 /** Invalid ids listed in the error; the count says how many more. */
@@ -37,13 +37,16 @@ export function idsOfList(values: ReadonlyArray<string | number>, name: string):
   return entriesOfLines(values.map(String), name);
 }
 
+const FILE_SUGGESTION = "Give a text file with one testInvitationId per line, or - for stdin.";
+
 export async function idsReaderOfFile(file: string): Promise<() => Entries> {
-  await requireFile("--file", file, "Give a text file with one testInvitationId per line, or - for stdin.");
-  return () =>
-    entriesOfLines(
-      createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY }),
-      file,
-    );
+  await requireFile("--file", file, FILE_SUGGESTION);
+  return () => entriesOfLines(linesOf(createReadStream(file), `--file ${file}`), file);
+}
+
+/** The texts of the lines, each at most MAX_LINE_BYTES (an over-long one is a usage error naming `what`:line). */
+async function* linesOf(input: AsyncIterable<Buffer | string>, what: string): AsyncGenerator<string> {
+  for await (const { text } of boundedLines(input, what, FILE_SUGGESTION)) yield text;
 }
 
 /** A usage error naming `flag` when `file` is not there. */
@@ -58,8 +61,7 @@ export async function requireFile(flag: string, file: string, suggestion: string
 /** Stdin can be read once: its lines are kept (ids are short) and served to every read. */
 export async function idsReaderOfStream(stream: Readable): Promise<() => Entries> {
   const lines: string[] = [];
-  for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }))
-    lines.push(line);
+  for await (const line of linesOf(stream, "stdin")) lines.push(line);
   return () => entriesOfLines(lines, "stdin");
 }
 

@@ -1,9 +1,10 @@
 /**
  * A local receiver for the test-completion notification (a JSON POST when an attempt starts and ends): it
  * answers at once, then forwards and reports each one in arrival order. Bad requests are answered and
- * reported, never thrown. The queue waiting for forwards is bounded (count and bytes): when full, 503.
+ * reported, never thrown. The queue waiting for forwards is bounded (count and bytes): when full, 503. The
+ * (TestInvitationId, Status) pairs remembered to mark duplicates are bounded too: the last MAX_REMEMBERED.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { field } from "../../fields.js";
@@ -18,6 +19,11 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_QUEUED = 1000;
 const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_S = 30;
+/**
+ * (TestInvitationId, Status) pairs remembered to mark duplicates, at most: the least recently seen is forgotten
+ * first. Each is kept as a 44-character digest (a sender chooses the Status, up to a 1 MiB body): < 10 MiB.
+ */
+const MAX_REMEMBERED = 100_000;
 
 export interface ForwardOutcome {
   /** The URL, or `Slack (host)` / `Teams (host)`: their webhook URLs are credentials. */
@@ -38,7 +44,10 @@ export interface ReceivedEvent {
    * `AttemptedOn` (`09-Oct-2020 06:51 PM`) is the account's local time, in a zone it does not name.
    */
   attemptedAt: string | null;
-  /** The same (TestInvitationId, Status) arrived before: a retry or a `callbacks resend`. */
+  /**
+   * The same (TestInvitationId, Status) arrived before, among the last MAX_REMEMBERED pairs: a retry or a
+   * `callbacks resend`.
+   */
   duplicate: boolean;
   notification?: Record<string, unknown>;
   forward?: ForwardOutcome;
@@ -52,12 +61,14 @@ export interface ListenerOptions {
   secretPath?: string;
   forwarder?: Forwarder;
   headersTimeoutMs?: number;
+  /** Pairs remembered to mark duplicates (MAX_REMEMBERED by default). */
+  remember?: number;
   /** Called once per handled request, in arrival order, after its forward (if any) finished. */
   onEvent(event: ReceivedEvent): void | Promise<void>;
 }
 
 export async function startListener(options: ListenerOptions) {
-  const seen = new Set<string>();
+  const seen = recentSet(options.remember ?? MAX_REMEMBERED);
   // Forwards and reports run one after another so both keep the order notifications arrived in.
   let queue: Promise<void> = Promise.resolve();
   const waiting = { count: 0, bytes: 0 };
@@ -106,9 +117,7 @@ export async function startListener(options: ListenerOptions) {
         }
         reply(res, 200, { received: true });
         const { testInvitationId, status, attemptedAt } = parsed;
-        const key = testInvitationId === null ? undefined : `${testInvitationId}\u0000${status ?? ""}`;
-        const duplicate = key !== undefined && seen.has(key);
-        if (key !== undefined) seen.add(key);
+        const duplicate = testInvitationId !== null && seen.saw(`${testInvitationId}\u0000${status ?? ""}`);
         const receivedAt = new Date().toISOString();
         const contentType = req.headers["content-type"] ?? "application/json";
         // Only the body waits in the queue (what its bound counts): it is read again when its turn comes.
@@ -178,6 +187,23 @@ export async function startListener(options: ListenerOptions) {
       });
       stopping.abort();
       await queue;
+    },
+  };
+}
+
+/**
+ * The last `size` keys seen, each kept as a digest: `saw` tells whether a key is among them and makes it the
+ * most recent (a Set iterates in insertion order, so its first key is the least recently seen).
+ */
+function recentSet(size: number) {
+  const keys = new Set<string>();
+  return {
+    saw(key: string): boolean {
+      const digest = createHash("sha256").update(key).digest("base64");
+      const seen = keys.delete(digest);
+      keys.add(digest);
+      if (keys.size > size) keys.delete(keys.values().next().value as string);
+      return seen;
     },
   };
 }

@@ -13,10 +13,11 @@ import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { idsOfList, requireFile } from "./ids.js";
+import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
 
-/** A log line longer than this is not one `callbacks listen` wrote (its bodies are at most 1 MiB). */
-const MAX_LINE_BYTES = 8 * 1024 * 1024;
+const LOG_SUGGESTION =
+  "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).";
 /** Ids listed on stderr; stdout and --json have them all. */
 const SHOWN = 20;
 
@@ -83,7 +84,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 async function finalNotifications(file: string): Promise<Set<number>> {
   await requireFile("--log", file, "Give the file `assess callbacks listen --log <file>` appends to.");
   const ids = new Set<number>();
-  for await (const { text, line, last } of linesOf(file)) {
+  const lines = boundedLines(createReadStream(file), `--log ${file}`, LOG_SUGGESTION);
+  for await (const { text, line, last } of lines) {
     if (text.trim() === "") continue;
     let value: unknown;
     try {
@@ -91,10 +93,7 @@ async function finalNotifications(file: string): Promise<Set<number>> {
     } catch {
       // The last line of a listener killed mid-write is cut short: skipped, as it never said anything whole.
       if (last) continue;
-      throw new UsageError(
-        `--log ${file}:${line}: not a JSON line`,
-        "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).",
-      );
+      throw new UsageError(`--log ${file}:${line}: not a JSON line`, LOG_SUGGESTION);
     }
     if (!isRecord(value)) {
       throw new UsageError(`--log ${file}:${line}: expected a JSON object (a received notification)`);
@@ -110,26 +109,4 @@ async function finalNotifications(file: string): Promise<Set<number>> {
     ids.add(attemptId);
   }
   return ids;
-}
-
-/** The file's lines (LF or CRLF), each at most MAX_LINE_BYTES; `last` marks a final line without its newline. */
-async function* linesOf(file: string): AsyncGenerator<{ text: string; line: number; last: boolean }> {
-  let line = 0;
-  let rest = Buffer.alloc(0);
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
-    let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10)) {
-      line++;
-      yield { text: data.subarray(0, end).toString("utf8").replace(/\r$/, ""), line, last: false };
-      data = data.subarray(end + 1);
-    }
-    if (data.length > MAX_LINE_BYTES) {
-      throw new UsageError(
-        `--log ${file}:${line + 1}: a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB`,
-        "Give the NDJSON file `assess callbacks listen --log` writes.",
-      );
-    }
-    rest = Buffer.from(data);
-  }
-  if (rest.length > 0) yield { text: rest.toString("utf8"), line: line + 1, last: true };
 }

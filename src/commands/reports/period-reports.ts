@@ -7,7 +7,7 @@ import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError } from "../../errors.js";
 import type { Client } from "../../sdk/client.js";
 import { mapOrdered } from "../../sdk/map-ordered.js";
-import { attemptsOfPeriod, type Period } from "../attempts/period.js";
+import { eachFinishedAttempt, type Period } from "../attempts/period.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
 
@@ -28,19 +28,9 @@ export async function finishedAttempts(
 ): Promise<TestAttempt[]> {
   const wanted = new Set(testIds);
   const attempts: TestAttempt[] = [];
-  const listing = ctx.progress("windows");
-  try {
-    const pages = attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
-      listing.update({ done, total }),
-    );
-    for await (const page of pages) {
-      attempts.push(
-        ...page.filter((attempt) => wanted.size === 0 || wanted.has(attemptTestId(attempt) ?? Number.NaN)),
-      );
-    }
-  } finally {
-    listing.done();
-  }
+  await eachFinishedAttempt(ctx, client, period, (attempt) => {
+    if (wanted.size === 0 || wanted.has(attemptTestId(attempt) ?? Number.NaN)) attempts.push(attempt);
+  });
   return attempts;
 }
 
