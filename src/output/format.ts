@@ -34,9 +34,8 @@ export function cellText(value: unknown): string {
 }
 
 /**
- * A dotted path into a record: `invitationSchedule.scheduleType`, each part in any casing the service uses
- * (`Status`, `employee_hrms_info`). Own keys only: `--fields constructor` or `__proto__` must name nothing (an
- * unknown field), not reach into Object.prototype.
+ * A dotted path into a record (`invitationSchedule.scheduleType`), each part in any casing. Own keys only:
+ * `--fields __proto__` must name nothing, not reach into Object.prototype.
  */
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
