@@ -17,19 +17,14 @@ export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<
   return result;
 }
 
-export function typedValue(raw: string): unknown {
-  if (
-    /^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) ||
-    ["true", "false", "null"].includes(raw) ||
-    /^[[{]/.test(raw.trim())
-  ) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return raw;
-    }
+function typedValue(raw: string): unknown {
+  const jsonLike = /^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) || ["true", "false", "null"].includes(raw);
+  if (!jsonLike && !/^[[{]/.test(raw.trim())) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
   }
-  return raw;
 }
 
 /** Deep merge of plain objects: later sources win; arrays and scalars are replaced, not merged. */

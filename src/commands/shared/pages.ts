@@ -19,10 +19,8 @@ export interface PageOptions {
 }
 
 /**
- * The pages a list command prints, from its `--page`, `--page-size`, `--all` and `--limit` options: one
- * page, or (with --all or --limit) every page from --page on, fetched only as the output consumes them, so
- * `--limit` stops early and ndjson streams each page as it arrives. Following pages shows progress on a
- * terminal (the total when the service tells it).
+ * The pages a list command prints: one page, or (with --all or --limit) every page from --page on, fetched
+ * only as the output consumes them (so `--limit` stops early), with progress on a terminal.
  */
 export function listPages<T>(
   ctx: Context,
@@ -30,15 +28,11 @@ export function listPages<T>(
   fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
   noun: string,
 ): { pages: AsyncIterable<T[]>; limit: number | undefined } {
-  if (all !== true && limit === undefined) {
-    return {
-      pages: (async function* () {
-        yield (await fetchPage(first, pageSize)).items;
-      })(),
-      limit,
-    };
-  }
-  async function* following(): AsyncGenerator<T[]> {
+  async function* pages(): AsyncGenerator<T[]> {
+    if (all !== true && limit === undefined) {
+      yield (await fetchPage(first, pageSize)).items;
+      return;
+    }
     const progress = ctx.progress(noun);
     let done = 0;
     let total: number | undefined;
@@ -57,5 +51,5 @@ export function listPages<T>(
       progress.done();
     }
   }
-  return { pages: following(), limit };
+  return { pages: pages(), limit };
 }
