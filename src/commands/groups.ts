@@ -1,9 +1,6 @@
 import type { Command } from "commander";
 
-/**
- * The command groups, in the order `assess --help` lists them: names and one-line summaries only, so the root
- * of the tree can be declared without loading any group (src/program.ts). Their modules are in ./index.ts.
- */
+/** The command groups in `assess --help`'s order: names and summaries only, so no group loads to list them. */
 export const GROUPS = [
   { name: "tests", summary: "List tests and read or change their settings" },
   { name: "invite", summary: "Invite candidates to tests, one at a time, in bulk or through a link" },
@@ -54,10 +51,7 @@ export const GROUPS = [
 
 export type GroupName = (typeof GROUPS)[number]["name"];
 
-/**
- * The first word of a command line that is neither an option nor an option's value: the group named. `program`
- * is the root (src/program.ts), whose global options say which of them take a value.
- */
+/** The first word of a command line that is neither a global option nor its value: the group named. */
 export function groupOf(argv: string[], program: Command): string | undefined {
   const valued = new Set(
     program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]),

@@ -1,20 +1,14 @@
 /**
- * The value rules of flags and arguments as zod building blocks, for the schemas each verb exports
- * (`export const options = z.object({ pageSize: int(1, 100), from: date("start") })`). Each block keeps the
- * wording of the parser it wraps; `{flag}` in its message is replaced by the flag's name (`--page-size`) or
- * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/verbs.ts).
+ * The value rules of flags and arguments as zod blocks for verbs' schemas (`pageSize: int(1, 100)`), in the
+ * words of the parser each wraps; `{flag}` becomes the flag's name where the schema is applied (verbs.ts).
  */
-
 import { UsageError } from "../errors.js";
 import { type Bound, formatDuration, parseDate, parseDuration } from "./dates.js";
 import { FLAG } from "./flag.js";
 import { oneOf, parseId, parseIntInRange } from "./numbers.js";
 import { NEVER, string } from "./zod.js";
 
-/**
- * A string read by `parse`: a parser of ./numbers.ts or ./dates.ts, or a verb's own rule; the usage error it
- * throws (its message naming the value `FLAG`) becomes the issue.
- */
+/** A string read by `parse`; the usage error it throws (naming the value `FLAG`) becomes the issue. */
 export function parsed<T>(parse: (text: string) => T) {
   return string().transform((text, ctx): T => {
     try {
@@ -38,7 +32,7 @@ export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
   parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
 
-/** A date as the README says ("Commands at a glance"): YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
+/** A date: YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
 
 /** A duration (`30s`, `5m`, `1h`, `1h30m`) in milliseconds, at least `minMs`. */

@@ -15,7 +15,7 @@ export function parseIntInRange(value: unknown, name: string, min: number, max: 
   const text = String(value ?? "").trim();
   const n = Number(text);
   if (!/^-?\d+$/.test(text) || n < min || n > max) {
-    // No upper bound of its own: the largest safe integer would only puzzle ("from 1 to 9007199254740991").
+    // Without an upper bound of its own, the largest safe integer would only puzzle.
     const wanted =
       max < Number.MAX_SAFE_INTEGER
         ? `a whole number from ${min} to ${max}`

@@ -22,7 +22,6 @@ export async function run(ctx: Context, _o: unknown, words: string[], command: C
     }
     target = next;
   }
-  // Through commander's output, wrapped to the terminal, with the command's notes and examples.
   target.outputHelp();
   return 0;
 }
