@@ -4,14 +4,14 @@ import { findKey } from "../fields.js";
 export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Table on a terminal, tsv when piped; `--json` and `-o` override (README "Output"). */
+/** Table on a terminal, tsv when piped; `--json` and `-o` override. */
 export function chooseFormat(requested: string | undefined, stdoutIsTTY: boolean): Format {
   if (requested === undefined) return stdoutIsTTY ? "table" : "tsv";
   if ((FORMATS as readonly string[]).includes(requested)) return requested as Format;
   throw new UsageError(`Unknown output format "${requested}"`, `Choose one of: ${FORMATS.join(", ")}`);
 }
 
-/** Colour only on a terminal and never with NO_COLOR (https://no-color.org), FORCE_COLOR aside. */
+/** Colour only on a terminal and never with NO_COLOR, FORCE_COLOR aside. */
 export function useColor(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;

@@ -18,23 +18,11 @@ export interface Column {
   unit?: string;
 }
 
-interface OutputOptions {
-  format: Format;
-  fields?: string[];
-  color: boolean;
-  /** Colours for stdout: plain when omitted. */
-  style?: Style;
-  width?: number;
-}
-
-/**
- * Renders records to stdout in the chosen format. Lists may arrive as pages (async iterable):
- * ndjson, tsv and csv stream them; table and json wait for the whole list.
- */
+/** Renders records to stdout. Lists may arrive as pages: ndjson, tsv and csv stream them; table and json wait. */
 export class Output {
   constructor(
     private readonly stdout: Writable,
-    readonly options: OutputOptions,
+    readonly options: { format: Format; fields?: string[]; color: boolean; style?: Style; width?: number },
   ) {}
 
   get style(): Style {
@@ -59,7 +47,7 @@ export class Output {
     if (!this.closed) this.stdout.write(text);
   }
 
-  /** A list of records. Returns how many were written. */
+  /** Returns how many records were written. */
   async list(
     source: Iterable<Row[]> | AsyncIterable<Row[]> | Row[],
     columns: Column[],
@@ -126,10 +114,7 @@ export class Output {
     for (const i of below) this.write(`${this.style.bold(labels[i] ?? "")}\n${values[i]}\n`);
   }
 
-  /**
-   * One record holding a list (a test's or report's sections): on a terminal the record, then the list as its
-   * own table; in every other format the record as it is.
-   */
+  /** A record holding a list (a test's sections): on a terminal the record, then the list as its own table. */
   async recordWithList(
     row: Row,
     listKey: string,
@@ -146,15 +131,12 @@ export class Output {
     if (Array.isArray(list) && list.length > 0) await this.list(list as Row[], columns);
   }
 
-  /** Any JSON value, as the service sent it (`--json` of commands whose answer is not a record list). */
+  /** Any JSON value, as the service sent it. */
   json(value: unknown): void {
     this.write(`${jsonText(value, this.format === "ndjson" ? 0 : 2)}\n`);
   }
 
-  /**
-   * The columns `--fields` asks for, each named as asked: a column's key (`teststatus`), its header (`status`,
-   * `test link`, in any casing), or any field of the records (a dotted path reaches nested ones).
-   */
+  /** The columns `--fields` asks for, by a column's key or header (any casing), or any (dotted) field. */
   columns(defaults: Column[], sample: Row | undefined): Column[] {
     const fields = this.options.fields;
     if (!fields) return defaults;
@@ -174,7 +156,6 @@ export class Output {
     return fields.map((f) => ({ ...(named(f) ?? { key: f }), header: f }));
   }
 
-  /** With --fields, JSON output keeps only those fields; otherwise the record as the service sent it. */
   private project(row: Row, columns: Column[]): unknown {
     if (!this.options.fields) return row;
     return Object.fromEntries(columns.map((c) => [c.header ?? c.key, cellValue(c, row) ?? null]));
@@ -220,18 +201,16 @@ export class Output {
     }
   }
 
-  /** Light tables, as gh's: a rule under the header and none between rows. */
+  /** Light tables, as gh's: no rule between rows. */
   private tableStyle() {
     return { head: [], border: this.options.color ? ["grey"] : [], compact: true };
   }
 }
 
-/** A row's value in a column, as every format reads it. */
 export function cellValue(column: Column, row: Row): unknown {
   return column.get ? column.get(row) : getPath(row, column.key);
 }
 
-/** A cell as a table shows it: one line, controls escaped, a number followed by its column's unit. */
 function tableCell(column: Column, row: Row): string {
   const value = cellValue(column, row);
   const text = tableText(cellText(value));

@@ -1,8 +1,7 @@
 /**
- * Fitting a table to the terminal, as gh does: a link or an e-mail address is never cut (a cut one cannot be
- * copied), so the other columns narrow first, widest first; then columns leave the table, empty ones first,
- * then from the right (never the first, which names the row). When the links do not fit, or keeping them would
- * leave out more columns than they are, they leave the table for lines of their own below it, whole.
+ * Fitting a table to the terminal, as gh does: a link or an e-mail is never cut, so other columns narrow first
+ * (widest first), then leave (empty ones first, then from the right, never the first); links that cannot fit
+ * leave the table for lines of their own below it.
  */
 
 /** Only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */

@@ -42,10 +42,14 @@ export function loadBundle(file: string): unknown {
   const dist = dirname(file);
   const root = configDir(process.env);
   const cacheFile = join(root, "cache", `${name}.${TAG}.v8`);
-  // Once the flags changed, a cache read would be rejected and one written never read.
-  const cached = cachedDataVersionTag() === TAG && privateFolders(root, dirname(cacheFile));
+  let cached = false;
   let cachedData: Buffer | undefined;
   try {
+    // Once the flags changed, a cache read would be rejected and one written never read.
+    cached =
+      cachedDataVersionTag() === TAG &&
+      privateDirProblem(root, true) === undefined &&
+      privateDirProblem(dirname(cacheFile)) === undefined;
     const key = cached ? installKey(dist) : undefined;
     if (key) cachedData = unsealed(readFileSync(cacheFile), key);
   } catch {
@@ -88,15 +92,6 @@ function writeStale(): void {
     } catch {
       // A read-only or full disk, a folder refused: the next run compiles from source, as without a cache.
     }
-  }
-}
-
-/** The config folder and its `cache/` pass config/private.ts's rule; any error is a no. */
-function privateFolders(root: string, cache: string): boolean {
-  try {
-    return privateDirProblem(root, true) === undefined && privateDirProblem(cache) === undefined;
-  } catch {
-    return false;
   }
 }
 

@@ -27,17 +27,11 @@ export interface Wording {
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
 const SHOWN = 20;
 
-export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
-  const code = bulkExitCode(result);
+export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
+  const code = bulkExitCode(r);
   const json =
-    wording.json === undefined
-      ? ctx.out.isJson || code === ExitCode.partial
-      : wording.json === "asked" && ctx.out.isJson;
-  if (json) ctx.out.json(result);
-  printHuman(ctx, result, wording, code);
-}
-
-function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void {
+    w.json === undefined ? ctx.out.isJson || code === ExitCode.partial : w.json === "asked" && ctx.out.isJson;
+  if (json) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>

@@ -29,16 +29,16 @@ export async function confirmOrYes(ctx: Context, yes: unknown, question: string)
   await confirmAction(ctx, question);
 }
 
-interface Required {
-  flag: string;
-  value: unknown;
-  question: string;
-  /** An error message for a bad answer. */
-  validate?: (answer: string) => string | undefined;
-}
-
 /** Values a command cannot do without: prompted for, else every missing one listed in a single usage error. */
-export async function requireValues(ctx: Context, required: Required[]): Promise<string[]> {
+export async function requireValues(
+  ctx: Context,
+  required: Array<{
+    flag: string;
+    value: unknown;
+    question: string;
+    validate?: (answer: string) => string | undefined;
+  }>,
+): Promise<string[]> {
   const missing = required.filter((r) => r.value === undefined || r.value === "");
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(

@@ -11,20 +11,13 @@ export const pageOptions = {
   limit: int(1).optional(),
 };
 
-export interface PageOptions {
-  page: number;
-  pageSize: number;
-  all?: boolean;
-  limit?: number;
-}
-
 /**
  * The pages a list command prints: one page, or (with --all or --limit) every page from --page on, fetched
  * only as the output consumes them (so `--limit` stops early), with progress on a terminal.
  */
 export function listPages<T>(
   ctx: Context,
-  { page: first, pageSize, all, limit }: PageOptions,
+  { page: first, pageSize, all, limit }: { page: number; pageSize: number; all?: boolean; limit?: number },
   fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
   noun: string,
 ): { pages: AsyncIterable<T[]>; limit: number | undefined } {
