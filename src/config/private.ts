@@ -18,7 +18,7 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
@@ -75,13 +75,8 @@ export function ensurePrivateDir(root: string, dir: string, what: string): void 
     throw error;
   }
   checkPrivateDir(root, "the config folder", true);
-  for (
-    let folder = dir;
-    folder.length > root.length && folder !== dirname(folder);
-    folder = dirname(folder)
-  ) {
+  for (let folder = dir; folder.length > root.length && folder !== dirname(folder); folder = dirname(folder))
     checkPrivateDir(folder, what);
-  }
 }
 
 /** Writes `data` to `path` whole: a new file beside it, flushed, renamed over whatever is there. */
@@ -90,8 +85,7 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
   try {
     const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
-      const bytes = typeof data === "string" ? Buffer.from(data) : data;
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+      writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -58,10 +58,7 @@ export interface Effective {
   origin?: string;
 }
 
-/**
- * Every setting of a profile as it takes effect, flag > environment > profile > built-in default, unchecked:
- * `config list` shows them even when one is broken, and resolveSettings checks them.
- */
+/** Every setting as it takes effect, unchecked: `config list` shows them even when one is broken. */
 export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Record<ConfigKey, Effective> {
   const profile: Profile = readProfile(env, profileName(flags, env));
   const setting = (
@@ -96,10 +93,7 @@ export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Rec
   };
 }
 
-/**
- * A profile named by --profile or ASSESS_PROFILE must exist (else `--profile nope` would run on the defaults);
- * `default` may be absent (a first run).
- */
+/** A profile named by --profile or ASSESS_PROFILE must exist; `default` may be absent (a first run). */
 export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   const name = profileName(flags, env);
   if (name === "default") return;

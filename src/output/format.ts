@@ -23,7 +23,6 @@ export function neutralizeFormula(cell: string): string {
   return /^[=+\-@\t\r\n]/.test(cell) ? `'${cell}` : cell;
 }
 
-/** One value as text: ISO times, nothing for null, compact JSON for nested values. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();

@@ -68,7 +68,7 @@ export function parseDuration(input: string, option: string): number {
   );
 }
 
-/** A duration as people write it: `2m`, `1h30m`, `45s` (whole seconds). */
+/** `2m`, `1h30m`, `45s` (whole seconds). */
 export function formatDuration(ms: number): string {
   let seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds === 0) return "0s";
@@ -88,7 +88,6 @@ export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** The end not before the start, or a usage error naming both. */
 export function orderedRange(
   start: Date,
   end: Date,

@@ -21,10 +21,8 @@ export function parsed<T>(parse: (text: string) => T) {
   });
 }
 
-/** A positive whole number: an id, a count. */
 export const id = () => parsed((text) => parseId(text, FLAG));
 
-/** A whole number from `min` to `max`. */
 export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   parsed((text) => parseIntInRange(text, FLAG, min, max));
 
@@ -32,10 +30,9 @@ export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
   parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
 
-/** A date: YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
 
-/** A duration (`30s`, `5m`, `1h`, `1h30m`) in milliseconds, at least `minMs`. */
+/** In milliseconds, at least `minMs`. */
 export const duration = (minMs = 1000) =>
   parsed((text) => {
     const ms = parseDuration(text, FLAG);
@@ -55,7 +52,7 @@ export const yesNo = () =>
     throw new UsageError(`${FLAG} must be yes or no, got "${text}"`);
   });
 
-/** An http:// or https:// URL given to `flag` (where a command forwards what it receives), normalized. */
+/** An http:// or https:// URL given to `flag`, normalized. */
 export function httpUrl(value: string, flag: string): string {
   let url: URL;
   try {

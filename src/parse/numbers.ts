@@ -1,6 +1,5 @@
 import { UsageError } from "../errors.js";
 
-/** A positive whole number (an id, a count), or a usage error naming where it came from. */
 export function parseId(value: unknown, name: string): number {
   const text = String(value ?? "").trim();
   const n = Number(text);
@@ -10,7 +9,6 @@ export function parseId(value: unknown, name: string): number {
   return n;
 }
 
-/** A whole number from `min` to `max`, or a usage error naming where it came from. */
 export function parseIntInRange(value: unknown, name: string, min: number, max: number): number {
   const text = String(value ?? "").trim();
   const n = Number(text);
@@ -27,7 +25,6 @@ export function parseIntInRange(value: unknown, name: string, min: number, max: 
   return n;
 }
 
-/** One of a fixed list of words, or a usage error listing them. */
 export function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${String(value)}"`);

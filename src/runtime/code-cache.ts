@@ -9,16 +9,7 @@
  * again at exit: any failure only costs the time the cache would have saved.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
@@ -113,12 +104,7 @@ function installKey(dist: string): Buffer | undefined {
 function newInstallKey(dist: string): Buffer | undefined {
   const key = randomBytes(KEY_BYTES);
   try {
-    const fd = openSync(join(dist, KEY_FILE), "wx", 0o600);
-    try {
-      writeSync(fd, key);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(join(dist, KEY_FILE), key, { flag: "wx", mode: 0o600 });
     return key;
   } catch {
     // Made by a concurrent run (read it), or an installation this user cannot write to (no cache).

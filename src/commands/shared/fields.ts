@@ -1,9 +1,8 @@
 import { UsageError } from "../../errors.js";
 
 /**
- * `--set key=value` pairs as an object. Dotted keys nest (`--set schedule.dueDate=2026-12-01`); values are
- * typed like JSON where they read as JSON (`3`, `true`, `null`, `["a","b"]`), otherwise kept as text — and
- * numbers with leading zeros stay text, since they are usually ids.
+ * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers with
+ * leading zeros stay text: they are usually ids).
  */
 export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<string, unknown> {
   const result: Record<string, unknown> = {};

@@ -3,7 +3,7 @@ import type { Context } from "../../context.js";
 import { int } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
 
-/** `--page`, `--page-size`, `--all` and `--limit` of a list command, for its schema: `z.object({ ...pageOptions })`. */
+/** A list command's paging options, for its schema: `z.object({ ...pageOptions })`. */
 export const pageOptions = {
   page: int(1, 1_000_000),
   pageSize: int(1, 100),

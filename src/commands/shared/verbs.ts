@@ -4,11 +4,7 @@ import { UsageError } from "../../errors.js";
 import { FLAG } from "../../parse/flag.js";
 import type { infer as Infer, ZodType } from "../../parse/zod.js";
 
-/**
- * What a verb module exports: the zod schemas of its options (one key per flag, as commander names it) and of
- * its positional arguments, both optional, and `run`, which gets them parsed and returns an exit code (or
- * nothing for 0).
- */
+/** A verb module: the schemas of its options (as commander names them) and arguments, and `run`. */
 export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> {
   options?: O;
   args?: A;
@@ -104,12 +100,12 @@ export const SIGNING_SECRET = [
   "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
 ] as const;
 
-/** Commander collector for repeatable options: `--set a=1 --set b=2`. */
+/** Commander collector for repeatable options. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Like collect, and commas separate values too: `--skill SQL,Python` = `--skill SQL --skill Python`. */
+/** Like collect, and commas separate values too: `--skill SQL,Python`. */
 export function collectList(value: string, previous: string[] = []): string[] {
   return [
     ...previous,
