@@ -171,15 +171,12 @@ function withoutCredentials(value: string): string {
 /** The key travels in a header: plain http is allowed only to this machine unless the user insists. */
 export function checkBaseUrl(given: string, name: string, allowHttp = false): void {
   const value = redactUrl(given);
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
+  if (!URL.canParse(given))
     throw new UsageError(
       `${name} "${value}" is not a URL`,
       "Give a full URL such as https://api.example.com",
     );
-  }
+  const url = new URL(given);
   if (url.protocol === "https:") return;
   if (url.protocol !== "http:") throw new UsageError(`${name} must be an https:// URL, got "${value}"`);
   if (!LOOPBACK.test(url.hostname) && !allowHttp) {

@@ -74,13 +74,7 @@ export class Output {
       if (stop()) break;
     }
     const cols = chosen ?? columns;
-    if (this.format === "json")
-      this.write(
-        `${jsonText(
-          collected.map((row) => this.project(row, cols)),
-          2,
-        )}\n`,
-      );
+    if (this.format === "json") this.json(collected.map((row) => this.project(row, cols)));
     else if (this.format === "table" && collected.length > 0) await this.table(cols, collected);
     else if (lines && !chosen) this.writeLine(this.columns(columns, undefined).map((c) => c.header ?? c.key));
     return count;
@@ -89,8 +83,7 @@ export class Output {
   /** One record: a two-column table on a terminal, the object itself in JSON. */
   async record(row: Row, columns?: Column[]): Promise<void> {
     if (this.format === "json") {
-      const value = this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row;
-      this.write(`${jsonText(value, 2)}\n`);
+      this.json(this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row);
       return;
     }
     const cols: Column[] = columns ?? Object.keys(row).map((key) => ({ key }));

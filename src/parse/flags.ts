@@ -54,15 +54,12 @@ export const yesNo = () =>
 
 /** An http:// or https:// URL given to `flag`, normalized. */
 export function httpUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value))
     throw new UsageError(
       `${flag}: "${value}" is not a URL`,
       "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
     );
-  }
+  const url = new URL(value);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(`${flag} must be an http:// or https:// URL`);
   }
