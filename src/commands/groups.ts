@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 
-/** The command groups in `assess --help`'s order: names and summaries only, so no group loads to list them. */
+/** The command groups in `assess --help`'s order: names and summaries only, so none loads to list them. */
 const SUMMARIES = {
   tests: "List tests and read or change their settings",
   invite: "Invite candidates to tests, one at a time, in bulk or through a link",

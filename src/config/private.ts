@@ -3,8 +3,8 @@
  * writes under it goes through this module, with one rule:
  * - folders are made 0700 and refused when a symbolic link (but the config folder itself), writable by others
  *   or another user's;
- * - a file is written whole under a new name (created, never opened through anything there), then renamed over
- *   the old one, mode 0600; a file appended to is opened with O_NOFOLLOW.
+ * - a file is written whole under a new name (created, never opened through anything there), then renamed
+ *   over the old one, mode 0600; a file appended to is opened with O_NOFOLLOW.
  * A refusal is a usage error (exit 2) saying what to run.
  */
 import { randomBytes } from "node:crypto";

@@ -75,7 +75,7 @@ export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Rec
       { value: profile[key], source: "profile" },
       ...(fallback === undefined ? [] : [{ value: String(fallback), source: "default" as const }]),
     ];
-    // An empty --api-key falls through to the next source, as it always did; any other empty flag is an error.
+    // An empty --api-key falls through to the next source; any other empty flag is an error.
     return candidates.find((c) => c.value !== undefined && (key !== "api-key" || c.value !== "")) ?? {};
   };
   return {

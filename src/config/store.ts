@@ -42,7 +42,7 @@ export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), FILE_NAME);
 }
 
-/** config.json is conf's file, but read as plain JSON: conf loads only where a profile changes (writeProfile). */
+/** config.json is conf's file, read as plain JSON: conf loads only where a profile changes (writeProfile). */
 export function readProfile(env: NodeJS.ProcessEnv, profile: string): Profile {
   return listProfiles(env)[profile] ?? {};
 }

@@ -32,10 +32,7 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/**
- * A dotted path into a record (`invitationSchedule.scheduleType`), each part in any casing. Own keys only:
- * `--fields __proto__` must name nothing, not reach into Object.prototype.
- */
+/** A dotted path into a record, each part in any casing; own keys only (`__proto__` names nothing). */
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split(".")) {

@@ -18,7 +18,7 @@ export interface Column {
   unit?: string;
 }
 
-/** Renders records to stdout. Lists may arrive as pages: ndjson, tsv and csv stream them; table and json wait. */
+/** Renders records to stdout. Lists may come as pages: ndjson, tsv and csv stream them; table and json wait. */
 export class Output {
   constructor(
     private readonly stdout: Writable,
@@ -107,7 +107,7 @@ export class Output {
     for (const i of below) this.write(`${this.style.bold(labels[i] ?? "")}\n${values[i]}\n`);
   }
 
-  /** A record holding a list (a test's sections): on a terminal the record, then the list as its own table. */
+  /** A record holding a list (a test's sections): on a terminal the record, then the list as a table. */
   async recordWithList(
     row: Row,
     listKey: string,

@@ -5,9 +5,8 @@ const GUARDED = new WeakSet<Writable>();
 const GONE = new WeakSet<Writable>();
 
 /**
- * `assess attempts list | head -2`: once head exits, the next write fails with EPIPE, which would be an
- * uncaught exception. Like gh, we stop writing instead: Output drops the rest and the command ends as it would
- * have (a bulk run still finishes its chunks and ledger). Any other write error is rethrown.
+ * `assess attempts list | head -2`: once head exits, a write fails with EPIPE (an uncaught exception). Like
+ * gh, we stop writing instead and the command ends as it would have. Any other write error is rethrown.
  */
 export function quietWhenClosed(stream: Writable): void {
   if (GUARDED.has(stream)) return;

@@ -1,7 +1,7 @@
 /**
- * Progress on stderr, only on a terminal and never in CI: one status line per command (Context.statusLine) that
- * every bar draws on, redrawn at most ten times a second. Our own rather than log-update (~50 ms to import),
- * because it must erase its line whenever something else writes.
+ * Progress on stderr, only on a terminal and never in CI: one status line per command (Context.statusLine)
+ * that every bar draws on, redrawn at most ten times a second. Our own rather than log-update (~50 ms to
+ * import), because it must erase its line whenever something else writes.
  */
 import type { Writable } from "node:stream";
 

@@ -4,7 +4,7 @@ export type Style = Record<"bold" | "dim" | "red" | "green" | "yellow", (text: s
 const same = (text: string) => text;
 export const plainStyle: Style = { bold: same, dim: same, red: same, green: same, yellow: same };
 
-/** chalk when `enabled` (useColor), else plain text: chalk's own detection costs ~5 ms a piped run never needs. */
+/** chalk when `enabled` (useColor), else plain text: chalk's detection costs ~5 ms a piped run never needs. */
 export async function loadStyle(enabled: boolean): Promise<Style> {
   if (!enabled) return plainStyle;
   const { Chalk } = await import("chalk");

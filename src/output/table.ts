@@ -1,7 +1,7 @@
 /**
- * Fitting a table to the terminal, as gh does: a link or an e-mail is never cut, so other columns narrow first
- * (widest first), then leave (empty ones first, then from the right, never the first); links that cannot fit
- * leave the table for lines of their own below it.
+ * Fitting a table to the terminal, as gh does: a link or an e-mail is never cut, so other columns narrow
+ * first (widest first), then leave (empty ones first, then from the right, never the first); links that
+ * cannot fit leave the table for lines of their own below it.
  */
 
 /** Only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
@@ -15,8 +15,8 @@ export function isWhole(text: string): boolean {
 }
 
 /**
- * Which columns of `headers` and `cells` (texts as shown) a table of `total` columns shows, at what widths, and
- * which columns of links go `below` it. Each column costs 3 more (a border and two blanks), the table 1.
+ * Which columns of `headers` and `cells` (texts as shown) a table of `total` columns shows, at what widths,
+ * and which columns of links go `below` it. Each column costs 3 more (a border and two blanks), the table 1.
  */
 export function layoutTable(headers: string[], cells: string[][], total: number) {
   const all = headers.map((_, i) => i);

@@ -1,7 +1,7 @@
 /**
  * Help text wrapped to the terminal (80 columns when piped). A line wider than that breaks at blanks, its
- * continuations hanging under an item's text ("term", two blanks or more, text) or, for a `$ ` example, a shell
- * line continued with \. A word wider than the line (a URL) is never cut.
+ * continuations hanging under an item's text ("term", two blanks or more, text) or, for a `$ ` example, a
+ * shell line continued with \. A word wider than the line (a URL) is never cut.
  */
 
 export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {

@@ -104,7 +104,7 @@ export function orderedRange(
 /** A minute of slack, so that `--end now` typed a moment ago is not "in the past". */
 const PAST_SLACK_MS = 60_000;
 
-/** An end already passed is refused: the service would silently make an invitation or link expired at once. */
+/** An end already passed is refused: the service would silently make an invitation expired at once. */
 export function refusePastEnd(end: Date | undefined, option = "--end", now: Date = new Date()): void {
   if (end === undefined || end.getTime() >= now.getTime() - PAST_SLACK_MS) return;
   throw new UsageError(

@@ -1,12 +1,8 @@
 /**
- * Loads the large bundles of the build (commander, zod, undici) through V8's code cache: Node 20 compiles
- * them from source on every start otherwise (~18 ms of `tests list`, bench/README.md).
- *
- * Caches live in the config folder's `cache/`, named by the bundle (whose name carries its content's hash) and
- * V8's tag. V8 would run a forged cache's payload, so each file starts with an HMAC-SHA256 of the rest, keyed
- * by a secret beside the bundles (`code-cache.key`, 0600, this user's): no key, no cache. A cache folder that
- * fails config/private.ts's rule is neither read nor written. A missing, forged or rejected cache is written
- * again at exit: any failure only costs the time the cache would have saved.
+ * Loads the build's large bundles through V8's code cache (~18 ms of `tests list`, bench/README.md), kept in
+ * the config folder's `cache/` by bundle (its name hashes its content) and V8's tag. V8 would run a forged
+ * cache, so each starts with an HMAC-SHA256 keyed by a secret beside the bundles (`code-cache.key`): no key,
+ * no cache. Any failure only costs the time the cache would have saved.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -3,9 +3,9 @@
  * in-process tests keep Node's defaults. Measurements in bench/README.md.
  *
  * --liftoff-only: undici's llhttp (the only WebAssembly) would be recompiled by TurboFan after the last
- * answer, and Node waits for it (~85 ms per command; a ~35 MB spike in bulk runs). Set as the first connection
- * starts, not at launch: any flag change makes Node's own later modules compile from source (~10 ms). It turns
- * two flags off too; the code cache sets all three back before it writes (its tag covers the flags).
+ * answer, and Node waits for it (~85 ms per command; a ~35 MB spike in bulk runs). Set as the first
+ * connection starts, not at launch: any flag change makes Node's own later modules compile from source
+ * (~10 ms). It turns two flags off too; the code cache sets all three back before it writes.
  */
 const FIRST_CONNECTION = "--liftoff-only";
 const BEFORE_FIRST_CONNECTION = "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering";
@@ -24,7 +24,7 @@ const BULK_COMMANDS = [
   ["callbacks", "resend"],
 ] as const;
 
-/** The flags a command line gets at launch: a bulk command's group and verb words, in order, before parsing. */
+/** The flags a command line gets at launch: a bulk command's group and verb words in order, unparsed. */
 export function launchFlagsFor(argv: readonly string[]): string | undefined {
   const bulk = BULK_COMMANDS.some(([group, verb]) => {
     const at = argv.indexOf(group);

@@ -2,8 +2,8 @@ import type { Option } from "commander";
 
 /**
  * The values an option takes, for completion, where the command checks them itself rather than with
- * commander's `.choices()` (links accept `Email` for `email`). A loader, so that only `assess completion` runs it:
- *   .addOption(offers(new Option("--type <type>", "…"), async () => (await import("./spec.js")).INVITATION_TYPES))
+ * commander's `.choices()` (links accept `Email`). A loader, so that only `assess completion` runs it:
+ *   .addOption(offers(new Option("--type <t>", "…"), async () => (await import("./spec.js")).TYPES))
  */
 type ValueSource = () => Promise<readonly string[]>;
 

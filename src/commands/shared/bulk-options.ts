@@ -3,7 +3,7 @@ import { int, parsed } from "../../parse/flags.js";
 import { boolean, string } from "../../parse/zod.js";
 import { MAX_CONCURRENCY } from "./bulk-run.js";
 
-/** The options of every bulk run over a file: `z.object({ ...bulkFileOptions(MAX_BULK_CANDIDATES), ... })`. */
+/** The options of every bulk run over a file: `z.object({ ...bulkFileOptions(MAX), ... })`. */
 export function bulkFileOptions(maxChunk: number) {
   return {
     // `--chunk-size` may lower the service's limit per request, never raise it.

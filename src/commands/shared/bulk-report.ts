@@ -1,7 +1,4 @@
-/**
- * How a bulk run went: the JSON summary on stdout (with -o json, and whenever the exit code is 3, so scripts
- * always get the rows to look at), and a human summary on stderr.
- */
+/** How a bulk run went: a JSON summary on stdout (with -o json, and on exit 3), a human one on stderr. */
 import { type BulkResult, bulkExitCode, type RowReport } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { ExitCode } from "../../errors.js";

@@ -1,8 +1,8 @@
 import { UsageError } from "../../errors.js";
 
 /**
- * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers with
- * leading zeros stay text: they are usually ids).
+ * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers
+ * with leading zeros stay text: they are usually ids).
  */
 export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<string, unknown> {
   const result: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import { text as readAll } from "node:stream/consumers";
 import { UsageError } from "../../errors.js";
 import { unreadable } from "../../files.js";
 
-/** A JSON object file given by the user (`-`: standard input, when `stdin` is given); errors name the file. */
+/** A JSON object file given by the user (`-`: stdin, when `stdin` is given); errors name the file. */
 export async function readJsonObject(
   path: string,
   option: string,

@@ -29,7 +29,7 @@ export async function confirmOrYes(ctx: Context, yes: unknown, question: string)
   await confirmAction(ctx, question);
 }
 
-/** Values a command cannot do without: prompted for, else every missing one listed in a single usage error. */
+/** Values a command cannot do without: prompted for, else all missing ones in a single usage error. */
 export async function requireValues(
   ctx: Context,
   required: Array<{

@@ -11,10 +11,7 @@ export const pageOptions = {
   limit: int(1).optional(),
 };
 
-/**
- * The pages a list command prints: one page, or (with --all or --limit) every page from --page on, fetched
- * only as the output consumes them (so `--limit` stops early), with progress on a terminal.
- */
+/** One page, or (with --all or --limit) every page from --page on, fetched as the output consumes them. */
 export function listPages<T>(
   ctx: Context,
   { page: first, pageSize, all, limit }: { page: number; pageSize: number; all?: boolean; limit?: number },

@@ -14,7 +14,7 @@ export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> 
 /** What a command group's `register` gets: the context, and `lazy` to declare each verb's action. */
 export interface GroupSetup {
   ctx: Context;
-  /** An action that loads the verb's module only when it runs, and parses the command line with its schemas. */
+  /** An action that loads the verb's module only when it runs and parses the command line with its schemas. */
   lazy<O extends ZodType, A extends ZodType>(load: () => Promise<Verb<O, A>>): LazyAction;
 }
 
@@ -46,7 +46,7 @@ export function groupSetup(ctx: Context, setExitCode: (code: number) => void): G
   };
 }
 
-/** A schema applied to what the user typed; what it refuses is one usage error naming each flag or argument. */
+/** A schema applied to what the user typed; what it refuses is one usage error naming each flag. */
 function parseWith<S extends ZodType>(
   schema: S,
   input: unknown,
