@@ -55,10 +55,10 @@ export class Output {
   ): Promise<number> {
     const pages = Array.isArray(source) && !Array.isArray(source[0]) ? [source as Row[]] : source;
     const lines = this.format === "tsv" || this.format === "csv";
-    const stop = () => (limit !== undefined && count >= limit) || this.closed;
     const collected: Row[] = [];
     let count = 0;
     let chosen: Column[] | undefined;
+    const stop = () => (limit !== undefined && count >= limit) || this.closed;
     for await (const page of pages as AsyncIterable<Row[]>) {
       for (const row of page) {
         if (stop()) break;
