@@ -12,6 +12,7 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { isRecord } from "../fields.js";
 import { ensurePrivateDir } from "./private.js";
 
 /** Settings a profile may hold; the names are the ones `assess config set` takes. */
@@ -166,7 +167,5 @@ function narrowMode(path: string): void {
 }
 
 function objectOrEmpty(value: unknown): Record<string, never> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, never>)
-    : {};
+  return isRecord(value) ? (value as Record<string, never>) : {};
 }

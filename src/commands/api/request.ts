@@ -3,6 +3,7 @@ import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { unreadable } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
@@ -35,9 +36,8 @@ export async function run(
       throw new UsageError("A GET request has no body; pass -f key=value for query parameters");
     for (const [key, value] of Object.entries(fields)) query[key] = String(value);
   } else if (Object.keys(fields).length > 0) {
-    if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+    if (body !== undefined && !isRecord(body))
       throw new UsageError("-f fields can only be added to a JSON object body");
-    }
     body = { ...(body as object | undefined), ...fields };
   }
   const client = await ctx.apiClient();

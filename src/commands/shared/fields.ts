@@ -1,4 +1,5 @@
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 
 /**
  * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers
@@ -32,7 +33,7 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
   for (const source of sources) {
     for (const [key, value] of Object.entries(source)) {
       const current = result[key];
-      result[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : value;
+      result[key] = isRecord(current) && isRecord(value) ? mergeObjects(current, value) : value;
     }
   }
   return result;
@@ -44,11 +45,7 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
     target[head] = value;
     return;
   }
-  const next = isPlainObject(target[head]) ? target[head] : {};
+  const next = isRecord(target[head]) ? target[head] : {};
   target[head] = next;
   setPath(next, rest, value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

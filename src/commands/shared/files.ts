@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { text as readAll } from "node:stream/consumers";
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { unreadable } from "../../files.js";
 
 /** A JSON object file given by the user (`-`: stdin, when `stdin` is given); errors name the file. */
@@ -24,8 +25,6 @@ export async function readJsonObject(
   } catch (error) {
     throw new UsageError(`${option}: ${name} is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`${option}: ${path} must hold a JSON object`);
-  }
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new UsageError(`${option}: ${path} must hold a JSON object`);
+  return value;
 }
