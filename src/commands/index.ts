@@ -2,15 +2,12 @@ import type { Command } from "commander";
 import type { GroupName } from "./groups.js";
 import type { GroupSetup } from "./shared/verbs.js";
 
-export type GroupModule = { register(group: Command, setup: GroupSetup): void };
+type GroupModule = { register(group: Command, setup: GroupSetup): void };
 
 /** Groups declared above the commands' layer, by the CLI itself: `mcp` (src/mcp/) serves the commands' work. */
 type AboveCommands = "mcp";
 
-/**
- * Each command group's module, loaded only when a command line names the group: start-up does not grow with
- * the tree. The names, summaries and order are in ./groups.ts.
- */
+/** Each group's module, loaded only when a command line names the group. */
 const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModule>> = {
   tests: () => import("./tests/index.js"),
   invite: () => import("./invite/index.js"),
@@ -30,13 +27,10 @@ const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModu
   help: () => import("./help/index.js"),
 };
 
-/** Groups that work on the whole tree (help of any command, completion scripts) need every group declared. */
+/** Groups that work on the whole tree need every group declared. */
 const NEEDS_ALL = new Set<string>(["help", "completion"]);
 
-/**
- * Declares in full the group `wanted` names ("all" for every group) into its stub, which src/program.ts
- * declared; the others stay one-line stubs. `above` are the modules of the groups above this layer.
- */
+/** Declares in full the group `wanted` names ("all": every group) into its stub (src/program.ts). */
 export async function registerCommands(
   program: Command,
   setup: GroupSetup,

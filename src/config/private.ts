@@ -1,19 +1,11 @@
 /**
- * The config folder is a trust boundary: what is in it decides what runs (the code cache), what is sent (the
- * key, the ledgers) and what is remembered (watch state). Whoever could plant a link or a file there could make
- * assess write through the link, read their file, or run their code. So every file assess writes under it goes
- * through this module, with one rule:
- *
- * - its folders are made 0700, and refused when they are a symbolic link (the config folder itself may be one,
- *   as dotfiles often are), when other users can write to them, or when another user owns them;
- * - a file is written whole under a new name (`wx`: created, never opened through anything already there),
- *   then renamed over the old one (a rename replaces a link, never writes its target), mode 0600;
- * - a file appended to (`callbacks listen --log`, anywhere) is opened with O_NOFOLLOW: never through a link.
- *
- * config.json is the one file written by a library, conf (config/store.ts): in a folder checked here, and
- * refused when it is a link, so that conf's writer renames a new file over it too.
- *
- * A refusal is a usage error (exit 2) with the `chmod 700` to run.
+ * The config folder is a trust boundary (what runs, what is sent, what is remembered), so every file assess
+ * writes under it goes through this module, with one rule:
+ * - folders are made 0700 and refused when a symbolic link (but the config folder itself), writable by others
+ *   or another user's;
+ * - a file is written whole under a new name (created, never opened through anything there), then renamed
+ *   over the old one, mode 0600; a file appended to is opened with O_NOFOLLOW.
+ * A refusal is a usage error (exit 2) saying what to run.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -26,7 +18,7 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
@@ -35,10 +27,7 @@ import { shellWord } from "../files.js";
 /** Absent on Windows, where links need privileges. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/**
- * What is wrong with the folder `dir` (a link, writable by others, owned by another user), or undefined when
- * it is fine or not there yet. `linkAllowed` for the config folder itself, checked through the link.
- */
+/** What is wrong with the folder `dir`, or undefined when it is fine or not there yet. */
 export function privateDirProblem(dir: string, linkAllowed = false): string | undefined {
   let info: ReturnType<typeof lstatSync>;
   try {
@@ -64,7 +53,6 @@ export function privateDirProblem(dir: string, linkAllowed = false): string | un
   return undefined;
 }
 
-/** Refuses the folder (exit 2) when `privateDirProblem` finds something; `what` says what it holds. */
 export function checkPrivateDir(dir: string, what: string, linkAllowed = false): void {
   const problem = privateDirProblem(dir, linkAllowed);
   if (problem === undefined) return;
@@ -76,10 +64,7 @@ export function checkPrivateDir(dir: string, what: string, linkAllowed = false):
   );
 }
 
-/**
- * Makes `dir` (0700) and every folder above it up to `root` (the config folder) that is missing, then checks
- * them all: the config folder through a link if it is one, the folders below it as they are.
- */
+/** Makes `dir` (0700) and the folders above it up to `root` (the config folder), then checks them all. */
 export function ensurePrivateDir(root: string, dir: string, what: string): void {
   checkPrivateDir(root, "the config folder", true);
   try {
@@ -90,26 +75,17 @@ export function ensurePrivateDir(root: string, dir: string, what: string): void 
     throw error;
   }
   checkPrivateDir(root, "the config folder", true);
-  for (
-    let folder = dir;
-    folder.length > root.length && folder !== dirname(folder);
-    folder = dirname(folder)
-  ) {
+  for (let folder = dir; folder.length > root.length && folder !== dirname(folder); folder = dirname(folder))
     checkPrivateDir(folder, what);
-  }
 }
 
-/**
- * Writes `data` to `path` whole: a new file beside it (`wx`, 0600), flushed, renamed over whatever is there (a
- * link is replaced, its target left alone). The caller made the folder (`ensurePrivateDir`).
- */
+/** Writes `data` to `path` whole: a new file beside it, flushed, renamed over whatever is there. */
 export function writePrivateFile(path: string, data: string | Uint8Array): void {
   const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
     const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
     try {
-      const bytes = typeof data === "string" ? Buffer.from(data) : data;
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+      writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -121,7 +97,6 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
   }
 }
 
-/** Opens `path` to append to it (created 0600), never through a link: ELOOP when it is one. */
 export function openForAppend(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
 }

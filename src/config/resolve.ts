@@ -27,7 +27,7 @@ export interface GlobalFlags {
   allowHttp?: boolean;
 }
 
-export type KeySource = "flag" | "environment" | "profile";
+type KeySource = "flag" | "environment" | "profile";
 
 export interface Settings {
   profile: string;
@@ -40,11 +40,8 @@ export interface Settings {
   retries: number;
 }
 
-/**
- * An ASSESS_* variable's value; an empty one (`ASSESS_BASE_URL=`, as a CI template leaves an unset secret)
- * counts as unset, as ASSESS_API_KEY and ASSESS_CONFIG_DIR always did.
- */
-export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === "" ? undefined : value;
 }
@@ -53,71 +50,50 @@ export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string 
   return flags.profile ?? envValue(env, "ASSESS_PROFILE") ?? "default";
 }
 
-export type Source = KeySource | "default";
-
 /** One setting as it takes effect, and where it came from (`source` undefined: set nowhere). */
 export interface Effective {
   value?: string;
-  source?: Source;
+  source?: KeySource | "default";
   /** The flag or variable it came from: "--base-url", "ASSESS_BASE_URL". */
   origin?: string;
 }
 
-/**
- * Every setting of a profile as it takes effect, flag > environment > profile > built-in default, unchecked:
- * `config list` shows them even when one is broken, and resolveSettings checks them.
- */
+/** Every setting as it takes effect, unchecked: `config list` shows them even when one is broken. */
 export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Record<ConfigKey, Effective> {
   const profile: Profile = readProfile(env, profileName(flags, env));
-  const flag = (value: string | undefined, name: string): Effective => ({
-    value,
-    source: "flag",
-    origin: name,
-  });
-  const variable = (name: string): Effective => ({
-    value: envValue(env, name),
-    source: "environment",
-    origin: name,
-  });
-  const stored = (key: ConfigKey): Effective => ({ value: profile[key], source: "profile" });
-  const builtIn = (value: number | string): Effective => ({ value: String(value), source: "default" });
-  // An empty --api-key falls through to the next source, as it always did; any other empty flag is an error.
-  const first = (candidates: Effective[], empty = false): Effective =>
-    candidates.find((c) => c.value !== undefined && (empty || c.value !== "")) ?? {};
+  const setting = (
+    key: ConfigKey,
+    [given, flag]: [string | undefined, string],
+    variable?: string,
+    fallback?: number | string,
+  ): Effective => {
+    const candidates: Effective[] = [
+      { value: given, source: "flag", origin: flag },
+      ...(variable
+        ? [{ value: envValue(env, variable), source: "environment" as const, origin: variable }]
+        : []),
+      { value: profile[key], source: "profile" },
+      ...(fallback === undefined ? [] : [{ value: String(fallback), source: "default" as const }]),
+    ];
+    // An empty --api-key falls through to the next source; any other empty flag is an error.
+    return candidates.find((c) => c.value !== undefined && (key !== "api-key" || c.value !== "")) ?? {};
+  };
   return {
-    "api-key": first([flag(flags.apiKey, "--api-key"), variable("ASSESS_API_KEY"), stored("api-key")]),
-    "base-url": first(
-      [
-        flag(flags.baseUrl, "--base-url"),
-        variable("ASSESS_BASE_URL"),
-        stored("base-url"),
-        builtIn(DEFAULTS.baseUrl),
-      ],
-      true,
+    "api-key": setting("api-key", [flags.apiKey, "--api-key"], "ASSESS_API_KEY"),
+    "base-url": setting("base-url", [flags.baseUrl, "--base-url"], "ASSESS_BASE_URL", DEFAULTS.baseUrl),
+    "skills-base-url": setting(
+      "skills-base-url",
+      [flags.skillsBaseUrl, "--skills-base-url"],
+      "ASSESS_SKILLS_BASE_URL",
+      DEFAULTS.skillsBaseUrl,
     ),
-    "skills-base-url": first(
-      [
-        flag(flags.skillsBaseUrl, "--skills-base-url"),
-        variable("ASSESS_SKILLS_BASE_URL"),
-        stored("skills-base-url"),
-        builtIn(DEFAULTS.skillsBaseUrl),
-      ],
-      true,
-    ),
-    output: first(
-      [flag(flags.json ? "json" : flags.output, flags.json ? "--json" : "--output"), stored("output")],
-      true,
-    ),
-    timeout: first([flag(flags.timeout, "--timeout"), stored("timeout"), builtIn(DEFAULTS.timeoutMs)], true),
-    retries: first([flag(flags.retries, "--retries"), stored("retries"), builtIn(DEFAULTS.retries)], true),
+    output: setting("output", flags.json ? ["json", "--json"] : [flags.output, "--output"]),
+    timeout: setting("timeout", [flags.timeout, "--timeout"], undefined, DEFAULTS.timeoutMs),
+    retries: setting("retries", [flags.retries, "--retries"], undefined, DEFAULTS.retries),
   };
 }
 
-/**
- * A profile named by --profile or ASSESS_PROFILE must exist when the key comes from it: `--profile nope` would
- * otherwise run on the built-in defaults and fail with "No API key configured". `default` may be absent (a first run), and
- * `auth login --profile new` creates the profile it names (`newProfile`).
- */
+/** A profile named by --profile or ASSESS_PROFILE must exist; `default` may be absent (a first run). */
 export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   const name = profileName(flags, env);
   if (name === "default") return;
@@ -141,8 +117,7 @@ export function resolveSettings(
 ): Settings {
   const values = effectiveValues(flags, env);
   const key = values["api-key"];
-  // A missing profile matters when the key would have come from it; a CI job that sets ASSESS_PROFILE and
-  // passes everything else in the environment keeps working.
+  // A missing profile matters only when the key would have come from it.
   const keyGiven = key.source === "flag" || key.source === "environment";
   if (!options.newProfile && !keyGiven) checkProfile(flags, env);
   const settings: Settings = {
@@ -183,11 +158,7 @@ function nonNegativeInt(value: string | undefined, name: string, fallback: numbe
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
-/**
- * A base URL's `user:password@` is never sent (the key is the service's only credential, and undici sends
- * requests to the URL's origin, which has none), so it is dropped here: no error, `--debug` line, dry run,
- * ledger name or OpenAPI document can show it. A value that is not a URL is left for `checkBaseUrl`.
- */
+/** A base URL's `user:password@` is never sent, so it is dropped here, where nothing can show it yet. */
 function withoutCredentials(value: string): string {
   if (!URL.canParse(value)) return value;
   const url = new URL(value);
@@ -200,15 +171,12 @@ function withoutCredentials(value: string): string {
 /** The key travels in a header: plain http is allowed only to this machine unless the user insists. */
 export function checkBaseUrl(given: string, name: string, allowHttp = false): void {
   const value = redactUrl(given);
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
+  if (!URL.canParse(given))
     throw new UsageError(
       `${name} "${value}" is not a URL`,
       "Give a full URL such as https://api.example.com",
     );
-  }
+  const url = new URL(given);
   if (url.protocol === "https:") return;
   if (url.protocol !== "http:") throw new UsageError(`${name} must be an https:// URL, got "${value}"`);
   if (!LOOPBACK.test(url.hostname) && !allowHttp) {

@@ -12,6 +12,7 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { isRecord } from "../fields.js";
 import { ensurePrivateDir } from "./private.js";
 
 /** Settings a profile may hold; the names are the ones `assess config set` takes. */
@@ -31,10 +32,7 @@ interface ConfigFile {
 
 const FILE_NAME = "config.json";
 
-/**
- * `ASSESS_CONFIG_DIR`, else the platform's config folder. Ledgers of bulk runs live here too, and the compile
- * caches of src/runtime/code-cache.ts.
- */
+/** `ASSESS_CONFIG_DIR`, else the platform's config folder; bulk ledgers and code caches live here too. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.ASSESS_CONFIG_DIR) return env.ASSESS_CONFIG_DIR;
   if (process.platform === "win32" && env.APPDATA) return join(env.APPDATA, "assess");
@@ -45,14 +43,9 @@ export function configPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), FILE_NAME);
 }
 
-/**
- * config.json is conf's file (https://github.com/sindresorhus/conf): conf writes it, whole and atomically. An
- * API command only reads its profile, and that read is a plain JSON read of the same file: conf is loaded by
- * the commands that change a profile (auth login/logout, config set/unset), never on the start-up path, and the
- * SDK, which reads profiles too, never carries it.
- */
+/** config.json is conf's file, read as plain JSON: conf loads only where a profile changes (writeProfile). */
 export function readProfile(env: NodeJS.ProcessEnv, profile: string): Profile {
-  return readFile(env).profiles?.[profile] ?? {};
+  return listProfiles(env)[profile] ?? {};
 }
 
 export function listProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
@@ -66,7 +59,7 @@ function readFile(env: NodeJS.ProcessEnv): ConfigFile {
   const path = configPath(env);
   let text: string;
   try {
-    // A FIFO would block the read, and a huge file would be read whole: neither is read.
+    // Neither a FIFO (the read would block) nor a huge file is read.
     const info = statSync(path);
     if (!info.isDirectory() && (!info.isFile() || info.size > MAX_BYTES)) throw notAConfigFile(path, info);
     text = readFileSync(path, "utf8");
@@ -99,19 +92,10 @@ function notAConfigFile(path: string, info: Stats): UsageError {
 }
 
 /**
- * Sets (or, with `undefined`, removes) keys of one profile, through conf, under config/private.ts's rule:
- *
- * - the folder is made (0700) and checked (not a link unless it is the config folder itself, not writable by
- *   others, the user's own) before conf reads or writes anything in it;
- * - config.json is checked with lstat before conf reads it and again right before conf writes it: a symbolic
- *   link, something other than a file, another user's file, a file with other names (hard links) or an
- *   oversized one is refused. conf's writer
- *   (atomically) resolves links and writes, chmods and chowns whatever the link points to; with the file
- *   itself in place, in a folder no one else can write, it writes a new file beside it (0600) and renames it
- *   over the old one, and nothing outside the folder is touched;
- * - conf writes in place instead when `SNAP` is set (node from a snap) or the rename crosses devices; an older
- *   0644 file would then keep its mode, so the file is narrowed to 0600 afterwards, through a descriptor that
- *   never follows a link.
+ * Sets (or, with `undefined`, removes) keys of one profile through conf, under config/private.ts's rule: the
+ * folder is checked before conf touches it, and config.json (checkWritable) before conf reads it and again
+ * before it writes, since conf's writer follows links. conf may write in place (under SNAP, or across
+ * devices), keeping an older 0644 mode: the file is narrowed to 0600 afterwards, never through a link.
  */
 export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, changes: Profile): Promise<void> {
   const { default: Conf } = await import("conf");
@@ -145,10 +129,7 @@ export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, chan
   narrowMode(path);
 }
 
-/**
- * config.json may be written: absent, or this user's own regular file of a sane size. A link is refused (the
- * key would be written into whatever it points to), and so is anything else that is not that file.
- */
+/** config.json may be written: absent, or this user's own regular file of a sane size, not a link. */
 function checkWritable(path: string): void {
   const info = lstatSync(path, { throwIfNoEntry: false });
   if (info === undefined) return;
@@ -186,7 +167,5 @@ function narrowMode(path: string): void {
 }
 
 function objectOrEmpty(value: unknown): Record<string, never> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, never>)
-    : {};
+  return isRecord(value) ? (value as Record<string, never>) : {};
 }

@@ -4,14 +4,14 @@ import { findKey } from "../fields.js";
 export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Table on a terminal, tsv when piped; `--json` and `-o` override (README "Output"). */
+/** Table on a terminal, tsv when piped; `--json` and `-o` override. */
 export function chooseFormat(requested: string | undefined, stdoutIsTTY: boolean): Format {
   if (requested === undefined) return stdoutIsTTY ? "table" : "tsv";
   if ((FORMATS as readonly string[]).includes(requested)) return requested as Format;
   throw new UsageError(`Unknown output format "${requested}"`, `Choose one of: ${FORMATS.join(", ")}`);
 }
 
-/** Colour only on a terminal and never with NO_COLOR (https://no-color.org), FORCE_COLOR aside. */
+/** Colour only on a terminal and never with NO_COLOR, FORCE_COLOR aside. */
 export function useColor(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
@@ -23,7 +23,6 @@ export function neutralizeFormula(cell: string): string {
   return /^[=+\-@\t\r\n]/.test(cell) ? `'${cell}` : cell;
 }
 
-/** One value as text: ISO times, nothing for null, compact JSON for nested values. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();
@@ -33,11 +32,7 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/**
- * A dotted path into a record: `invitationSchedule.scheduleType`, each part in any casing the service uses
- * (`Status`, `employee_hrms_info`). Own keys only: `--fields constructor` or `__proto__` must name nothing (an
- * unknown field), not reach into Object.prototype.
- */
+/** A dotted path into a record, each part in any casing; own keys only (`__proto__` names nothing). */
 export function getPath(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split(".")) {

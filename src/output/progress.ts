@@ -1,25 +1,15 @@
 /**
- * Progress on stderr, drawn only when stderr is a terminal and not in CI (never in CI logs): one status line per
- * command (Context.statusLine) that every progress bar draws on. Redraws at most ten times a second, so a
- * million-row run costs a few hundred writes, not a million.
- *
- * Our own ~60 lines rather than log-update or listr2: log-update 6.1 and its 16 packages take ~50 ms to import
- * on these machines (more than the whole of `assess --help`), and neither erases its line when something else
- * writes; that is the part that matters here (a table glued to a bar, a prompt landing on its line).
+ * Progress on stderr, only on a terminal and never in CI: one status line per command (Context.statusLine)
+ * that every bar draws on, redrawn at most ten times a second. Our own rather than log-update (~50 ms to
+ * import), because it must erase its line whenever something else writes.
  */
 import type { Writable } from "node:stream";
 
 export type TermStream = Writable & { isTTY?: boolean; columns?: number };
 
-export interface ProgressState {
-  /** Items settled so far. */
-  done: number;
-  /** Items expected, when known; without it the bar shows a count and a rate only. */
-  total?: number;
-}
-
 export interface Progress {
-  update(state: ProgressState): void;
+  /** Items settled so far, of `total` when known (else the bar shows a count and a rate only). */
+  update(state: { done: number; total?: number }): void;
   /** Erases the bar for good: later updates (a window still in flight) draw nothing. */
   done(): void;
 }
@@ -35,10 +25,8 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
 
 /**
  * The terminal's last line, on stderr. While something is drawn on it, the `write` of stderr (and of stdout when
- * it is the terminal too) is wrapped so that whatever comes next (a table, a warning, a prompt, the error
- * handler, commander's messages) first erases the line; the next update draws it again below. It is erased at
- * every exit too: the command's end (Context.close), an error (the handler's write), a second Ctrl-C
- * (process.exit) and an uncaught exception.
+ * it is the terminal too) is wrapped so that whatever comes next first erases the line; it is erased at every
+ * exit too (the command's end, an error, process.exit, an uncaught exception).
  */
 export class StatusLine {
   readonly enabled: boolean;
@@ -52,10 +40,7 @@ export class StatusLine {
     this.enabled = stderr.isTTY === true && !isCi(env) && env.TERM !== "dumb";
   }
 
-  /**
-   * Columns the line may use: three less than the terminal's, so that it never wraps, not even with the `^C`
-   * the terminal echoes after it on Ctrl-C (a wrapped line cannot be erased from its carriage return).
-   */
+  /** Three columns less than the terminal's: a line wrapped by the `^C` echo could not be erased. */
   get width(): number {
     return Math.max(20, (this.stderr.columns ?? 80) - 3);
   }
@@ -108,13 +93,13 @@ export function createProgress(line: StatusLine, noun = "rows", now: () => numbe
       if (finished || t - last < INTERVAL_MS) return;
       last = t;
       const seconds = Math.max(0.001, (t - started) / 1000);
-      const rate = `${format(Math.round(done / seconds))} ${noun}/s`;
+      const rate = `${formatCount(Math.round(done / seconds))} ${noun}/s`;
       if (total === undefined || total <= 0) {
-        line.show(`${format(done)} ${noun} · ${rate}`);
+        line.show(`${formatCount(done)} ${noun} · ${rate}`);
         return;
       }
       const ratio = Math.min(1, done / total);
-      const label = ` ${Math.floor(ratio * 100)}% ${format(done)}/${format(total)} ${noun} · ${rate}`;
+      const label = ` ${Math.floor(ratio * 100)}% ${formatCount(done)}/${formatCount(total)} ${noun} · ${rate}`;
       const barWidth = Math.max(10, Math.min(line.width, 100) - label.length - 2);
       const filled = Math.round(ratio * barWidth);
       line.show(`[${"█".repeat(filled)}${"░".repeat(barWidth - filled)}]${label}`);
@@ -126,10 +111,7 @@ export function createProgress(line: StatusLine, noun = "rows", now: () => numbe
   };
 }
 
-/**
- * 1234567 → "1,234,567". Not toLocaleString: that loads ICU's number formatting, ~6 MB of resident memory a
- * million-row run should not spend on commas.
- */
+/** 1234567 → "1,234,567". Not toLocaleString: ICU's number formatting costs ~6 MB of resident memory. */
 export function formatCount(n: number): string {
   const digits = String(Math.trunc(Math.abs(n)));
   let out = "";
@@ -139,5 +121,3 @@ export function formatCount(n: number): string {
   }
   return n < 0 ? `-${out}` : out;
 }
-
-const format = formatCount;

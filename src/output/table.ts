@@ -1,35 +1,24 @@
 /**
- * Fitting a table to the terminal, as gh does: a link or an e-mail address is never cut (a cut one cannot be
- * copied), so the other columns narrow first, widest first; then columns leave the table, empty ones first,
- * then from the right (never the first, which names the row). When the links do not fit, or keeping them would
- * leave out more columns than they are, they leave the table for lines of their own below it, whole.
+ * Fitting a table to the terminal, as gh does: a link or an e-mail is never cut, so other columns narrow
+ * first (widest first), then leave (empty ones first, then from the right, never the first); links that
+ * cannot fit leave the table for lines of their own below it.
  */
 
-/** A cell holding only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
+/** Only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
 const WHOLE = /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+)(?:, |$))+$/;
 
-/** Narrower than this (or than its header) a cut column says nothing; a narrower one is kept as it is. */
+/** Narrower than this (or than its header) a cut column says nothing. */
 const MIN_WIDTH = 8;
 
-export interface TableLayout {
-  /** The columns in the table, by index, in their order. */
-  shown: number[];
-  /** The width of each shown column's text (cells longer than it are cut with `…`). */
-  widths: number[];
-  /** Columns of links or e-mails the table cannot hold: printed below it, one line per row. */
-  below: number[];
-}
-
-/** Whether `text` (a cell) is links or e-mail addresses only. */
 export function isWhole(text: string): boolean {
   return text.length > 0 && WHOLE.test(text);
 }
 
 /**
- * The layout of a table of `headers` and `cells` (texts as shown, one array per row) in `total` columns of
- * terminal. Each shown column costs 3 more (a border and two blanks), the table 1 (its last border).
+ * Which columns of `headers` and `cells` (texts as shown) a table of `total` columns shows, at what widths,
+ * and which columns of links go `below` it. Each column costs 3 more (a border and two blanks), the table 1.
  */
-export function layoutTable(headers: string[], cells: string[][], total: number): TableLayout {
+export function layoutTable(headers: string[], cells: string[][], total: number) {
   const all = headers.map((_, i) => i);
   const natural = all.map((i) =>
     Math.max(headers[i]?.length ?? 0, ...cells.map((row) => row[i]?.length ?? 0)),
@@ -42,7 +31,7 @@ export function layoutTable(headers: string[], cells: string[][], total: number)
   const cost = (columns: number[], width: (i: number) => number) =>
     columns.reduce((sum, i) => sum + width(i) + 3, 1);
 
-  /** `candidates` less the columns that must go for the rest to fit at their narrowest. */
+  // `candidates` less the columns that must go for the rest to fit at their narrowest.
   const fitting = (candidates: number[]): number[] => {
     const droppable = [
       ...candidates.filter((i) => i > 0 && !whole[i] && empty[i]).reverse(),

@@ -1,17 +1,9 @@
 /**
- * Help text wrapped to the terminal, as commander wraps its option lists: 80 columns when the width is unknown
- * (piped, or no terminal). Help is written as logical lines, one per paragraph or list item; a line wider than
- * the terminal breaks at blanks, and its continuation lines hang under the text it started:
- *
- *   2    usage or input error: bad flag, missing value,      (an item: "term", two blanks or more, text)
- *        invalid CSV; nothing was sent
- *   $ assess invite bulk candidates.csv --test 1001 \       (an example: a shell line, continued with \)
- *       --concurrency 4
- *
- * A word wider than the line (a URL) is never cut: it gets a line of its own.
+ * Help text wrapped to the terminal (80 columns when piped). A line wider than that breaks at blanks, its
+ * continuations hanging under an item's text ("term", two blanks or more, text) or, for a `$ ` example, a
+ * shell line continued with \. A word wider than the line (a URL) is never cut.
  */
 
-/** The columns help may use on `stream`: its width on a terminal, else 80. */
 export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
   return stream.isTTY === true && stream.columns !== undefined && stream.columns > 0 ? stream.columns : 80;
 }
@@ -31,8 +23,7 @@ function wrapLine(line: string, width: number): string {
   // A hanging indent that leaves less than half the line is no help: continue under the line's start.
   const indent = " ".repeat(hang > width / 2 ? lead : hang);
   const tail = example ? " \\" : "";
-  // Each chunk keeps the blanks before it, so the first line keeps its alignment; continuations drop them.
-  // An example breaks only between shell words: a quoted argument is one chunk.
+  // Chunks keep the blanks before them (continuations drop them); a quoted shell argument is one chunk.
   const chunks = line.slice(lead).match(example ? / *(?:'[^']*'|"[^"]*"|\S)+/g : / *\S+/g) ?? [];
   const lines: string[] = [];
   let current = line.slice(0, lead) + (chunks.shift() ?? "");

@@ -8,9 +8,7 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 
-/**
- * Dates: `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now.
- */
+/** Dates: `YYYY-MM-DD`, full ISO 8601 (offsets allowed), `now`, `7d`/`24h`/`30m` ago, `+7d` from now. */
 export function parseDate(input: string, bound: Bound, option: string, now: Date = new Date()): Date {
   const date = readDate(input.trim(), bound, now);
   if (date === undefined) {
@@ -26,35 +24,36 @@ export function parseDate(input: string, bound: Bound, option: string, now: Date
 }
 
 function readDate(value: string, bound: Bound, now: Date): Date | undefined {
-  if (value === "now") return new Date(Math.floor(now.getTime() / 1000) * 1000);
+  if (value === "now") return wholeSecond(now.getTime());
   const relative = /^([+-]?)(\d+)([smhdw])$/.exec(value);
   if (relative) {
     const [, sign, amount, unit] = relative as unknown as [string, string, string, string];
     const offset = Number(amount) * (UNIT_MS[unit] ?? 0);
-    const ms = sign === "+" ? now.getTime() + offset : now.getTime() - offset;
-    return new Date(Math.floor(ms / 1000) * 1000);
+    return wholeSecond(sign === "+" ? now.getTime() + offset : now.getTime() - offset);
   }
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (day) {
-    const date = new Date(`${value}T${bound === "start" ? "00:00:00" : "23:59:59"}Z`);
-    if (!Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)) return date;
-  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(value)) {
-    // Without an offset the time is UTC, as everything this tool sends.
-    const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
-    const date = new Date(withZone.replace(" ", "T"));
-    // Date rolls 2021-02-30T10:00 over to March 2; a day that does not exist is refused instead.
-    const day = value.slice(0, 10);
-    const probe = new Date(`${day}T00:00:00Z`);
-    const real = !Number.isNaN(probe.getTime()) && probe.toISOString().startsWith(day);
-    if (real && !Number.isNaN(date.getTime())) return new Date(Math.floor(date.getTime() / 1000) * 1000);
-  }
-  return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    return realDay(value) ? new Date(`${value}T${bound === "start" ? "00:00:00" : "23:59:59"}Z`) : undefined;
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(value))
+    return undefined;
+  // Without an offset the time is UTC, as everything this tool sends.
+  const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
+  const date = new Date(withZone.replace(" ", "T"));
+  return realDay(value.slice(0, 10)) && !Number.isNaN(date.getTime())
+    ? wholeSecond(date.getTime())
+    : undefined;
 }
 
-/**
- * A length of time: `30s`, `5m`, `1h`, `2d`, `1w`, or parts of them together (`1h30m`), in milliseconds.
- * The units are the relative dates' ones, without a sign: a duration is neither ago nor from now.
- */
+/** Whether a day exists: Date rolls 2021-02-30 over to March 2. */
+function realDay(day: string): boolean {
+  const probe = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(probe.getTime()) && probe.toISOString().startsWith(day);
+}
+
+function wholeSecond(ms: number): Date {
+  return new Date(Math.floor(ms / 1000) * 1000);
+}
+
+/** A length of time in milliseconds: `30s`, `5m`, `1h`, `2d`, `1w`, or parts of them together (`1h30m`). */
 export function parseDuration(input: string, option: string): number {
   const text = input.trim().toLowerCase();
   if (/^(\d+[smhdw])+$/.test(text)) {
@@ -69,17 +68,13 @@ export function parseDuration(input: string, option: string): number {
   );
 }
 
-/** A duration as people write it: `2m`, `1h30m`, `45s` (whole seconds). */
+/** `2m`, `1h30m`, `45s` (whole seconds). */
 export function formatDuration(ms: number): string {
   let seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds === 0) return "0s";
   const parts: string[] = [];
-  for (const [unit, size] of [
-    ["d", 86_400],
-    ["h", 3_600],
-    ["m", 60],
-    ["s", 1],
-  ] as const) {
+  for (const unit of ["d", "h", "m", "s"]) {
+    const size = (UNIT_MS[unit] ?? 1000) / 1000;
     if (seconds >= size) {
       parts.push(`${Math.floor(seconds / size)}${unit}`);
       seconds %= size;
@@ -93,7 +88,6 @@ export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-/** The end not before the start, or a usage error naming both. */
 export function orderedRange(
   start: Date,
   end: Date,
@@ -107,13 +101,10 @@ export function orderedRange(
   return { start, end };
 }
 
-/** A minute of slack, so that `--end now` typed a moment ago is not "in the past" (as the link wizard does). */
+/** A minute of slack, so that `--end now` typed a moment ago is not "in the past". */
 const PAST_SLACK_MS = 60_000;
 
-/**
- * An end that has already passed is refused: the invitation or link would be expired the moment it is made,
- * and the service accepts it silently.
- */
+/** An end already passed is refused: the service would silently make an invitation expired at once. */
 export function refusePastEnd(end: Date | undefined, option = "--end", now: Date = new Date()): void {
   if (end === undefined || end.getTime() >= now.getTime() - PAST_SLACK_MS) return;
   throw new UsageError(

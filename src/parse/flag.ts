@@ -1,6 +1,2 @@
-/**
- * Stands for a flag's or argument's name in the messages of ./flags.ts, which a value's rules are written
- * without knowing; src/commands/shared/verbs.ts puts in `--page-size` or `testId`. A module of its own so that
-^ * verbs.ts, loaded by every command line, does not load zod with ./flags.ts.
- */
+/** A flag's or argument's name in ./flags.ts's messages, filled in by verbs.ts (which must not load zod). */
 export const FLAG = "{flag}";

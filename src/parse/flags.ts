@@ -1,20 +1,14 @@
 /**
- * The value rules of flags and arguments as zod building blocks, for the schemas each verb exports
- * (`export const options = z.object({ pageSize: int(1, 100), from: date("start") })`). Each block keeps the
- * wording of the parser it wraps; `{flag}` in its message is replaced by the flag's name (`--page-size`) or
- * the argument's (`testId`) where the verb's schema is applied (src/commands/shared/verbs.ts).
+ * The value rules of flags and arguments as zod blocks for verbs' schemas (`pageSize: int(1, 100)`), in the
+ * words of the parser each wraps; `{flag}` becomes the flag's name where the schema is applied (verbs.ts).
  */
-
 import { UsageError } from "../errors.js";
 import { type Bound, formatDuration, parseDate, parseDuration } from "./dates.js";
 import { FLAG } from "./flag.js";
 import { oneOf, parseId, parseIntInRange } from "./numbers.js";
 import { NEVER, string } from "./zod.js";
 
-/**
- * A string read by `parse`: a parser of ./numbers.ts or ./dates.ts, or a verb's own rule; the usage error it
- * throws (its message naming the value `FLAG`) becomes the issue.
- */
+/** A string read by `parse`; the usage error it throws (naming the value `FLAG`) becomes the issue. */
 export function parsed<T>(parse: (text: string) => T) {
   return string().transform((text, ctx): T => {
     try {
@@ -27,10 +21,8 @@ export function parsed<T>(parse: (text: string) => T) {
   });
 }
 
-/** A positive whole number: an id, a count. */
 export const id = () => parsed((text) => parseId(text, FLAG));
 
-/** A whole number from `min` to `max`. */
 export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   parsed((text) => parseIntInRange(text, FLAG, min, max));
 
@@ -38,10 +30,9 @@ export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
   parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
 
-/** A date as the README says ("Commands at a glance"): YYYY-MM-DD, ISO 8601, `now`, `7d` ago, `+7d` from now. */
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
 
-/** A duration (`30s`, `5m`, `1h`, `1h30m`) in milliseconds, at least `minMs`. */
+/** In milliseconds, at least `minMs`. */
 export const duration = (minMs = 1000) =>
   parsed((text) => {
     const ms = parseDuration(text, FLAG);
@@ -61,17 +52,14 @@ export const yesNo = () =>
     throw new UsageError(`${FLAG} must be yes or no, got "${text}"`);
   });
 
-/** An http:// or https:// URL given to `flag` (where a command forwards what it receives), normalized. */
+/** An http:// or https:// URL given to `flag`, normalized. */
 export function httpUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value))
     throw new UsageError(
       `${flag}: "${value}" is not a URL`,
       "Give a full URL such as http://127.0.0.1:3000/hooks/assess",
     );
-  }
+  const url = new URL(value);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(`${flag} must be an http:// or https:// URL`);
   }

@@ -1,6 +1,5 @@
 import { UsageError } from "../errors.js";
 
-/** A positive whole number (an id, a count), or a usage error naming where it came from. */
 export function parseId(value: unknown, name: string): number {
   const text = String(value ?? "").trim();
   const n = Number(text);
@@ -10,12 +9,11 @@ export function parseId(value: unknown, name: string): number {
   return n;
 }
 
-/** A whole number from `min` to `max`, or a usage error naming where it came from. */
 export function parseIntInRange(value: unknown, name: string, min: number, max: number): number {
   const text = String(value ?? "").trim();
   const n = Number(text);
   if (!/^-?\d+$/.test(text) || n < min || n > max) {
-    // No upper bound of its own: the largest safe integer would only puzzle ("from 1 to 9007199254740991").
+    // Without an upper bound of its own, the largest safe integer would only puzzle.
     const wanted =
       max < Number.MAX_SAFE_INTEGER
         ? `a whole number from ${min} to ${max}`
@@ -27,7 +25,6 @@ export function parseIntInRange(value: unknown, name: string, min: number, max: 
   return n;
 }
 
-/** One of a fixed list of words, or a usage error listing them. */
 export function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${String(value)}"`);

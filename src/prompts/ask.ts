@@ -7,9 +7,6 @@ export async function askText(
   message: string,
   validate?: (answer: string) => string | undefined,
 ): Promise<string> {
-  const answer = await input(
-    { message, required: true, validate: (value) => (validate ? (validate(value.trim()) ?? true) : true) },
-    promptIo(ctx),
-  );
-  return answer.trim();
+  const check = (value: string) => (validate ? (validate(value.trim()) ?? true) : true);
+  return (await input({ message, required: true, validate: check }, promptIo(ctx))).trim();
 }

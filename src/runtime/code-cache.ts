@@ -1,35 +1,11 @@
 /**
- * Loads the large third-party bundles of the build (commander, zod, undici: src/build.mjs) through V8's
- * code cache. Node 20 compiles a script from its source on every start: ~0.8 MB here, and most of its functions
- * again when they first run. A cache V8 wrote after an earlier run holds the compiled code of every function
- * that ran, which took ~18 ms off `assess tests list` (bench/README.md); the run that writes the caches takes
- * ~11 ms longer. Node ≥ 22.1 does this itself (`module.enableCompileCache()`); Node 20 only offers it through
- * `vm.Script`, for CommonJS.
- *
- * The caches live in the config folder's `cache/`, one file per bundle, named by the bundle's name (which
- * carries a hash of its content: a new build never reads an old cache) and V8's tag for what its caches depend
- * on (its version, flags and the CPU's features). V8 checks little else: a cache forged for a source of the
- * same length, with a payload, runs that payload (a probe showed it), and a flipped byte made Node 20 abort. Whoever can
- * write the config folder (a poisoned CI cache of it) must not get to run code: each file starts with an
- * HMAC-SHA256 of the rest, keyed by a secret of this installation (`code-cache.key`, 32 random bytes, 0600,
- * beside the bundles, where only whoever could rewrite the bundles themselves can read or write it). No key
- * (an installation this user cannot write to, or one owned by another user) means no cache. The cache folder
- * is held to the config folder's rule (config/private.ts): not a link, not writable by others, the user's own;
- * otherwise it is neither read nor written. A missing, forged, damaged or rejected cache is written again when
- * the process exits: every failure only costs the time the cache would have saved (~16 ms of `tests list`,
- * bench/README.md).
+ * Loads the build's large bundles through V8's code cache (~18 ms of `tests list`, bench/README.md), kept in
+ * the config folder's `cache/` by bundle (its name hashes its content) and V8's tag. V8 would run a forged
+ * cache, so each starts with an HMAC-SHA256 keyed by a secret beside the bundles (`code-cache.key`): no key,
+ * no cache. Any failure only costs the time the cache would have saved.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import {
-  closeSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
@@ -40,7 +16,7 @@ import { restoreLaunchFlags } from "./v8-flags.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** V8's tag, which covers its flags, as the bundles load: before --liftoff-only is set (v8-flags.ts). */
+/** V8's tag (which covers its flags) as the bundles load, before --liftoff-only is set (v8-flags.ts). */
 const TAG = cachedDataVersionTag();
 
 /** Bundles whose cache is missing or was rejected; written at exit, when all the code that ran is compiled. */
@@ -50,14 +26,18 @@ const stale: Array<{ script: Script; file: string; bundle: string; dist: string 
 export function loadBundle(file: string): unknown {
   const source = readFileSync(file, "utf8");
   const name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
+  const dist = dirname(file);
   const root = configDir(process.env);
   const cacheFile = join(root, "cache", `${name}.${TAG}.v8`);
-  // Once the flags changed, a cache read would be rejected and one written at exit never read: none is used.
-  // Nor in a folder others could have written to.
-  const cached = cachedDataVersionTag() === TAG && privateFolders(root, dirname(cacheFile));
+  let cached = false;
   let cachedData: Buffer | undefined;
   try {
-    const key = cached ? installKey(dirname(file)) : undefined;
+    // Once the flags changed, a cache read would be rejected and one written never read.
+    cached =
+      cachedDataVersionTag() === TAG &&
+      privateDirProblem(root, true) === undefined &&
+      privateDirProblem(dirname(cacheFile)) === undefined;
+    const key = cached ? installKey(dist) : undefined;
     if (key) cachedData = unsealed(readFileSync(cacheFile), key);
   } catch {
     // none yet
@@ -69,27 +49,17 @@ export function loadBundle(file: string): unknown {
   });
   if (cached && (cachedData === undefined || script.cachedDataRejected)) {
     if (stale.length === 0) process.once("exit", writeStale);
-    stale.push({
-      script,
-      file: cacheFile,
-      bundle: name.slice(0, name.lastIndexOf("-")),
-      dist: dirname(file),
-    });
+    stale.push({ script, file: cacheFile, bundle: name.slice(0, name.lastIndexOf("-")), dist });
   }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dist);
   return module.exports;
 }
 
 function writeStale(): void {
   // A worker thread (src/bulk/speedups/check-worker.ts) leaves the caches to the main thread.
   if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
-  /*
-   * V8 stamps a cache with its tag of the moment, and the next run reads the caches before --liftoff-only is
-   * set. Setting back what was set since launch (llhttp, the only WebAssembly, is compiled by now or never)
-   * stamps the caches as the next run reads them; should that not restore the tag (another V8), no cache is
-   * written: it would never be read.
-   */
+  // The caches are stamped with the tag the next run reads them under, the flags of launch (v8-flags.ts).
   restoreLaunchFlags();
   if (cachedDataVersionTag() !== TAG) return;
   for (const { script, file, bundle, dist } of stale) {
@@ -97,8 +67,7 @@ function writeStale(): void {
       const key = installKey(dist) ?? newInstallKey(dist);
       if (key === undefined) return;
       ensurePrivateDir(configDir(process.env), dirname(file), "V8's code caches");
-      // Caches of the bundle's other builds, unless written in the last day: another installation may be
-      // using them (two that take turns would each find its cache deleted by the other).
+      // Caches of the bundle's other builds, unless written in the last day (another installation's).
       for (const other of readdirSync(dirname(file))) {
         const path = join(dirname(file), other);
         const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
@@ -110,15 +79,6 @@ function writeStale(): void {
     } catch {
       // A read-only or full disk, a folder refused: the next run compiles from source, as without a cache.
     }
-  }
-}
-
-/** The config folder and its `cache/` are this user's alone (config/private.ts); any error is a no. */
-function privateFolders(root: string, cache: string): boolean {
-  try {
-    return privateDirProblem(root, true) === undefined && privateDirProblem(cache) === undefined;
-  } catch {
-    return false;
   }
 }
 
@@ -140,12 +100,7 @@ function installKey(dist: string): Buffer | undefined {
 function newInstallKey(dist: string): Buffer | undefined {
   const key = randomBytes(KEY_BYTES);
   try {
-    const fd = openSync(join(dist, KEY_FILE), "wx", 0o600);
-    try {
-      writeSync(fd, key);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(join(dist, KEY_FILE), key, { flag: "wx", mode: 0o600 });
     return key;
   } catch {
     // Made by a concurrent run (read it), or an installation this user cannot write to (no cache).
@@ -155,7 +110,6 @@ function newInstallKey(dist: string): Buffer | undefined {
 
 const MAC_BYTES = 32;
 
-/** The cache with its HMAC-SHA256 under the installation's key in front. */
 function sealed(data: Buffer, key: Buffer): Buffer {
   return Buffer.concat([createHmac("sha256", key).update(data).digest(), data]);
 }

@@ -1,49 +1,30 @@
 /**
- * The V8 flags of the CLI's process, set by the launcher (src/launch.ts) before the first bundle loads, and
- * nowhere else: the SDK (a library in someone else's process) and the tests that run `main()` in-process keep
- * Node's defaults. Each flag is here with the measurement that justifies it (bench/README.md has the runs).
+ * The V8 flags of the CLI's process, set by the launcher (src/launch.ts) and nowhere else: the SDK and the
+ * in-process tests keep Node's defaults. Measurements in bench/README.md.
  *
- * V8 stamps its code caches (src/runtime/code-cache.ts) with a tag that covers its flags: the caches are
- * written under the flags of launch, which are what the next run reads them under (bulk runs, whose flags
- * differ, have caches of their own).
- */
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 runs it on its baseline tier (Liftoff) at once,
- * then recompiles the hot parser with TurboFan on a background thread. Node does not exit before that job is
- * done: ~85 ms after the last answer of every short command, more than bare Node's whole start-up; and in bulk
- * runs it is a one-off ~35 MB spike of resident memory. Answers here are small, so the baseline tier is fast
- * enough. Only WebAssembly is affected (llhttp is the only module).
- *
- * It is set as the first connection starts (undici compiles llhttp once connected), not at launch: any flag
- * changes V8's hash of its flags, and Node's own modules loaded after that are compiled from source instead of
- * from the code cache built into Node (`tests list` took ~10 ms longer with it set at launch). Setting it also
- * turns two flags off; the code cache (code-cache.ts) sets all three back before it writes its caches.
+ * --liftoff-only: undici's llhttp (the only WebAssembly) would be recompiled by TurboFan after the last
+ * answer, and Node waits for it (~85 ms per command; a ~35 MB spike in bulk runs). Set as the first
+ * connection starts, not at launch: any flag change makes Node's own later modules compile from source
+ * (~10 ms). It turns two flags off too; the code cache sets all three back before it writes.
  */
 const FIRST_CONNECTION = "--liftoff-only";
 const BEFORE_FIRST_CONNECTION = "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering";
 
 /**
- * A bulk run keeps ~11 MB live, but a million rows pass through it: each row's strings and objects live while
- * its chunk is out, long enough for some to reach the old generation. V8 lets that grow to about four times
- * what the last full collection kept before collecting again, which took peak RSS to ~150 MiB (upserts) and
- * ~180 MiB (invites) at --concurrency 8. Growing it by half at most keeps them at ~125 and ~132 MiB, at no
- * measurable cost in time. Set at launch for bulk commands only (before their check pass, which reads the
- * whole input): other commands' start-up took ~9 ms longer with it (`tests list`, 40 alternating runs).
+ * Bulk runs: rows live long enough to reach the old generation, which V8 lets grow fourfold between full
+ * collections (peak RSS ~150-180 MiB); by half at most it stays ~125-132 MiB at no cost in time. Not for
+ * other commands: their start-up took ~9 ms longer with it.
  */
 const BULK_RUNS = "--heap-growing-percent=50";
 
 /** The commands that run a bulk job, as group and verb. */
-const BULK_COMMANDS: ReadonlyArray<readonly [string, string]> = [
+const BULK_COMMANDS = [
   ["invite", "bulk"],
   ["employees", "upsert"],
   ["callbacks", "resend"],
-];
+] as const;
 
-/**
- * The flags a command line (`argv`, without node and the script) gets at launch. A bulk command is recognised
- * by its group and verb words in that order, before the command line is parsed: a stray match only tunes the
- * collector of a short command.
- */
+/** The flags a command line gets at launch: a bulk command's group and verb words in order, unparsed. */
 export function launchFlagsFor(argv: readonly string[]): string | undefined {
   const bulk = BULK_COMMANDS.some(([group, verb]) => {
     const at = argv.indexOf(group);

@@ -3,6 +3,7 @@ import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { unreadable } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
@@ -35,9 +36,8 @@ export async function run(
       throw new UsageError("A GET request has no body; pass -f key=value for query parameters");
     for (const [key, value] of Object.entries(fields)) query[key] = String(value);
   } else if (Object.keys(fields).length > 0) {
-    if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+    if (body !== undefined && !isRecord(body))
       throw new UsageError("-f fields can only be added to a JSON object body");
-    }
     body = { ...(body as object | undefined), ...fields };
   }
   const client = await ctx.apiClient();
@@ -70,17 +70,11 @@ export async function run(
   return 0;
 }
 
-/**
- * The path and query of `<path>`: `v3/tests` is taken as `/v3/tests` (as gh api takes `repos/…`); a whole URL
- * is refused, the base URL being the configuration's.
- */
+/** The path and query of `<path>` (`v3/tests` is `/v3/tests`); a whole URL is refused. */
 function splitPath(arg: string): [string, string | undefined] {
   if (/^[a-z][a-z\d+.-]*:\/\//i.test(arg)) {
-    let path = "/v3/…";
-    try {
-      const url = new URL(arg);
-      path = `${url.pathname}${url.search}`;
-    } catch {}
+    const url = URL.canParse(arg) ? new URL(arg) : undefined;
+    const path = url ? `${url.pathname}${url.search}` : "/v3/…";
     throw new UsageError(
       `Give the path after the base URL, not a whole URL: "${arg}"`,
       `For example \`assess api GET ${path}\`; the base URL is --base-url (or ASSESS_BASE_URL, or the profile's).`,
@@ -119,15 +113,9 @@ async function readData(ctx: Context, data: string | undefined): Promise<unknown
 /** The items of one page of any list shape the service uses, and whether another page may follow. */
 function pageOf(data: unknown): { list: unknown[]; more: boolean } {
   if (Array.isArray(data)) return { list: data, more: data.length > 0 };
-  if (data && typeof data === "object") {
-    const record = data as Record<string, unknown>;
-    const inner =
-      record.result && typeof record.result === "object"
-        ? (record.result as Record<string, unknown>)
-        : record;
-    const list = Object.values(inner).find(Array.isArray) ?? [];
-    const more = typeof inner.hasNextPage === "boolean" ? inner.hasNextPage : list.length > 0;
-    return { list, more };
-  }
-  return { list: [], more: false };
+  if (!data || typeof data !== "object") return { list: [], more: false };
+  const { result } = data as Record<string, unknown>;
+  const inner = (result && typeof result === "object" ? result : data) as Record<string, unknown>;
+  const list = Object.values(inner).find(Array.isArray) ?? [];
+  return { list, more: typeof inner.hasNextPage === "boolean" ? inner.hasNextPage : list.length > 0 };
 }

@@ -1,16 +1,11 @@
 import type { Option } from "commander";
 
 /**
- * The values an option takes, for completion scripts, where the command checks them itself rather than with
- * commander's `.choices()` (links accept `Email` for `email`, so commander's exact match would refuse it).
- *
- * The declaration names where the command's own validation list lives, as a loader: a group's declaration
- * stays as light as before (the loader runs only in `assess completion`, never for `--help` or a command),
- * and completion offers exactly what the command accepts.
- *
- *   .addOption(offers(new Option("--type <type>", "…"), async () => (await import("./spec.js")).INVITATION_TYPES))
+ * The values an option takes, for completion, where the command checks them itself rather than with
+ * commander's `.choices()` (links accept `Email`). A loader, so that only `assess completion` runs it:
+ *   .addOption(offers(new Option("--type <t>", "…"), async () => (await import("./spec.js")).TYPES))
  */
-export type ValueSource = () => Promise<readonly string[]>;
+type ValueSource = () => Promise<readonly string[]>;
 
 /** A registered symbol: the bundle may hold this module twice (one copy per chunk), the key is still one. */
 const VALUES = Symbol.for("assess.completion.values");
@@ -22,7 +17,6 @@ export function offers(option: Option, values: ValueSource): Option {
   return option;
 }
 
-/** commander's choices, else the values declared with `offers`, else none. */
 export async function valuesOf(option: Option): Promise<string[] | undefined> {
   if (option.argChoices) return [...option.argChoices];
   const source = (option as Offering)[VALUES];

@@ -5,13 +5,12 @@ import { helpWidth, wrapText } from "../../output/wrap.js";
 import { TOPICS } from "./topics.js";
 
 export async function run(ctx: Context, _o: unknown, words: string[], command: Command): Promise<number> {
-  const root = command.parent as Command;
   const topic = TOPICS[words.join(" ")];
   if (topic) {
     ctx.out.write(wrapText(topic, helpWidth(ctx.io.stdout)));
     return 0;
   }
-  let target: Command = root;
+  let target = command.parent as Command;
   for (const word of words) {
     const next = target.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) {
@@ -22,7 +21,6 @@ export async function run(ctx: Context, _o: unknown, words: string[], command: C
     }
     target = next;
   }
-  // Through commander's output, wrapped to the terminal, with the command's notes and examples.
   target.outputHelp();
   return 0;
 }

@@ -1,7 +1,4 @@
-/**
- * `assess help <topic>`: the parts of the contract that belong to no single command. One line per paragraph or
- * list item: src/output/wrap.ts wraps them to the terminal, continuations hanging under the item's text.
- */
+/** `assess help <topic>`: one line per paragraph or list item, wrapped to the terminal by output/wrap.ts. */
 export const TOPICS: Record<string, string> = {
   environment: `ENVIRONMENT
 

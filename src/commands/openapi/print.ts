@@ -5,10 +5,7 @@ import * as z from "../../parse/zod.js";
 
 export const options = z.object({ format: z.enum(["yaml", "json"]).optional() });
 
-/**
- * The OpenAPI 3.1 document of both services, its servers the profile's base URLs. YAML unless asked for
- * JSON (`--format json`, or the global `--json` / `-o json` that every other command reads as JSON).
- */
+/** The OpenAPI 3.1 document of both services, servers the profile's; YAML unless asked for JSON. */
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { baseUrl, skillsBaseUrl } = ctx.settings;
   const document = openApiDocument({ baseUrl, skillsBaseUrl });

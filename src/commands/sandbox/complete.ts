@@ -42,7 +42,6 @@ export async function run(
     ctx.out.json(body);
     return 0;
   }
-  // Like every other command: a table on a terminal, tsv when piped, csv on request; one row per notification.
   const delivered = Array.isArray(body?.delivered) ? (body.delivered as Row[]) : [];
   if (delivered.length === 0) {
     ctx.info("The invitation has no callback URL: no notification was sent");

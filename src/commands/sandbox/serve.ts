@@ -26,7 +26,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
     });
   } catch (error) {
-    // A port in use is the user's to change, not a bug: the state file's errors have no `code` of a socket.
+    // A socket's error (a port in use) is the user's to change; the state file's are not socket errors.
     if (typeof (error as { syscall?: unknown }).syscall === "string")
       throw listenError(o.host, o.port, error);
     throw error;

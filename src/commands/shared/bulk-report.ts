@@ -1,49 +1,34 @@
-/**
- * Telling the user how a bulk run went: the JSON summary on stdout (with -o json, and whenever the
- * exit code is 3, so scripts always get the rows to look at), and a human summary on stderr.
- */
-
+/** How a bulk run went: a JSON summary on stdout (with -o json, and on exit 3), a human one on stderr. */
 import { type BulkResult, bulkExitCode, type RowReport } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { ExitCode } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 
+/** A summary's words: "Invited" 3 ["candidate", "candidates"] "to test 1001" (defaults: Sent, rows). */
 export interface Wording {
-  /** Past tense of what a confirmed row means: "Invited", "Upserted", "Queued" (default "Sent"). */
   verb?: string;
-  /** A row, plural or [singular, plural]: "ids", ["candidate", "candidates"] (default "rows"). */
+  /** Plural, or [singular, plural]. */
   noun?: string | [string, string];
-  /** Where they went: "to test 1001". */
   target?: string;
-  /** The input, for `file:line` references. */
+  /** The input, for `file:line` references, unless `locate` says where a row is (a sheet's row). */
   inputName?: string;
-  /** How a row is pointed at, when not as `<inputName>:<line>` (a sheet's: `…, sheet "Staff", row 12`). */
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
-  /**
-   * When the JSON summary goes to stdout: with -o json and on exit 3 (the default), only with -o json
-   * ("asked": callbacks resend), or never (a command printing a summary of its own: callbacks reconcile).
-   */
+  /** JSON summary on stdout with -o json and on exit 3 (default), with -o json only ("asked"), or never. */
   json?: "asked" | "never";
-  /** What a held row is (the job's `hold` filter): "already finished" (default "held back"). */
+  /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
 }
 
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
 const SHOWN = 20;
 
-export function printBulkResult(ctx: Context, result: BulkResult, wording: Wording): void {
-  const code = bulkExitCode(result);
+export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
+  const code = bulkExitCode(r);
   const json =
-    wording.json === undefined
-      ? ctx.out.isJson || code === ExitCode.partial
-      : wording.json === "asked" && ctx.out.isJson;
-  if (json) ctx.out.json(result);
-  printHuman(ctx, result, wording, code);
-}
-
-function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void {
+    w.json === undefined ? ctx.out.isJson || code === ExitCode.partial : w.json === "asked" && ctx.out.isJson;
+  if (json) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
@@ -60,8 +45,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
       );
   };
 
-  // The parts add up to the file's rows: rows this run sent that were refused or whose answer never came are
-  // counted there, not also as sent ("1 row: 1 sent, 1 refused" read as two rows).
+  // The parts add up to the file's rows: a row sent but refused or uncertain is not also counted as sent.
   const accepted = r.sent - r.failed - uncertainSentNow(r);
   const parts = [
     r.dryRun
@@ -150,10 +134,7 @@ function printHuman(ctx: Context, r: BulkResult, w: Wording, code: number): void
   }
 }
 
-/**
- * Rows this run sent whose outcome is unknown. `uncertain` also counts rows an earlier run left so (not sent
- * now): they are the valid rows neither repeated, done, sent nor left unsent.
- */
+/** Rows this run sent whose outcome is unknown (`uncertain` also counts rows an earlier run left so). */
 function uncertainSentNow(r: BulkResult): number {
   const leftEarlier = Math.max(0, r.valid - r.duplicates - r.alreadyDone - r.sent - r.unsent);
   return Math.min(Math.max(0, r.uncertain - leftEarlier), r.sent - r.failed);

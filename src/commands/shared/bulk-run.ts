@@ -1,25 +1,21 @@
 /** What the bulk commands share around `runBulk`: the ledger target, the progress bar, printing a stopped run. */
 import type { ApiName } from "../../api/client.js";
 import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
-import type { BulkJob } from "../../bulk/engine/run.js";
-import { runBulk } from "../../bulk/engine/run.js";
+import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
 
-/** The most requests a bulk run keeps in flight (`--concurrency`, commands/shared/bulk-options.ts). */
+/** The most requests a bulk run keeps in flight (`--concurrency`). */
 export const MAX_CONCURRENCY = 16;
 
-/**
- * Where a run's requests go, as its ledger names it: the base URL (the embedded sandbox is one stable place,
- * whatever port it got) and the key's fingerprint, never the key.
- */
+/** Where a run's requests go, as its ledger names it: the base URL and the key's fingerprint. */
 export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
   const client = await ctx.apiClient();
   return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
 }
 
-/** A job as a command gives it: the ledger folder (unless given), signal, dry run, progress, notices and debug lines come from the context. */
+/** A job as a command gives it: the rest comes from the context. */
 export type CommandJob<T> = Omit<
   BulkJob<T>,
   | "ledgerDir"
@@ -33,16 +29,12 @@ export type CommandJob<T> = Omit<
 > &
   Partial<Pick<BulkJob<T>, "ledgerDir">>;
 
-/**
- * Runs a job with a progress bar (terminals only) and prints the result; returns the exit code: 0, 3 (partial)
- * or 130 (interrupted). A run that stopped on an error (authentication, network) prints what it did before the
- * error reaches the handler.
- */
+/** Runs a job with a progress bar and prints the result; returns the exit code: 0, 3 (partial) or 130. */
 export async function runAndReport<T>(ctx: Context, job: CommandJob<T>, wording: Wording): Promise<number> {
   return bulkExitCode(await runReported(ctx, job, wording));
 }
 
-/** runAndReport, giving the result itself: for a command with more to say of it (callbacks resend). */
+/** runAndReport, giving the result itself; a run stopped by an error prints what it did before rethrowing. */
 export async function runReported<T>(
   ctx: Context,
   job: CommandJob<T>,
@@ -50,9 +42,8 @@ export async function runReported<T>(
 ): Promise<BulkResult> {
   const client = await ctx.apiClient();
   const progress = ctx.progress();
-  let result: BulkResult;
   try {
-    result = await runBulk<T>({
+    const result = await runBulk<T>({
       ledgerDir: ledgerDir(ctx.io.env),
       checkWorker: ctx.checkWorker,
       signal: ctx.signal,
@@ -63,13 +54,13 @@ export async function runReported<T>(
       onDebug: ctx.debug,
       ...job,
     });
+    progress.done();
+    printBulkResult(ctx, result, wording);
+    return result;
   } catch (error) {
     progress.done();
     const partial = (error as { bulk?: BulkResult }).bulk;
     if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording);
     throw error;
   }
-  progress.done();
-  printBulkResult(ctx, result, wording);
-  return result;
 }

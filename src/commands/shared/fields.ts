@@ -1,9 +1,9 @@
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 
 /**
- * `--set key=value` pairs as an object. Dotted keys nest (`--set schedule.dueDate=2026-12-01`); values are
- * typed like JSON where they read as JSON (`3`, `true`, `null`, `["a","b"]`), otherwise kept as text — and
- * numbers with leading zeros stay text, since they are usually ids.
+ * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers
+ * with leading zeros stay text: they are usually ids).
  */
 export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -17,19 +17,14 @@ export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<
   return result;
 }
 
-export function typedValue(raw: string): unknown {
-  if (
-    /^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) ||
-    ["true", "false", "null"].includes(raw) ||
-    /^[[{]/.test(raw.trim())
-  ) {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return raw;
-    }
+function typedValue(raw: string): unknown {
+  const jsonLike = /^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) || ["true", "false", "null"].includes(raw);
+  if (!jsonLike && !/^[[{]/.test(raw.trim())) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
   }
-  return raw;
 }
 
 /** Deep merge of plain objects: later sources win; arrays and scalars are replaced, not merged. */
@@ -38,7 +33,7 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
   for (const source of sources) {
     for (const [key, value] of Object.entries(source)) {
       const current = result[key];
-      result[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : value;
+      result[key] = isRecord(current) && isRecord(value) ? mergeObjects(current, value) : value;
     }
   }
   return result;
@@ -50,11 +45,7 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
     target[head] = value;
     return;
   }
-  const next = isPlainObject(target[head]) ? target[head] : {};
+  const next = isRecord(target[head]) ? target[head] : {};
   target[head] = next;
   setPath(next, rest, value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

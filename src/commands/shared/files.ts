@@ -2,14 +2,17 @@ import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { text as readAll } from "node:stream/consumers";
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { unreadable } from "../../files.js";
 
-/**
- * A JSON file given by the user (`-`: standard input, when `stdin` is given), with an error that names the
- * file and what is wrong.
- */
-export async function readJsonFile(path: string, option: string, stdin?: Readable): Promise<unknown> {
+/** A JSON object file given by the user (`-`: stdin, when `stdin` is given); errors name the file. */
+export async function readJsonObject(
+  path: string,
+  option: string,
+  stdin?: Readable,
+): Promise<Record<string, unknown>> {
   let text: string;
+  let value: unknown;
   const name = path === "-" && stdin ? "stdin" : path;
   try {
     text = path === "-" && stdin ? await readAll(stdin) : await readFile(path, "utf8");
@@ -18,20 +21,10 @@ export async function readJsonFile(path: string, option: string, stdin?: Readabl
     throw new UsageError(`${option}: ${why.message}`, why.suggestion);
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new UsageError(`${option}: ${name} is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-export async function readJsonObject(
-  path: string,
-  option: string,
-  stdin?: Readable,
-): Promise<Record<string, unknown>> {
-  const value = await readJsonFile(path, option, stdin);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`${option}: ${path} must hold a JSON object`);
-  }
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new UsageError(`${option}: ${path} must hold a JSON object`);
+  return value;
 }

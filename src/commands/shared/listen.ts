@@ -1,10 +1,6 @@
 import { CliError, UsageError } from "../../errors.js";
 
-/**
- * Why a local server (`assess sandbox`, `callbacks listen`) could not listen, said as what to do: a port in
- * use or not allowed, or an address this machine does not have, is the user's to change (exit 2); anything
- * else is a failure (exit 1). Never "a bug in assess".
- */
+/** Why a local server could not listen: the user's to change (exit 2), or else a failure (exit 1). */
 export function listenError(host: string, port: number, error: unknown): CliError {
   const code = (error as { code?: string }).code;
   const where = `${host}:${port}`;

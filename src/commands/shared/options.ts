@@ -1,10 +1,7 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 
-/**
- * The test a command works on: `--test` (its schema parsed it), or picked from the account's tests when
- * prompts are allowed.
- */
+/** The test a command works on: `--test`, or picked from the account's tests when prompts are allowed. */
 export async function resolveTestId(
   ctx: Context,
   value: number | undefined,
@@ -32,20 +29,16 @@ export async function confirmOrYes(ctx: Context, yes: unknown, question: string)
   await confirmAction(ctx, question);
 }
 
-export interface Required {
-  flag: string;
-  value: unknown;
-  /** Asked when the value is missing and prompts are allowed. */
-  question: string;
-  /** Returns an error message for a bad answer. */
-  validate?: (answer: string) => string | undefined;
-}
-
-/**
- * Values a command cannot do without: asked one prompt each when prompts are allowed, otherwise every
- * missing one is listed in a single usage error.
- */
-export async function requireValues(ctx: Context, required: Required[]): Promise<string[]> {
+/** Values a command cannot do without: prompted for, else all missing ones in a single usage error. */
+export async function requireValues(
+  ctx: Context,
+  required: Array<{
+    flag: string;
+    value: unknown;
+    question: string;
+    validate?: (answer: string) => string | undefined;
+  }>,
+): Promise<string[]> {
   const missing = required.filter((r) => r.value === undefined || r.value === "");
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(

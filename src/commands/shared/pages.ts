@@ -3,7 +3,7 @@ import type { Context } from "../../context.js";
 import { int } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
 
-/** `--page`, `--page-size`, `--all` and `--limit` of a list command, for its schema: `z.object({ ...pageOptions })`. */
+/** A list command's paging options, for its schema: `z.object({ ...pageOptions })`. */
 export const pageOptions = {
   page: int(1, 1_000_000),
   pageSize: int(1, 100),
@@ -11,34 +11,18 @@ export const pageOptions = {
   limit: int(1).optional(),
 };
 
-export interface PageOptions {
-  page: number;
-  pageSize: number;
-  all?: boolean;
-  limit?: number;
-}
-
-/**
- * The pages a list command prints, from its `--page`, `--page-size`, `--all` and `--limit` options: one
- * page, or (with --all or --limit) every page from --page on, fetched only as the output consumes them, so
- * `--limit` stops early and ndjson streams each page as it arrives. Following pages shows progress on a
- * terminal (the total when the service tells it).
- */
+/** One page, or (with --all or --limit) every page from --page on, fetched as the output consumes them. */
 export function listPages<T>(
   ctx: Context,
-  { page: first, pageSize, all, limit }: PageOptions,
+  { page: first, pageSize, all, limit }: { page: number; pageSize: number; all?: boolean; limit?: number },
   fetchPage: (page: number, pageSize: number) => Promise<Page<T>>,
   noun: string,
 ): { pages: AsyncIterable<T[]>; limit: number | undefined } {
-  if (all !== true && limit === undefined) {
-    return {
-      pages: (async function* () {
-        yield (await fetchPage(first, pageSize)).items;
-      })(),
-      limit,
-    };
-  }
-  async function* following(): AsyncGenerator<T[]> {
+  async function* pages(): AsyncGenerator<T[]> {
+    if (all !== true && limit === undefined) {
+      yield (await fetchPage(first, pageSize)).items;
+      return;
+    }
     const progress = ctx.progress(noun);
     let done = 0;
     let total: number | undefined;
@@ -57,5 +41,5 @@ export function listPages<T>(
       progress.done();
     }
   }
-  return { pages: following(), limit };
+  return { pages: pages(), limit };
 }

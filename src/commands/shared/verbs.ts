@@ -4,34 +4,22 @@ import { UsageError } from "../../errors.js";
 import { FLAG } from "../../parse/flag.js";
 import type { infer as Infer, ZodType } from "../../parse/zod.js";
 
-/**
- * What a verb module exports: the zod schema of its options (`options`, one key per declared flag, as
- * commander names it: `--page-size` is `pageSize`; a verb that declares no flag may export none, and then
- * loads no zod), optionally the schema of its positional arguments (`args`, a tuple or array over the strings
- * given), and `run`, which gets both parsed. `run` returns an exit code (or nothing for 0) and never exits
- * itself.
- */
+/** A verb module: the schemas of its options (as commander names them) and arguments, and `run`. */
 export interface Verb<O extends ZodType = ZodType, A extends ZodType = ZodType> {
   options?: O;
   args?: A;
   run(ctx: Context, options: Infer<O>, args: Infer<A>, command: Command): Promise<number | undefined>;
 }
 
-/** The loader of a verb module, as `lazy` is given it. */
-export type VerbLoader = () => Promise<Verb>;
-
 /** What a command group's `register` gets: the context, and `lazy` to declare each verb's action. */
 export interface GroupSetup {
   ctx: Context;
-  /**
-   * An action that loads the verb's module only when the verb runs (keeps `--help` at bare-Node speed), and
-   * parses the command line with the verb's schemas before calling its `run`.
-   */
+  /** An action that loads the verb's module only when it runs and parses the command line with its schemas. */
   lazy<O extends ZodType, A extends ZodType>(load: () => Promise<Verb<O, A>>): LazyAction;
 }
 
 /** The action `lazy` makes; it keeps its loader, for test/cli/options-schemas.test.ts. */
-export type LazyAction = ((...params: unknown[]) => Promise<void>) & { load: VerbLoader };
+export type LazyAction = ((...params: unknown[]) => Promise<void>) & { load: () => Promise<Verb> };
 
 export function groupSetup(ctx: Context, setExitCode: (code: number) => void): GroupSetup {
   return {
@@ -53,15 +41,12 @@ export function groupSetup(ctx: Context, setExitCode: (code: number) => void): G
             : parseWith(verb.options, command.opts(), (key) => flagName(command, key));
         setExitCode((await verb.run(ctx, options, args, command)) ?? 0);
       };
-      return Object.assign(action, { load: load as VerbLoader });
+      return Object.assign(action, { load: load as () => Promise<Verb> });
     },
   };
 }
 
-/**
- * A schema applied to what the user typed; what it refuses is one usage error (exit 2) naming each flag or
- * argument, in the words of src/parse/flags.ts (`--page-size must be a whole number from 1 to 100, got "abc"`).
- */
+/** A schema applied to what the user typed; what it refuses is one usage error naming each flag. */
 function parseWith<S extends ZodType>(
   schema: S,
   input: unknown,
@@ -78,13 +63,13 @@ function parseWith<S extends ZodType>(
   throw new UsageError(messages.join("; "), first?.params?.suggestion, messages);
 }
 
-/** `pageSize` → `--page-size`, as declared (so `apiLink` of `--no-api-link` reads `--api-link`). */
+/** `pageSize` → `--page-size`, as declared (`apiLink` of `--no-api-link` reads `--api-link`). */
 function flagName(command: Command, key: PropertyKey): string {
   const option = command.options.find((o) => o.attributeName() === key);
   return option?.long ?? `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** The name the command's help gives the argument at `index` (a variadic last argument takes the rest). */
+/** The name of the argument at `index` (a variadic last argument takes the rest). */
 function argName(command: Command, index: PropertyKey): string {
   const declared = command.registeredArguments;
   return declared[Math.min(Number(index), declared.length - 1)]?.name() ?? `argument ${String(index)}`;
@@ -95,11 +80,7 @@ export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`);
 }
 
-/**
- * Calls a period's attempt listing makes without asking: one per 30-day window, so 24 ≈ two years. Above it
- * (`--from 1970-01-01 --to 2200-01-01` is ~2,800 calls) src/commands/attempts/period.ts asks first. Here, not
- * there, so that declaring `--yes` loads nothing more than the group's declaration.
- */
+/** Calls (30-day windows) a period's attempt listing makes without asking (attempts/period.ts asks above). */
 export const MAX_WINDOWS_UNASKED = 24;
 
 /** `--yes` of every command that lists the attempts of a period: `.option(...PERIOD_YES)`. */
@@ -108,7 +89,7 @@ export const PERIOD_YES = [
   `make the calls of a period longer than ${MAX_WINDOWS_UNASKED} × 30 days (~2 years) without asking (required then when prompts are off)`,
 ] as const;
 
-/** The forwards' deadline and signing, the same on `attempts watch` and `callbacks listen`: `.option(...X)`. */
+/** The forwards' deadline and signing, on `attempts watch` and `callbacks listen`: `.option(...X)`. */
 export const FORWARD_TIMEOUT = [
   "--forward-timeout <duration>",
   "deadline of one forward: connect, headers and whole answer",
@@ -119,12 +100,12 @@ export const SIGNING_SECRET = [
   "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
 ] as const;
 
-/** Commander collector for repeatable options: `--set a=1 --set b=2`. */
+/** Commander collector for repeatable options. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** Like collect, and commas separate values too: `--skill SQL,Python` = `--skill SQL --skill Python`. */
+/** Like collect, and commas separate values too: `--skill SQL,Python`. */
 export function collectList(value: string, previous: string[] = []): string[] {
   return [
     ...previous,
@@ -135,10 +116,7 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
-/**
- * `--timezone` of every command that sends a timeZoneId: `.option(...TIMEZONE)`. The ids are the service's
- * (its List timezones operation, whose path the service does not publish): none is invented or mapped here.
- */
+/** `--timezone` of every command that sends a timeZoneId; the ids are the service's, none is mapped here. */
 export const TIMEZONE = [
   "--timezone <id>",
   "time-zone id the invitation is accessed in: an integer id of the service's List timezones operation (its path is not published: copy one from a link, `assess links get`, or ask the vendor); the sandbox takes any integer, its demo links use 1720",
