@@ -2,50 +2,35 @@
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { type Answer, read, readList } from "../read.js";
 import * as s from "../schemas.js";
-import { AnyRecord, asRecord, type Fields, type OperationRecord, PAGE, readRecord } from "./record.js";
-
-const SKILLS_PAGING = [
-  PAGE("PageNumber", "page number, from 1"),
-  PAGE("PageSize", "items per page (the service allows 1 to 100)"),
-];
+import {
+  AnyRecord,
+  asRecord,
+  type Fields,
+  type OperationRecord,
+  op,
+  paged,
+  query,
+  readRecord,
+} from "./record.js";
 
 export const SKILLS = {
-  listEmployees: {
-    method: "GET",
-    path: "/employees",
-    resource: "employees",
-    verb: "list",
+  listEmployees: op("GET /employees", "employees.list", {
     summary: "List employees",
     tag: "employees",
     description: "One page of the account's employees, with their profile, organisation and job details.",
     effect: "read",
-    query: SKILLS_PAGING,
-    pagination: {
-      page: "PageNumber",
-      size: "PageSize",
-      items: AnyRecord,
-      keys: ["employees"],
-      what: "employees",
-    },
+    ...paged("PageNumber", "PageSize", AnyRecord, ["employees"], "employees"),
     response: "SkillsPage",
-  },
-  getSkillsProfile: {
-    method: "GET",
-    path: "/employees/{employeeId}/skills-profile",
-    resource: "employees",
-    verb: "skillsProfile",
+  }),
+  getSkillsProfile: op("GET /employees/{employeeId}/skills-profile", "employees.skillsProfile", {
     summary: "Get an employee's skills profile",
     tag: "employees",
     description: "An employee's complete skills profile: each skill and its level.",
     effect: "read",
     read: (answer: Answer): Fields => readRecord(answer, "skills profile"),
     response: "Record",
-  },
-  upsertEmployees: {
-    method: "POST",
-    path: "/employees/upsert",
-    resource: "employees",
-    verb: "upsert",
+  }),
+  upsertEmployees: op("POST /employees/upsert", "employees.upsert", {
     summary: "Create or update up to 100 employees",
     tag: "employees",
     description: "Creates or updates up to 100 employees by e-mail in one request.",
@@ -54,31 +39,17 @@ export const SKILLS = {
     request: "UpsertBody",
     response: "UpsertResult",
     alsoText: true,
-  },
-  listCertificates: {
-    method: "GET",
-    path: "/employees/{employeeId}/certificates",
-    resource: "employees.certificates",
-    verb: "list",
+  }),
+  listCertificates: op("GET /employees/{employeeId}/certificates", "employees.certificates.list", {
     summary: "List an employee's certificates",
     tag: "employees",
     description: "The certificates stored of an employee, with their skills if asked.",
     effect: "read",
-    query: [
-      {
-        name: "includeSkills",
-        schema: { type: "boolean" },
-        description: "include the skills related to each certificate",
-      },
-    ],
+    query: [query("includeSkills", { type: "boolean" }, "include the skills related to each certificate")],
     read: (answer: Answer): Fields[] => readList(AnyRecord, answer, ["certificates"], "certificates"),
     response: "CertificateList",
-  },
-  setEmployeeStatus: {
-    method: "PATCH",
-    path: "/employees/{employeeId}/status",
-    resource: "employees",
-    verb: "setStatus",
+  }),
+  setEmployeeStatus: op("PATCH /employees/{employeeId}/status", "employees.setStatus", {
     summary: "Change an employee's status",
     tag: "employees",
     description: "Changes an employee's status (active or inactive).",
@@ -87,24 +58,16 @@ export const SKILLS = {
     read: (answer: Answer): Fields => asRecord(answer.data),
     request: "EmployeeStatusBody",
     response: "Record",
-  },
-  getEmployeeReport: {
-    method: "GET",
-    path: "/employees/{employeeId}/reports/{testId}",
-    resource: "employees",
-    verb: "report",
+  }),
+  getEmployeeReport: op("GET /employees/{employeeId}/reports/{testId}", "employees.report", {
     summary: "Get an employee's latest completed report of a test",
     tag: "employees",
     description: "An employee's latest completed report of a test.",
     effect: "read",
     read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
     response: "Report",
-  },
-  addCertificate: {
-    method: "POST",
-    path: "/employees/{employeeId}/certificates",
-    resource: "employees.certificates",
-    verb: "add",
+  }),
+  addCertificate: op("POST /employees/{employeeId}/certificates", "employees.certificates.add", {
     summary: "Store a certificate of an employee",
     tag: "employees",
     description: "Stores a certificate of an employee (title, issuer, date).",
@@ -113,12 +76,8 @@ export const SKILLS = {
     read: (answer: Answer): Fields => asRecord(answer.data),
     request: "Certificate",
     response: "Record",
-  },
-  uploadResume: {
-    method: "POST",
-    path: "/employees/{EmployeeId}/resume/upload",
-    resource: "employees",
-    verb: "uploadResume",
+  }),
+  uploadResume: op("POST /employees/{EmployeeId}/resume/upload", "employees.uploadResume", {
     summary: "Upload an employee's resume (PDF, DOC or DOCX)",
     tag: "employees",
     description: "Uploads an employee's résumé (PDF, DOC or DOCX) as a multipart form.",
@@ -134,31 +93,16 @@ export const SKILLS = {
       description: "the resume, as the form field `file`",
     },
     response: "Record",
-  },
-  listSkillsProfiles: {
-    method: "GET",
-    path: "/employees/skills-profile",
-    resource: "employees.skillsProfiles",
-    verb: "list",
+  }),
+  listSkillsProfiles: op("GET /employees/skills-profile", "employees.skillsProfiles.list", {
     summary: "List employees with their skills profiles",
     tag: "employees",
     description: "One page of employees with their skills profiles.",
     effect: "read",
-    query: SKILLS_PAGING,
-    pagination: {
-      page: "PageNumber",
-      size: "PageSize",
-      items: AnyRecord,
-      keys: ["employees", "skillsProfiles"],
-      what: "skills profiles",
-    },
+    ...paged("PageNumber", "PageSize", AnyRecord, ["employees", "skillsProfiles"], "skills profiles"),
     response: "SkillsPage",
-  },
-  assignLearning: {
-    method: "POST",
-    path: "/employees/{employeeId}/learning/assign",
-    resource: "employees",
-    verb: "assignLearning",
+  }),
+  assignLearning: op("POST /employees/{employeeId}/learning/assign", "employees.assignLearning", {
     summary: "Assign learning to an employee",
     tag: "employees",
     description: "Assigns learning (resources or skills, and a due date) to an employee.",
@@ -167,17 +111,13 @@ export const SKILLS = {
     read: (answer: Answer): Fields => asRecord(answer.data),
     request: "LearningBody",
     response: "Record",
-  },
-  getSkillGap: {
-    method: "GET",
-    path: "/employees/{employeeId}/skill-gap",
-    resource: "employees",
-    verb: "skillGap",
+  }),
+  getSkillGap: op("GET /employees/{employeeId}/skill-gap", "employees.skillGap", {
     summary: "Get an employee's skill gap",
     tag: "employees",
     description: "An employee's skill gap: the skills they lack for their job profile.",
     effect: "read",
     read: (answer: Answer): Fields => readRecord(answer, "skill gap"),
     response: "Record",
-  },
+  }),
 } as const satisfies Record<string, OperationRecord>;
