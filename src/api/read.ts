@@ -43,10 +43,7 @@ export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data
       ? `has no ${where}`
       : `has an unexpected ${where} (${fatal.message})`
     : `is not what was expected (${fatal.message})`;
-  throw new ApiError(200, [`The service's answer (${what}) ${problem}: ${preview(answer.data)}`], {
-    body: answer.data,
-    suggestion: rawHint(answer),
-  });
+  throw answerError(answer, `The service's answer (${what}) ${problem}: ${preview(answer.data)}`);
 }
 
 /** The list in an answer (bare, or under one of `keys` or another list-like key, in any envelope). */
@@ -89,12 +86,10 @@ function listOf<T>(
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
-    throw new ApiError(
-      200,
-      [
-        `The service's answer holds no list of ${what} (looked for ${keys.join(", ")}): ${preview(answer.data)}`,
-      ],
-      { body: answer.data, suggestion: rawHint(answer) },
+    const looked = `looked for ${keys.join(", ")}`;
+    throw answerError(
+      answer,
+      `The service's answer holds no list of ${what} (${looked}): ${preview(answer.data)}`,
     );
   }
   return { items: read(schema.array(), answer, what, found.items), meta: found.meta };
@@ -184,10 +179,12 @@ export function unwrap(data: unknown): unknown {
 
 /** A 2xx answer that is text where JSON was expected, said as such with its first line (escaped). */
 export function notJsonError(answer: Answer, what: string): ApiError {
-  return new ApiError(200, [`The service's answer (${what}) is ${describeText(answer.data)}`], {
-    body: answer.data,
-    suggestion: rawHint(answer),
-  });
+  return answerError(answer, `The service's answer (${what}) is ${describeText(answer.data)}`);
+}
+
+/** An answer the command cannot use (exit 1), with how to see it raw. */
+function answerError(answer: Answer, message: string): ApiError {
+  return new ApiError(200, [message], { body: answer.data, suggestion: rawHint(answer) });
 }
 
 /** `an HTML page titled "Sign in", not JSON; its first line: <!DOCTYPE html>`, for text that is not JSON. */

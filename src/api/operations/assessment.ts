@@ -17,7 +17,6 @@ import {
 export const ASSESSMENT = {
   listTests: op("GET /v3/tests", "tests.list", {
     summary: "List tests",
-    tag: "tests",
     description:
       "One page of the account's tests: testId, testName, status, duration; where a test's id is found by its name.",
     effect: "read",
@@ -26,7 +25,6 @@ export const ASSESSMENT = {
   }),
   getTest: op("GET /v3/tests/{testId}", "tests.get", {
     summary: "Get a test",
-    tag: "tests",
     description: "One test, with every field the service keeps of it (details, sections).",
     effect: "read",
     read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
@@ -34,7 +32,6 @@ export const ASSESSMENT = {
   }),
   invite: op("POST /v3/tests/{testId}/invite", "invitations.create", {
     summary: "Invite a candidate",
-    tag: "invitations",
     description:
       'Invites one candidate (emailId, fullName) to a test; the answer holds the invitation\'s testInvitationId and test URL. Dates are UTC YYYY-MM-DDTHH:mm:ssZ; sendEmail "yes" e-mails the candidate.',
     effect: "add",
@@ -46,7 +43,6 @@ export const ASSESSMENT = {
   }),
   getReport: op("GET /v3/reports/{testInvitationId}", "reports.get", {
     summary: "Get a candidate's report",
-    tag: "reports",
     description:
       "The report of one attempt: candidate, test, status, scorePercentage, points, time taken, sections with their scores.",
     effect: "read",
@@ -56,7 +52,6 @@ export const ASSESSMENT = {
   }),
   getReportPdf: op("GET /v3/reports/{testInvitationId}/pdf", "reports.pdf", {
     summary: "Get a candidate's report as PDF",
-    tag: "reports",
     description: "The report of one attempt as a PDF file.",
     effect: "read",
     response: {
@@ -66,7 +61,6 @@ export const ASSESSMENT = {
   }),
   cancelInvitation: op("POST /v3/invitations/{testInvitationId}/cancel", "invitations.cancel", {
     summary: "Cancel an invitation",
-    tag: "invitations",
     description: "Cancels an invitation: its candidate can no longer take the test.",
     effect: "overwrite",
     body: "empty",
@@ -76,7 +70,6 @@ export const ASSESSMENT = {
   }),
   reattempt: op("POST /v3/invitations/{testInvitationId}/reattempt", "invitations.reattempt", {
     summary: "Let a candidate reattempt",
-    tag: "invitations",
     description:
       "Lets the candidate of an invitation take the test again, in a new window (dates UTC YYYY-MM-DDTHH:mm:ssZ).",
     effect: "overwrite",
@@ -98,7 +91,6 @@ export const ASSESSMENT = {
   }),
   getSettings: op("GET /v3/tests/{testId}/settings", "tests.settings.get", {
     summary: "Get a test's settings",
-    tag: "tests",
     description:
       "A test's settings: name, alias, type (1 multiple questions, 2 single question) and its 0/1 switches (1 yes, 0 no) such as randomQuestions, copyPaste, candidateFeedback.",
     effect: "read",
@@ -107,7 +99,6 @@ export const ASSESSMENT = {
   }),
   updateSettings: op("POST /v3/tests/{testId}/settings", "tests.settings.update", {
     summary: "Change a test's settings",
-    tag: "tests",
     description: "Changes the settings of a test (the 0/1 switches given, by name).",
     effect: "overwrite",
     body: "fields",
@@ -118,7 +109,6 @@ export const ASSESSMENT = {
   }),
   listAttempts: op("POST /v3/candidates/testattempts", "attempts.list", {
     summary: "List finished attempts of a period (at most 30 days)",
-    tag: "attempts",
     description: "The attempts finished in a period of at most 30 days (the SDK splits longer ones).",
     effect: "read",
     query: [
@@ -137,7 +127,6 @@ export const ASSESSMENT = {
   }),
   processCallbacks: op("POST /v3/callbacks/process", "callbacks.process", {
     summary: "Resend test-completion notifications (at most 100 ids)",
-    tag: "callbacks",
     description: "Asks the service to send again the completion callbacks of up to 100 invitations.",
     effect: "add",
     limits: { items: MAX_CALLBACK_IDS },
@@ -147,7 +136,6 @@ export const ASSESSMENT = {
   }),
   bulkInvite: op("POST /v3/tests/{testId}/invite/bulk", "invitations.bulk", {
     summary: "Invite up to 1000 candidates",
-    tag: "invitations",
     description: "Invites up to 1000 candidates to a test in one request, with the same settings.",
     effect: "add",
     limits: { items: MAX_BULK_CANDIDATES },
@@ -195,7 +183,6 @@ export const ASSESSMENT = {
   }),
   createUser: op("POST /v3/accounts/user/create", "users.create", {
     summary: "Create a user",
-    tag: "users",
     description:
       "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
     effect: "add",
@@ -206,7 +193,6 @@ export const ASSESSMENT = {
   }),
   updateUser: op("POST /v3/accounts/user/update", "users.update", {
     summary: "Move a user to a business unit",
-    tag: "users",
     description: "Moves the user with this Email to another business unit (BusinessunitId).",
     effect: "overwrite",
     body: s.UserUpdateBody,
@@ -216,7 +202,6 @@ export const ASSESSMENT = {
   }),
   setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
     summary: "Activate or deactivate a user",
-    tag: "users",
     description: "Activates or deactivates a user: an inactive user cannot sign in.",
     effect: "overwrite",
     body: s.UserStatusBody,
@@ -226,7 +211,6 @@ export const ASSESSMENT = {
   }),
   maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
     summary: "Mask a candidate's data (GDPR)",
-    tag: "gdpr",
     description:
       "Masks for good the personal data of the candidate with this CandidateEmail (GDPR): every record of the account, or only the attempt testinvitationId when given. It cannot be undone; the answer is the service's message.",
     effect: "overwrite",

@@ -55,17 +55,21 @@ export interface OperationRecord {
 }
 
 type Method = OperationRecord["method"];
-type Place = Omit<OperationRecord, "method" | "path" | "resource" | "verb">;
+type Rest = Omit<OperationRecord, "method" | "path" | "resource" | "verb" | "tag"> & { tag?: string };
 
-/** A record from its route (`"GET /v3/tests"`), its place on the SDK's client (`"tests.settings.get"`) and the rest. */
-export function op<const M extends Method, const P extends string, const F extends Place>(
+/**
+ * A record from its route (`"GET /v3/tests"`), its place on the SDK's client (`"tests.settings.get"`) and the
+ * rest; its tag is its resource's first name unless given.
+ */
+export function op<const M extends Method, const P extends string, const F extends Rest>(
   route: `${M} ${P}`,
   place: string,
   fields: F,
 ) {
   const [method, path] = route.split(" ") as [M, P];
-  const at = place.lastIndexOf(".");
-  return { method, path, resource: place.slice(0, at), verb: place.slice(at + 1), ...fields };
+  const resource = place.slice(0, place.lastIndexOf("."));
+  const verb = place.slice(resource.length + 1);
+  return { method, path, resource, verb, tag: resource.split(".")[0]!, ...fields };
 }
 
 export function query(name: string, schema: Json, description: string, required?: true): QueryParameter {

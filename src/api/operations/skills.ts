@@ -16,7 +16,6 @@ import {
 export const SKILLS = {
   listEmployees: op("GET /employees", "employees.list", {
     summary: "List employees",
-    tag: "employees",
     description: "One page of the account's employees, with their profile, organisation and job details.",
     effect: "read",
     ...paged("PageNumber", "PageSize", AnyRecord, ["employees"], "employees"),
@@ -24,7 +23,6 @@ export const SKILLS = {
   }),
   getSkillsProfile: op("GET /employees/{employeeId}/skills-profile", "employees.skillsProfile", {
     summary: "Get an employee's skills profile",
-    tag: "employees",
     description: "An employee's complete skills profile: each skill and its level.",
     effect: "read",
     read: (answer: Answer): Fields => readRecord(answer, "skills profile"),
@@ -32,7 +30,6 @@ export const SKILLS = {
   }),
   upsertEmployees: op("POST /employees/upsert", "employees.upsert", {
     summary: "Create or update up to 100 employees",
-    tag: "employees",
     description: "Creates or updates up to 100 employees by e-mail in one request.",
     effect: "overwrite",
     limits: { items: MAX_UPSERT_EMPLOYEES },
@@ -42,7 +39,6 @@ export const SKILLS = {
   }),
   listCertificates: op("GET /employees/{employeeId}/certificates", "employees.certificates.list", {
     summary: "List an employee's certificates",
-    tag: "employees",
     description: "The certificates stored of an employee, with their skills if asked.",
     effect: "read",
     query: [query("includeSkills", { type: "boolean" }, "include the skills related to each certificate")],
@@ -51,7 +47,6 @@ export const SKILLS = {
   }),
   setEmployeeStatus: op("PATCH /employees/{employeeId}/status", "employees.setStatus", {
     summary: "Change an employee's status",
-    tag: "employees",
     description: "Changes an employee's status (active or inactive).",
     effect: "overwrite",
     body: "fields",
@@ -61,7 +56,6 @@ export const SKILLS = {
   }),
   getEmployeeReport: op("GET /employees/{employeeId}/reports/{testId}", "employees.report", {
     summary: "Get an employee's latest completed report of a test",
-    tag: "employees",
     description: "An employee's latest completed report of a test.",
     effect: "read",
     read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
@@ -69,7 +63,6 @@ export const SKILLS = {
   }),
   addCertificate: op("POST /employees/{employeeId}/certificates", "employees.certificates.add", {
     summary: "Store a certificate of an employee",
-    tag: "employees",
     description: "Stores a certificate of an employee (title, issuer, date).",
     effect: "add",
     body: "fields",
@@ -79,7 +72,6 @@ export const SKILLS = {
   }),
   uploadResume: op("POST /employees/{EmployeeId}/resume/upload", "employees.uploadResume", {
     summary: "Upload an employee's resume (PDF, DOC or DOCX)",
-    tag: "employees",
     description: "Uploads an employee's résumé (PDF, DOC or DOCX) as a multipart form.",
     effect: "overwrite",
     read: (answer: Answer): Fields => asRecord(answer.data),
@@ -96,7 +88,6 @@ export const SKILLS = {
   }),
   listSkillsProfiles: op("GET /employees/skills-profile", "employees.skillsProfiles.list", {
     summary: "List employees with their skills profiles",
-    tag: "employees",
     description: "One page of employees with their skills profiles.",
     effect: "read",
     ...paged("PageNumber", "PageSize", AnyRecord, ["employees", "skillsProfiles"], "skills profiles"),
@@ -104,7 +95,6 @@ export const SKILLS = {
   }),
   assignLearning: op("POST /employees/{employeeId}/learning/assign", "employees.assignLearning", {
     summary: "Assign learning to an employee",
-    tag: "employees",
     description: "Assigns learning (resources or skills, and a due date) to an employee.",
     effect: "add",
     body: "fields",
@@ -114,7 +104,6 @@ export const SKILLS = {
   }),
   getSkillGap: op("GET /employees/{employeeId}/skill-gap", "employees.skillGap", {
     summary: "Get an employee's skill gap",
-    tag: "employees",
     description: "An employee's skill gap: the skills they lack for their job profile.",
     effect: "read",
     read: (answer: Answer): Fields => readRecord(answer, "skill gap"),
