@@ -97,9 +97,8 @@ export class Api {
     state = "completed",
   ): Promise<s.TestAttempt[]> {
     const body = { StartDateTime: startDateTime, EndDateTime: endDateTime };
-    return OPERATIONS.listAttempts.read(
-      await this.send("listAttempts", [], { query: { state }, body, safe: true }),
-    );
+    const answer = await this.send("listAttempts", [], { query: { state }, body, safe: true });
+    return OPERATIONS.listAttempts.read(answer);
   }
   /** A 401 that names ids refuses those ids, not the key: they come back as `invalid`, nothing queued. */
   async processCallbacks(
@@ -128,9 +127,7 @@ export class Api {
     return read(s.UpsertResult, answer, "upsert result");
   }
   async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> {
-    const target = this.target("uploadResume", [employeeId]);
-    const res = await this.client.request({ ...target, raw: upload });
-    return OPERATIONS.uploadResume.read(this.answer(target, res));
+    return OPERATIONS.uploadResume.read(await this.send("uploadResume", [employeeId], { raw: upload }));
   }
 
   private target<O extends Operation>(
@@ -152,7 +149,7 @@ export class Api {
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
-    extra: Pick<RequestOptions, "query" | "body" | "json" | "safe"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "safe"> = {},
   ): Promise<Answer> {
     const target = this.target(operation, params);
     const res = await this.client.request({ ...target, ...extra });
@@ -168,7 +165,7 @@ export class Api {
     target: Pick<RequestOptions, "method" | "path" | "api" | "safe">,
     res: ApiResponse,
     queryParams: RequestOptions["query"] = {},
-    unwrapEnvelope = true,
+    unwrapEnvelope: boolean,
   ): Answer {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(queryParams)) {
