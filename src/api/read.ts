@@ -119,24 +119,14 @@ function findList(data: unknown, keys: string[]): { items: unknown[]; meta: Page
     if (current === undefined || current === null || current === "") return { items: [], meta };
     if (!isRecord(current)) return undefined;
     readMeta(current, meta);
-    let next: unknown;
-    for (const key of [...keys, ...LIST_KEYS]) {
-      const found = findKey(current, key);
-      if (found !== undefined && (Array.isArray(current[found]) || isRecord(current[found]))) {
-        next = current[found];
-        break;
-      }
-    }
+    const record = current;
+    const under = [...keys, ...LIST_KEYS].flatMap((key) => findKey(record, key) ?? []);
+    const next = under.map((key) => record[key]).find((value) => Array.isArray(value) || isRecord(value));
     if (next === undefined) {
-      const arrays = Object.values(current).filter(Array.isArray);
-      if (arrays.length === 1) return { items: arrays[0] as unknown[], meta };
+      const arrays = Object.values(record).filter(Array.isArray);
+      if (arrays.length === 1) return { items: arrays[0]!, meta };
       // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list.
-      const record = current;
-      const empty = [...keys, ...LIST_KEYS].some((key) => {
-        const found = findKey(record, key);
-        return found !== undefined && record[found] === null;
-      });
-      return empty ? { items: [], meta } : undefined;
+      return under.some((key) => record[key] === null) ? { items: [], meta } : undefined;
     }
     current = next;
   }
