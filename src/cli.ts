@@ -68,9 +68,10 @@ export async function buildProgram(
 function report(ctx: Context, error: unknown): number {
   if (error instanceof DryRunStop) return ExitCode.ok;
   if (error instanceof CommanderError) {
-    const code = error.code.replace(/^commander\./, "");
-    if (["helpDisplayed", "version", "help"].includes(code)) return ExitCode.ok;
-    const hint = ["unknownCommand", "unknownOption"].includes(code)
+    if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
+      return ExitCode.ok;
+    const unknown = ["commander.unknownCommand", "commander.unknownOption"].includes(error.code);
+    const hint = unknown
       ? "Run `assess --help` (or `assess <group> --help`) to see what is available."
       : undefined;
     return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, { hint });
@@ -152,7 +153,7 @@ function printError(
   return code;
 }
 
-export function processIo(): Io {
+function processIo(): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
