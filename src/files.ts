@@ -54,48 +54,40 @@ export function checkTarget(path: string, options: TargetOptions): void {
 }
 
 function check(path: string, { option, force, what }: TargetOptions): void {
+  const refuse = (message: string, hint: string) => new UsageError(message, `${hint}; nothing was sent.`);
   const named = what ? `${what} ${path}` : path;
   const folder = dirname(path);
   const folderInfo = statOrUndefined(() => statSync(folder));
   if (folderInfo === undefined) {
-    throw new UsageError(
+    throw refuse(
       `${option} ${path}: the folder ${folder} does not exist`,
-      `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}; nothing was sent.`,
+      `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}`,
     );
   }
   if (!folderInfo.isDirectory()) {
-    throw new UsageError(
-      `${option} ${path}: ${folder} is not a folder`,
-      `Choose another ${option}; nothing was sent.`,
-    );
+    throw refuse(`${option} ${path}: ${folder} is not a folder`, `Choose another ${option}`);
   }
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new UsageError(
+    throw refuse(
       `${option} ${path}: the folder ${folder} is not writable`,
-      `Choose a folder you can write to for ${option}; nothing was sent.`,
+      `Choose a folder you can write to for ${option}`,
     );
   }
   const info = statOrUndefined(() => lstatSync(path));
   if (info === undefined) return;
   if (info.isDirectory()) {
-    throw new UsageError(
-      `${option} ${path} is a folder`,
-      `Give the name of a file, in that folder or elsewhere; nothing was sent.`,
-    );
+    throw refuse(`${option} ${path} is a folder`, "Give the name of a file, in that folder or elsewhere");
   }
   if (force) return;
   if (info.isSymbolicLink()) {
-    throw new UsageError(
+    throw refuse(
       `${named} is a symbolic link (to ${linkTarget(path)}); assess does not write through links`,
-      `Choose another ${option}, or pass --force to replace the link itself (its target is left alone); nothing was sent.`,
+      `Choose another ${option}, or pass --force to replace the link itself (its target is left alone)`,
     );
   }
-  throw new UsageError(
-    `${named} already exists`,
-    `Pass --force to overwrite it, or choose another ${option}; nothing was sent.`,
-  );
+  throw refuse(`${named} already exists`, `Pass --force to overwrite it, or choose another ${option}`);
 }
 
 /**
