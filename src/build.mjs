@@ -1,14 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run build`: bundles the CLI into dist/, every file CommonJS and side by side (no subfolders):
- *
- * - launch.cjs, the entry bin/assess.js loads (src/launch.ts), and program.cjs, the root of the command tree
- *   with which it answers --help and --version;
- * - cli.cjs and its chunks: the full CLI, split so that a command line loads only the group it names, and
- *   check-worker.cjs, which shares its chunks;
- * - commander, zod and undici, bundled apart and loaded through V8's code cache (src/runtime/code-cache.ts).
- *
- * Timings are from bench/startup.mjs; bench/README.md has the figures.
+ * `npm run build`: bundles into dist/, every file CommonJS and side by side: launch.cjs (bin/assess.js loads
+ * it) and program.cjs (--help, --version); cli.cjs and its chunks, split by command group, and check-worker.cjs;
+ * commander, zod and undici apart, loaded through V8's code cache; the SDK's bundles and types.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -19,62 +13,42 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 const dist = join(root, "dist");
 
-/**
- * undici's HTTP client loads its HTTP/2 half (and with it `node:http2`, which loads `node:tls` and
- * `node:crypto`: ~3 ms) even for HTTP/1.1. It is used only with `allowH2` or `useH2c`, which this CLI never
- * sets.
- */
-const withoutHttp2 = {
-  name: "undici-without-http2",
-  setup(b) {
-    b.onResolve({ filter: /[\\/]client-h2\.js$/ }, (args) =>
-      args.resolveDir.includes(join("node_modules", "undici"))
-        ? { path: "client-h2", namespace: "undici-without-http2" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "undici-without-http2" }, () => ({
-      contents: 'module.exports = () => { throw new Error("HTTP/2 is not built into assess"); };',
-    }));
-  },
-};
+/** A plugin giving `contents` to the modules matching `filter` that the package `pkg` imports. */
+function replaceImports(name, pkg, filter, contents) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) =>
+        args.importer.includes(join("node_modules", pkg)) ? { path: args.path, namespace: name } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents }));
+    },
+  };
+}
 
-/**
- * commander loads `node:child_process` (and with it `net`, `dgram` and more: ~1 ms) to run executable
- * subcommands, which assess has none of; it is loaded on first use instead.
- */
-const lazyChildProcess = {
-  name: "commander-lazy-child-process",
-  setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes(join("node_modules", "commander"))
-        ? { path: "child_process", namespace: "commander-lazy-child-process" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "commander-lazy-child-process" }, () => ({
-      contents:
-        'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
-    }));
-  },
-};
+// undici loads its HTTP/2 client (and node:http2, tls, crypto: ~3 ms) even for HTTP/1.1; assess never uses it.
+const withoutHttp2 = replaceImports(
+  "undici-without-http2",
+  "undici",
+  /[\\/]client-h2\.js$/,
+  'module.exports = () => { throw new Error("HTTP/2 is not built into assess"); };',
+);
 
-/**
- * conf validates its file against a JSON schema with ajv only when given one, and migrates it with semver only
- * when given migrations; assess gives neither. ajv, ajv-formats and semver (~380 KB of the ~440 KB conf bundles
- * to, which `auth login` and `config set` load) are left out: either option would fail (a TypeError).
- */
-const confWithoutSchemas = {
-  name: "conf-without-schemas",
-  setup(b) {
-    b.onResolve({ filter: /^(ajv|ajv-formats|semver)(\/|$)/ }, (args) =>
-      args.importer.includes(join("node_modules", "conf"))
-        ? { path: args.path, namespace: "conf-without-schemas" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "conf-without-schemas" }, () => ({
-      contents: "module.exports = {};",
-    }));
-  },
-};
+// commander loads node:child_process (~1 ms) for executable subcommands, which assess has none of.
+const lazyChildProcess = replaceImports(
+  "commander-lazy-child-process",
+  "commander",
+  /^node:child_process$/,
+  'let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require("node:child_process"))[key] });',
+);
+
+// conf needs ajv, ajv-formats and semver (~380 KB) only for schemas and migrations, which assess never gives.
+const confWithoutSchemas = replaceImports(
+  "conf-without-schemas",
+  "conf",
+  /^(ajv|ajv-formats|semver)(\/|$)/,
+  "module.exports = {};",
+);
 
 const common = {
   bundle: true,
@@ -88,11 +62,7 @@ const common = {
   plugins: [withoutHttp2, lazyChildProcess, confWithoutSchemas],
 };
 
-/**
- * The large libraries, bundled apart (by package name, or by the file of src/ that imports what the CLI uses
- * of them) to be loaded through V8's code cache: ~0.8 MB that Node would otherwise compile on every run, and
- * most of their functions again when they first run.
- */
+/** The large libraries, bundled apart to be loaded through V8's code cache instead of compiled on every run. */
 const CACHED = {
   commander: "commander",
   zod: join(src, "parse", "zod.ts"),
@@ -135,11 +105,8 @@ const files = Object.fromEntries(
 
 await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "program.ts")] });
 
-/*
- * esbuild splits ES modules only, and Node 20 takes ~5 ms to set up its ES module loader, then ~0.4 ms to load
- * each ES module against ~0.2 ms for a CommonJS one (tests list loads ~20 chunks). So the chunks are built as
- * ES modules, then each is turned into CommonJS: imports into require(), import() into a promise of require().
- */
+// esbuild splits ES modules only, and Node loads CommonJS faster: the chunks are built as ES modules, then
+// each is turned into CommonJS.
 const cli = await build({
   ...common,
   // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/speedups/split-check.ts).
@@ -161,13 +128,8 @@ for (const { path, text } of cli.outputFiles) {
   writeFileSync(path, code);
 }
 
-/*
- * The SDK (`import { createClient } from "assess-cli"`, src/sdk/index.ts): bundles of its own, ES module and
- * CommonJS, each whole (zod and undici inside: the package has no runtime dependencies), none of the CLI's
- * chunks or code cache, and nothing of commander, the prompts or chalk (test/sdk/bundle.test.ts). conf writes
- * profiles (config/store.ts, loaded on first use), which the SDK never does: it is left out. Its types: the
- * declarations of the files its public types come from, in dist/types/ (sdkTypes below).
- */
+// The SDK: ES module and CommonJS bundles, each whole (zod and undici inside), none of the CLI's chunks;
+// conf (profiles) is left out, as the SDK never writes them.
 const sdkEntry = { sdk: join(src, "sdk", "index.ts") };
 const sdkCommon = {
   ...common,
@@ -195,10 +157,8 @@ writeFileSync(
 await sdkTypes(join(src, "sdk", "index.ts"), join(dist, "types"));
 
 /**
- * Declarations of the SDK's public surface: from its entry, each file's declarations (TypeScript's
- * transpileDeclaration: no type checking, ~0.2 s; `npm run typecheck` checks them), and the files they import,
- * into `out` with src/'s layout. The surface is written in plain types (src/sdk/types.ts) so that none of these
- * imports zod or undici, which a consumer does not have; a declaration that would is refused here.
+ * The SDK's declarations: its entry's and those of the files they import, into `out` (transpileDeclaration:
+ * no type checking). A declaration importing a package (zod, undici: a consumer has none) is refused.
  */
 async function sdkTypes(entry, out) {
   const { default: ts } = await import("typescript");

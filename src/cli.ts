@@ -12,26 +12,23 @@ import { redactUrl } from "./redact.js";
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
   signal?: AbortSignal;
-  /** dist/check-worker.cjs: large bulk files are checked in two halves at once (src/bulk/speedups/split-check.ts). */
+  /** dist/check-worker.cjs, which checks half of a large bulk file. */
   checkWorker?: URL;
 }
 
 /** Runs one command line and returns its exit code; never calls process.exit (tests run it in-process). */
 export async function main(argv: string[], io: Io = processIo(), options: MainOptions = {}): Promise<number> {
-  // A reader that went away (`| head -1`) ends the output, not the command: see src/output/pipe.ts.
+  // A reader that went away (`| head -1`) ends the output, not the command.
   quietWhenClosed(io.stdout);
   quietWhenClosed(io.stderr);
   const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
   let exitCode: number = ExitCode.ok;
   try {
     await ctx.loadStyles();
-    const program = await buildProgram(
-      ctx,
-      (code) => {
-        exitCode = code;
-      },
-      argv,
-    );
+    const setExitCode = (code: number) => {
+      exitCode = code;
+    };
+    const program = await buildProgram(ctx, setExitCode, argv);
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
@@ -41,10 +38,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   }
 }
 
-/**
- * The command tree, with the group the command line names declared in full (`argv` "all": every group, for
- * completion and the reference in docs/reference/).
- */
+/** The command tree, with the group the command line names declared in full (`"all"`: every group). */
 export async function buildProgram(
   ctx: Context,
   setExitCode: (code: number) => void,
@@ -55,7 +49,7 @@ export async function buildProgram(
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   const group = argv === "all" ? "all" : groupOf(argv, program);
-  // `assess mcp` (src/mcp/) serves the commands' work as tools: it is declared here, above the commands.
+  // `assess mcp` serves the commands' work as tools: it is declared here, above the commands.
   await registerCommands(program, groupSetup(ctx, setExitCode), group, {
     mcp: () => import("./mcp/index.js"),
   });
@@ -76,54 +70,45 @@ function report(ctx: Context, error: unknown): number {
   if (error instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
       return ExitCode.ok;
-    const hint =
-      error.code === "commander.unknownCommand" || error.code === "commander.unknownOption"
-        ? "Run `assess --help` (or `assess <group> --help`) to see what is available."
-        : undefined;
-    return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, hint);
+    const unknown = ["commander.unknownCommand", "commander.unknownOption"].includes(error.code);
+    const hint = unknown
+      ? "Run `assess --help` (or `assess <group> --help`) to see what is available."
+      : undefined;
+    return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, { hint });
   }
   if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
     // The 401 of `callbacks/process` that names ids refuses those ids, not the key: exit 1, not 4.
-    return printError(
-      ctx,
-      `${error.message}: ${error.ids.join(", ")}`,
-      ExitCode.failure,
-      "These ids are not attempts of this account, or do not exist; `assess attempts list --from 30d --to now` shows recent ones.",
-      error.status,
-      error.messages,
-      error.ids,
-    );
+    const { status, messages, ids } = error;
+    return printError(ctx, `${error.message}: ${ids.join(", ")}`, ExitCode.failure, {
+      hint: "These ids are not attempts of this account, or do not exist; `assess attempts list --from 30d --to now` shows recent ones.",
+      status,
+      messages,
+      ids,
+    });
   }
   if (error instanceof CliError) {
     const hint = error instanceof ApiError && error.status === 401 ? keyHint(ctx) : error.suggestion;
-    return printError(ctx, error.message, error.exitCode, hint, error.status, error.messages);
+    return printError(ctx, error.message, error.exitCode, {
+      hint,
+      status: error.status,
+      messages: error.messages,
+    });
   }
-  if (isNamed(error, "ExitPromptError") || isNamed(error, "AbortPromptError")) {
+  const name = error instanceof Error ? error.name : undefined;
+  if (name === "ExitPromptError" || name === "AbortPromptError") {
     return printError(ctx, "Cancelled; nothing was sent", ExitCode.interrupted);
   }
-  if (isNamed(error, "ZodError")) {
+  if (name === "ZodError") {
     const issues = (error as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
     const lines = issues.map((i) =>
       i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
     );
-    return printError(
-      ctx,
-      `Invalid request: ${lines.join("; ")}`,
-      ExitCode.usage,
-      undefined,
-      undefined,
-      lines,
-    );
+    return printError(ctx, `Invalid request: ${lines.join("; ")}`, ExitCode.usage, { messages: lines });
   }
-  const message = error instanceof Error ? error.message : String(error);
   if (ctx.debugEnabled && error instanceof Error && error.stack)
     ctx.io.stderr.write(`${redactUrl(error.stack)}\n`);
-  return printError(
-    ctx,
-    message,
-    ExitCode.failure,
-    "This looks like a bug in assess; run again with --debug and report it.",
-  );
+  const hint = "This looks like a bug in assess; run again with --debug and report it.";
+  return printError(ctx, error instanceof Error ? error.message : String(error), ExitCode.failure, { hint });
 }
 
 /** A 401 ("API key not valid or Subscription expired or not found"): which key was sent, and how to fix it. */
@@ -148,17 +133,19 @@ function printError(
   ctx: Context,
   given: string,
   code: number,
-  hint?: string,
-  status?: number,
-  messages?: string[],
-  ids?: number[],
+  {
+    hint,
+    status,
+    messages,
+    ids,
+  }: { hint?: string; status?: number; messages?: string[]; ids?: number[] } = {},
 ): number {
-  // Messages quote the service's answers and the user's input: their control characters are shown, not run,
-  // and a URL's password (`https://user:secret@host` given as a base URL) is never shown.
+  // Messages quote the service and the user's input: control characters shown, not run; a URL's password never.
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
   if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(redactUrl(hint), "\t\n")}\n`);
-  if (wantsJson(ctx)) {
+  const { json, output } = ctx.flags;
+  if (json === true || output === "json" || output === "ndjson") {
     ctx.io.stderr.write(
       `${jsonText({ error: { status: status ?? null, messages: messages?.map(redactUrl) ?? [message], ...(ids ? { ids } : {}) } })}\n`,
     );
@@ -166,16 +153,7 @@ function printError(
   return code;
 }
 
-function wantsJson(ctx: Context): boolean {
-  const flags = ctx.flags;
-  return flags.json === true || flags.output === "json" || flags.output === "ndjson";
-}
-
-function isNamed(error: unknown, name: string): boolean {
-  return error instanceof Error && error.name === name;
-}
-
-export function processIo(): Io {
+function processIo(): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -190,10 +168,9 @@ export function processIo(): Io {
 /** The launcher's entry: wires Ctrl-C and sets the exit code. */
 export async function run(options: Pick<MainOptions, "checkWorker"> = {}): Promise<void> {
   const controller = new AbortController();
-  let interrupts = 0;
   process.on("SIGINT", () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
+    // A second Ctrl-C does not wait for the clean stop.
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort();
   });
   const code = await main(process.argv.slice(2), processIo(), { ...options, signal: controller.signal });

@@ -26,20 +26,11 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** Stops and cleans up the in-process sandbox of `--sandbox`. */
-interface EmbeddedSandbox {
-  url: string;
-  skillsUrl: string;
-  close(): Promise<void>;
-}
-
 /**
- * What a command needs, resolved lazily and once: settings, output, the API, prompts. Created per
- * `main()` call so tests can run many commands in one process.
+ * What a command needs, resolved lazily and once: settings, output, the API, prompts. One per `main()` call,
+ * so tests can run many commands in one process.
  */
 export class Context {
-  readonly io: Io;
-  readonly signal: AbortSignal;
   /** The one line progress bars draw on (stderr, terminals only): erased before anything else is written. */
   readonly statusLine: StatusLine;
   flags: GlobalFlags = {};
@@ -50,16 +41,16 @@ export class Context {
   private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
   private httpClient?: ApiClient;
   private sdkClient?: Client;
-  private sandbox?: EmbeddedSandbox;
+  private sandbox?: { url: string; skillsUrl: string; close(): Promise<void> };
+  /** `planWithReads` was called. */
+  private planning = false;
 
   constructor(
-    io: Io,
-    signal: AbortSignal,
-    /** The built worker script that checks half of a large bulk file (dist/check-worker.cjs), when there is one. */
+    readonly io: Io,
+    readonly signal: AbortSignal,
+    /** The built worker script that checks half of a large bulk file (dist/check-worker.cjs). */
     readonly checkWorker?: URL,
   ) {
-    this.io = io;
-    this.signal = signal;
     this.statusLine = new StatusLine(io.stdout, io.stderr, io.env);
   }
 
@@ -82,15 +73,11 @@ export class Context {
     return this.flags.debug === true || this.io.env.ASSESS_DEBUG === "1";
   }
 
-  get color(): boolean {
-    return useColor(this.io.stderr.isTTY, this.io.env);
-  }
-
   /** Loads colours for the streams that are terminals; main() calls it once before a command runs. */
   async loadStyles(): Promise<void> {
     const [stdout, stderr] = await Promise.all([
       loadStyle(useColor(this.io.stdout.isTTY, this.io.env)),
-      loadStyle(this.color),
+      loadStyle(useColor(this.io.stderr.isTTY, this.io.env)),
     ]);
     this.styles = { stdout, stderr };
   }
@@ -124,44 +111,35 @@ export class Context {
 
   /** Prompts only when allowed (no `--no-input`, not CI) and both stdin and stdout are terminals. */
   get canPrompt(): boolean {
-    return (
-      this.flags.input !== false &&
-      !isCi(this.io.env) &&
-      this.io.stdin.isTTY === true &&
-      this.io.stdout.isTTY === true
-    );
+    const { io } = this;
+    return this.flags.input !== false && !isCi(io.env) && io.stdin.isTTY === true && io.stdout.isTTY === true;
   }
-
-  /** `planWithReads` was called. */
-  private planning = false;
 
   get dryRun(): boolean {
     return this.flags.dryRun === true;
   }
 
   /**
-   * Progress, notices and results meant for people: stderr. Messages quote the service and input files, so
-   * their control characters are shown escaped (tabs and line breaks kept); styled text goes through hint().
+   * Messages meant for people, on stderr. They quote the service and input files, so their control characters
+   * are shown escaped (tabs and line breaks kept).
    */
   info(message: string): void {
-    this.io.stderr.write(`${escapeControls(message, "\t\n")}\n`);
+    this.say("", message);
   }
   success(message: string): void {
-    this.io.stderr.write(`${this.style.green("✓")} ${escapeControls(message, "\t\n")}\n`);
+    this.say(`${this.style.green("✓")} `, message);
   }
   warn(message: string): void {
-    this.io.stderr.write(`${this.style.yellow("warning:")} ${escapeControls(message, "\t\n")}\n`);
+    this.say(`${this.style.yellow("warning:")} `, message);
   }
-  /** `hint: …`, dimmed like the error handler's. */
   hint(message: string): void {
-    this.io.stderr.write(`${this.style.dim("hint:")} ${escapeControls(message, "\t\n")}\n`);
+    this.say(`${this.style.dim("hint:")} `, message);
+  }
+  private say(prefix: string, message: string): void {
+    this.io.stderr.write(`${prefix}${escapeControls(message, "\t\n")}\n`);
   }
 
-  /**
-   * The SDK's client (`client.tests.list`, `client.invitations.cancel`: src/sdk/client.ts) over this command's
-   * configured HTTP client, starting the embedded sandbox for `--sandbox`: what commands call, so that no
-   * operation is written twice (`client.api` sends each by its record, api/operations/).
-   */
+  /** The SDK's client (`client.tests.list`) over this command's HTTP client: what commands call. */
   async client(): Promise<Client> {
     if (!this.sdkClient) {
       const http = await this.apiClient();
@@ -174,16 +152,15 @@ export class Context {
     return this.sdkClient;
   }
 
-  /** The client of this command (one, shared by every call): `clientFor()` with the configured key. */
+  /** The client of this command, shared by every call: `clientFor()` with the configured key. */
   async apiClient(): Promise<ApiClient> {
     this.httpClient ??= await this.clientFor();
     return this.httpClient;
   }
 
   /**
-   * A client for the configured service, or for the embedded sandbox with `--sandbox` (started once per
-   * command), sending `apiKey` (a key being verified before it is stored) or else the configured one. Every
-   * client of the CLI comes from here, so every one honours --sandbox, --timeout, --retries, --debug, --dry-run.
+   * A client for the configured service (or the embedded sandbox), sending `apiKey` (a key being verified) or
+   * the configured one. Every client comes from here: all honour --sandbox, --timeout, --retries, --debug, --dry-run.
    */
   async clientFor(apiKey?: string): Promise<ApiClient> {
     let { baseUrl, skillsBaseUrl } = this.settings;
@@ -224,19 +201,18 @@ export class Context {
     return (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`);
   }
 
-  /** The assessment base URL requests go to: the embedded sandbox's with `--sandbox` (started once). */
+  /** The assessment base URL requests go to: the embedded sandbox's with `--sandbox`. */
   async assessBaseUrl(): Promise<string> {
     return this.flags.sandbox ? (await this.embeddedSandbox()).url : this.settings.baseUrl;
   }
 
-  private async embeddedSandbox(): Promise<EmbeddedSandbox> {
+  private async embeddedSandbox(): Promise<NonNullable<Context["sandbox"]>> {
     if (this.sandbox) return this.sandbox;
     const [{ startSandbox }, { ensurePrivateDir }] = await Promise.all([
       import("./sandbox/index.js"),
       import("./config/private.js"),
     ]);
-    // A persistent demo account: what one `--sandbox` command did, the next one sees. Private like the rest
-    // of the config folder (the state holds the demo candidates' e-mails); an older one was made 0755.
+    // A persistent demo account, private like the config folder (an older one was made 0755).
     const folder = join(configDir(this.io.env), "sandbox");
     ensurePrivateDir(configDir(this.io.env), folder, "the embedded sandbox's demo account");
     chmodSync(folder, 0o700);
@@ -247,10 +223,7 @@ export class Context {
     return this.sandbox;
   }
 
-  /**
-   * `--dry-run`'s rule (`assess help dry-run`): every request is printed and none is sent, except the reads
-   * of a command that reads to plan what it would write (`planWithReads`).
-   */
+  /** `--dry-run`: every request is printed and none sent, except the reads of a command planning its writes. */
   private dryRunRequest(request: DryRunRequest, readOnly: boolean): boolean {
     if (readOnly && this.planning) return true;
     this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
@@ -258,17 +231,14 @@ export class Context {
     return false;
   }
 
-  /**
-   * For a command that must read to decide what it would write (a diff, a watch): under `--dry-run` its reads
-   * are sent, and it says so once (`why`: what it reads for); its writes are still printed and never sent.
-   */
+  /** A command that reads to decide what it would write: under `--dry-run` its reads are sent, said once. */
   planWithReads(why: string): void {
     if (!this.dryRun || this.planning) return;
     this.planning = true;
     this.info(`[dry-run] ${why}: those reads are sent; no write is`);
   }
 
-  /** Where requests go, as bulk ledgers name it: the embedded sandbox is one stable place whatever its port. */
+  /** Where requests go, as bulk ledgers name it: the embedded sandbox is one place whatever its port. */
   targetBaseUrl(api: ApiName): string {
     if (this.flags.sandbox) return `sandbox:embedded/${api}`;
     return api === "skills" ? this.settings.skillsBaseUrl : this.settings.baseUrl;

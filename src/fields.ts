@@ -1,8 +1,4 @@
-/**
- * Field names as the real service spells them: `TestInvitationId`, `testinvitationId`, `test_invitation_id`
- * and `testInvitationId` name one field (fixtures/real/ shows every one of these casings). Used where answers
- * are read (api/read.ts) and where columns are looked up (output/format.ts).
- */
+/** Field names as the real service spells them: `TestInvitationId`, `test_invitation_id`... name one field. */
 
 export type Fields = Record<string, unknown>;
 
@@ -15,17 +11,13 @@ export function fold(key: string): string {
   return key.replace(/[_\-\s]/g, "").toLowerCase();
 }
 
-/**
- * The own key of `record` that spells `name`: `name` itself, else one in another casing. Own keys only, so
- * `constructor` or `__proto__` name nothing.
- */
+/** The own key of `record` that spells `name` in any casing (own keys only: `__proto__` names nothing). */
 export function findKey(record: object, name: string): string | undefined {
   if (Object.hasOwn(record, name)) return name;
   const wanted = fold(name);
   return Object.keys(record).find((key) => fold(key) === wanted);
 }
 
-/** The value of the field `name`, whatever its casing. */
 export function field(record: unknown, name: string): unknown {
   if (!isRecord(record)) return undefined;
   const key = findKey(record, name);

@@ -1,8 +1,7 @@
 /**
- * Files assess writes for the user (`reports pdf --out`, the rejects file of bulk runs): checked before any
- * request goes out, never written through a symbolic link, never clobbering a file unless `--force`, and never
- * seen half written. One rule for every such file, so they all refuse the same things with the same words.
- * And the files it reads: why one cannot be read (`unreadable`), standard input as a file (`stdinToFile`).
+ * Files assess writes for the user (`reports pdf --out`, bulk rejects): checked before any request goes out,
+ * never written through a link, never clobbering a file unless `--force`, never seen half written. And the
+ * files it reads: why one cannot be read (`unreadable`), standard input as a file (`stdinToFile`).
  */
 
 import { randomBytes } from "node:crypto";
@@ -31,19 +30,16 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, UsageError } from "./errors.js";
 
-export interface TargetOptions {
+interface TargetOptions {
   /** The option that named the file (`--out`, `--rejects`), for messages. */
   option: string;
-  /** `--force`: replace an existing file, or a link (the link itself: its target is never written). */
+  /** `--force`: replace an existing file, or a link itself (its target is never written). */
   force: boolean;
   /** What the file is, for messages: "The rejects file". */
   what?: string;
 }
 
-/**
- * Checks, before anything is sent or downloaded, that `path` can be written: its folder exists, and unless
- * `force` nothing is there yet (a file, or a link to anything). A folder is never replaced. Usage error (exit 2).
- */
+/** Checks before anything is sent that `path` can be written: its folder exists, and unless `force` nothing is there. */
 export function checkTarget(path: string, options: TargetOptions): void {
   try {
     check(path, options);
@@ -58,58 +54,48 @@ export function checkTarget(path: string, options: TargetOptions): void {
 }
 
 function check(path: string, { option, force, what }: TargetOptions): void {
+  const refuse = (message: string, hint: string) => new UsageError(message, `${hint}; nothing was sent.`);
   const named = what ? `${what} ${path}` : path;
   const folder = dirname(path);
   const folderInfo = statOrUndefined(() => statSync(folder));
   if (folderInfo === undefined) {
-    throw new UsageError(
+    throw refuse(
       `${option} ${path}: the folder ${folder} does not exist`,
-      `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}; nothing was sent.`,
+      `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}`,
     );
   }
   if (!folderInfo.isDirectory()) {
-    throw new UsageError(
-      `${option} ${path}: ${folder} is not a folder`,
-      `Choose another ${option}; nothing was sent.`,
-    );
+    throw refuse(`${option} ${path}: ${folder} is not a folder`, `Choose another ${option}`);
   }
   try {
     accessSync(folder, constants.W_OK);
   } catch {
-    throw new UsageError(
+    throw refuse(
       `${option} ${path}: the folder ${folder} is not writable`,
-      `Choose a folder you can write to for ${option}; nothing was sent.`,
+      `Choose a folder you can write to for ${option}`,
     );
   }
   const info = statOrUndefined(() => lstatSync(path));
   if (info === undefined) return;
   if (info.isDirectory()) {
-    throw new UsageError(
-      `${option} ${path} is a folder`,
-      `Give the name of a file, in that folder or elsewhere; nothing was sent.`,
-    );
+    throw refuse(`${option} ${path} is a folder`, "Give the name of a file, in that folder or elsewhere");
   }
   if (force) return;
   if (info.isSymbolicLink()) {
-    throw new UsageError(
+    throw refuse(
       `${named} is a symbolic link (to ${linkTarget(path)}); assess does not write through links`,
-      `Choose another ${option}, or pass --force to replace the link itself (its target is left alone); nothing was sent.`,
+      `Choose another ${option}, or pass --force to replace the link itself (its target is left alone)`,
     );
   }
-  throw new UsageError(
-    `${named} already exists`,
-    `Pass --force to overwrite it, or choose another ${option}; nothing was sent.`,
-  );
+  throw refuse(`${named} already exists`, `Pass --force to overwrite it, or choose another ${option}`);
 }
 
 /**
- * A file written under a temporary name beside its target (mode 0600, created new: never through a link) and
- * moved into place by `commit`: a reader never sees half of it, and a failed run leaves the target as it was.
- * Without `force`, `commit` refuses to replace a file that appeared at the target in the meantime.
+ * A file written under a temporary name beside its target (mode 0600, created new) and moved into place by
+ * `commit`. Without `force`, `commit` refuses to replace a file that appeared at the target in the meantime.
  */
 export class AtomicFile {
   readonly fd: number;
-  /** The temporary name, while the file has not been moved into place. */
   private temp?: string;
 
   constructor(
@@ -130,7 +116,7 @@ export class AtomicFile {
     for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
   }
 
-  /** Moves the file into place (its bytes on disk first, so a crash never leaves an empty file there). */
+  /** Moves the file into place, its bytes on disk first (a crash never leaves an empty file there). */
   commit(): void {
     const temp = this.temp;
     if (temp === undefined) return;
@@ -141,10 +127,7 @@ export class AtomicFile {
     this.temp = undefined;
   }
 
-  /**
-   * Whether what was written is, byte for byte, the regular file at `other` (a rerun's rejected rows, the same
-   * as an earlier run's file: no copy is kept). Call before `commit`.
-   */
+  /** Whether what was written is byte for byte the regular file at `other`. Call before `commit`. */
   sameAs(other: string): boolean {
     const temp = this.temp;
     if (temp === undefined) return false;
@@ -153,7 +136,6 @@ export class AtomicFile {
     return sameBytes(temp, other, theirs.size);
   }
 
-  /** Drops the temporary file (a run that failed before anything worth keeping was written). */
   discard(): void {
     const temp = this.temp;
     if (temp === undefined) return;
@@ -171,7 +153,6 @@ export class AtomicFile {
   }
 }
 
-/** Two files of `size` bytes compared 64 KiB at a time (a rejects file may be large). */
 function sameBytes(a: string, b: string, size: number): boolean {
   const [fa, fb] = [openSync(a, "r"), openSync(b, "r")];
   try {
@@ -228,15 +209,11 @@ function linkTarget(path: string): string {
   }
 }
 
-/** A path as a shell word, for suggestions that show a command. */
 export function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
-/**
- * Why a file the user named cannot be read, in words rather than an errno: `x.csv does not exist` (exit 2).
- * `stdin`: the command reads standard input for `-`, which the hint then offers.
- */
+/** Why a file cannot be read, in words (exit 2); `stdin`: the hint offers `-`. */
 export function unreadable(name: string, error: unknown, { stdin = false } = {}): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
   const orStdin = stdin ? ", or give - to read standard input" : "";
@@ -258,10 +235,7 @@ export function unreadable(name: string, error: unknown, { stdin = false } = {})
   }
 }
 
-/**
- * Standard input copied to a private temporary file, for readers that need a file (a bulk run reads its input
- * more than once: a check pass, then a sending pass, maybe in two threads). `remove` deletes it.
- */
+/** Standard input copied to a private temporary file, for a reader that reads its input more than once. */
 export async function stdinToFile(
   stdin: Readable & { isTTY?: boolean },
   fileName: string,

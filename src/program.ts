@@ -6,9 +6,8 @@ import { helpWidth, wrapText } from "./output/wrap.js";
 import { VERSION } from "./version.js";
 
 /**
- * The root of the command tree: name, version, global options, and a one-line stub per command group. Both
- * entries declare it: src/launch.ts answers `assess --help` and `--version` with it alone, and src/cli.ts
- * then declares in full the group a command line names, so both print the same help.
+ * The root of the command tree: global options and a stub per command group. launch.ts answers `--help` and
+ * `--version` with it alone; cli.ts declares in full the group a command line names.
  */
 export function declareProgram(io: { stdout: TermStream; stderr: TermStream }): Command {
   const program = new DeclaredCommand("assess")
@@ -63,11 +62,7 @@ type TermStream = Writable & { isTTY?: boolean; columns?: number };
 /** A description column narrower than this goes under its term instead. */
 const NARROWEST = 24;
 
-/**
- * One line of a list in help (`upsert [options] <file>  Create or update …`): commander's, unless the terms
- * leave the description fewer than NARROWEST columns (60 columns of terminal, say) or less than one of its
- * words; then, as gh does, the term on its line and the description wrapped below it.
- */
+/** One line of a list in help: commander's, unless too narrow; then the description wrapped below its term. */
 function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
   const width = helper.helpWidth ?? 80;
   const room = width - termWidth - 4;
@@ -78,11 +73,7 @@ function formatItem(term: string, termWidth: number, description: string, helper
   return `  ${term}\n${indent}${helper.boxWrap(description, width - indent.length).replace(/\n/g, `\n${indent}`)}`;
 }
 
-/**
- * A command that keeps its action as declared: commander keeps it only wrapped, and
- * test/cli/options-schemas.test.ts needs the verb module a lazy action loads (commands/shared/verbs.ts)
- * to check the declared flags against the verb's schema. Its subcommands are of the same kind.
- */
+/** A command that keeps its action as declared (commander keeps it only wrapped): tests check flags against it. */
 export class DeclaredCommand extends Command {
   declaredAction?: unknown;
 

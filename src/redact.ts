@@ -1,8 +1,6 @@
 /**
- * What an object holding the API key shows of itself. `JSON.stringify(client)`, `util.inspect(client)` and
- * `util.format("%o", client)` (which shows hidden properties) all ask the object: `toJSON` and
- * `[util.inspect.custom]` answer with a view in which the key is `****` and its last four characters. The key
- * itself is kept where none of them looks: a private field, or a property that is not enumerable.
+ * What an object holding the API key shows of itself to JSON.stringify and util.inspect: a view with the key
+ * redacted; the key itself is kept where neither looks (a property that is not enumerable).
  */
 import type { inspect as Inspect, InspectOptionsStylized } from "node:util";
 
@@ -29,10 +27,7 @@ export function showAs<T extends object>(target: T, view: () => Record<string, u
   return target;
 }
 
-/**
- * A copy of `options` whose `apiKey` can still be read (`options.apiKey`) but is not enumerable (a spread or
- * `Object.keys` leaves it out), and which shows itself with the key redacted.
- */
+/** A copy of `options` whose `apiKey` is readable but not enumerable, and which shows itself redacted. */
 export function withHiddenKey<T extends { apiKey: string }>(options: T): T {
   const { apiKey, ...rest } = options;
   const copy = { ...rest } as T;
@@ -40,10 +35,9 @@ export function withHiddenKey<T extends { apiKey: string }>(options: T): T {
   return showAs(copy, () => ({ ...rest, apiKey: redactKey(apiKey) }));
 }
 
-/** A URL's password (`https://user:secret@host`) as it appears in text: `https://user:****@host`. */
 const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#:@]*):[^\s/?#@]*@/gi;
 
-/** `text` with the password of every URL in it replaced by `****`. */
+/** `https://user:secret@host` → `https://user:****@host`, for every URL in `text`. */
 export function redactUrl(text: string): string {
   return text.replace(URL_PASSWORD, "$1:****@");
 }

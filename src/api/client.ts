@@ -16,15 +16,11 @@ export interface ClientOptions {
   timeoutMs: number;
   retries: number;
   userAgent: string;
-  /** One line per request and answer (`--debug`); the key never reaches it. */
+  /** `--debug` lines; the key never reaches them. */
   debug?: (line: string) => void;
-  /** Retry waits: each wait is logged on stderr, with or without `--debug`. */
+  /** Retry waits, logged with or without `--debug`. */
   warn: (line: string) => void;
-  /**
-   * With `--dry-run`: receives every request before it goes out, and says whether to send it: true only for
-   * a read (`readOnly`) of a command that reads to plan what it would write. A request not sent ends the
-   * command (DryRunStop).
-   */
+  /** `--dry-run`: sees every request and says whether to send it (a planning read); one not sent ends the command. */
   dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -38,38 +34,32 @@ export interface DryRunRequest {
 
 export interface RequestOptions {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  /** Path with a leading slash, parameters already substituted. */
   path: string;
   api?: ApiName;
   query?: Record<string, string | number | boolean | undefined>;
-  /** JSON body. */
   body?: unknown;
-  /** A JSON body already serialized (a bulk request put together from its items' bytes: api/json.ts). */
+  /** A JSON body already serialized (a bulk request joined from its items' bytes: api/json.ts). */
   json?: string | Uint8Array;
   /** A body that is not JSON (multipart upload); `data` is called again for each attempt. */
   raw?: { contentType: string; data: () => Buffer | Readable; describe: unknown };
-  /** The answer is bytes (a PDF), written to `download` as they arrive instead of read as JSON or text. */
+  /** The answer is bytes (a PDF), written to `download` as they arrive. */
   download?: Download;
-  /** A POST that only reads (the attempt listing) may be retried and replayed like a GET. */
+  /** A POST that only reads (the attempt listing): retried and replayed like a GET. */
   safe?: boolean;
-  /** Bulk runs want uncertain answers as an error they can recognise, single commands too. */
   signal?: AbortSignal;
 }
 
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Record<string, string>;
-  /** The body as JSON; the text itself when it is not JSON (`notJson`); with `download`, its size in bytes. */
+  /** The JSON body; the text when it is not JSON (`notJson`); with `download`, its size in bytes. */
   data: T;
-  /** The body was text that is not JSON (an HTML page, a JSON text cut short, plain words). */
   notJson?: boolean;
 }
 
 /**
- * Where a downloaded answer's bytes go (`reports pdf`): `begin` is called when a 2xx answer's body starts,
- * and again when a retry starts it over; the function it returns receives the bytes in order, and may
- * return a promise the download waits for (a slow pipe on stdout). A CliError thrown by either ends the
- * request (a full disk).
+ * Where a downloaded answer's bytes go (`reports pdf`): `begin` is called when a 2xx body starts, and again
+ * when a retry starts it over; its function receives the bytes in order. A CliError thrown ends the request.
  */
 export interface Download {
   begin(): (chunk: Uint8Array) => void | Promise<void>;
@@ -77,22 +67,18 @@ export interface Download {
   canRestart?(): boolean;
 }
 
-/**
- * The most of one answer assess reads. Far above any answer of the service (a page of a list, 30 days of
- * attempts), far below what would hurt: a server that streams without end is cut off here, not at the
- * machine's memory. Exceeding it ends the request; it is not retried (it would only come again).
- */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** A download streamed to disk (a report's PDF) is never held whole, so it may be larger. */
-export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
-/** An error answer is read this far: enough for any message; its status is what counts. */
+/** Far above any answer of the service, far below what would hurt; exceeding it is not retried. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** A download streams to disk, never held whole. */
+const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+/** An error answer is read this far: its status is what counts. */
 const MAX_ERROR_BYTES = 1024 * 1024;
-/** Shorter keys would match ordinary words and ids in answers; real keys are far longer. */
+/** Shorter keys would match ordinary words and ids in answers. */
 const MIN_HIDDEN_KEY = 8;
 const DEADLINE = "ASSESS_DEADLINE";
 const TOO_LARGE = "ASSESS_TOO_LARGE";
 
-/** A limit of one attempt was reached: its deadline (`--timeout`) or the cap on an answer's size. */
+/** The attempt's deadline (`--timeout`) or the cap on an answer's size was reached. */
 class LimitError extends Error {
   constructor(
     readonly code: typeof DEADLINE | typeof TOO_LARGE,
@@ -105,15 +91,12 @@ class LimitError extends Error {
 const MAX_REDIRECTS = 3;
 const KEY_HEADER = "x-api-key";
 
-/**
- * The one HTTP client for both base URLs: joins paths onto base URLs that may carry a path prefix,
- * sends the key, applies timeouts and the retry policy, and turns every failure into a typed error.
- */
+/** The one HTTP client for both base URLs: sends the key, applies timeouts and retries, types every failure. */
 export class ApiClient {
   readonly options: ClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Shared across concurrent requests: a 429 slows every worker down, not only the one that got it. */
+  /** A 429 slows every concurrent worker down, not only the one that got it. */
   private pauseUntil = 0;
   private readonly rateLimitListeners = new Set<(sentAt: number) => void>();
 
@@ -125,7 +108,6 @@ export class ApiClient {
         { suggestion: "Copy the key again, then run `assess auth login` or set ASSESS_API_KEY." },
       );
     }
-    // The key stays readable (`options.apiKey`) but never shows: not in JSON, inspect or a spread copy.
     this.options = withHiddenKey(options);
     showAs(this, () => ({ options: this.options }));
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
@@ -166,28 +148,24 @@ export class ApiClient {
       await this.waitForPause();
       const sentAt = Date.now();
       const outcome = await this.once(opts, url, headers, payload);
-      if (outcome.kind === "ok") return outcome.response as ApiResponse<T>;
-      if (outcome.kind === "status" && outcome.response.status === 429) {
-        for (const listener of this.rateLimitListeners) listener(sentAt);
-      }
-
+      if ("response" in outcome && outcome.response.status < 300) return outcome.response as ApiResponse<T>;
       const last = attempt >= this.options.retries || opts.download?.canRestart?.() === false;
-      if (outcome.kind === "status") {
+      const retrying = (what: string, wait: number) =>
+        this.options.warn(
+          `${what}; retrying in ${formatWait(wait)} (attempt ${attempt + 2} of ${this.options.retries + 1})`,
+        );
+      if ("response" in outcome) {
         const { response } = outcome;
-        const retry = !last && retryableStatus(idempotent ? "GET" : opts.method, response.status);
-        if (!retry) {
+        if (response.status === 429) for (const listener of this.rateLimitListeners) listener(sentAt);
+        if (last || !retryableStatus(idempotent ? "GET" : opts.method, response.status)) {
           if (!idempotent && [500, 502, 504].includes(response.status)) {
             throw new UncertainError(opts.method, url, `the service answered HTTP ${response.status}`);
           }
           throw toApiError(response, opts.method, url, this.options.apiKey);
         }
-        const hinted = retryAfterMs(response.headers["retry-after"]);
-        const wait = hinted ?? backoffMs(attempt);
+        const wait = retryAfterMs(response.headers["retry-after"]) ?? backoffMs(attempt);
         if (response.status === 429) this.pauseUntil = Math.max(this.pauseUntil, Date.now() + wait);
-        this.options.warn(
-          `HTTP ${response.status} from ${opts.method} ${url}; retrying in ${formatWait(wait)}` +
-            ` (attempt ${attempt + 2} of ${this.options.retries + 1})`,
-        );
+        retrying(`HTTP ${response.status} from ${opts.method} ${url}`, wait);
         await this.sleep(wait);
         continue;
       }
@@ -195,9 +173,8 @@ export class ApiClient {
       const { error } = outcome;
       const code = errorCode(error);
       const reason = describeNetworkError(error, this.options.timeoutMs);
-      const sendable = idempotent || neverSent(code);
-      if (!sendable) throw new UncertainError(opts.method, url, reason, error);
-      // It would only come again, as large: one download of it is one too many already.
+      if (!idempotent && !neverSent(code)) throw new UncertainError(opts.method, url, reason, error);
+      // It would only come again, as large.
       if (code === TOO_LARGE) {
         throw new CliError(`${opts.method} ${url}: ${reason}; stopped reading it, not retried`, {
           suggestion:
@@ -214,17 +191,12 @@ export class ApiClient {
         );
       }
       const wait = backoffMs(attempt);
-      this.options.warn(
-        `${reason} on ${opts.method} ${url}; retrying in ${formatWait(wait)} (attempt ${attempt + 2} of ${this.options.retries + 1})`,
-      );
+      retrying(`${reason} on ${opts.method} ${url}`, wait);
       await this.sleep(wait);
     }
   }
 
-  /**
-   * Calls `listener` with the send time of each request answered 429, retried or not (bulk runs send fewer
-   * requests at once then); returns the function that unsubscribes it.
-   */
+  /** Calls `listener` with the send time of each request answered 429; returns its unsubscribe. */
   onRateLimited(listener: (sentAt: number) => void): () => void {
     this.rateLimitListeners.add(listener);
     return () => this.rateLimitListeners.delete(listener);
@@ -239,24 +211,19 @@ export class ApiClient {
     if (wait > 0) await this.sleep(wait);
   }
 
+  /** One attempt, redirects followed: an answer of any status, or the error that stopped it. */
   private async once(
     opts: RequestOptions,
     startUrl: string,
     headers: Record<string, string>,
     payload: string | Uint8Array | undefined,
-  ): Promise<
-    | { kind: "ok"; response: ApiResponse }
-    | { kind: "status"; response: ApiResponse }
-    | { kind: "error"; error: unknown }
-  > {
+  ): Promise<{ response: ApiResponse } | { error: unknown }> {
     let url = startUrl;
     let method: string = opts.method;
     let body: string | Uint8Array | Readable | undefined = opts.raw ? opts.raw.data() : payload;
     const started = Date.now();
     const { timeoutMs } = this.options;
-    // One deadline for the whole attempt, connecting to the last byte of the body (undici's own timers only
-    // bound the silences): a server that trickles an answer or streams one without end is cut off here.
-    // (A connection still being made when it fires ends with undici's connect timeout: never sent.)
+    // One deadline for the whole attempt, to the last byte of the body (undici's timers only bound silences).
     let received: number | undefined;
     const deadline = new AbortController();
     const timer = setTimeout(() => {
@@ -282,30 +249,22 @@ export class ApiClient {
           signal: deadline.signal,
         });
         const resHeaders = this.hideHeaders(flattenHeaders(res.headers));
-        if (res.statusCode >= 300 && res.statusCode < 400 && resHeaders.location) {
+        const status = res.statusCode;
+        if (status >= 300 && status < 400 && resHeaders.location) {
           await res.body.dump();
           const next = new URL(resHeaders.location, url);
-          // The key is a bearer secret: never hand it to another origin, whatever the redirect says.
+          // The key is a bearer secret: never hand it to another origin.
           if (next.origin !== new URL(url).origin) {
-            throw new ApiError(
-              res.statusCode,
-              [
-                `The service redirected to another origin (${next.origin}); not following it with your API key`,
-              ],
-              {
-                suggestion:
-                  "Check --base-url / --skills-base-url: it should name the service's API host directly.",
-                method,
-                url,
-              },
-            );
+            const refusal = `The service redirected to another origin (${next.origin}); not following it with your API key`;
+            throw new ApiError(status, [refusal], {
+              suggestion:
+                "Check --base-url / --skills-base-url: it should name the service's API host directly.",
+              method,
+              url,
+            });
           }
-          if (hop >= MAX_REDIRECTS)
-            throw new ApiError(res.statusCode, ["Too many redirects"], { method, url });
-          if (
-            res.statusCode === 303 ||
-            ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
-          ) {
+          if (hop >= MAX_REDIRECTS) throw new ApiError(status, ["Too many redirects"], { method, url });
+          if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
             method = "GET";
             body = undefined;
           } else if (opts.raw) {
@@ -314,69 +273,57 @@ export class ApiClient {
           url = next.toString();
           continue;
         }
-        const ok = res.statusCode >= 200 && res.statusCode < 300;
-        let data: unknown;
-        let notJson = false;
+        const ok = status >= 200 && status < 300;
         received = 0;
-        const count = (chunk: Uint8Array) => {
+        const take = (write: (chunk: Uint8Array) => void | Promise<void>) => (chunk: Uint8Array) => {
           received = (received ?? 0) + chunk.length;
+          return write(chunk);
         };
+        const response: ApiResponse = { status, headers: resHeaders, data: undefined };
         if (ok && opts.download) {
-          const write = opts.download.begin();
-          await readBody(res.body, resHeaders, MAX_DOWNLOAD_BYTES, "download", (chunk) => {
-            count(chunk);
-            return write(chunk);
-          });
-          data = received;
+          await readBody(res.body, resHeaders, MAX_DOWNLOAD_BYTES, "download", take(opts.download.begin()));
+          response.data = received;
         } else {
-          // An error answer is read only so far: its status decides, and its message is in its first bytes.
           const chunks: Uint8Array[] = [];
+          const [cap, kind] = ok ? [MAX_ANSWER_BYTES, "answer" as const] : [MAX_ERROR_BYTES, "cut" as const];
           await readBody(
             res.body,
             resHeaders,
-            ok ? MAX_ANSWER_BYTES : MAX_ERROR_BYTES,
-            ok ? "answer" : "cut",
-            (chunk) => {
-              count(chunk);
-              chunks.push(chunk);
-            },
+            cap,
+            kind,
+            take((chunk) => void chunks.push(chunk)),
           );
           const text = Buffer.concat(chunks)
             .toString("utf8")
             .replace(/^\uFEFF/, "");
-          ({ data, notJson } = parseBody(text));
-          data = this.hide(data, text);
+          const { data, notJson } = parseBody(text);
+          response.data = this.hide(data, text);
+          if (notJson) response.notJson = true;
         }
-        this.debug(
-          `← ${res.statusCode} ${method} ${url} in ${Date.now() - started} ms (${formatBytes(received)})`,
-        );
-        const response: ApiResponse = { status: res.statusCode, headers: resHeaders, data };
-        if (notJson) response.notJson = true;
-        return ok ? { kind: "ok", response } : { kind: "status", response };
+        this.debug(`← ${status} ${method} ${url} in ${Date.now() - started} ms (${formatBytes(received)})`);
+        return { response };
       }
     } catch (error) {
-      // Redirect refusals, and a download whose bytes cannot be taken (a full disk, stdout that cannot start over).
+      // Redirect refusals, and a download whose bytes cannot be taken (a full disk).
       if (error instanceof CliError) throw error;
       this.debug(
         `✗ ${method} ${url}: ${describeNetworkError(error, timeoutMs)} after ${Date.now() - started} ms`,
       );
-      return { kind: "error", error };
+      return { error };
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", stop);
     }
   }
 
-  /** `--debug` lines name URLs, which a same-origin redirect chooses: the key never shows in them either. */
+  /** `--debug` lines name URLs, which a same-origin redirect chooses. */
   private debug(line: string): void {
     this.options.debug?.(this.hide(line, line));
   }
 
   /**
-   * The key wherever it appears in an answer (a service or proxy that echoes request headers back) becomes
-   * `****` and its last four characters, as `config list` shows it: so no command, format, error or `--debug`
-   * line can print it. `text` is the answer as it came; one without the key (or a JSON escape that could
-   * spell it) is left untouched, at the cost of one search.
+   * The key wherever an answer holds it (a proxy echoing request headers) becomes `****` and its last four
+   * characters. `text` is the answer as it came: one without the key (or a JSON escape) is left untouched.
    */
   private hide<T>(data: T, text: string): T {
     const key = this.options.apiKey;
@@ -391,9 +338,8 @@ export class ApiClient {
 }
 
 /**
- * Reads a body chunk by chunk into `take`, never more than `cap` bytes. Past the cap an answer or a download
- * ends the request (TOO_LARGE; a Content-Length above it, before a byte is read); an error answer ("cut") is
- * only read that far.
+ * Reads a body into `take`, never more than `cap` bytes: past it an answer or a download ends the request
+ * (TOO_LARGE, also on a Content-Length above it); an error answer ("cut") is only read that far.
  */
 async function readBody(
   body: Dispatcher.ResponseData["body"],
@@ -434,32 +380,24 @@ function hideKey<T>(data: T, key: string, shown: string): T {
   const stack: unknown[] = [data];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const value = node[i];
-        if (typeof value === "string") node[i] = hideText(value);
-        else if (value !== null && typeof value === "object") stack.push(value);
-      }
-    } else if (node !== null && typeof node === "object") {
-      const record = node as Record<string, unknown>;
-      for (const name of Object.keys(record)) {
-        const value = record[name];
-        const hidden = typeof value === "string" ? hideText(value) : value;
-        if (name.includes(key)) {
-          delete record[name];
-          record[hideText(name)] = hidden;
-        } else if (hidden !== value) record[name] = hidden;
-        if (hidden !== null && typeof hidden === "object") stack.push(hidden);
-      }
+    if (node === null || typeof node !== "object") continue;
+    const record = node as Record<string, unknown>;
+    for (const name of Object.keys(record)) {
+      const value = record[name];
+      const hidden = typeof value === "string" ? hideText(value) : value;
+      if (!Array.isArray(node) && name.includes(key)) {
+        delete record[name];
+        record[hideText(name)] = hidden;
+      } else if (hidden !== value) record[name] = hidden;
+      if (hidden !== null && typeof hidden === "object") stack.push(hidden);
     }
   }
   return data;
 }
 
 /**
- * Bodies are JSON whatever the content type says (upsert answers JSON as text/plain, bulk invite a bare
- * `true`); text that is not JSON comes back as it is, flagged, for the reader to judge (a plain-text message
- * may be fine, an HTML login page never is).
+ * Bodies are JSON whatever the content type says (upsert answers text/plain, bulk invite a bare `true`);
+ * other text comes back as it is, flagged, for the reader to judge.
  */
 function parseBody(text: string): { data: unknown; notJson: boolean } {
   const trimmed = text.trim();
@@ -481,20 +419,22 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-/** Reads the three documented error shapes (and anything else) into messages and offending ids. */
-export function toApiError(response: ApiResponse, method: string, url: string, apiKey?: string): ApiError {
+function toApiError(response: ApiResponse, method: string, url: string, apiKey: string): ApiError {
   const { messages, ids } = readErrorBody(response.status, response.data);
-  // A service or proxy that echoes the request's headers back must not get the key printed.
-  const hide = (message: string) => (apiKey ? message.replaceAll(apiKey, redactKey(apiKey)) : message);
-  return new ApiError(response.status, messages.map(hide), {
-    ids,
-    body: response.data,
-    method,
-    url: new URL(url).pathname,
-    retryAfter: response.headers["retry-after"],
-  });
+  return new ApiError(
+    response.status,
+    messages.map((message) => message.replaceAll(apiKey, redactKey(apiKey))),
+    {
+      ids,
+      body: response.data,
+      method,
+      url: new URL(url).pathname,
+      retryAfter: response.headers["retry-after"],
+    },
+  );
 }
 
+/** Reads the documented error shapes (and anything else) into messages and offending ids. */
 export function readErrorBody(status: number, data: unknown): { messages: string[]; ids: number[] } {
   const messages: string[] = [];
   const ids: number[] = [];
@@ -511,18 +451,15 @@ export function readErrorBody(status: number, data: unknown): { messages: string
     }
   };
   if (isRecord(data)) {
-    // `{"errors": [...]}`, `{"result": null, "errors": [...]}`, `{"statusCode": N, "message": "..."}`,
-    // `{"Message": "..."}`, `{"error": "..."}`, problem details `{"title", "detail"}`: in any casing.
+    // `{errors}`, `{result: null, errors}`, `{statusCode, message}`, `{Message}`, `{error}`, `{title, detail}`.
     const errors = field(data, "errors");
     const text = ["message", "error", "detail", "title", "errorMessage"]
       .map((name) => field(data, name))
       .find((value) => typeof value === "string" && value.trim() !== "");
     if (errors !== undefined && errors !== null) collect(errors);
     if (messages.length === 0 && text !== undefined) collect(text);
-    if (messages.length === 0) {
-      const inner = field(data, "error");
-      if (isRecord(inner)) collect(inner);
-    }
+    const inner = field(data, "error");
+    if (messages.length === 0 && isRecord(inner)) collect(inner);
   } else if (typeof data === "string" && /^\s*</.test(data)) {
     messages.push(`The service answered HTTP ${status} with an HTML page: ${summarizeText(data)}`);
   } else if (typeof data === "string" && data.trim()) {
@@ -556,30 +493,22 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  ECONNRESET: "connection reset before an answer came",
+  UND_ERR_SOCKET: "connection reset before an answer came",
+  UND_ERR_ABORTED: "request aborted",
+  ABORT_ERR: "request aborted",
+};
+const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
 function describeNetworkError(error: unknown, timeoutMs: number): string {
-  const code = errorCode(error);
-  switch (code) {
-    case "ECONNREFUSED":
-      return "connection refused";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return "host not found";
-    case "ECONNRESET":
-    case "UND_ERR_SOCKET":
-      return "connection reset before an answer came";
-    case "UND_ERR_HEADERS_TIMEOUT":
-    case "UND_ERR_BODY_TIMEOUT":
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return `no answer within ${timeoutMs} ms`;
-    case DEADLINE:
-    case TOO_LARGE:
-      return (error as Error).message;
-    case "UND_ERR_ABORTED":
-    case "ABORT_ERR":
-      return "request aborted";
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
+  const code = errorCode(error) ?? "";
+  if (Object.hasOwn(REASONS, code)) return REASONS[code]!;
+  if (TIMEOUTS.has(code)) return `no answer within ${timeoutMs} ms`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** `512 bytes`, `3.1 MiB`: sizes in messages. */

@@ -42,16 +42,14 @@ type ItemOf<O extends Paged> = Record_<O>["pagination"]["items"] extends z.ZodTy
 type Extra = Pick<RequestOptions, "query" | "json" | "safe">;
 
 /**
- * The operations, sent and read by their records (operations/): request bodies checked strictly, answers
- * read leniently (read.ts). The few whose requests or answers are their own (bulk chunks, callbacks, the
- * attempt listing, the PDF, the upload) have a function of their own.
+ * The operations, sent and read by their records (operations/); those whose requests or answers are their own
+ * (bulk chunks, callbacks, the attempt listing, the PDF, the upload) have a function of their own.
  */
 export class Api {
   constructor(readonly client: ApiClient) {
     showAs(this, () => ({ client: this.client }));
   }
 
-  /** Sends an operation with its path parameters (and body), and reads its answer by its record. */
   async call<O extends Read>(
     operation: O,
     params: PathArgs<O>,
@@ -65,7 +63,6 @@ export class Api {
     return record.read!(answer) as ResultOf<O>;
   }
 
-  /** One page of a paged operation's list. */
   async page<O extends Paged>(operation: O, pageNumber: number, pageSize: number): Promise<Page<ItemOf<O>>> {
     const { page, size, items, keys, what } = OPERATIONS[operation].pagination;
     const query = { [page]: pageNumber, [size]: pageSize };
@@ -73,11 +70,7 @@ export class Api {
     return readPage(items as unknown as z.ZodType<ItemOf<O>>, answer, [...keys], what, pageNumber, pageSize);
   }
 
-  /**
-   * The settings and up to 1000 candidates (their JSON checked and serialized by the bulk run). The
-   * answer is a single boolean: only an explicit `false` means the service refused the chunk; any other 2xx
-   * answer (`true`, an empty body, an object) is success.
-   */
+  /** Only an explicit `false` answer means the service refused the chunk; any other 2xx is success. */
   async bulkInvite(
     testId: number,
     settings: s.BulkInviteSettings,
@@ -90,28 +83,24 @@ export class Api {
     const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
     return !(verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false"));
   }
-  /** The report's PDF, streamed into `download` as it arrives (never held whole); returns its size in bytes. */
+  /** Streams the PDF into `download`; returns its size in bytes. */
   async getReportPdf(testInvitationId: number, download: Download): Promise<number> {
     const res = await this.client.request({ ...this.target("getReportPdf", [testInvitationId]), download });
     if (typeof res.data !== "number")
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
-  /** The service lists at most 30 days per call; callers split longer spans (src/sdk/windows.ts). */
+  /** At most 30 days per call; callers split longer spans. */
   async listAttempts(
     startDateTime: string,
     endDateTime: string,
     state = "completed",
   ): Promise<s.TestAttempt[]> {
     const body = { StartDateTime: startDateTime, EndDateTime: endDateTime };
-    return OPERATIONS.listAttempts.read(
-      await this.send("listAttempts", [], { query: { state }, body, safe: true }),
-    );
+    const answer = await this.send("listAttempts", [], { query: { state }, body, safe: true });
+    return OPERATIONS.listAttempts.read(answer);
   }
-  /**
-   * At most 100 ids per call. A 401 that names ids is a per-id refusal, not a bad key: it comes back as
-   * `invalid`, and nothing of that call was queued.
-   */
+  /** A 401 that names ids refuses those ids, not the key: they come back as `invalid`, nothing queued. */
   async processCallbacks(
     ids: number[],
   ): Promise<{ successful: number[]; failed: number[]; invalid: number[] }> {
@@ -132,20 +121,16 @@ export class Api {
       throw error;
     }
   }
-  /** Up to 100 employees, their JSON checked and serialized by the bulk run (src/bulk/rows/employees.ts). */
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     s.UpsertItemCount.parse(items.length);
     const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
     return read(s.UpsertResult, answer, "upsert result");
   }
   async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> {
-    const target = this.target("uploadResume", [employeeId]);
-    const res = await this.client.request({ ...target, raw: upload });
-    return OPERATIONS.uploadResume.read(this.answer(target, res));
+    return OPERATIONS.uploadResume.read(await this.send("uploadResume", [employeeId], { raw: upload }));
   }
 
-  /** Method, api and substituted path of an operation. */
-  target<O extends Operation>(
+  private target<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
   ): Pick<RequestOptions, "method" | "path" | "api"> {
@@ -164,7 +149,7 @@ export class Api {
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
-    extra: Pick<RequestOptions, "query" | "body" | "json" | "safe"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "safe"> = {},
   ): Promise<Answer> {
     const target = this.target(operation, params);
     const res = await this.client.request({ ...target, ...extra });
@@ -173,16 +158,14 @@ export class Api {
   }
 
   /**
-   * An answer, with where it came from. Text that is not JSON is flagged for the readers (read.ts), which
-   * refuse it; an HTML page is refused here after a write, whatever the operation (a proxy's login or error
-   * page that says 200, even to operations whose answer may be plain text, as `maskCandidate`'s message):
-   * then the request may or may not have been processed.
+   * An answer, with where it came from. An HTML page after a write (a proxy's login page that says 200) is
+   * refused here, whatever the operation: the request may or may not have been processed.
    */
   private answer(
     target: Pick<RequestOptions, "method" | "path" | "api" | "safe">,
     res: ApiResponse,
     queryParams: RequestOptions["query"] = {},
-    unwrapEnvelope = true,
+    unwrapEnvelope: boolean,
   ): Answer {
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(queryParams)) {
@@ -206,11 +189,7 @@ export class Api {
   }
 }
 
-/**
- * Pages until the last one (read.ts decides from what the answer carries); stop early by breaking out of the
- * loop. A page that repeats the one before (a service that ignores the page number) ends it with a warning
- * instead of looping forever.
- */
+/** Pages until the last one; a page that repeats the one before (page number ignored) ends it with a warning. */
 export async function* paginate<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   firstPage = 1,

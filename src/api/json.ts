@@ -1,8 +1,6 @@
 /**
- * JSON of the items of a bulk request body. A bulk run checks each row against this layer's schemas
- * (Email, EmployeeUpsertItem) once, where it reads it, and serializes it there (`Json`); it keeps the text's
- * UTF-8 bytes until it sends them (`JsonBytes`), and a request body is those bytes joined. A million rows are
- * then not checked, serialized, decoded or encoded again per request (bench/README.md).
+ * JSON of the items of a bulk request body: each row is checked and serialized once, where it is read (`Json`),
+ * kept as UTF-8 bytes (`JsonBytes`), and a request body is those bytes joined.
  */
 declare const itemOf: unique symbol;
 export type Json<T> = string & { readonly [itemOf]: T };
@@ -17,10 +15,7 @@ export function asJson<T>(text: string): Json<T> {
   return text as Json<T>;
 }
 
-/**
- * The UTF-8 bytes of an item's `Json`: `bytes[start, end)`. The rows of a bulk run are such slices themselves,
- * of the piece of the spool file they were read from: no copy and no object of their own (bulk/speedups/spool.ts).
- */
+/** The UTF-8 bytes of an item's `Json`: `bytes[start, end)` (a slice of what the rows were read from). */
 export interface JsonBytes<T> {
   readonly bytes: Uint8Array;
   readonly start: number;

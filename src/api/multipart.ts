@@ -2,17 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { RequestOptions } from "./client.js";
 
 export interface FilePart {
-  /** The form field name (`file` for resume uploads). */
   field: string;
   filename: string;
   contentType: string;
   data: Buffer;
 }
 
-/**
- * A multipart/form-data body (RFC 7578) holding one file. Built as one Buffer so the request carries a
- * Content-Length (some gateways refuse chunked uploads) and every retry resends identical bytes.
- */
+/** A multipart/form-data body of one file, one Buffer: a Content-Length (gateways refuse chunks), same bytes per retry. */
 export function multipartFile(part: FilePart): NonNullable<RequestOptions["raw"]> {
   const boundary = freshBoundary(part.data);
   const head =
@@ -43,10 +39,7 @@ function freshBoundary(data: Buffer): string {
   }
 }
 
-/**
- * As browsers do (WHATWG): quotes and line breaks percent-encoded, other UTF-8 sent as is. Backslashes are
- * encoded too, since some parsers read them as escapes inside a quoted string and others do not.
- */
+/** As browsers do: quotes and line breaks percent-encoded; backslashes too (some parsers read them as escapes). */
 function quoted(value: string): string {
   return value.replace(/"/g, "%22").replace(/\\/g, "%5C").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }

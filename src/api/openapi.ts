@@ -1,9 +1,6 @@
 /**
- * An OpenAPI 3.1 document of both services (`assess openapi`), generated from what the client already holds:
- * every operation of the table (operations/), the zod schemas of its requests and answers (zod 4 writes JSON
- * Schema 2020-12, the dialect of OpenAPI 3.1), and the service's error bodies. Nothing here is loaded unless
- * that command runs. Request schemas are the strict ones the client checks before sending; answer schemas are the lenient
- * ones it reads with (documented fields typed, any other field allowed).
+ * The OpenAPI 3.1 document of both services (`assess openapi`), generated from the table of operations and the
+ * zod schemas of requests (strict) and answers (lenient); zod 4 writes JSON Schema 2020-12, OpenAPI 3.1's dialect.
  */
 
 import * as z from "../parse/zod.js";
@@ -17,33 +14,12 @@ import {
 } from "./operations/index.js";
 import * as s from "./schemas.js";
 
-export interface Servers {
-  /** The assessment API's base URL (paths under /v3). */
-  baseUrl: string;
-  /** The employee-skills API's base URL (paths with no version segment). */
-  skillsBaseUrl: string;
-}
-
 type Json = Record<string, unknown>;
 
 const AnyObject = z.lazy(() => z.record(z.string(), z.unknown()));
 const Int64 = z.lazy(() => z.number().int());
 
-/**
- * The service's error bodies as it documents them, and the two more its published samples show
- * (fixtures/real/): a 400 as `{statusCode, message}`, a 429 as `{Message}`.
- */
-const ErrorList = z.lazy(() => z.looseObject({ errors: z.array(z.string()) }));
-const ResultErrors = z.lazy(() =>
-  z.looseObject({ result: z.null(), errors: z.array(z.union([z.string(), z.number()])) }),
-);
-const StatusMessage = z.lazy(() => z.looseObject({ statusCode: z.number().int(), message: z.string() }));
-const PascalMessage = z.lazy(() => z.looseObject({ Message: z.string() }));
-
-/**
- * Every schema the document names, under `components.schemas`. Request bodies the client builds itself (the
- * attempt listing's span, the bulk invite, the upsert) are spelled here from the same parts.
- */
+/** Every schema the document names; request bodies the client builds itself are spelled from the same parts. */
 const SCHEMAS = {
   TestSettings: s.TestSettings,
   TestLinkBody: s.TestLinkBody,
@@ -77,8 +53,7 @@ const SCHEMAS = {
     }),
   ),
   CallbacksAnswer: z.lazy(() => z.looseObject({ result: s.CallbacksResult, errors: z.null().optional() })),
-  // The real service's report carries testId as a string ("1134601": fixtures/real/reports/get-200.json);
-  // the client reads it either way (an optional field that does not fit is not needed).
+  // The real service's report carries testId as a string ("1134601"); the client reads it either way.
   Report: z.lazy(() => s.Report.unwrap().extend({ testId: z.union([z.number(), z.string()]).nullish() })),
   UserCreateBody: s.UserCreateBody,
   UserUpdateBody: s.UserUpdateBody,
@@ -107,13 +82,16 @@ const SCHEMAS = {
     }),
   ),
   Record: AnyObject,
-  ErrorList,
-  ResultErrors,
-  StatusMessage,
-  PascalMessage,
+  // The documented error bodies, and the two more the service's samples show: `{statusCode, message}`, `{Message}`.
+  ErrorList: z.lazy(() => z.looseObject({ errors: z.array(z.string()) })),
+  ResultErrors: z.lazy(() =>
+    z.looseObject({ result: z.null(), errors: z.array(z.union([z.string(), z.number()])) }),
+  ),
+  StatusMessage: z.lazy(() => z.looseObject({ statusCode: z.number().int(), message: z.string() })),
+  PascalMessage: z.lazy(() => z.looseObject({ Message: z.string() })),
 } satisfies Record<string, z.ZodType>;
 
-/** A named schema; the name is a record's (operations/), so one not among SCHEMAS is refused. */
+/** A named schema; a record naming one not among SCHEMAS is refused. */
 function ref(name: string): Json {
   if (!Object.hasOwn(SCHEMAS, name))
     throw new Error(`no schema ${name} in the OpenAPI document's components`);
@@ -121,7 +99,6 @@ function ref(name: string): Json {
 }
 const json = (schema: Json) => ({ "application/json": { schema } });
 
-/** The error answers every operation may get, with the bodies the service documents and sends. */
 const ERROR_RESPONSES = {
   BadRequest: {
     description: "The request was refused: `errors` lists the service's messages (or one `message`)",
@@ -143,8 +120,7 @@ const ERROR_RESPONSES = {
   },
 };
 
-/** The whole document, as a plain JSON value. */
-export function openApiDocument(servers: Servers): Json {
+export function openApiDocument(servers: { baseUrl: string; skillsBaseUrl: string }): Json {
   const paths: Record<string, Json> = {};
   for (const [operationId, record] of operations()) {
     const { path } = record;
@@ -196,11 +172,14 @@ function operation(operationId: Operation, doc: OperationRecord): Json {
       schema: q.schema,
     });
   }
+  // A new object each time: YAML would write one used twice as an anchor.
+  const success = () => ({
+    description: "Success",
+    ...(doc.response ? { content: answerContent(doc) } : {}),
+  });
   const responses: Json = {
-    "200": { description: "Success", ...(doc.response ? { content: answerContent(doc) } : {}) },
-    ...(doc.created
-      ? { "201": { description: "Success", ...(doc.response ? { content: answerContent(doc) } : {}) } }
-      : {}),
+    "200": success(),
+    ...(doc.created ? { "201": success() } : {}),
     "400": { $ref: "#/components/responses/BadRequest" },
     "401": doc.resultErrors
       ? {
@@ -235,10 +214,7 @@ function answerContent(doc: OperationRecord): Json {
   return doc.alsoText ? { ...json(ref(answer)), "text/plain": { schema: ref(answer) } } : json(ref(answer));
 }
 
-/**
- * The named schemas as JSON Schema, each referring to the others by `$ref`. zod marks every integer with
- * JavaScript's safe bounds; those say nothing about the service and are dropped.
- */
+/** The named schemas as JSON Schema, referring to each other by `$ref`; zod's safe-integer bounds dropped. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(SCHEMAS)) registry.add(schema, { id });

@@ -1,40 +1,34 @@
 /**
- * Reading the service's answers as the real service sends them (fixtures/real/ holds its documented samples).
- * Its documentation shows few answers, and the real ones vary (docs/guide.md, "Against the real service"): envelopes
- * (`{result, errors}`, `data`), lists under `tests`, `items`, `testLinks`... or bare, PascalCase keys
- * (`Status`, `TestInvitationId`), extra fields, 200 or 201. So an answer is never changed and never refused
- * for a detail the command does not need:
- * - a documented field spelled in another casing (`TestInvitationId`, `test_invitation_id`) is given its
- *   documented name as a hidden alias (not enumerable): code and table columns read it, while `--json` prints
- *   the answer exactly as it came;
- * - a field that does not fit its schema is ignored when the field is optional there; only a required field
- *   (an id the command goes on to use) stops the command, with an error naming it and how to see the raw answer.
+ * Reading the service's answers as the real service sends them (envelopes, lists under any key or bare, any
+ * casing, extra fields). An answer is never changed, and never refused for a detail the command does not need:
+ * - a documented field spelled in another casing gets its documented name as a hidden (not enumerable) alias,
+ *   so code and columns read it while `--json` prints the answer as it came;
+ * - a field that does not fit is ignored when optional; only a required one stops the command.
  */
 import { ApiError } from "../errors.js";
 import { escapeControls } from "../escape.js";
 import { type Fields, field, findKey, isRecord } from "../fields.js";
 import type * as z from "../parse/zod.js";
 
-/** Where an answer came from, for errors that say how to see it raw (`assess api`). */
+/** An answer and where it came from, for errors that say how to see it raw (`assess api`). */
 export interface Answer {
   data: unknown;
   method: string;
   /** The path as sent, with its query. */
   path: string;
   skills: boolean;
-  /** The body was text, not JSON (`data` is that text): an HTML page, JSON cut short, plain words. */
+  /** `data` is text that is not JSON. */
   notJson?: boolean;
 }
 
 export interface Page<T> {
   items: T[];
-  /** False when this was the last page. */
+  /** False on the last page. */
   more: boolean;
-  /** Items in all pages, when the answer says. */
   total?: number;
 }
 
-/** Checks `answer` against `schema` leniently (see the top of this file) and returns it as it came. */
+/** Checks `answer` against `schema` leniently and returns it as it came. */
 export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data = answer.data): T {
   if (answer.notJson) throw notJsonError(answer, what);
   addAliases(data, schema);
@@ -49,10 +43,7 @@ export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data
       ? `has no ${where}`
       : `has an unexpected ${where} (${fatal.message})`
     : `is not what was expected (${fatal.message})`;
-  throw new ApiError(200, [`The service's answer (${what}) ${problem}: ${preview(answer.data)}`], {
-    body: answer.data,
-    suggestion: rawHint(answer),
-  });
+  throw answerError(answer, `The service's answer (${what}) ${problem}: ${preview(answer.data)}`);
 }
 
 /** The list in an answer (bare, or under one of `keys` or another list-like key, in any envelope). */
@@ -61,9 +52,8 @@ export function readList<T>(schema: z.ZodType<T>, answer: Answer, keys: string[]
 }
 
 /**
- * One page of a paged list. It is the last page when the answer says so (`hasNextPage`, `totalPages`, a total
- * reached), or, when it says nothing, when it is short or empty. (`count` is a total only when it exceeds the
- * page: the real service's `count` may be either, its documentation does not say.)
+ * One page: the last when the answer says so (`hasNextPage`, `totalPages`, a total reached), else when short or
+ * empty. (`count` is a total only when it exceeds the page: the service's may be either.)
  */
 export function readPage<T>(
   schema: z.ZodType<T>,
@@ -96,12 +86,10 @@ function listOf<T>(
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
-    throw new ApiError(
-      200,
-      [
-        `The service's answer holds no list of ${what} (looked for ${keys.join(", ")}): ${preview(answer.data)}`,
-      ],
-      { body: answer.data, suggestion: rawHint(answer) },
+    const looked = `looked for ${keys.join(", ")}`;
+    throw answerError(
+      answer,
+      `The service's answer holds no list of ${what} (${looked}): ${preview(answer.data)}`,
     );
   }
   return { items: read(schema.array(), answer, what, found.items), meta: found.meta };
@@ -131,24 +119,14 @@ function findList(data: unknown, keys: string[]): { items: unknown[]; meta: Page
     if (current === undefined || current === null || current === "") return { items: [], meta };
     if (!isRecord(current)) return undefined;
     readMeta(current, meta);
-    let next: unknown;
-    for (const key of [...keys, ...LIST_KEYS]) {
-      const found = findKey(current, key);
-      if (found !== undefined && (Array.isArray(current[found]) || isRecord(current[found]))) {
-        next = current[found];
-        break;
-      }
-    }
+    const record = current;
+    const under = [...keys, ...LIST_KEYS].flatMap((key) => findKey(record, key) ?? []);
+    const next = under.map((key) => record[key]).find((value) => Array.isArray(value) || isRecord(value));
     if (next === undefined) {
-      const arrays = Object.values(current).filter(Array.isArray);
-      if (arrays.length === 1) return { items: arrays[0] as unknown[], meta };
+      const arrays = Object.values(record).filter(Array.isArray);
+      if (arrays.length === 1) return { items: arrays[0]!, meta };
       // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list.
-      const record = current;
-      const empty = [...keys, ...LIST_KEYS].some((key) => {
-        const found = findKey(record, key);
-        return found !== undefined && record[found] === null;
-      });
-      return empty ? { items: [], meta } : undefined;
+      return under.some((key) => record[key] === null) ? { items: [], meta } : undefined;
     }
     current = next;
   }
@@ -159,7 +137,7 @@ function readMeta(record: Fields, meta: PageMeta): void {
   for (const [name, aliases] of Object.entries(META_KEYS) as [keyof PageMeta, string[]][]) {
     for (const alias of aliases) {
       const value = field(record, alias);
-      // Counts too may come as numeric strings (`"totalCount": "45"`), as an ASP.NET service sends Integer64s.
+      // Counts too may come as numeric strings (`"totalCount": "45"`).
       const count = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
       if (name === "hasNextPage" ? typeof value === "boolean" : typeof count === "number") {
         (meta as Fields)[name] = name === "hasNextPage" ? value : count;
@@ -180,10 +158,7 @@ const ENVELOPE_KEYS = new Set([
   "issuccess",
 ]);
 
-/**
- * A record's answer may come in an envelope, `{"result": {...}, "errors": null}` (attempts, callbacks) or
- * `{"data": {...}}`; the record is what is inside. A record that has fields of its own is not an envelope.
- */
+/** What is inside `{"result": {...}, "errors": null}` or `{"data": {...}}`; a record with fields of its own is no envelope. */
 export function unwrap(data: unknown): unknown {
   if (!isRecord(data)) return data;
   const keys = Object.keys(data);
@@ -192,16 +167,14 @@ export function unwrap(data: unknown): unknown {
   return inner !== null && typeof inner === "object" ? unwrap(inner) : data;
 }
 
-/**
- * A 2xx answer that is text where JSON was expected: a login or error page of a proxy (HTML, named by its
- * title), JSON cut short, or words. Said as such, with its first line (escaped: it is the service's text),
- * rather than as a field missing from it. Exit 1, like any answer the command cannot use.
- */
+/** A 2xx answer that is text where JSON was expected, said as such with its first line (escaped). */
 export function notJsonError(answer: Answer, what: string): ApiError {
-  return new ApiError(200, [`The service's answer (${what}) is ${describeText(answer.data)}`], {
-    body: answer.data,
-    suggestion: rawHint(answer),
-  });
+  return answerError(answer, `The service's answer (${what}) is ${describeText(answer.data)}`);
+}
+
+/** An answer the command cannot use (exit 1), with how to see it raw. */
+function answerError(answer: Answer, message: string): ApiError {
+  return new ApiError(200, [message], { body: answer.data, suggestion: rawHint(answer) });
 }
 
 /** `an HTML page titled "Sign in", not JSON; its first line: <!DOCTYPE html>`, for text that is not JSON. */
@@ -222,7 +195,7 @@ export function describeText(data: unknown): string {
   return `${kind}; its first line: ${clip(escapeControls(firstLine), 200)}`;
 }
 
-/** Nesting no answer of the service comes near; deeper JSON would overflow the stack of whatever walks it. */
+/** Nesting no answer comes near; deeper JSON would overflow the stack of whatever walks it. */
 export const MAX_DEPTH = 256;
 
 /** Whether JSON text opens more than `max` arrays or objects inside one another (strings skipped). */
@@ -297,8 +270,7 @@ function bare(schema: Schema): Schema {
   let current = schema;
   for (let i = 0; i < 16; i++) {
     const def = current._zod.def;
-    // zod builds a lazy schema once and keeps it as `innerType`; its getter would build it anew on every call
-    // (a whole object schema per item of every answer: 20k upserts took 2.3 s instead of 0.8 s).
+    // zod keeps a built lazy schema as `innerType`; its getter would build it anew on every call (slow).
     if (def.type === "lazy") current = current._zod.innerType ?? (def.getter as () => Schema)();
     else if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType;
     else if (def.type === "pipe" && def.in) current = def.in;

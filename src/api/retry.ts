@@ -1,11 +1,6 @@
-/**
- * The retry policy: a GET is retried on network errors, timeouts, 429, 500, 502, 503 and 504; a POST or PATCH
- * only when the service cannot have processed it. Kept apart from the transport so it reads as the rules.
- */
+/** The retry policy: a GET is retried on any transient failure, a write only when it cannot have been processed. */
 
-/** Statuses after which a GET is retried. */
 const RETRY_GET = new Set([429, 500, 502, 503, 504]);
-/** Statuses after which a POST/PATCH is retried: the service cannot have processed it. */
 const RETRY_WRITE = new Set([429, 503]);
 /** Network errors that happen before a request reaches the service. */
 const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -16,7 +11,7 @@ export function retryableStatus(method: string, status: number): boolean {
   return (isIdempotent(method) ? RETRY_GET : RETRY_WRITE).has(status);
 }
 
-/** Was the request certainly never delivered? Then even a POST may be sent again. */
+/** The request was certainly never delivered: even a POST may be sent again. */
 export function neverSent(code: string | undefined): boolean {
   return code !== undefined && NEVER_SENT.has(code);
 }
@@ -24,7 +19,7 @@ export function neverSent(code: string | undefined): boolean {
 const BASE_MS = 500;
 const CAP_MS = 30_000;
 /** A Retry-After beyond this is not worth waiting for in a CLI; we wait this long instead. */
-export const RETRY_AFTER_CAP_MS = 60_000;
+const RETRY_AFTER_CAP_MS = 60_000;
 
 /** Exponential backoff with full jitter; `attempt` starts at 0. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {

@@ -1,31 +1,20 @@
 /**
- * zod schemas of the service's requests and answers. Requests are strict: exactly the documented field
- * names, quirks included, checked before anything is sent. Responses are loose: documented fields typed,
- * unknown fields kept, because the service's answers are only partly documented.
- *
- * Each schema is built on first use (`z.lazy`): a command uses a few of them, and building them all took
- * ~10 ms of every command's start-up (bench/README.md). The enums stay plain: their `.options` are value
- * lists for flags.
+ * zod schemas of the service's requests (strict: the documented names, quirks included, checked before
+ * sending) and answers (loose: documented fields typed, others kept). Each is built on first use (`z.lazy`:
+ * building all slowed start-up); the enums stay plain, their `.options` are value lists for flags.
  */
 
 import * as z from "../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
 
-/** Yes/No flags are integers: 0 = no, 1 = yes. */
 export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)]));
-/** UTC ISO 8601 as the service wants it: YYYY-MM-ddTHH:mm:ssZ. */
 export const UtcDateTime = z.lazy(() =>
   z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "must be YYYY-MM-DDTHH:mm:ssZ"),
 );
 export const Email = z.lazy(() => z.email("is not a valid e-mail address"));
 export const Id = z.lazy(() => z.number().int().positive());
-/**
- * A number in an answer, which the service may send as a JSON string: an ASP.NET service serializes its
- * Integer64 ids that way (`"testId": "1001"`). Answers are returned as they came (api/read.ts), so `--json`
- * prints the string as sent; this only lets the check accept it. The OpenAPI document shows `number` still
- * (zod describes a preprocess by the schema after it).
- */
+/** A number in an answer, which the service may send as a JSON string (`"testId": "1001"`); kept as sent. */
 const NUMERIC_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
 const num = <T extends z.ZodType>(schema: T) =>
   z.preprocess(
@@ -34,7 +23,6 @@ const num = <T extends z.ZodType>(schema: T) =>
   );
 export const ProctoringMode = z.enum(["disabled", "image", "video"]);
 
-// Test settings
 export const TestSettings = z.lazy(() =>
   z.looseObject({
     testName: z.string().optional(),
@@ -46,7 +34,6 @@ export const TestSettings = z.lazy(() =>
 export type TestSettings = z.infer<typeof TestSettings> &
   Partial<Record<(typeof SETTING_FLAGS)[number], 0 | 1>>;
 
-// Test links
 export const InvitationType = z.enum(["email", "open"]);
 export const ScheduleType = z.enum(["validityindays", "timebound", "slotwise"]);
 export const LinkStatus = z.enum(["active", "inactive"]);
@@ -101,7 +88,7 @@ export const TestLink = z.lazy(() =>
 );
 export type TestLink = z.infer<typeof TestLink>;
 
-// Invitation (POST /v3/tests/{testId}/invite): sendEmail is the string "yes" or "no"
+// sendEmail is the string "yes" or "no" here, a 0/1 flag in a link invitation.
 export const InviteBody = z.lazy(() =>
   z.strictObject({
     emailId: Email.optional(),
@@ -120,7 +107,6 @@ export const InviteBody = z.lazy(() =>
 );
 export type InviteBody = z.infer<typeof InviteBody>;
 
-// Reattempt: its own casing of the field names (StartDateTime, CallbackUrl...)
 export const ReattemptBody = z.lazy(() =>
   z.strictObject({
     StartDateTime: UtcDateTime.optional(),
@@ -133,7 +119,6 @@ export const ReattemptBody = z.lazy(() =>
 );
 export type ReattemptBody = z.infer<typeof ReattemptBody>;
 
-// Test-link invitation: the candidate fields of an invitation, with sendEmail an integer flag here.
 export const LinkInviteBody = z.lazy(() =>
   InviteBody.unwrap()
     .pick({
@@ -157,7 +142,6 @@ export const Invitation = z.lazy(() =>
 );
 export type Invitation = z.infer<typeof Invitation>;
 
-// Bulk invite: the settings, and the candidates (each checked where it is read: src/bulk/rows/invites.ts)
 export const BulkInviteSettings = z.lazy(() =>
   z.strictObject({
     startDateTime: UtcDateTime.optional(),
@@ -172,13 +156,9 @@ export interface BulkCandidate {
   email: string;
   name: string;
 }
-/**
- * How many candidates one bulk invite carries: 1 to 1000. Each is a JSON text checked where its row was read
- * (api/json.ts); the request checks its count, not every candidate again.
- */
+/** The candidates of one bulk invite, each checked where its row was read (api/json.ts): their count only. */
 export const BulkCandidateCount = z.lazy(() => z.number().int().min(1).max(MAX_BULK_CANDIDATES));
 
-// Test attempt record (an item of the attempt list)
 export const TestAttempt = z.lazy(() =>
   z.looseObject({
     testInvitationId: num(z.number()),
@@ -192,7 +172,6 @@ export const TestAttempt = z.lazy(() =>
 );
 export type TestAttempt = z.infer<typeof TestAttempt>;
 
-// Tests and reports, in the shapes the real service answers (fixtures/real/tests, fixtures/real/reports)
 export const Test = z.lazy(() =>
   z.looseObject({
     testId: num(z.number()),
@@ -232,9 +211,7 @@ export const Report = z.lazy(() =>
 );
 export type Report = z.infer<typeof Report>;
 
-// Users
-// User e-mails are judged by the service, whose own messages ("Email address is in invalid format") are the
-// ones users and scripts expect to see.
+// User e-mails are judged by the service, whose messages ("Email address is in invalid format") users expect.
 const UserEmail = z.lazy(() => z.string().min(1));
 export const UserCreateBody = z.lazy(() =>
   z.strictObject({
@@ -261,7 +238,6 @@ export const GdprBody = z.lazy(() =>
   z.strictObject({ CandidateEmail: Email, testinvitationId: Id.optional() }),
 );
 
-// Process callbacks: `result.testinvitationIds.{successful, failed}`
 export const CallbacksResult = z.lazy(() =>
   z.looseObject({
     testinvitationIds: z
@@ -270,11 +246,10 @@ export const CallbacksResult = z.lazy(() =>
   }),
 );
 
-// Employee upsert items
 const DateTimeString = z.lazy(() =>
   z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be a date-time"),
 );
-export const EmployeeHrms = z.lazy(() =>
+const EmployeeHrms = z.lazy(() =>
   z.strictObject({
     externalEmployeeId: z.string().min(1).optional(),
     department: z.string().optional(),
@@ -298,10 +273,7 @@ export const EmployeeUpsertItem = z.lazy(() =>
   }),
 );
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
-/**
- * How many employees one upsert carries: 1 to 100. Each is a JSON text checked where its row was read
- * (api/json.ts); the request checks its count, not every employee again.
- */
+/** The employees of one upsert, each checked where its row was read (api/json.ts): their count only. */
 export const UpsertItemCount = z.lazy(() => z.number().int().min(1).max(MAX_UPSERT_EMPLOYEES));
 const UpsertOutcome = z.lazy(() =>
   z.looseObject({
@@ -318,7 +290,6 @@ export const UpsertResult = z.lazy(() =>
 );
 export type UpsertResult = z.infer<typeof UpsertResult>;
 
-/** Skills lists, paged with PageNumber / PageSize: `{items, hasNextPage, totalCount, pageNumber}`. */
 export const SkillsPage = z.lazy(() =>
   z.looseObject({
     items: z.array(z.record(z.string(), z.unknown())),

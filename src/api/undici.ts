@@ -1,9 +1,6 @@
 /**
- * The two pieces of undici the client uses, imported from their own files. undici's index also loads fetch,
- * WebSocket, EventSource, the proxy, retry and mock agents, caches and interceptors: ~1 MB that added ~40 ms
- * to every command that talks to the service, against ~17 ms for these (bench/startup.mjs); the build also
- * leaves out their HTTP/2 client (src/build.mjs). undici's package.json has no "exports" map, so these
- * files are reachable; undici-internals.d.ts types them with undici's own declarations.
+ * The two pieces of undici the client uses, imported from their own files: undici's index loads ~1 MB more
+ * (fetch, WebSocket, mock agents...), ~40 ms of start-up. undici-internals.d.ts types them.
  */
 import type { Dispatcher } from "undici";
 import dispatchRequest from "undici/lib/api/api-request.js";

@@ -3,47 +3,35 @@ import { field, isRecord } from "../../fields.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { type Answer, read, readList } from "../read.js";
 import * as s from "../schemas.js";
-import { AnyRecord, asRecord, type Fields, type OperationRecord, PAGE, readLink } from "./record.js";
-
-const TESTS_PAGING = [
-  PAGE("pageNo", "page number, from 1"),
-  PAGE("pageSize", "items per page (the service allows 1 to 100)"),
-];
+import {
+  AnyRecord,
+  asRecord,
+  type Fields,
+  type OperationRecord,
+  op,
+  paged,
+  query,
+  readLink,
+} from "./record.js";
 
 export const ASSESSMENT = {
-  listTests: {
-    method: "GET",
-    path: "/v3/tests",
-    resource: "tests",
-    verb: "list",
+  listTests: op("GET /v3/tests", "tests.list", {
     summary: "List tests",
-    tag: "tests",
     description:
       "One page of the account's tests: testId, testName, status, duration; where a test's id is found by its name.",
     effect: "read",
-    query: TESTS_PAGING,
-    pagination: { page: "pageNo", size: "pageSize", items: s.Test, keys: ["tests"], what: "tests" },
+    ...paged("pageNo", "pageSize", s.Test, ["tests"], "tests"),
     response: "TestList",
-  },
-  getTest: {
-    method: "GET",
-    path: "/v3/tests/{testId}",
-    resource: "tests",
-    verb: "get",
+  }),
+  getTest: op("GET /v3/tests/{testId}", "tests.get", {
     summary: "Get a test",
-    tag: "tests",
     description: "One test, with every field the service keeps of it (details, sections).",
     effect: "read",
     read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
     response: "Record",
-  },
-  invite: {
-    method: "POST",
-    path: "/v3/tests/{testId}/invite",
-    resource: "invitations",
-    verb: "create",
+  }),
+  invite: op("POST /v3/tests/{testId}/invite", "invitations.create", {
     summary: "Invite a candidate",
-    tag: "invitations",
     description:
       'Invites one candidate (emailId, fullName) to a test; the answer holds the invitation\'s testInvitationId and test URL. Dates are UTC YYYY-MM-DDTHH:mm:ssZ; sendEmail "yes" e-mails the candidate.',
     effect: "add",
@@ -52,62 +40,36 @@ export const ASSESSMENT = {
     request: "InviteBody",
     response: "Invitation",
     created: true,
-  },
-  getReport: {
-    method: "GET",
-    path: "/v3/reports/{testInvitationId}",
-    resource: "reports",
-    verb: "get",
+  }),
+  getReport: op("GET /v3/reports/{testInvitationId}", "reports.get", {
     summary: "Get a candidate's report",
-    tag: "reports",
     description:
       "The report of one attempt: candidate, test, status, scorePercentage, points, time taken, sections with their scores.",
     effect: "read",
-    query: [
-      {
-        name: "reportType",
-        schema: { type: "integer", enum: [1, 2, 3] },
-        description: "the kind of report (1, 2 or 3)",
-      },
-    ],
+    query: [query("reportType", { type: "integer", enum: [1, 2, 3] }, "the kind of report (1, 2 or 3)")],
     read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
     response: "Report",
-  },
-  getReportPdf: {
-    method: "GET",
-    path: "/v3/reports/{testInvitationId}/pdf",
-    resource: "reports",
-    verb: "pdf",
+  }),
+  getReportPdf: op("GET /v3/reports/{testInvitationId}/pdf", "reports.pdf", {
     summary: "Get a candidate's report as PDF",
-    tag: "reports",
     description: "The report of one attempt as a PDF file.",
     effect: "read",
     response: {
       contentType: "application/pdf",
       schema: { type: "string", contentMediaType: "application/pdf" },
     },
-  },
-  cancelInvitation: {
-    method: "POST",
-    path: "/v3/invitations/{testInvitationId}/cancel",
-    resource: "invitations",
-    verb: "cancel",
+  }),
+  cancelInvitation: op("POST /v3/invitations/{testInvitationId}/cancel", "invitations.cancel", {
     summary: "Cancel an invitation",
-    tag: "invitations",
     description: "Cancels an invitation: its candidate can no longer take the test.",
     effect: "overwrite",
     body: "empty",
     read: (answer: Answer): Fields => asRecord(answer.data),
     request: { contentType: "application/json", schema: { type: "object" }, description: "an empty object" },
     response: "Record",
-  },
-  reattempt: {
-    method: "POST",
-    path: "/v3/invitations/{testInvitationId}/reattempt",
-    resource: "invitations",
-    verb: "reattempt",
+  }),
+  reattempt: op("POST /v3/invitations/{testInvitationId}/reattempt", "invitations.reattempt", {
     summary: "Let a candidate reattempt",
-    tag: "invitations",
     description:
       "Lets the candidate of an invitation take the test again, in a new window (dates UTC YYYY-MM-DDTHH:mm:ssZ).",
     effect: "overwrite",
@@ -115,12 +77,8 @@ export const ASSESSMENT = {
     read: (answer: Answer): Fields => asRecord(answer.data),
     request: "ReattemptBody",
     response: "Record",
-  },
-  inviteThroughLink: {
-    method: "POST",
-    path: "/v3/tests/{testId}/testlinks/{testLinkId}/invite",
-    resource: "testLinks",
-    verb: "invite",
+  }),
+  inviteThroughLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}/invite", "testLinks.invite", {
     summary: "Invite a candidate through a test link",
     tag: "invitations",
     description: "Invites one candidate through a test link, with the link's settings.",
@@ -130,27 +88,17 @@ export const ASSESSMENT = {
     request: "LinkInviteBody",
     response: "Invitation",
     created: true,
-  },
-  getSettings: {
-    method: "GET",
-    path: "/v3/tests/{testId}/settings",
-    resource: "tests.settings",
-    verb: "get",
+  }),
+  getSettings: op("GET /v3/tests/{testId}/settings", "tests.settings.get", {
     summary: "Get a test's settings",
-    tag: "tests",
     description:
       "A test's settings: name, alias, type (1 multiple questions, 2 single question) and its 0/1 switches (1 yes, 0 no) such as randomQuestions, copyPaste, candidateFeedback.",
     effect: "read",
     read: (answer: Answer): s.TestSettings => read(s.TestSettings, answer, "test settings") as s.TestSettings,
     response: "TestSettings",
-  },
-  updateSettings: {
-    method: "POST",
-    path: "/v3/tests/{testId}/settings",
-    resource: "tests.settings",
-    verb: "update",
+  }),
+  updateSettings: op("POST /v3/tests/{testId}/settings", "tests.settings.update", {
     summary: "Change a test's settings",
-    tag: "tests",
     description: "Changes the settings of a test (the 0/1 switches given, by name).",
     effect: "overwrite",
     body: "fields",
@@ -158,62 +106,43 @@ export const ASSESSMENT = {
     request: "TestSettings",
     response: "Record",
     created: true,
-  },
-  listAttempts: {
-    method: "POST",
-    path: "/v3/candidates/testattempts",
-    resource: "attempts",
-    verb: "list",
+  }),
+  listAttempts: op("POST /v3/candidates/testattempts", "attempts.list", {
     summary: "List finished attempts of a period (at most 30 days)",
-    tag: "attempts",
     description: "The attempts finished in a period of at most 30 days (the SDK splits longer ones).",
     effect: "read",
     query: [
-      {
-        name: "state",
-        schema: { type: "string", default: "completed" },
-        required: true,
-        description: "attempts that are Completed, Testleft or Terminated: `completed`",
-      },
+      query(
+        "state",
+        { type: "string", default: "completed" },
+        "attempts that are Completed, Testleft or Terminated: `completed`",
+        true,
+      ),
     ],
     read: (answer: Answer): s.TestAttempt[] =>
       readList(s.TestAttempt, answer, ["testAttempts"], "test attempts"),
     request: "AttemptsBody",
     response: "TestAttemptList",
     resultErrors: true,
-  },
-  processCallbacks: {
-    method: "POST",
-    path: "/v3/callbacks/process",
-    resource: "callbacks",
-    verb: "process",
+  }),
+  processCallbacks: op("POST /v3/callbacks/process", "callbacks.process", {
     summary: "Resend test-completion notifications (at most 100 ids)",
-    tag: "callbacks",
     description: "Asks the service to send again the completion callbacks of up to 100 invitations.",
     effect: "add",
     limits: { items: MAX_CALLBACK_IDS },
     request: "CallbacksBody",
     response: "CallbacksAnswer",
     resultErrors: true,
-  },
-  bulkInvite: {
-    method: "POST",
-    path: "/v3/tests/{testId}/invite/bulk",
-    resource: "invitations",
-    verb: "bulk",
+  }),
+  bulkInvite: op("POST /v3/tests/{testId}/invite/bulk", "invitations.bulk", {
     summary: "Invite up to 1000 candidates",
-    tag: "invitations",
     description: "Invites up to 1000 candidates to a test in one request, with the same settings.",
     effect: "add",
     limits: { items: MAX_BULK_CANDIDATES },
     request: "BulkInviteBody",
     response: { contentType: "text/plain", schema: { type: "boolean" } },
-  },
-  listLinks: {
-    method: "GET",
-    path: "/v3/tests/{testId}/testlinks",
-    resource: "testLinks",
-    verb: "list",
+  }),
+  listLinks: op("GET /v3/tests/{testId}/testlinks", "testLinks.list", {
     summary: "List a test's links",
     tag: "links",
     description:
@@ -221,12 +150,8 @@ export const ASSESSMENT = {
     effect: "read",
     read: (answer: Answer): s.TestLink[] => readList(s.TestLink, answer, ["testLinks"], "test links"),
     response: "TestLinkList",
-  },
-  createLink: {
-    method: "POST",
-    path: "/v3/tests/{testId}/testlinks",
-    resource: "testLinks",
-    verb: "create",
+  }),
+  createLink: op("POST /v3/tests/{testId}/testlinks", "testLinks.create", {
     summary: "Create a test link",
     tag: "links",
     description:
@@ -236,24 +161,16 @@ export const ASSESSMENT = {
     read: readLink,
     request: "TestLinkBody",
     response: "TestLink",
-  },
-  getLink: {
-    method: "GET",
-    path: "/v3/tests/{testId}/testlinks/{testLinkId}",
-    resource: "testLinks",
-    verb: "get",
+  }),
+  getLink: op("GET /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.get", {
     summary: "Get a test link",
     tag: "links",
     description: "One test link of a test, with its schedule and proctoring settings.",
     effect: "read",
     read: readLink,
     response: "TestLink",
-  },
-  updateLink: {
-    method: "POST",
-    path: "/v3/tests/{testId}/testlinks/{testLinkId}",
-    resource: "testLinks",
-    verb: "update",
+  }),
+  updateLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.update", {
     summary: "Change a test link",
     tag: "links",
     description:
@@ -263,14 +180,9 @@ export const ASSESSMENT = {
     read: readLink,
     request: "TestLinkBody",
     response: "TestLink",
-  },
-  createUser: {
-    method: "POST",
-    path: "/v3/accounts/user/create",
-    resource: "users",
-    verb: "create",
+  }),
+  createUser: op("POST /v3/accounts/user/create", "users.create", {
     summary: "Create a user",
-    tag: "users",
     description:
       "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
     effect: "add",
@@ -278,42 +190,27 @@ export const ASSESSMENT = {
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
     request: "UserCreateBody",
     response: "User",
-  },
-  updateUser: {
-    method: "POST",
-    path: "/v3/accounts/user/update",
-    resource: "users",
-    verb: "update",
+  }),
+  updateUser: op("POST /v3/accounts/user/update", "users.update", {
     summary: "Move a user to a business unit",
-    tag: "users",
     description: "Moves the user with this Email to another business unit (BusinessunitId).",
     effect: "overwrite",
     body: s.UserUpdateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
     request: "UserUpdateBody",
     response: "User",
-  },
-  setUserStatus: {
-    method: "POST",
-    path: "/v3/accounts/user/status",
-    resource: "users",
-    verb: "setStatus",
+  }),
+  setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
     summary: "Activate or deactivate a user",
-    tag: "users",
     description: "Activates or deactivates a user: an inactive user cannot sign in.",
     effect: "overwrite",
     body: s.UserStatusBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
     request: "UserStatusBody",
     response: "User",
-  },
-  maskCandidate: {
-    method: "POST",
-    path: "/v3/gdpr/requests",
-    resource: "gdpr",
-    verb: "mask",
+  }),
+  maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
     summary: "Mask a candidate's data (GDPR)",
-    tag: "gdpr",
     description:
       "Masks for good the personal data of the candidate with this CandidateEmail (GDPR): every record of the account, or only the attempt testinvitationId when given. It cannot be undone; the answer is the service's message.",
     effect: "overwrite",
@@ -325,5 +222,5 @@ export const ASSESSMENT = {
     },
     request: "GdprBody",
     response: "GdprAnswer",
-  },
+  }),
 } as const satisfies Record<string, OperationRecord>;
