@@ -6,6 +6,7 @@ import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
+import { zodIssueLines } from "./parse/issues.js";
 import { declareProgram } from "./program.js";
 import { redactUrl } from "./redact.js";
 
@@ -98,13 +99,9 @@ function report(ctx: Context, error: unknown): number {
   if (name === "ExitPromptError" || name === "AbortPromptError") {
     return printError(ctx, "Cancelled; nothing was sent", ExitCode.interrupted);
   }
-  if (name === "ZodError") {
-    const issues = (error as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    const lines = issues.map((i) =>
-      i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
-    );
+  const lines = zodIssueLines(error);
+  if (lines)
     return printError(ctx, `Invalid request: ${lines.join("; ")}`, ExitCode.usage, { messages: lines });
-  }
   if (ctx.debugEnabled && error instanceof Error && error.stack)
     ctx.io.stderr.write(`${redactUrl(error.stack)}\n`);
   const hint = "This looks like a bug in assess; run again with --debug and report it.";

@@ -33,3 +33,8 @@ export function jsonText(value: unknown, indent?: number): string {
   if (text === undefined) return String(text);
   return text.replace(JSON_RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** A path as a shell word, for suggestions that show a command. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}

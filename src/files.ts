@@ -29,6 +29,7 @@ import { basename, dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, UsageError } from "./errors.js";
+import { shellWord } from "./escape.js";
 
 interface TargetOptions {
   /** The option that named the file (`--out`, `--rejects`), for messages. */
@@ -207,10 +208,6 @@ function linkTarget(path: string): string {
   } catch {
     return "?";
   }
-}
-
-export function shellWord(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 /** Why a file cannot be read, in words (exit 2); `stdin`: the hint offers `-`. */

@@ -22,7 +22,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
-import { shellWord } from "../files.js";
+import { shellWord } from "../escape.js";
 
 /** Absent on Windows, where links need privileges. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;

@@ -19,6 +19,7 @@ import {
 import { OPERATIONS } from "../api/operations/index.js";
 import type { Context } from "../context.js";
 import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
+import { zodIssueLines } from "../parse/issues.js";
 import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
@@ -90,7 +91,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     }
     const parsed = tool.input().safeParse(args);
     if (!parsed.success) {
-      const lines = issueLines(parsed.error.issues);
+      const lines = zodIssueLines(parsed.error) ?? [];
       return failure(
         scrub,
         `Invalid arguments for ${name}: ${lines.join("; ")}; nothing was sent`,
@@ -264,18 +265,12 @@ function failure(
   };
 }
 
-type ZodIssue = { path: PropertyKey[]; message: string };
-
-function issueLines(issues: ZodIssue[]): string[] {
-  return issues.map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
-}
-
 function errorResult(scrub: (text: string) => string, error: unknown, tool: Tool): CallToolResult {
   if (error instanceof CliError)
     return failure(scrub, error.message, hintFor(error, tool), error.messages, error.status);
-  if (error instanceof Error && error.name === "ZodError") {
-    // A request body the API layer refused before sending (its schemas are stricter than a tool's input).
-    const lines = issueLines((error as unknown as { issues: ZodIssue[] }).issues);
+  // A request body the API layer refused before sending (its schemas are stricter than a tool's input).
+  const lines = zodIssueLines(error);
+  if (lines) {
     return failure(scrub, `Invalid request: ${lines.join("; ")}; nothing was sent`, undefined, lines);
   }
   const message = error instanceof Error ? error.message : String(error);

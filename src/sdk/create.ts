@@ -6,6 +6,7 @@ import { ApiClient } from "../api/client.js";
 import { Api } from "../api/endpoints.js";
 import { resolveSettings } from "../config/resolve.js";
 import { AuthError, UsageError } from "../errors.js";
+import { zodIssueLines } from "../parse/issues.js";
 import { VERSION } from "../version.js";
 import { Client } from "./client.js";
 import type { AssessClient, CreateClientOptions } from "./types.js";
@@ -45,13 +46,8 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
 /** A request body that breaks its schema is refused before it is sent with zod's error: for code, an AssessUsageError. */
 function withUsageErrors(api: Api): Api {
   const translate = (error: unknown): never => {
-    if (error instanceof Error && error.name === "ZodError") {
-      const issues = (error as Error & { issues: Array<{ path: PropertyKey[]; message: string }> }).issues;
-      const lines = issues.map((i) =>
-        i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message,
-      );
-      throw new UsageError(`Invalid request: ${lines.join("; ")}`, undefined, lines);
-    }
+    const lines = zodIssueLines(error);
+    if (lines) throw new UsageError(`Invalid request: ${lines.join("; ")}`, undefined, lines);
     throw error;
   };
   return new Proxy(api, {
