@@ -3,25 +3,19 @@
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { runBin, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, lines, sleep, startReceiver, waitUntil } from "./watch-helpers.js";
 
-let t: TestEnv;
-let dir: string;
+// A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
+const t = useTestEnv({ perTest: true });
+const tmp = useTempDir("assess-watch-", { perTest: true });
 let env: Record<string, string>;
-beforeEach(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-watch-"));
-  env = { ...t.env, ASSESS_CONFIG_DIR: join(dir, "config") };
-});
-afterEach(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeEach(() => {
+  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
 const start = (args: string[]) => startBin(args, { env });
@@ -132,8 +126,8 @@ describe("assess attempts watch", () => {
   it("--exec runs the command with the attempt as JSON on stdin, without the API key; a failing command keeps the attempt pending until it succeeds", async () => {
     const one = await finishedAttempt("exec.one@example.com");
     const two = await finishedAttempt("exec.two@example.com");
-    const file = join(dir, "received.ndjson");
-    const ok = join(dir, "ok");
+    const file = tmp.file("received.ndjson");
+    const ok = tmp.file("ok");
     const exec =
       `if [ -n "$ASSESS_API_KEY" ]; then k=given; else k=none; fi; echo "ran for $ASSESS_TEST_INVITATION_ID, key: $k"; ` +
       `[ -f '${ok}' ] || exit 3; cat >> '${file}'`;
@@ -298,7 +292,7 @@ describe("assess attempts watch", () => {
 
   it("--dry-run says what --exec would do, runs nothing, and records nothing", async () => {
     const id = await finishedAttempt("dry@example.com");
-    const file = join(dir, "dry.ndjson");
+    const file = tmp.file("dry.ndjson");
     const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`[dry-run] would deliver attempt ${id} (--exec)`);

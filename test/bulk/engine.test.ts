@@ -6,7 +6,7 @@ import { runBulk } from "../../src/bulk/engine/run.js";
 import { bulkExitCode } from "../../src/bulk/engine/summary.js";
 import type { BulkEntry } from "../../src/bulk/engine/types.js";
 import { ApiError, AuthError, UncertainError } from "../../src/errors.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/cli.js";
 
 const tmp = tempDir("assess-engine-");
 afterAll(() => tmp.cleanup());

@@ -2,21 +2,13 @@
  * The crash case, as a user would meet it: the built CLI (`node bin/assess.js`) is SIGKILLed while a chunk is
  * out, then run again. Every e-mail must end up invited exactly once.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { bulkRequests, expectEachOnce, invitedCounts, tempDir, writeCandidates } from "./helpers.js";
+import { startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir();
-}, 120_000);
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv();
+const tmp = useTempDir();
 
 const ROWS = 12_000;
 const LATENCY_MS = 150;

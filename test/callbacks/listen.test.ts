@@ -1,21 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 import { eventually, startLiveCli, startRecorder } from "./live.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-listen-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-listen-");
 
 const ndjson = (text: string) =>
   text
@@ -50,7 +40,7 @@ const post = (url: string, body: string | Buffer, contentType = "application/jso
 describe("callbacks listen", () => {
   it("receives both notifications of a completed attempt, forwards them unchanged, logs them, marks resends as duplicates", async () => {
     const target = await startRecorder(202);
-    const log = join(dir, "callbacks.ndjson");
+    const log = tmp.file("callbacks.ndjson");
     const cli = startLiveCli(
       ["callbacks", "listen", "--port", "0", "--forward-to", target.url, "--log", log],
       t.env,
@@ -124,7 +114,7 @@ describe("callbacks listen", () => {
   });
 
   it("answers 413 to a 2 MiB body and 400 to malformed JSON, logs both, and keeps serving", async () => {
-    const log = join(dir, "rejects.ndjson");
+    const log = tmp.file("rejects.ndjson");
     const cli = startLiveCli(["callbacks", "listen", "--port", "0", "--log", log], t.env);
     try {
       const [, url] = await cli.waitFor("stderr", /Callback URL to use: (\S+)/);
@@ -199,14 +189,7 @@ describe("callbacks listen", () => {
     expect(forward.stderr).toContain("--forward-to must be an http:// or https:// URL");
     const port = await t.run(["callbacks", "listen", "--port", "70000"]);
     expect(port.code).toBe(2);
-    const log = await t.run([
-      "callbacks",
-      "listen",
-      "--port",
-      "0",
-      "--log",
-      join(dir, "missing", "x.ndjson"),
-    ]);
+    const log = await t.run(["callbacks", "listen", "--port", "0", "--log", tmp.file("missing", "x.ndjson")]);
     expect(log.code).toBe(2);
     expect(log.stderr).toContain("cannot open it for appending (ENOENT)");
   });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, SANDBOX_KEYS, startTestEnv } from "../helpers/cli.js";
+import { runCli, SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "assess-seams-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,17 +42,13 @@ describe("auth login --sandbox", () => {
 });
 
 describe("the group a command line names", () => {
+  const t = useTestEnv();
   it("is found after global options that take a value, read from the root's own declarations", async () => {
-    const t = await startTestEnv();
-    try {
-      const r = await t.run(["--timeout", "5000", "-o", "json", "--fields", "testId", "tests", "list"]);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.json<{ testId: number }[]>()[0]).toEqual({ testId: 1001 });
-      // `tests` as an option's value is not the group.
-      const named = await t.run(["--profile", "tests", "--api-key", "x", "--help"]);
-      expect(named.stdout).toContain("Usage: assess [options] [command]");
-    } finally {
-      await t.close();
-    }
+    const r = await t.run(["--timeout", "5000", "-o", "json", "--fields", "testId", "tests", "list"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<{ testId: number }[]>()[0]).toEqual({ testId: 1001 });
+    // `tests` as an option's value is not the group.
+    const named = await t.run(["--profile", "tests", "--api-key", "x", "--help"]);
+    expect(named.stdout).toContain("Usage: assess [options] [command]");
   });
 });

@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../links/terminal.js";
 
@@ -20,18 +20,10 @@ const WIDTHS = [60, 80, 120] as const;
 const UNWRAPPED = 100_000;
 const ATTEMPTS = "POST /v3/candidates/testattempts";
 
-let t: TestEnv;
+const t = useTestEnv({ clearFaults: true });
 const terminals: Terminal[] = [];
-
-beforeAll(async () => {
-  t = await startTestEnv();
-});
 afterEach(() => {
   for (const term of terminals.splice(0)) term.kill();
-  t.sandbox.faults.clear();
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** The built CLI in a terminal of `cols` columns, run to its end. */

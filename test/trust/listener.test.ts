@@ -10,8 +10,8 @@ import { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startListener } from "../../src/commands/callbacks/listener.js";
-import { tempDir } from "../bulk/helpers.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
+import { tempDir } from "../helpers/cli.js";
 import { printTable, record } from "./table.js";
 
 let tmp: ReturnType<typeof tempDir>;
