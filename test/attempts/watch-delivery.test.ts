@@ -10,10 +10,10 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runBin, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 import * as h from "./watch-helpers.js";
-import { expectNoStack, freePort, lines, sleep, startReceiver } from "./watch-helpers.js";
+import { expectNoStack, freePort, startReceiver } from "./watch-helpers.js";
 
 // A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
 const t = useTestEnv({ perTest: true });
@@ -45,7 +45,7 @@ describe("attempts watch: at-least-once delivery", () => {
     expect(down.stderr).toMatch(
       new RegExp(`1 delivery is still pending .*attempt ${id} \\(ECONNREFUSED, 1 try\\)`),
     );
-    expect(lines(down.stdout).map((a) => a.testInvitationId)).toEqual([id]);
+    expect(ndjson(down.stdout).map((a) => a.testInvitationId)).toEqual([id]);
     expect(state().pending).toEqual([expect.objectContaining({ tries: 1, lastError: "ECONNREFUSED" })]);
     expect(statSync(stateFile()).mode & 0o777).toBe(0o600);
 
@@ -80,7 +80,7 @@ describe("attempts watch: at-least-once delivery", () => {
       const file = `${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`;
       expect(second.stderr).toContain(`1 delivery was given up: see ${file}`);
       expect(second.stderr).toMatch(/HTTP 400 \(given up after 2 tries over \d+s\); given up, written to /);
-      const [dead, ...more] = lines(readFileSync(file, "utf8"));
+      const [dead, ...more] = ndjson(readFileSync(file, "utf8"));
       expect(more).toEqual([]);
       expect(dead).toMatchObject({
         testInvitationId: id,
@@ -123,8 +123,8 @@ describe("attempts watch: at-least-once delivery", () => {
       "--exec of attempt 9000001: ASSESS_TEST_ID cannot carry 1.5; given up, written to",
     );
     expectNoStack(r.stderr);
-    expect(lines(readFileSync(file, "utf8")).map((a) => a.testInvitationId)).toEqual([good]);
-    const dead = lines(readFileSync(`${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`, "utf8"));
+    expect(ndjson(readFileSync(file, "utf8")).map((a) => a.testInvitationId)).toEqual([good]);
+    const dead = ndjson(readFileSync(`${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`, "utf8"));
     expect(dead).toEqual([expect.objectContaining({ testInvitationId: 9_000_001, tries: 1 })]);
   });
 

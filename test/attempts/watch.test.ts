@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { runBin, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
-import { expectNoStack, lines, sleep, startReceiver, waitUntil } from "./watch-helpers.js";
+import { expectNoStack, startReceiver, waitUntil } from "./watch-helpers.js";
 
 // A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
 const t = useTestEnv({ perTest: true });
@@ -41,7 +41,7 @@ describe("assess attempts watch", () => {
       expect(watch.stdout()).toBe("");
       const id = await finishedAttempt("watch.live@example.com");
       await watch.waitFor("stdout", /\n/);
-      const [shown] = lines(watch.stdout());
+      const [shown] = ndjson(watch.stdout());
       expect(shown).toMatchObject({ testInvitationId: id, testId: 1001, email: "watch.live@example.com" });
       // The sandbox answers in the real service's shape: testStatus "Completed", read as it comes.
       expect(shown!.testStatus).toBe("Completed");
@@ -49,7 +49,7 @@ describe("assess attempts watch", () => {
       const calls = listingCalls();
       await waitUntil(() => listingCalls() > calls, "another poll", 15_000);
       await sleep(200);
-      expect(lines(watch.stdout())).toHaveLength(1);
+      expect(ndjson(watch.stdout())).toHaveLength(1);
 
       // A second watch of the same state (an overlapping cron run) is refused while this one runs.
       const twin = await runBuilt(["attempts", "watch", "--once"]);
@@ -79,7 +79,7 @@ describe("assess attempts watch", () => {
     const first = await finishedAttempt("once.a@example.com");
     const a = await runBuilt(["attempts", "watch", "--once"]);
     expect(a.code, a.stderr).toBe(0);
-    expect(lines(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
+    expect(ndjson(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
 
     const { polledUntil } = JSON.parse(readFileSync(stateFiles()[0]!, "utf8")) as { polledUntil: string };
 
@@ -88,7 +88,7 @@ describe("assess attempts watch", () => {
     const second = await finishedAttempt("once.b@example.com");
     const b = await runBuilt(["attempts", "watch", "--once", "--since", "5s"]);
     expect(b.code, b.stderr).toBe(0);
-    expect(lines(b.stdout).map((l) => l.testInvitationId)).toEqual([second]);
+    expect(ndjson(b.stdout).map((l) => l.testInvitationId)).toEqual([second]);
     const listing = t.sandbox.requests.filter((r) => r.path.endsWith("/v3/candidates/testattempts")).at(-1);
     const overlap = new Date(Date.parse(polledUntil) - 10 * 60_000).toISOString().slice(0, 19);
     expect(listing?.body).toMatchObject({ StartDateTime: `${overlap}Z` });
@@ -120,7 +120,7 @@ describe("assess attempts watch", () => {
     const next = await runBuilt(args);
     expect(next.code, next.stderr).toBe(0);
     // At most the first write can have been taken for delivered before the pipe's error came back.
-    expect(lines(next.stdout).length).toBeGreaterThanOrEqual(3);
+    expect(ndjson(next.stdout).length).toBeGreaterThanOrEqual(3);
   });
 
   it("--exec runs the command with the attempt as JSON on stdin, without the API key; a failing command keeps the attempt pending until it succeeds", async () => {
@@ -142,7 +142,7 @@ describe("assess attempts watch", () => {
     // The command's own output goes to stderr: stdout is the attempts alone, shown once.
     expect(r.stderr).toContain(`ran for ${one}, key: none`);
     expect(r.stderr).not.toContain(t.env.ASSESS_API_KEY);
-    expect(lines(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
+    expect(ndjson(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
 
     // The command works now: the next run delivers both, in order, and shows nothing again.
     writeFileSync(ok, "");
@@ -150,14 +150,14 @@ describe("assess attempts watch", () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toBe("");
     expect(next.stderr).toContain("2 deliveries left by earlier runs (--exec): trying them first.");
-    const received = lines(readFileSync(file, "utf8"));
+    const received = ndjson(readFileSync(file, "utf8"));
     expect(received.map((a) => a.testInvitationId)).toEqual([one, two]);
     expect(received[0]).toMatchObject({ email: "exec.one@example.com", testId: 1001 });
     // Delivered: a third run runs nothing again.
     const again = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain("ran for");
-    expect(lines(readFileSync(file, "utf8"))).toHaveLength(2);
+    expect(ndjson(readFileSync(file, "utf8"))).toHaveLength(2);
 
     // --exec-env-key passes the key on, for a command that calls assess itself.
     const three = await finishedAttempt("exec.three@example.com");
@@ -273,7 +273,7 @@ describe("assess attempts watch", () => {
     expect(stateFiles()).toEqual([]);
     // The attempt is still there for the next run.
     const again = await runBuilt(["attempts", "watch", "--once"]);
-    expect(lines(again.stdout)).toHaveLength(1);
+    expect(ndjson(again.stdout)).toHaveLength(1);
   });
 
   it("on a terminal each poll's new attempts are a table with the list's columns", async () => {
@@ -296,13 +296,13 @@ describe("assess attempts watch", () => {
     const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`[dry-run] would deliver attempt ${id} (--exec)`);
-    expect(lines(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
+    expect(ndjson(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
     expect(() => readFileSync(file)).toThrow();
     expect(stateFiles()).toEqual([]);
     // The real run does it.
     const real = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(real.code, real.stderr).toBe(0);
-    expect(lines(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
+    expect(ndjson(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
   });
 
   it("refuses bad values before polling: exit 2", async () => {

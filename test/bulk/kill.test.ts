@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
 const env = useTestEnv();
@@ -82,7 +82,3 @@ it("Ctrl-C (SIGINT) finishes the request in flight, records it, exits 130; the r
   expect(rerun.json<BulkResult>()).toMatchObject({ uncertain: 0, alreadyDone: 2000, sent: 4000 });
   expect(expectEachOnce(invitedCounts(env.sandbox, mark), 6000, 50_000)).toEqual([]);
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

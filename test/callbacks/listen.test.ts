@@ -1,17 +1,14 @@
 import { readFileSync } from "node:fs";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ndjson, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { eventually, startLiveCli, startRecorder } from "./live.js";
 
 const t = useTestEnv();
 const tmp = useTempDir("assess-listen-");
 
-const ndjson = (text: string) =>
-  text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown> & { notification: Record<string, unknown> });
+/** A line the listener prints (and logs). */
+type Printed = Record<string, unknown> & { notification: Record<string, unknown> };
 
 async function invite(callbackUrl: string, email: string, name = "Ada Lovelace"): Promise<number> {
   const r = await t.run([
@@ -52,7 +49,7 @@ describe("callbacks listen", () => {
       const started = performance.now();
       const { delivered } = await t.sandbox.completeAttempt(id, "Complete");
       const lines = await eventually(() => {
-        const parsed = ndjson(cli.stdout());
+        const parsed = ndjson<Printed>(cli.stdout());
         return parsed.length >= 2 ? parsed : undefined;
       }, "two notification lines");
       const elapsed = performance.now() - started;
@@ -78,12 +75,12 @@ describe("callbacks listen", () => {
       // `callbacks resend` has the service send it again: same (id, Status) → a duplicate.
       const resend = await t.run(["callbacks", "resend", String(id)]);
       expect(resend.code, resend.stderr).toBe(0);
-      const third = await eventually(() => ndjson(cli.stdout())[2], "the resent notification");
+      const third = await eventually(() => ndjson<Printed>(cli.stdout())[2], "the resent notification");
       expect([third.testInvitationId, third.status, third.duplicate]).toEqual([id, "Complete", true]);
 
       expect(await cli.stop()).toBe(0);
       expect(cli.stderr()).toMatch(/Stopped: 3 notifications \(1 duplicate\), 0 rejected/);
-      expect(ndjson(readFileSync(log, "utf8")).map((l) => l.status)).toEqual([
+      expect(ndjson<Printed>(readFileSync(log, "utf8")).map((l) => l.status)).toEqual([
         "In Progress",
         "Complete",
         "Complete",
@@ -104,7 +101,7 @@ describe("callbacks listen", () => {
       const r = await t.run(["sandbox", "complete", String(id), "--status", "TestLeft"]);
       expect(r.code, r.stderr).toBe(0);
       const lines = await eventually(() => {
-        const parsed = ndjson(cli.stdout());
+        const parsed = ndjson<Printed>(cli.stdout());
         return parsed.length >= 2 ? parsed : undefined;
       }, "two notification lines");
       expect(lines.map((l) => l.status)).toEqual(["In Progress", "Test Left"]);
@@ -128,16 +125,16 @@ describe("callbacks listen", () => {
       );
       expect(ok.status).toBe(200);
 
-      const line = await eventually(() => ndjson(cli.stdout())[0], "the good notification");
+      const line = await eventually(() => ndjson<Printed>(cli.stdout())[0], "the good notification");
       expect([line.testInvitationId, line.status]).toEqual([42, "Complete"]);
       await eventually(
         () => readFileSync(log, "utf8").split("\n").filter(Boolean).length === 4 || undefined,
         "four log lines",
       );
-      expect(ndjson(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 400, 400, 200]);
+      expect(ndjson<Printed>(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 400, 400, 200]);
       expect(cli.stderr()).toMatch(/answered 413 .*larger than 1048576 bytes/);
       expect(cli.stderr()).toMatch(/answered 400 .*malformed JSON/);
-      expect(ndjson(cli.stdout())).toHaveLength(1);
+      expect(ndjson<Printed>(cli.stdout())).toHaveLength(1);
     } finally {
       expect(await cli.stop()).toBe(0);
     }
@@ -155,8 +152,8 @@ describe("callbacks listen", () => {
       const other = pathname.endsWith("x") ? "y" : "x";
       expect((await post(`${origin}${pathname.slice(0, -1)}${other}`, body)).status).toBe(404);
       expect((await post(url!, body)).status).toBe(200);
-      await eventually(() => ndjson(cli.stdout())[0], "the notification");
-      expect(ndjson(cli.stdout())).toHaveLength(1);
+      await eventually(() => ndjson<Printed>(cli.stdout())[0], "the notification");
+      expect(ndjson<Printed>(cli.stdout())).toHaveLength(1);
     } finally {
       await cli.stop();
     }

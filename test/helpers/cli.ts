@@ -176,6 +176,18 @@ export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEn
 
 export { SANDBOX_KEYS };
 
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Newline-delimited JSON (a stream of --json output, a log): one value a line, empty lines skipped. */
+export function ndjson<T = Record<string, unknown>>(text: string): T[] {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** The repository's root, and the built CLI in it (`node bin/assess.js`, built by the global setup). */
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "assess.js");

@@ -11,17 +11,13 @@ import { spawn as spawnPty } from "@lydell/node-pty";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "assess.js");
 
 const t = useTestEnv({ clearFaults: true });
 const tmp = useTempDir("assess-first-hour-c-");
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe("reports pdf writes to a redirected or piped stdout", () => {
   /** A finished attempt of the sandbox, with a report and a PDF. */

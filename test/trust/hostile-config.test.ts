@@ -39,11 +39,10 @@ const VICTIM = "someone else's file: must never change\n";
 
 const t = useTestEnv();
 const tmp = useTempDir("assess-hostile-config-");
-let n = 0;
 
 /** A config folder of its own (0700) and a victim file outside it. */
 function planted(): { config: string; victim: string; env: Record<string, string> } {
-  const dir = tmp.file(`case-${n++}`);
+  const dir = tmp.fresh("case");
   mkdirSync(dir);
   const config = join(dir, "config");
   mkdirSync(config, { mode: 0o700 });
