@@ -4,14 +4,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { useScenarios } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-/** Built by the global setup, as bin/assess.js finds it: what makes a large file's check a split one. */
-const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
+import { checkWorker, useScenarios } from "../helpers/cli.js";
 
 const t = useScenarios();
 

@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Ledger } from "../../src/bulk/engine/ledger.js";
 import { hashHalves, hashKey, type KeySet } from "../../src/bulk/speedups/keyset.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
-export const ROOT = join(import.meta.dirname, "..", "..");
+export { ROOT } from "../helpers/cli.js";
 
 /** `n` candidates starting at `from`: `email,name` rows with the header. */
 export function candidatesCsv(n: number, from = 0, header = "email,name"): string {

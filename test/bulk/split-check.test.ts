@@ -4,14 +4,11 @@
  * lines, the same syntax errors — whatever falls in which half.
  */
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type RunOptions, runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
-import { bulkRequests, ROOT } from "./helpers.js";
+import { checkWorker, type RunOptions, runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests } from "./helpers.js";
 
-/** Built by the global setup, as bin/assess.js would find it. */
-const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
 /** Rows that make a file above the 8 MiB where a second thread starts to pay. */
 const ROWS = 200_000;
 

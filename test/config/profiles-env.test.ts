@@ -7,9 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
+import { ROOT, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();
 const dir = useTempDir("assess-first-hour-");

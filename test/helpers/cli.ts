@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
@@ -191,6 +192,8 @@ export function ndjson<T = Record<string, unknown>>(text: string): T[] {
 /** The repository's root, and the built CLI in it (`node bin/assess.js`, built by the global setup). */
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "assess.js");
+/** dist/check-worker.cjs beside it, as bin/assess.js finds it: what makes a large file's check a split one. */
+export const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
 
 export interface BinOptions {
   env?: Record<string, string | undefined>;

@@ -11,10 +11,7 @@ import { spawn as spawnPty } from "@lydell/node-pty";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
-
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
+import { BIN, SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv({ clearFaults: true });
 const tmp = useTempDir("assess-first-hour-c-");

@@ -9,9 +9,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, expect, it } from "vitest";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
-import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ROOT, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 const t = useTestEnv();

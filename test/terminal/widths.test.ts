@@ -7,14 +7,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { useTestEnv } from "../helpers/cli.js";
+import { BIN, ROOT, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../links/terminal.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "bin/assess.js");
 const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that the emulator never wraps: the lines as the program wrote them. */
 const UNWRAPPED = 100_000;
