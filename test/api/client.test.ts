@@ -1,16 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readErrorBody } from "../../src/api/client.js";
 import { joinUrl } from "../../src/api/url.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterEach(() => t.sandbox.faults.clear());
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv({ clearFaults: true });
 
 describe("base URLs with a path prefix", () => {
   it("joins paths after the prefix, with or without a trailing slash", () => {

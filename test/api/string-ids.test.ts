@@ -2,27 +2,13 @@
  * Ids and numbers the service sends as strings (as an ASP.NET service sends its Integer64s) are read: the built
  * CLI behind a proxy that turns every number of the sandbox's answers into a string.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let configs = 0;
-const freshConfig = () => join(dir, `config-${configs++}`);
+const t = useTestEnv();
+const tmp = useTempDir("assess-first-week-b-");
 
 /** Every number of a JSON value as a string, as an ASP.NET service sends its Integer64s. */
 function stringifyNumbers(value: unknown): unknown {
@@ -78,7 +64,7 @@ describe("ids and numbers the service sends as strings are read", () => {
       ...t.env,
       ASSESS_BASE_URL: `${proxy.origin}/api`,
       ASSESS_SKILLS_BASE_URL: `${proxy.origin}/skills`,
-      ASSESS_CONFIG_DIR: freshConfig(),
+      ASSESS_CONFIG_DIR: tmp.fresh(),
     };
   });
   afterAll(() => proxy.close());
@@ -113,7 +99,7 @@ describe("ids and numbers the service sends as strings are read", () => {
     // The seeded attempts have no callback URL: the sandbox queues none, whoever asks. Through the proxy the
     // run must go exactly as it goes against the sandbox itself.
     const argv = ["callbacks", "resend", "--from", "30d", "--to", "now", "--json", "--restart"];
-    const direct = await runBin(argv, { env: { ...t.env, ASSESS_CONFIG_DIR: freshConfig() } });
+    const direct = await runBin(argv, { env: { ...t.env, ASSESS_CONFIG_DIR: tmp.fresh() } });
     const mark = t.sandbox.requests.length;
     const resend = await runBin(argv, { env });
     expect(resend.stderr).not.toMatch(/unexpected|error:/);

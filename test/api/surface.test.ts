@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const SURFACE = join(ROOT, "fixtures", "surface");
 const TYPES = join(ROOT, "dist", "types");
 const UPDATE = process.env.UPDATE_SURFACE === "1";

@@ -7,26 +7,20 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 import * as h from "./watch-helpers.js";
-import { expectNoStack, freePort, lines, sleep, startReceiver } from "./watch-helpers.js";
+import { expectNoStack, freePort, startReceiver } from "./watch-helpers.js";
 
-let t: TestEnv;
-let dir: string;
+// A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
+const t = useTestEnv({ perTest: true });
+const tmp = useTempDir("assess-deliver-", { perTest: true });
 let env: Record<string, string>;
-beforeEach(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-deliver-"));
-  env = { ...t.env, ASSESS_CONFIG_DIR: join(dir, "config") };
-});
-afterEach(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeEach(() => {
+  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
 const runBuilt = (args: string[], extra: Record<string, string> = {}) =>
@@ -51,7 +45,7 @@ describe("attempts watch: at-least-once delivery", () => {
     expect(down.stderr).toMatch(
       new RegExp(`1 delivery is still pending .*attempt ${id} \\(ECONNREFUSED, 1 try\\)`),
     );
-    expect(lines(down.stdout).map((a) => a.testInvitationId)).toEqual([id]);
+    expect(ndjson(down.stdout).map((a) => a.testInvitationId)).toEqual([id]);
     expect(state().pending).toEqual([expect.objectContaining({ tries: 1, lastError: "ECONNREFUSED" })]);
     expect(statSync(stateFile()).mode & 0o777).toBe(0o600);
 
@@ -86,7 +80,7 @@ describe("attempts watch: at-least-once delivery", () => {
       const file = `${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`;
       expect(second.stderr).toContain(`1 delivery was given up: see ${file}`);
       expect(second.stderr).toMatch(/HTTP 400 \(given up after 2 tries over \d+s\); given up, written to /);
-      const [dead, ...more] = lines(readFileSync(file, "utf8"));
+      const [dead, ...more] = ndjson(readFileSync(file, "utf8"));
       expect(more).toEqual([]);
       expect(dead).toMatchObject({
         testInvitationId: id,
@@ -122,15 +116,15 @@ describe("attempts watch: at-least-once delivery", () => {
       }),
       times: 1,
     });
-    const file = join(dir, "delivered.ndjson");
+    const file = tmp.file("delivered.ndjson");
     const r = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       "--exec of attempt 9000001: ASSESS_TEST_ID cannot carry 1.5; given up, written to",
     );
     expectNoStack(r.stderr);
-    expect(lines(readFileSync(file, "utf8")).map((a) => a.testInvitationId)).toEqual([good]);
-    const dead = lines(readFileSync(`${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`, "utf8"));
+    expect(ndjson(readFileSync(file, "utf8")).map((a) => a.testInvitationId)).toEqual([good]);
+    const dead = ndjson(readFileSync(`${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`, "utf8"));
     expect(dead).toEqual([expect.objectContaining({ testInvitationId: 9_000_001, tries: 1 })]);
   });
 
@@ -222,7 +216,7 @@ describe("attempts watch: at-least-once delivery", () => {
 describe("attempts watch: the lock, the state and the terminal", () => {
   it("two watches over a stale lock: one takes it over, --exec runs once per attempt", async () => {
     const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
-    const file = join(dir, "ran.txt");
+    const file = tmp.file("ran.txt");
     const exec = `cat >/dev/null; echo "$ASSESS_TEST_INVITATION_ID" >> '${file}'`;
     const args = ["attempts", "watch", "--once", "--exec", exec];
     // A first run makes the state; each trial plants a stale lock and starts two watches at once.

@@ -5,11 +5,7 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { expect } from "vitest";
-import type { TestEnv } from "../helpers/cli.js";
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { sleep, type TestEnv } from "../helpers/cli.js";
 
 export async function waitUntil(check: () => boolean, what: string, boundMs = 10_000): Promise<void> {
   const until = Date.now() + boundMs;
@@ -39,13 +35,6 @@ export async function finishedAttempt(
   const completed = await t.run(["sandbox", "complete", id]);
   expect(completed.code, completed.stderr).toBe(0);
   return Number(id);
-}
-
-export function lines(text: string): Array<Record<string, unknown>> {
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 export function expectNoStack(stderr: string): void {

@@ -3,25 +3,19 @@
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
-import { expectNoStack, lines, sleep, startReceiver, waitUntil } from "./watch-helpers.js";
+import { expectNoStack, startReceiver, waitUntil } from "./watch-helpers.js";
 
-let t: TestEnv;
-let dir: string;
+// A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
+const t = useTestEnv({ perTest: true });
+const tmp = useTempDir("assess-watch-", { perTest: true });
 let env: Record<string, string>;
-beforeEach(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-watch-"));
-  env = { ...t.env, ASSESS_CONFIG_DIR: join(dir, "config") };
-});
-afterEach(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeEach(() => {
+  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
 const start = (args: string[]) => startBin(args, { env });
@@ -47,7 +41,7 @@ describe("assess attempts watch", () => {
       expect(watch.stdout()).toBe("");
       const id = await finishedAttempt("watch.live@example.com");
       await watch.waitFor("stdout", /\n/);
-      const [shown] = lines(watch.stdout());
+      const [shown] = ndjson(watch.stdout());
       expect(shown).toMatchObject({ testInvitationId: id, testId: 1001, email: "watch.live@example.com" });
       // The sandbox answers in the real service's shape: testStatus "Completed", read as it comes.
       expect(shown!.testStatus).toBe("Completed");
@@ -55,7 +49,7 @@ describe("assess attempts watch", () => {
       const calls = listingCalls();
       await waitUntil(() => listingCalls() > calls, "another poll", 15_000);
       await sleep(200);
-      expect(lines(watch.stdout())).toHaveLength(1);
+      expect(ndjson(watch.stdout())).toHaveLength(1);
 
       // A second watch of the same state (an overlapping cron run) is refused while this one runs.
       const twin = await runBuilt(["attempts", "watch", "--once"]);
@@ -85,7 +79,7 @@ describe("assess attempts watch", () => {
     const first = await finishedAttempt("once.a@example.com");
     const a = await runBuilt(["attempts", "watch", "--once"]);
     expect(a.code, a.stderr).toBe(0);
-    expect(lines(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
+    expect(ndjson(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
 
     const { polledUntil } = JSON.parse(readFileSync(stateFiles()[0]!, "utf8")) as { polledUntil: string };
 
@@ -94,7 +88,7 @@ describe("assess attempts watch", () => {
     const second = await finishedAttempt("once.b@example.com");
     const b = await runBuilt(["attempts", "watch", "--once", "--since", "5s"]);
     expect(b.code, b.stderr).toBe(0);
-    expect(lines(b.stdout).map((l) => l.testInvitationId)).toEqual([second]);
+    expect(ndjson(b.stdout).map((l) => l.testInvitationId)).toEqual([second]);
     const listing = t.sandbox.requests.filter((r) => r.path.endsWith("/v3/candidates/testattempts")).at(-1);
     const overlap = new Date(Date.parse(polledUntil) - 10 * 60_000).toISOString().slice(0, 19);
     expect(listing?.body).toMatchObject({ StartDateTime: `${overlap}Z` });
@@ -126,14 +120,14 @@ describe("assess attempts watch", () => {
     const next = await runBuilt(args);
     expect(next.code, next.stderr).toBe(0);
     // At most the first write can have been taken for delivered before the pipe's error came back.
-    expect(lines(next.stdout).length).toBeGreaterThanOrEqual(3);
+    expect(ndjson(next.stdout).length).toBeGreaterThanOrEqual(3);
   });
 
   it("--exec runs the command with the attempt as JSON on stdin, without the API key; a failing command keeps the attempt pending until it succeeds", async () => {
     const one = await finishedAttempt("exec.one@example.com");
     const two = await finishedAttempt("exec.two@example.com");
-    const file = join(dir, "received.ndjson");
-    const ok = join(dir, "ok");
+    const file = tmp.file("received.ndjson");
+    const ok = tmp.file("ok");
     const exec =
       `if [ -n "$ASSESS_API_KEY" ]; then k=given; else k=none; fi; echo "ran for $ASSESS_TEST_INVITATION_ID, key: $k"; ` +
       `[ -f '${ok}' ] || exit 3; cat >> '${file}'`;
@@ -148,7 +142,7 @@ describe("assess attempts watch", () => {
     // The command's own output goes to stderr: stdout is the attempts alone, shown once.
     expect(r.stderr).toContain(`ran for ${one}, key: none`);
     expect(r.stderr).not.toContain(t.env.ASSESS_API_KEY);
-    expect(lines(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
+    expect(ndjson(r.stdout).map((a) => a.testInvitationId)).toEqual([one, two]);
 
     // The command works now: the next run delivers both, in order, and shows nothing again.
     writeFileSync(ok, "");
@@ -156,14 +150,14 @@ describe("assess attempts watch", () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toBe("");
     expect(next.stderr).toContain("2 deliveries left by earlier runs (--exec): trying them first.");
-    const received = lines(readFileSync(file, "utf8"));
+    const received = ndjson(readFileSync(file, "utf8"));
     expect(received.map((a) => a.testInvitationId)).toEqual([one, two]);
     expect(received[0]).toMatchObject({ email: "exec.one@example.com", testId: 1001 });
     // Delivered: a third run runs nothing again.
     const again = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain("ran for");
-    expect(lines(readFileSync(file, "utf8"))).toHaveLength(2);
+    expect(ndjson(readFileSync(file, "utf8"))).toHaveLength(2);
 
     // --exec-env-key passes the key on, for a command that calls assess itself.
     const three = await finishedAttempt("exec.three@example.com");
@@ -279,7 +273,7 @@ describe("assess attempts watch", () => {
     expect(stateFiles()).toEqual([]);
     // The attempt is still there for the next run.
     const again = await runBuilt(["attempts", "watch", "--once"]);
-    expect(lines(again.stdout)).toHaveLength(1);
+    expect(ndjson(again.stdout)).toHaveLength(1);
   });
 
   it("on a terminal each poll's new attempts are a table with the list's columns", async () => {
@@ -298,17 +292,17 @@ describe("assess attempts watch", () => {
 
   it("--dry-run says what --exec would do, runs nothing, and records nothing", async () => {
     const id = await finishedAttempt("dry@example.com");
-    const file = join(dir, "dry.ndjson");
+    const file = tmp.file("dry.ndjson");
     const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`[dry-run] would deliver attempt ${id} (--exec)`);
-    expect(lines(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
+    expect(ndjson(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
     expect(() => readFileSync(file)).toThrow();
     expect(stateFiles()).toEqual([]);
     // The real run does it.
     const real = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(real.code, real.stderr).toBe(0);
-    expect(lines(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
+    expect(ndjson(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
   });
 
   it("refuses bad values before polling: exit 2", async () => {

@@ -1,9 +1,9 @@
 /** Every file of fixtures/bad/, with the outcome its README table promises. */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { ROOT, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ROOT } from "./helpers.js";
 
 const BAD = join(ROOT, "fixtures", "bad");
 
@@ -24,21 +24,15 @@ function cases(): Case[] {
   return out;
 }
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
+const env = useTestEnv();
+const tmp = useTempDir();
 beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir();
   // Generated here rather than committed: 10 MB each.
   writeFileSync(tmp.file("long-line.csv"), "x".repeat(10 * 1024 * 1024));
   writeFileSync(
     tmp.file("long-record.csv"),
     `email,name\nada@example.com,"${"y".repeat(10 * 1024 * 1024)}\n`,
   );
-});
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
 });
 
 describe("fixtures/bad", () => {

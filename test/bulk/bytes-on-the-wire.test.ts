@@ -12,8 +12,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmployeeUpsertItem } from "../../src/api/schemas.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { tempDir } from "./helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 
 interface Raw {
   method: string;
@@ -53,18 +52,14 @@ async function recordingProxy(target: URL): Promise<{ server: Server; origin: st
   return { server, origin: `http://127.0.0.1:${port}`, seen };
 }
 
-let env: TestEnv;
+const env = useTestEnv();
+const tmp = useTempDir();
 let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-let tmp: ReturnType<typeof tempDir>;
 beforeAll(async () => {
-  env = await startTestEnv();
   proxy = await recordingProxy(new URL(env.sandbox.url));
-  tmp = tempDir();
 });
-afterAll(async () => {
+afterAll(() => {
   proxy.server.close();
-  await env.close();
-  tmp.cleanup();
 });
 
 /** Runs the CLI through the proxy; returns the raw bodies of the requests to `path` it made. */

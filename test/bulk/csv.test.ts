@@ -10,7 +10,7 @@ import {
   openCsv,
   parsedBatches,
 } from "../../src/bulk/rows/csv.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/cli.js";
 
 const tmp = tempDir("assess-csv-");
 afterAll(() => tmp.cleanup());

@@ -2,43 +2,21 @@
  * `employees upsert`: two rows of one employee that differ are a conflict, not a repeat, through main(argv)
  * against the sandbox.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { checkWorker, useScenarios } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-/** Built by the global setup, as bin/assess.js finds it: what makes a large file's check a split one. */
-const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
-
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-c-"));
-});
-afterEach(() => {
-  t.sandbox.faults.clear();
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let configs = 0;
-/** A config folder of its own (ledgers included) for one scenario. */
-const freshConfig = () => ({ ASSESS_CONFIG_DIR: join(dir, `config-${configs++}`) });
+const t = useScenarios();
 
 const isUpsert = (r: { method: string; path: string }) =>
   r.method === "POST" && r.path === "/employees/upsert";
 
 describe("two rows of one employee that differ are a conflict, not a repeat", () => {
   const header = "email,firstName,lastName,department";
-  const file = () => {
-    const path = join(dir, `staff-${configs}.csv`);
+  const file = (cwd: string) => {
+    const path = join(cwd, "staff.csv");
     writeFileSync(
       path,
       [
@@ -56,9 +34,10 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
   };
 
   it("without --skip-invalid: exit 2 naming both lines of each conflict; nothing is sent", async () => {
-    const path = file();
+    const { cwd, env } = t.scenario();
+    const path = file(cwd);
     const mark = t.sandbox.requests.length;
-    const run = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    const run = await t.run(["employees", "upsert", path], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("error: 3 of 7 rows are invalid; nothing was sent:");
     const reason = "the same e-mail with other values (one row per employee)";
@@ -70,11 +49,10 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
   });
 
   it("with --skip-invalid: the conflicting rows go to the rejects file naming each other, the rest is sent once", async () => {
-    const path = file();
+    const { cwd, env } = t.scenario();
+    const path = file(cwd);
     const mark = t.sandbox.requests.length;
-    const run = await t.run(["employees", "upsert", path, "--skip-invalid", "--json"], {
-      env: freshConfig(),
-    });
+    const run = await t.run(["employees", "upsert", path, "--skip-invalid", "--json"], { env });
     expect(run.code).toBe(0);
     const summary = run.json<BulkResult>();
     expect(summary).toMatchObject({ rows: 7, valid: 4, invalid: 3, duplicates: 1, sent: 3, failed: 0 });
@@ -105,7 +83,8 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
   });
 
   it("a JSON file too, with its lines", async () => {
-    const path = join(dir, "staff.json");
+    const { cwd, env } = t.scenario();
+    const path = join(cwd, "staff.json");
     writeFileSync(
       path,
       `[\n${[
@@ -116,16 +95,17 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
         .map((item) => JSON.stringify(item))
         .join(",\n")}\n]\n`,
     );
-    const run = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    const run = await t.run(["employees", "upsert", path], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${path}:2: conflicts with line 4`);
     expect(run.stderr).toContain(`${path}:4: conflicts with line 2`);
   });
 
   it("invite rows are not affected: a repeated e-mail with another name is a repeat, sent once", async () => {
-    const path = join(dir, "invite-repeat.csv");
+    const { cwd, env } = t.scenario();
+    const path = join(cwd, "invite-repeat.csv");
     writeFileSync(path, "email,name\nrepeat.me@example.com,Ann\nREPEAT.ME@example.com,Annabel\n");
-    const run = await t.run(["invite", "bulk", path, "--test", "1001", "--json"], { env: freshConfig() });
+    const run = await t.run(["invite", "bulk", path, "--test", "1001", "--json"], { env });
     expect(run.code).toBe(0);
     expect(run.json<BulkResult>()).toMatchObject({ rows: 2, invalid: 0, duplicates: 1, sent: 1 });
     expect(run.json<BulkResult>().duplicateRows[0]).toMatchObject({
@@ -136,7 +116,8 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
 
   it("a file checked in two halves (the second in a worker thread): conflicts within and across the halves", async () => {
     const ROWS = 130_000; // ~9 MB: above the 8 MiB where the check splits
-    const path = join(dir, "split-staff.csv");
+    const { cwd, env } = t.scenario();
+    const path = join(cwd, "split-staff.csv");
     const lines = ["email,firstName,lastName,externalEmployeeId,department"];
     for (let i = 0; i < ROWS; i++) {
       lines.push(
@@ -162,22 +143,22 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
       return all.slice(at, at + 5);
     };
     const mark = t.sandbox.requests.length;
-    const split = await t.run(["employees", "upsert", path, "--debug"], { checkWorker, env: freshConfig() });
+    const split = await t.run(["employees", "upsert", path, "--debug"], { checkWorker, env });
     expect(split.stderr).toContain("in two halves at once");
     expect(split.code).toBe(2);
     expect(errorBlock(split.stderr)).toEqual([
       `error: 4 of ${ROWS + 2} rows are invalid; nothing was sent:`,
       ...listed,
     ]);
-    // One reader through the whole file finds the same.
-    const onePass = await t.run(["employees", "upsert", path], { env: freshConfig() });
+    // One reader through the whole file finds the same (with a ledger of its own, as the next run).
+    const onePass = await t.run(["employees", "upsert", path], { env: t.scenario().env });
     expect(onePass.code).toBe(2);
     expect(errorBlock(onePass.stderr)).toEqual(errorBlock(split.stderr));
     expect(t.sandbox.requests.slice(mark).filter(isUpsert)).toEqual([]);
 
     const skip = await t.run(["employees", "upsert", path, "--skip-invalid", "--json", "--debug"], {
       checkWorker,
-      env: freshConfig(),
+      env: t.scenario().env,
     });
     expect(skip.stderr).toContain("in two halves at once");
     expect(skip.code).toBe(0);

@@ -1,21 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { isUpsert, ROOT, tempDir } from "./helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { isUpsert, ROOT } from "./helpers.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir();
-});
-afterEach(() => env.sandbox.faults.clear());
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv({ clearFaults: true });
+const tmp = useTempDir();
 
 const JOBS = ["SWE1", "SWE2", "SWE3", "DATA1", "DATA2", "SUP1", "SUP2", "QA1", "PM1"];
 

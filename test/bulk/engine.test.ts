@@ -6,7 +6,7 @@ import { runBulk } from "../../src/bulk/engine/run.js";
 import { bulkExitCode } from "../../src/bulk/engine/summary.js";
 import type { BulkEntry } from "../../src/bulk/engine/types.js";
 import { ApiError, AuthError, UncertainError } from "../../src/errors.js";
-import { tempDir } from "./helpers.js";
+import { sleep, tempDir } from "../helpers/cli.js";
 
 const tmp = tempDir("assess-engine-");
 afterAll(() => tmp.cleanup());
@@ -39,8 +39,6 @@ function job(overrides: Partial<BulkJob<string>>): BulkJob<string> {
     ...overrides,
   };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("runBulk", () => {
   it("keeps at most `concurrency` requests in flight and never mixes groups in a chunk", async () => {

@@ -1,24 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Ledger } from "../../src/bulk/engine/ledger.js";
 import { hashHalves, hashKey, type KeySet } from "../../src/bulk/speedups/keyset.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
-export const ROOT = join(import.meta.dirname, "..", "..");
-
-export function tempDir(prefix = "assess-bulk-"): {
-  dir: string;
-  file(name: string): string;
-  cleanup(): void;
-} {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return {
-    dir,
-    file: (name) => join(dir, name),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
+export { ROOT } from "../helpers/cli.js";
 
 /** `n` candidates starting at `from`: `email,name` rows with the header. */
 export function candidatesCsv(n: number, from = 0, header = "email,name"): string {

@@ -2,31 +2,14 @@
  * Ctrl-C during a bulk run: the summary counts the file's rows, not the rows read so far (main(argv) with an
  * abort signal, against the sandbox).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { formatCount } from "../../src/output/progress.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useScenarios } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-c-"));
-});
-afterEach(() => {
-  t.sandbox.faults.clear();
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let configs = 0;
-/** A config folder of its own (ledgers included) for one scenario. */
-const freshConfig = () => ({ ASSESS_CONFIG_DIR: join(dir, `config-${configs++}`) });
+const t = useScenarios();
 
 const isBulkInvite = (r: { method: string; path: string }) =>
   r.method === "POST" && /^\/v3\/tests\/\d+\/invite\/bulk$/.test(r.path);
@@ -42,7 +25,8 @@ function abortAfter(controller: AbortController, n: number, mark: number): () =>
 describe("Ctrl-C during a bulk run counts the file's rows, not the rows read so far", () => {
   it("60,000 rows, interrupted after two requests: rows is 60,000, and sent + not sent make the file", async () => {
     const ROWS = 60_000;
-    const file = join(dir, "sixty-thousand.csv");
+    const { cwd, env } = t.scenario();
+    const file = join(cwd, "sixty-thousand.csv");
     const lines = ["email,name"];
     for (let i = 0; i < ROWS; i++) lines.push(`ctrlc${i}@example.com,Candidate ${i}`);
     writeFileSync(file, `${lines.join("\n")}\n`);
@@ -53,13 +37,12 @@ describe("Ctrl-C during a bulk run counts the file's rows, not the rows read so 
       delayMs: 150,
       times: Number.POSITIVE_INFINITY,
     });
-    const config = freshConfig();
     const controller = new AbortController();
     const mark = t.sandbox.requests.length;
     const stop = abortAfter(controller, 2, mark);
     const run = await t.run(["invite", "bulk", file, "--test", "1001", "--concurrency", "1", "--json"], {
       signal: controller.signal,
-      env: config,
+      env,
     });
     stop();
     expect(run.code).toBe(130);
@@ -85,7 +68,7 @@ describe("Ctrl-C during a bulk run counts the file's rows, not the rows read so 
 
     // The rerun sends exactly what the first run said it had not.
     t.sandbox.faults.clear();
-    const rerun = await t.run(["invite", "bulk", file, "--test", "1001", "--json"], { env: config });
+    const rerun = await t.run(["invite", "bulk", file, "--test", "1001", "--json"], { env });
     expect(rerun.code).toBe(0);
     expect(rerun.json<BulkResult>()).toMatchObject({
       rows: ROWS,
@@ -96,7 +79,8 @@ describe("Ctrl-C during a bulk run counts the file's rows, not the rows read so 
 
   it("--skip-invalid: invalid rows and repeats past the interruption are counted (and rejected) as in a whole run", async () => {
     const ROWS = 20_000;
-    const file = join(dir, "skip-interrupted.csv");
+    const { cwd, env } = t.scenario();
+    const file = join(cwd, "skip-interrupted.csv");
     const lines = ["email,name"];
     for (let i = 0; i < ROWS; i++) {
       // Two invalid rows early, three late; two late repeats of early rows.
@@ -116,10 +100,10 @@ describe("Ctrl-C during a bulk run counts the file's rows, not the rows read so 
     });
     const controller = new AbortController();
     const stop = abortAfter(controller, 1, t.sandbox.requests.length);
-    const rejects = join(dir, "skip-interrupted.rejects.csv");
+    const rejects = join(cwd, "skip-interrupted.rejects.csv");
     const run = await t.run(
       ["invite", "bulk", file, "--test", "1002", "--concurrency", "1", "--skip-invalid", "--json"],
-      { signal: controller.signal, env: freshConfig() },
+      { signal: controller.signal, env },
     );
     stop();
     expect(run.code).toBe(130);

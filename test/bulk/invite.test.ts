@@ -1,28 +1,12 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import {
-  bulkRequests,
-  candidatesCsv,
-  expectEachOnce,
-  invitedCounts,
-  tempDir,
-  writeCandidates,
-} from "./helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests, candidatesCsv, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir();
-});
-afterEach(() => env.sandbox.faults.clear());
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv({ clearFaults: true });
+const tmp = useTempDir();
 
 const BULK = "/v3/tests/*/invite/bulk";
 

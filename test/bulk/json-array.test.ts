@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { type JsonElement, jsonArrayBatches } from "../../src/bulk/rows/json-array.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/cli.js";
 
 const tmp = tempDir("assess-json-");
 afterAll(() => tmp.cleanup());

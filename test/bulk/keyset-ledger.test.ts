@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/engine/ledger.js";
 import { DONE, SEEN, UNCERTAIN } from "../../src/bulk/engine/types.js";
 import { hashHalves, hashKey, KeySet } from "../../src/bulk/speedups/keyset.js";
-import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/cli.js";
+import { confirmChunk, flagsOf, hashesOf } from "./helpers.js";
 
 const tmp = tempDir("assess-ledger-");
 afterAll(() => tmp.cleanup());

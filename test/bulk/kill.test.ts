@@ -2,21 +2,13 @@
  * The crash case, as a user would meet it: the built CLI (`node bin/assess.js`) is SIGKILLed while a chunk is
  * out, then run again. Every e-mail must end up invited exactly once.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { bulkRequests, expectEachOnce, invitedCounts, tempDir, writeCandidates } from "./helpers.js";
+import { sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir();
-}, 120_000);
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv();
+const tmp = useTempDir();
 
 const ROWS = 12_000;
 const LATENCY_MS = 150;
@@ -90,7 +82,3 @@ it("Ctrl-C (SIGINT) finishes the request in flight, records it, exits 130; the r
   expect(rerun.json<BulkResult>()).toMatchObject({ uncertain: 0, alreadyDone: 2000, sent: 4000 });
   expect(expectEachOnce(invitedCounts(env.sandbox, mark), 6000, 50_000)).toEqual([]);
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { keyFingerprint, Ledger } from "../../src/bulk/engine/ledger.js";
 import { DONE } from "../../src/bulk/engine/types.js";
-import { confirmChunk, flagsOf, hashesOf, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/cli.js";
+import { confirmChunk, flagsOf, hashesOf } from "./helpers.js";
 
 /** When set, the next writeSync writes half of what it was given, then fails. */
 const fault = vi.hoisted(() => ({ armed: false }));

@@ -3,25 +3,17 @@
  * --retries, pausing every worker), and the engine keeps fewer requests in flight until the service lets them
  * through, then speeds up again. Counts, not timings.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toJson } from "../../src/api/json.js";
 import { AdaptiveLimit } from "../../src/bulk/engine/adaptive-limit.js";
 import { runBulk } from "../../src/bulk/engine/run.js";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import type { BulkEntry } from "../../src/bulk/engine/types.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { bulkRequests, expectEachOnce, invitedCounts, tempDir, writeCandidates } from "./helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-rate-limit-");
-});
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv();
+const tmp = useTempDir("assess-rate-limit-");
 
 describe("AdaptiveLimit", () => {
   it("halves on a 429, once per pace: a 429 to a request sent before the decrease does not count again", () => {

@@ -4,27 +4,16 @@
  * lines, the same syntax errors — whatever falls in which half.
  */
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunOptions, runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
-import { bulkRequests, ROOT, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { checkWorker, type RunOptions, runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests } from "./helpers.js";
 
-/** Built by the global setup, as bin/assess.js would find it. */
-const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
 /** Rows that make a file above the 8 MiB where a second thread starts to pay. */
 const ROWS = 200_000;
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-split-");
-});
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
+const env = useTestEnv();
+const tmp = useTempDir("assess-split-");
 
 const row = (i: number) => `candidate${i}@example.com,Candidate Number ${i}\n`;
 

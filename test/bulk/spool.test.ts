@@ -11,8 +11,8 @@ import { runBulk } from "../../src/bulk/engine/run.js";
 import type { BulkEntry, BulkRow, ReadyRow } from "../../src/bulk/engine/types.js";
 import { hashHalves, hashKey } from "../../src/bulk/speedups/keyset.js";
 import { closeSpool, openSpool, replay, SpoolWriter, sourceOf } from "../../src/bulk/speedups/spool.js";
-import { startTestEnv } from "../helpers/cli.js";
-import { isBulkInvite, tempDir, writeCandidates } from "./helpers.js";
+import { tempDir, useTestEnv } from "../helpers/cli.js";
+import { isBulkInvite, writeCandidates } from "./helpers.js";
 
 const tmp = tempDir("assess-spool-");
 afterAll(() => tmp.cleanup());
@@ -156,23 +156,19 @@ describe("a bulk run with its spool", () => {
 });
 
 describe("a spool that cannot be written", () => {
+  const env = useTestEnv();
   it("says where and what to do, exits 1, and sends nothing", async () => {
-    const env = await startTestEnv();
-    try {
-      const configDir = mkdtempSync(join(tmp.dir, "config-"));
-      writeFileSync(join(configDir, "ledgers"), "a file where the folder of the ledgers should be");
-      const file = tmp.file("unspoolable.csv");
-      writeCandidates(file, 50);
-      const run = await env.run(["invite", "bulk", file, "--test", "1001"], {
-        env: { ASSESS_CONFIG_DIR: configDir },
-      });
-      expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/Cannot keep the checked rows in .*ledgers: E[A-Z]+; nothing was sent/);
-      expect(run.stderr).toContain("ASSESS_CONFIG_DIR");
-      expect(env.sandbox.requests.filter(isBulkInvite)).toEqual([]);
-    } finally {
-      await env.close();
-    }
+    const configDir = mkdtempSync(join(tmp.dir, "config-"));
+    writeFileSync(join(configDir, "ledgers"), "a file where the folder of the ledgers should be");
+    const file = tmp.file("unspoolable.csv");
+    writeCandidates(file, 50);
+    const run = await env.run(["invite", "bulk", file, "--test", "1001"], {
+      env: { ASSESS_CONFIG_DIR: configDir },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Cannot keep the checked rows in .*ledgers: E[A-Z]+; nothing was sent/);
+    expect(run.stderr).toContain("ASSESS_CONFIG_DIR");
+    expect(env.sandbox.requests.filter(isBulkInvite)).toEqual([]);
   });
 
   it("names its folder when a write fails on the way (a full disk, say)", () => {

@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeExcelFile from "write-excel-file/node";
-import { ROOT, tempDir } from "../bulk/helpers.js";
-import { runBin } from "../helpers/cli.js";
+import { ROOT } from "../bulk/helpers.js";
+import { runBin, tempDir } from "../helpers/cli.js";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {

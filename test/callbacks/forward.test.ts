@@ -7,19 +7,16 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Agent, request } from "undici";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { expectNoStack, type Receiver, startReceiver, waitUntil } from "../attempts/watch-helpers.js";
-import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { startBin, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
+// A sandbox for each test: one test's invitations and callbacks must not leak into the next.
+const t = useTestEnv({ perTest: true });
 let receivers: Receiver[] = [];
-beforeEach(async () => {
-  t = await startTestEnv();
-});
 afterEach(async () => {
   for (const receiver of receivers) await receiver.close();
   receivers = [];
-  await t.close();
 });
 
 async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {

@@ -1,27 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { ndjson, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { eventually, startLiveCli, startRecorder } from "./live.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-listen-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-listen-");
 
-const ndjson = (text: string) =>
-  text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown> & { notification: Record<string, unknown> });
+/** A line the listener prints (and logs). */
+type Printed = Record<string, unknown> & { notification: Record<string, unknown> };
 
 async function invite(callbackUrl: string, email: string, name = "Ada Lovelace"): Promise<number> {
   const r = await t.run([
@@ -50,7 +37,7 @@ const post = (url: string, body: string | Buffer, contentType = "application/jso
 describe("callbacks listen", () => {
   it("receives both notifications of a completed attempt, forwards them unchanged, logs them, marks resends as duplicates", async () => {
     const target = await startRecorder(202);
-    const log = join(dir, "callbacks.ndjson");
+    const log = tmp.file("callbacks.ndjson");
     const cli = startLiveCli(
       ["callbacks", "listen", "--port", "0", "--forward-to", target.url, "--log", log],
       t.env,
@@ -62,7 +49,7 @@ describe("callbacks listen", () => {
       const started = performance.now();
       const { delivered } = await t.sandbox.completeAttempt(id, "Complete");
       const lines = await eventually(() => {
-        const parsed = ndjson(cli.stdout());
+        const parsed = ndjson<Printed>(cli.stdout());
         return parsed.length >= 2 ? parsed : undefined;
       }, "two notification lines");
       const elapsed = performance.now() - started;
@@ -88,12 +75,12 @@ describe("callbacks listen", () => {
       // `callbacks resend` has the service send it again: same (id, Status) → a duplicate.
       const resend = await t.run(["callbacks", "resend", String(id)]);
       expect(resend.code, resend.stderr).toBe(0);
-      const third = await eventually(() => ndjson(cli.stdout())[2], "the resent notification");
+      const third = await eventually(() => ndjson<Printed>(cli.stdout())[2], "the resent notification");
       expect([third.testInvitationId, third.status, third.duplicate]).toEqual([id, "Complete", true]);
 
       expect(await cli.stop()).toBe(0);
       expect(cli.stderr()).toMatch(/Stopped: 3 notifications \(1 duplicate\), 0 rejected/);
-      expect(ndjson(readFileSync(log, "utf8")).map((l) => l.status)).toEqual([
+      expect(ndjson<Printed>(readFileSync(log, "utf8")).map((l) => l.status)).toEqual([
         "In Progress",
         "Complete",
         "Complete",
@@ -114,7 +101,7 @@ describe("callbacks listen", () => {
       const r = await t.run(["sandbox", "complete", String(id), "--status", "TestLeft"]);
       expect(r.code, r.stderr).toBe(0);
       const lines = await eventually(() => {
-        const parsed = ndjson(cli.stdout());
+        const parsed = ndjson<Printed>(cli.stdout());
         return parsed.length >= 2 ? parsed : undefined;
       }, "two notification lines");
       expect(lines.map((l) => l.status)).toEqual(["In Progress", "Test Left"]);
@@ -124,7 +111,7 @@ describe("callbacks listen", () => {
   });
 
   it("answers 413 to a 2 MiB body and 400 to malformed JSON, logs both, and keeps serving", async () => {
-    const log = join(dir, "rejects.ndjson");
+    const log = tmp.file("rejects.ndjson");
     const cli = startLiveCli(["callbacks", "listen", "--port", "0", "--log", log], t.env);
     try {
       const [, url] = await cli.waitFor("stderr", /Callback URL to use: (\S+)/);
@@ -138,16 +125,16 @@ describe("callbacks listen", () => {
       );
       expect(ok.status).toBe(200);
 
-      const line = await eventually(() => ndjson(cli.stdout())[0], "the good notification");
+      const line = await eventually(() => ndjson<Printed>(cli.stdout())[0], "the good notification");
       expect([line.testInvitationId, line.status]).toEqual([42, "Complete"]);
       await eventually(
         () => readFileSync(log, "utf8").split("\n").filter(Boolean).length === 4 || undefined,
         "four log lines",
       );
-      expect(ndjson(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 400, 400, 200]);
+      expect(ndjson<Printed>(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 400, 400, 200]);
       expect(cli.stderr()).toMatch(/answered 413 .*larger than 1048576 bytes/);
       expect(cli.stderr()).toMatch(/answered 400 .*malformed JSON/);
-      expect(ndjson(cli.stdout())).toHaveLength(1);
+      expect(ndjson<Printed>(cli.stdout())).toHaveLength(1);
     } finally {
       expect(await cli.stop()).toBe(0);
     }
@@ -165,8 +152,8 @@ describe("callbacks listen", () => {
       const other = pathname.endsWith("x") ? "y" : "x";
       expect((await post(`${origin}${pathname.slice(0, -1)}${other}`, body)).status).toBe(404);
       expect((await post(url!, body)).status).toBe(200);
-      await eventually(() => ndjson(cli.stdout())[0], "the notification");
-      expect(ndjson(cli.stdout())).toHaveLength(1);
+      await eventually(() => ndjson<Printed>(cli.stdout())[0], "the notification");
+      expect(ndjson<Printed>(cli.stdout())).toHaveLength(1);
     } finally {
       await cli.stop();
     }
@@ -199,14 +186,7 @@ describe("callbacks listen", () => {
     expect(forward.stderr).toContain("--forward-to must be an http:// or https:// URL");
     const port = await t.run(["callbacks", "listen", "--port", "70000"]);
     expect(port.code).toBe(2);
-    const log = await t.run([
-      "callbacks",
-      "listen",
-      "--port",
-      "0",
-      "--log",
-      join(dir, "missing", "x.ndjson"),
-    ]);
+    const log = await t.run(["callbacks", "listen", "--port", "0", "--log", tmp.file("missing", "x.ndjson")]);
     expect(log.code).toBe(2);
     expect(log.stderr).toContain("cannot open it for appending (ENOENT)");
   });

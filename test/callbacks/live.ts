@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { capture } from "../helpers/cli.js";
+import { capture, sleep } from "../helpers/cli.js";
 
 /** A long-running command (`callbacks listen`) run in-process: output readable while it runs, stopped like Ctrl-C. */
 export interface LiveCli {
@@ -52,10 +52,6 @@ export function startLiveCli(
       return done;
     },
   };
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A second local server, standing for the user's own endpoint behind `--forward-to`. */

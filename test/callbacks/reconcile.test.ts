@@ -4,27 +4,20 @@
  * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
  * nothing. Also `callbacks resend` prints its JSON summary on stdout only with --json.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendFileSync, readFileSync } from "node:fs";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as h from "../attempts/watch-helpers.js";
 import { expectNoStack, freePort, waitUntil } from "../attempts/watch-helpers.js";
-import { runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runBin, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
-let t: TestEnv;
-let dir: string;
+// A sandbox and a folder for each test: the sandbox's attempts and callbacks, and the ledgers, must not leak into the next.
+const t = useTestEnv({ perTest: true });
+const tmp = useTempDir("assess-reconcile-", { perTest: true });
 let env: Record<string, string>;
-beforeEach(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-reconcile-"));
-  env = { ...t.env, ASSESS_CONFIG_DIR: join(dir, "config") };
-});
-afterEach(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeEach(() => {
+  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
 const runBuilt = (args: string[]) => runBin(args, { env });
@@ -45,7 +38,7 @@ interface Reconciled {
 describe("callbacks reconcile", () => {
   it("resends exactly the attempts whose final notification the log misses; a rerun and a complete log send nothing", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
-    const log = join(dir, "callbacks.ndjson");
+    const log = tmp.file("callbacks.ndjson");
     const listen = startBin(["callbacks", "listen", "--port", "0", "--log", log], { env });
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
     let heard: number[] = [];
@@ -119,7 +112,7 @@ describe("callbacks reconcile", () => {
   it("an In Progress notification alone is not a received result; a bad log is exit 2 before any call", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const id = await h.finishedAttempt(t, "progress@example.com");
-    const log = join(dir, "progress.ndjson");
+    const log = tmp.file("progress.ndjson");
     appendFileSync(log, `${JSON.stringify({ TestInvitationId: id, Status: "In Progress" })}\n`);
     const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
@@ -130,7 +123,7 @@ describe("callbacks reconcile", () => {
     const bad = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`--log ${log}:2: not a JSON line`);
-    const none = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", join(dir, "nope")]);
+    const none = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", tmp.file("nope")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no such file");
     const missing = await runBuilt(["callbacks", "reconcile", "--from", since]);
@@ -146,7 +139,7 @@ describe("callbacks reconcile", () => {
     expect(plain.stdout).toBe("");
     expect(plain.stderr).toContain("999999999");
     const json = await runBin(["callbacks", "resend", String(id), "999999999", "--json"], {
-      env: { ...env, ASSESS_CONFIG_DIR: join(dir, "other") },
+      env: { ...env, ASSESS_CONFIG_DIR: tmp.file("other") },
     });
     expect(json.code, json.stderr).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, failed: 1 });

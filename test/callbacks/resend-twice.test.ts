@@ -1,23 +1,11 @@
 /**
  * `callbacks resend` run twice: the second says why nothing went and names --restart.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-b-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-first-hour-b-");
 
 describe("callbacks resend twice", () => {
   it("the rerun sends nothing (the ledger), says so and names --restart, which sends again", async () => {
@@ -37,7 +25,7 @@ describe("callbacks resend twice", () => {
     expect(invited.code, invited.stderr).toBe(0);
     const id = String(invited.json<{ testInvitationId: number }>().testInvitationId);
     await t.sandbox.completeAttempt(Number(id), "Complete");
-    const env = { ASSESS_CONFIG_DIR: join(dir, "resend-twice") };
+    const env = { ASSESS_CONFIG_DIR: tmp.file("resend-twice") };
     const processed = () => t.sandbox.requests.filter((q) => q.path.endsWith("/v3/callbacks/process")).length;
 
     const first = await t.run(["callbacks", "resend", id], { env });

@@ -1,25 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { eventually, type Recorder, startRecorder } from "./live.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
-let t: TestEnv;
+const t = useTestEnv();
+const tmp = useTempDir("assess-resend-");
 let hooks: Recorder;
-let dir: string;
 /** 250 finished attempts of the acme account, each with a callback URL. */
 let own: number[];
 /** Two finished attempts of the other demo account. */
 let foreign: number[];
 
 beforeAll(async () => {
-  t = await startTestEnv();
   hooks = await startRecorder(200);
-  dir = mkdtempSync(join(tmpdir(), "assess-resend-"));
   own = [];
   for (let i = 0; i < 250; i++) {
     const res = await request(`${t.sandbox.url}/v3/tests/1002/invite`, {
@@ -41,9 +37,7 @@ beforeAll(async () => {
   expect(foreign).toHaveLength(2);
 });
 afterAll(async () => {
-  await t.close();
   await hooks.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Each scenario gets its own config dir, so ledgers of one do not skip ids in another. */
@@ -51,7 +45,7 @@ let runs = 0;
 async function resend(argv: string[], stdin?: string) {
   const before = t.sandbox.requests.length;
   const r = await t.run(["callbacks", "resend", ...argv], {
-    env: { ASSESS_CONFIG_DIR: join(dir, `config-${++runs}`) },
+    env: { ASSESS_CONFIG_DIR: tmp.file(`config-${++runs}`) },
     stdin,
   });
   const calls = t.sandbox.requests.slice(before).filter((q) => q.path === PROCESS_PATH);
@@ -86,7 +80,7 @@ describe("callbacks resend", () => {
   it("2 foreign ids among 250 → the other 248 resent, the 2 reported, exit 3; a rerun resends only those 2", async () => {
     // The foreign ids sit in the first and the last chunk; the file mixes comments and blank lines.
     const mine = own.slice(0, 248);
-    const file = join(dir, "ids.txt");
+    const file = tmp.file("ids.txt");
     const lines = [
       "# ids to resend",
       foreign[0]!,
@@ -96,7 +90,7 @@ describe("callbacks resend", () => {
       ...mine.slice(150),
     ];
     writeFileSync(file, `${lines.join("\r\n")}\r\n`);
-    const env = { ASSESS_CONFIG_DIR: join(dir, "config-foreign") };
+    const env = { ASSESS_CONFIG_DIR: tmp.file("config-foreign") };
     const before = t.sandbox.requests.length;
     const hooksBefore = hooks.received.length;
     const r = await t.run(["callbacks", "resend", "--file", file, "--json"], { env });
@@ -140,7 +134,7 @@ describe("callbacks resend", () => {
   });
 
   it("bad input is a usage error naming where it is, and nothing is sent", async () => {
-    const file = join(dir, "bad.txt");
+    const file = tmp.file("bad.txt");
     writeFileSync(file, `${own[0]}\nabc\n12.5\n`);
     const bad = await resend(["--file", file]);
     expect(bad.r.code).toBe(2);
@@ -152,7 +146,7 @@ describe("callbacks resend", () => {
     expect(args.r.code).toBe(2);
     expect(args.calls).toHaveLength(0);
 
-    const empty = join(dir, "empty.txt");
+    const empty = tmp.file("empty.txt");
     writeFileSync(empty, "# nothing yet\n\n");
     const nothing = await resend(["--file", empty]);
     expect(nothing.r.code).toBe(2);

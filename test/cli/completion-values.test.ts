@@ -3,29 +3,17 @@
  * (bash, zsh, fish, where installed).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli, useTempDir } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-b-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const tmp = useTempDir("assess-first-hour-b-");
 
 const has = (shell: string) => spawnSync(shell, ["-c", "exit 0"]).status === 0;
 
 /** What the shell offers after `line` (which ends where the cursor is: "assess links create --type "). */
 function offered(shell: "bash" | "zsh" | "fish", script: string, line: string): string[] {
-  const file = join(dir, `assess.${shell}`);
+  const file = tmp.file(`assess.${shell}`);
   writeFileSync(file, script);
   const words = line.split(" ");
   let run: ReturnType<typeof spawnSync>;

@@ -3,27 +3,17 @@
  * command they name, bad input that --help documents exits 2 before sending (the service's own 400 stays
  * exit 1), and an end date in the past is refused before anything is sent.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli.js";
 import { Context } from "../../src/context.js";
-import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runCli, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-b-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-first-hour-b-");
 
 /** The commands of the tree, each with its options and arguments, and the flags its `--help` lists. */
 async function commandsOf(): Promise<
@@ -142,7 +132,7 @@ describe("hints name only flags that exist on the command they name", () => {
     const wrong: string[] = [];
     let named = 0;
     for (const argv of argvs) {
-      const r = await t.run(["--no-input", ...argv], { env: { ASSESS_CONFIG_DIR: join(dir, "hints") } });
+      const r = await t.run(["--no-input", ...argv], { env: { ASSESS_CONFIG_DIR: tmp.file("hints") } });
       if (r.code === 0) continue;
       const ran: string[] = [];
       for (const word of argv) {
@@ -192,7 +182,7 @@ describe("bad input that --help documents exits 2 before sending", () => {
 
 describe("an end date in the past", () => {
   it("is refused (exit 2, nothing sent) by invite send, bulk and reattempt, and links create and update", async () => {
-    const csv = join(dir, "one.csv");
+    const csv = tmp.file("one.csv");
     writeFileSync(csv, "email,name\npast.end@example.com,Past End\n");
     const refused = [
       [
@@ -243,7 +233,7 @@ describe("an end date in the past", () => {
     ];
     for (const argv of refused) {
       const before = t.sandbox.requests.filter((q) => q.method !== "GET").length;
-      const r = await t.run(argv, { env: { ASSESS_CONFIG_DIR: join(dir, "past-end") } });
+      const r = await t.run(argv, { env: { ASSESS_CONFIG_DIR: tmp.file("past-end") } });
       expect(r.code, `${argv.join(" ")}\n${r.stderr}`).toBe(2);
       expect(r.stderr, argv.join(" ")).toMatch(/--end \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\) is in the past/);
       expect(t.sandbox.requests.filter((q) => q.method !== "GET").length, argv.join(" ")).toBe(before);

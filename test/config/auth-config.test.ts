@@ -1,15 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 /** The environment without ASSESS_API_KEY: what a user who logged in has. */
 const noKeyEnv = { ASSESS_API_KEY: undefined };

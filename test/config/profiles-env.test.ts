@@ -3,29 +3,18 @@
  * exist, an empty variable is unset, and `config list` shows the value in effect and its source.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { ROOT, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const dir = useTempDir("assess-first-hour-");
 
 describe("a profile named explicitly must exist", () => {
   it("--profile nope and ASSESS_PROFILE=nope: exit 2 naming the profiles there are", async () => {
-    const env = { ASSESS_CONFIG_DIR: join(dir, "profiles") };
+    const env = { ASSESS_CONFIG_DIR: dir.file("profiles") };
     expect((await t.run(["config", "set", "timeout", "5000", "--profile", "staging"], { env })).code).toBe(0);
     for (const [argv, extra, from] of [
       [["tests", "list", "--profile", "nope"], {}, "--profile"],
@@ -53,7 +42,7 @@ describe("a profile named explicitly must exist", () => {
 
 describe("an empty ASSESS_* variable is unset", () => {
   it("ASSESS_BASE_URL= (and the others empty) falls through to the profile", async () => {
-    const configDir = join(dir, "empty-env");
+    const configDir = dir.file("empty-env");
     const env = { ASSESS_CONFIG_DIR: configDir };
     for (const [key, value] of [
       ["base-url", t.sandbox.url],
@@ -139,7 +128,7 @@ describe("output consistency", () => {
 
   it("the config folder's sandbox/ is 0700, also when an earlier version made it 0755", async () => {
     for (const older of [false, true]) {
-      const configDir = join(dir, `sandbox-mode-${older}`);
+      const configDir = dir.file(`sandbox-mode-${older}`);
       if (older) {
         mkdirSync(join(configDir, "sandbox"), { recursive: true });
         chmodSync(join(configDir, "sandbox"), 0o755);
@@ -175,7 +164,7 @@ describe("output consistency", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { demo: string } };
     const script = pkg.scripts.demo.replace(/^npm run build --silent && /, "");
     expect(script).not.toBe(pkg.scripts.demo);
-    const tmp = join(dir, "demo-tmp");
+    const tmp = dir.file("demo-tmp");
     mkdirSync(tmp);
     const r = spawnSync("bash", ["-c", script], {
       cwd: ROOT,

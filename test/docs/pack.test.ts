@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-
-const ROOT = join(import.meta.dirname, "..", "..");
+import { ROOT } from "../helpers/cli.js";
 
 it("npm pack makes a package named assess-cli that installs globally, puts `assess` on the PATH and runs from a clean directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "assess-pack-"));

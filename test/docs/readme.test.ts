@@ -14,9 +14,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
 import { helpTexts, REFERENCE_DIR, referencePages } from "../helpers/reference.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const README = join(ROOT, "README.md");
 const REFERENCE = join(ROOT, REFERENCE_DIR);
 /** The README stays an overview: guides and the reference live in docs/. */

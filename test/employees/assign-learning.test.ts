@@ -1,12 +1,8 @@
 /** `assign-learning` with a resource and the skill it teaches assigns that resource once. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(() => t.close());
+const t = useTestEnv();
 
 describe("employees assign-learning", () => {
   it("a resource named and reached again through its skill is assigned once", async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
+const t = useTestEnv();
 let acmeEmployees: number;
-beforeAll(async () => {
-  t = await startTestEnv();
+beforeAll(() => {
   acmeEmployees = t.sandbox.state.employees.filter((e) => e.accountId === "acme").length;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 function sentSince(before: number) {

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -72,16 +73,63 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
+export interface UseTestEnvOptions extends SandboxOptions {
+  /** Clear the sandbox's faults after each test, so one test's faults are never the next one's. */
+  clearFaults?: boolean;
+  /**
+   * A fresh sandbox and config folder for each test, not one for the file: for tests whose state (the sandbox's
+   * attempts and requests, a ledger) must not leak into the next test.
+   */
+  perTest?: boolean;
+}
+
 /**
- * A TestEnv for the whole file: started before its first test, closed after its last. The handle is filled in
- * when it starts (use it inside tests and hooks, not at the top level).
+ * A TestEnv for the whole file (or the describe it is called in): started before its first test, closed after its
+ * last; with `perTest`, started afresh before each test and closed after it. The handle is filled in when it
+ * starts (use it inside tests and hooks, not at the top level).
  */
-export function useTestEnv(options: SandboxOptions = {}): TestEnv {
+export function useTestEnv(options: UseTestEnvOptions = {}): TestEnv {
+  const { clearFaults, perTest, ...sandboxOptions } = options;
   const handle = {} as TestEnv;
-  beforeAll(async () => {
-    Object.assign(handle, await startTestEnv(options));
+  (perTest ? beforeEach : beforeAll)(async () => {
+    Object.assign(handle, await startTestEnv(sandboxOptions));
   });
-  afterAll(() => handle.close());
+  if (clearFaults) afterEach(() => handle.sandbox.faults.clear());
+  (perTest ? afterEach : afterAll)(() => handle.close());
+  return handle;
+}
+
+/** A temp folder: paths in it, and fresh names for files or folders not made yet. */
+export interface TempDir {
+  dir: string;
+  /** The path of `name` (a path of names) in the folder. */
+  file(...names: string[]): string;
+  /** A path in the folder no earlier call gave (`${name}-0`, `${name}-1`, …), not made: a fresh config folder. */
+  fresh(name?: string): string;
+}
+
+/** A temp folder made now, removed by `cleanup()`. */
+export function tempDir(prefix = "assess-test-"): TempDir & { cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let made = 0;
+  return {
+    dir,
+    file: (...names) => join(dir, ...names),
+    fresh: (name = "config") => join(dir, `${name}-${made++}`),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A temp folder for the whole file (or the describe it is called in), made before its first test and removed after
+ * its last; with `perTest`, one for each test. The handle is filled in when it is made (as useTestEnv's).
+ */
+export function useTempDir(prefix?: string, options: { perTest?: boolean } = {}): TempDir {
+  const handle = {} as TempDir & { cleanup(): void };
+  (options.perTest ? beforeEach : beforeAll)(() => {
+    Object.assign(handle, tempDir(prefix));
+  });
+  (options.perTest ? afterEach : afterAll)(() => handle.cleanup());
   return handle;
 }
 
@@ -90,17 +138,11 @@ export function useTestEnv(options: SandboxOptions = {}): TestEnv {
  * run's files, with a config folder (ledgers) inside it. Everything is removed after the file's last test.
  */
 export function useScenarios(): TestEnv & { scenario(): { cwd: string; env: Record<string, string> } } {
-  const t = useTestEnv();
-  let dir = "";
-  let folders = 0;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "assess-scenario-"));
-  });
-  afterEach(() => t.sandbox.faults.clear());
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const t = useTestEnv({ clearFaults: true });
+  const tmp = useTempDir("assess-scenario-");
   return Object.assign(t, {
     scenario() {
-      const cwd = join(dir, `scenario-${folders++}`);
+      const cwd = tmp.fresh("scenario");
       mkdirSync(cwd);
       return { cwd, env: { ...t.env, ASSESS_CONFIG_DIR: join(cwd, ".config") } };
     },
@@ -135,9 +177,23 @@ export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEn
 
 export { SANDBOX_KEYS };
 
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Newline-delimited JSON (a stream of --json output, a log): one value a line, empty lines skipped. */
+export function ndjson<T = Record<string, unknown>>(text: string): T[] {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** The repository's root, and the built CLI in it (`node bin/assess.js`, built by the global setup). */
 export const ROOT = join(import.meta.dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "assess.js");
+/** dist/check-worker.cjs beside it, as bin/assess.js finds it: what makes a large file's check a split one. */
+export const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"));
 
 export interface BinOptions {
   env?: Record<string, string | undefined>;

@@ -2,20 +2,13 @@
  * The `links create` wizard as a person uses it: the built CLI in a pseudo-terminal, against a sandbox
  * started here, answers typed as keys, the screen read back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 import { KEY, Terminal } from "./terminal.js";
 
-let t: TestEnv;
+const t = useTestEnv();
 let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  t = await startTestEnv();
-});
 afterEach(() => terminal?.kill());
-afterAll(async () => {
-  await t.close();
-});
 
 const linkPosts = () => t.sandbox.requests.filter((r) => r.method === "POST" && /\/testlinks$/.test(r.path));
 const wizard = (args: string[]) => {

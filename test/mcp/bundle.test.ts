@@ -3,13 +3,14 @@
  * start as they did before it. Each command line below runs the built CLI with a preload that lists, at exit,
  * the files of dist/ it loaded.
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const DIST = join(ROOT, "dist");
 const dir = mkdtempSync(join(tmpdir(), "assess-mcp-bundle-"));
 const PRELOAD = join(dir, "loaded.cjs");

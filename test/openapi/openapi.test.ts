@@ -14,7 +14,7 @@ import { parse as parseYaml } from "yaml";
 import { openApiDocument } from "../../src/api/openapi.js";
 import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runCli, SANDBOX_KEYS, startTestEnv } from "../helpers/cli.js";
+import { runCli, SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
 interface Parameter {
   name: string;
@@ -235,6 +235,7 @@ function answerChecker() {
 }
 
 describe("the document's schemas accept the service's answers", () => {
+  const t = useTestEnv();
   it("every answer of the replay corpus (fixtures/real) of a status the document declares", () => {
     const check = answerChecker();
     const samples = JSON.parse(readFileSync(join(ROOT, "fixtures/real/samples.json"), "utf8")) as Array<{
@@ -275,68 +276,61 @@ describe("the document's schemas accept the service's answers", () => {
   });
 
   it("the sandbox's answers, operation by operation", async () => {
-    const t = await startTestEnv();
-    try {
-      const check = answerChecker();
-      const problems: string[] = [];
-      const statuses = new Set<number>();
-      const call = async (operationId: string, path: string, body?: unknown) => {
-        const { method, path: template } = find(operationId);
-        const skills = !template.startsWith("/v3/");
-        const res = await fetch(`${skills ? t.sandbox.skillsUrl : t.sandbox.url}${path}`, {
-          method: method.toUpperCase(),
-          headers: {
-            "x-api-key": SANDBOX_KEYS.acme,
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!;
-        const text = await res.text();
-        // JSON text, whatever its declared type (the upsert's answer is declared text/plain).
-        const data: unknown = /^[[{]|^(true|false)$/.test(text.trim()) ? JSON.parse(text) : text;
-        statuses.add(res.status);
-        const problem = check({ operationId, status: res.status, contentType }, data);
-        if (problem) problems.push(`${operationId} ${path} (${res.status}): ${problem}`);
-        return data as Record<string, unknown>;
-      };
-      const tests = await call("listTests", "/v3/tests?pageNo=1&pageSize=5");
-      const testId = (tests.tests as Array<{ testId: number }>)[0]!.testId;
-      await call("getTest", `/v3/tests/${testId}`);
-      await call("getSettings", `/v3/tests/${testId}/settings`);
-      const links = await call("listLinks", `/v3/tests/${testId}/testlinks`);
-      const linkId = (links.testLinks as Array<{ testLinkId: number }>)[0]!.testLinkId;
-      await call("getLink", `/v3/tests/${testId}/testlinks/${linkId}`);
-      await call("getLink", `/v3/tests/2001/testlinks/${linkId}`); // another account's test: 403
-      const end = new Date();
-      const start = new Date(end.getTime() - 29 * 86_400_000);
-      const iso = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
-      const attempts = await call("listAttempts", "/v3/candidates/testattempts?state=completed", {
-        StartDateTime: iso(start),
-        EndDateTime: iso(end),
+    const check = answerChecker();
+    const problems: string[] = [];
+    const statuses = new Set<number>();
+    const call = async (operationId: string, path: string, body?: unknown) => {
+      const { method, path: template } = find(operationId);
+      const skills = !template.startsWith("/v3/");
+      const res = await fetch(`${skills ? t.sandbox.skillsUrl : t.sandbox.url}${path}`, {
+        method: method.toUpperCase(),
+        headers: {
+          "x-api-key": SANDBOX_KEYS.acme,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const attempt = (attempts.result as { testAttempts: Array<{ testInvitationId: number }> })
-        .testAttempts[0]!;
-      await call("getReport", `/v3/reports/${attempt.testInvitationId}`);
-      await call("processCallbacks", "/v3/callbacks/process", {
-        testinvitationIds: [attempt.testInvitationId],
-      });
-      await call("invite", `/v3/tests/${testId}/invite`, { emailId: "ada@example.com", fullName: "Ada" });
-      await call("createUser", "/v3/accounts/user/create", { email: "not-an-email", fullName: "Ada" }); // 400
-      const employees = await call("listEmployees", "/employees?PageNumber=1&PageSize=5");
-      const employeeId = (employees.items as Array<{ employeeId: number }>)[0]!.employeeId;
-      await call("listSkillsProfiles", "/employees/skills-profile?PageNumber=1&PageSize=5");
-      await call("getSkillsProfile", `/employees/${employeeId}/skills-profile`);
-      await call("listCertificates", `/employees/${employeeId}/certificates?includeSkills=true`);
-      await call("getSkillGap", `/employees/${employeeId}/skill-gap`);
-      await call("upsertEmployees", "/employees/upsert", [
-        { email: "grace@example.com", firstName: "Grace" },
-      ]);
-      await call("getSkillGap", "/employees/999999999/skill-gap"); // 404
-      expect(problems).toEqual([]);
-      expect([...statuses].sort((a, b) => a - b)).toEqual([200, 201, 400, 403, 404]);
-    } finally {
-      await t.close();
-    }
+      const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!;
+      const text = await res.text();
+      // JSON text, whatever its declared type (the upsert's answer is declared text/plain).
+      const data: unknown = /^[[{]|^(true|false)$/.test(text.trim()) ? JSON.parse(text) : text;
+      statuses.add(res.status);
+      const problem = check({ operationId, status: res.status, contentType }, data);
+      if (problem) problems.push(`${operationId} ${path} (${res.status}): ${problem}`);
+      return data as Record<string, unknown>;
+    };
+    const tests = await call("listTests", "/v3/tests?pageNo=1&pageSize=5");
+    const testId = (tests.tests as Array<{ testId: number }>)[0]!.testId;
+    await call("getTest", `/v3/tests/${testId}`);
+    await call("getSettings", `/v3/tests/${testId}/settings`);
+    const links = await call("listLinks", `/v3/tests/${testId}/testlinks`);
+    const linkId = (links.testLinks as Array<{ testLinkId: number }>)[0]!.testLinkId;
+    await call("getLink", `/v3/tests/${testId}/testlinks/${linkId}`);
+    await call("getLink", `/v3/tests/2001/testlinks/${linkId}`); // another account's test: 403
+    const end = new Date();
+    const start = new Date(end.getTime() - 29 * 86_400_000);
+    const iso = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
+    const attempts = await call("listAttempts", "/v3/candidates/testattempts?state=completed", {
+      StartDateTime: iso(start),
+      EndDateTime: iso(end),
+    });
+    const attempt = (attempts.result as { testAttempts: Array<{ testInvitationId: number }> })
+      .testAttempts[0]!;
+    await call("getReport", `/v3/reports/${attempt.testInvitationId}`);
+    await call("processCallbacks", "/v3/callbacks/process", {
+      testinvitationIds: [attempt.testInvitationId],
+    });
+    await call("invite", `/v3/tests/${testId}/invite`, { emailId: "ada@example.com", fullName: "Ada" });
+    await call("createUser", "/v3/accounts/user/create", { email: "not-an-email", fullName: "Ada" }); // 400
+    const employees = await call("listEmployees", "/employees?PageNumber=1&PageSize=5");
+    const employeeId = (employees.items as Array<{ employeeId: number }>)[0]!.employeeId;
+    await call("listSkillsProfiles", "/employees/skills-profile?PageNumber=1&PageSize=5");
+    await call("getSkillsProfile", `/employees/${employeeId}/skills-profile`);
+    await call("listCertificates", `/employees/${employeeId}/certificates?includeSkills=true`);
+    await call("getSkillGap", `/employees/${employeeId}/skill-gap`);
+    await call("upsertEmployees", "/employees/upsert", [{ email: "grace@example.com", firstName: "Grace" }]);
+    await call("getSkillGap", "/employees/999999999/skill-gap"); // 404
+    expect(problems).toEqual([]);
+    expect([...statuses].sort((a, b) => a - b)).toEqual([200, 201, 400, 403, 404]);
   });
 });

@@ -2,22 +2,12 @@
  * A closed pipe stops the writing, not the command: the built CLI with a reader that leaves early
  * (`attempts list | head -2`), against the sandbox.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-first-hour-");
 
 /**
  * Runs the built CLI with stdout on a real pipe whose read side this process closes: at once
@@ -69,7 +59,7 @@ describe("a closed pipe stops the writing, not the command", () => {
   });
 
   it("invite bulk --json with stdout closed: every chunk is sent and in the ledger, exit 0", async () => {
-    const csv = join(dir, "big.csv");
+    const csv = tmp.file("big.csv");
     const rows = Array.from({ length: 2500 }, (_, i) => `pipe.${i}@example.com,Pipe ${i}`);
     writeFileSync(csv, `email,name\n${rows.join("\n")}\n`);
     const before = t.sandbox.requests.length;

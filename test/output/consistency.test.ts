@@ -2,17 +2,10 @@
  * Output consistency, through main(argv) against the sandbox: upper-case headers in tables, the record
  * unchanged in --json, the same fields in TSV.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
-
-beforeAll(async () => {
-  t = await startTestEnv();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestEnv();
 
 describe("output consistency", () => {
   const table = (argv: string[]) => t.run([...argv, "-o", "table"]);

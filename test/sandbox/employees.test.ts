@@ -1,15 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { clients, GLOBEX, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { GLOBEX, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-});
-afterAll(() => sb.close());
+const { sb, c } = useSandbox();
 
 describe("employee lists", () => {
   it("pages GET /employees with PageNumber/PageSize: 45 employees are 3 pages of 20", async () => {

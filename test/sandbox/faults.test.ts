@@ -1,15 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { ACME, call, clients, start } from "./helpers.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { ACME, call, start, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-});
+const { sb, c } = useSandbox();
 afterEach(() => sb.faults.clear());
-afterAll(() => sb.close());
 
 const invitationsOf = (email: string) => sb.state.invitations.filter((i) => i.email === email);
 

@@ -1,4 +1,5 @@
 /** Shared helpers of the sandbox tests: real HTTP with fetch against a sandbox on an ephemeral port. */
+import { afterAll, beforeAll } from "vitest";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { startTestSandbox } from "../helpers/cli.js";
 
@@ -9,6 +10,45 @@ export const NOW = new Date("2025-06-15T12:00:00Z");
 
 export function start(opts: SandboxOptions = {}): Promise<Sandbox> {
   return startTestSandbox({ now: () => NOW, ...opts });
+}
+
+/**
+ * A sandbox for the whole file, started before its first test and closed after its last, and its clients. `sb`
+ * stands for the sandbox from the start (its fields are read from the running one: use them inside tests and hooks).
+ */
+export function useSandbox(opts: SandboxOptions = {}): { sb: Sandbox; c: ReturnType<typeof clients> } {
+  let started: Sandbox | undefined;
+  const live = (): Sandbox => {
+    if (!started) throw new Error("the sandbox is started before the file's first test");
+    return started;
+  };
+  const sb: Sandbox = {
+    get url() {
+      return live().url;
+    },
+    get skillsUrl() {
+      return live().skillsUrl;
+    },
+    get port() {
+      return live().port;
+    },
+    get requests() {
+      return live().requests;
+    },
+    get faults() {
+      return live().faults;
+    },
+    get state() {
+      return live().state;
+    },
+    completeAttempt: (id, status) => live().completeAttempt(id, status),
+    close: () => live().close(),
+  };
+  beforeAll(async () => {
+    started = await start(opts);
+  });
+  afterAll(() => started?.close());
+  return { sb, c: clients(sb) };
 }
 
 export interface Answer {

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { candidates, clients, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { candidates, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-});
-afterAll(() => sb.close());
+const { sb, c } = useSandbox();
 
 const invite = (body: unknown, testId = 1001) => c.api("POST", `/v3/tests/${testId}/invite`, { body });
 

@@ -1,8 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { call, clients, start } from "./helpers.js";
+import { call, useSandbox } from "./helpers.js";
 
 interface Received {
   path: string;
@@ -10,16 +9,13 @@ interface Received {
   body: Record<string, unknown>;
 }
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
+const { sb, c } = useSandbox();
 let hook: http.Server;
 let hookUrl: string;
 const received: Received[] = [];
 let failNext = 0;
 
 beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
   hook = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (d: Buffer) => chunks.push(d));
@@ -39,7 +35,6 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await sb.close();
   hook.closeAllConnections();
   await new Promise((r) => hook.close(r));
 });

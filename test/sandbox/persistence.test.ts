@@ -1,15 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { useTempDir } from "../helpers/cli.js";
 import { clients, start } from "./helpers.js";
 
-const dir = mkdtempSync(join(tmpdir(), "assess-sandbox-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = useTempDir("assess-sandbox-");
 
 describe("state file", () => {
   it("survives a restart: invitations kept, ids keep counting", async () => {
-    const stateFile = join(dir, "state.json");
+    const stateFile = tmp.file("state.json");
     const first = await start({ stateFile });
     const c1 = clients(first);
     const a = await c1.api("POST", "/v3/tests/1001/invite", {
@@ -49,7 +47,7 @@ describe("state file", () => {
   });
 
   it("refuses a file that is not a sandbox state file", async () => {
-    const stateFile = join(dir, "other.json");
+    const stateFile = tmp.file("other.json");
     writeFileSync(stateFile, JSON.stringify({ hello: "world" }));
     await expect(start({ stateFile })).rejects.toThrow(/not an assess sandbox state file/);
   });

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { ACME, clients, GLOBEX, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { ACME, GLOBEX, start, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
+const { sb, c } = useSandbox();
 /** The same seed answering in the API's documented shapes (`teststatus`, numeric ids in a 401). */
-let literal: Sandbox;
-let l: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-  literal = await start({ shapes: "api-md" });
-  l = clients(literal);
-});
-afterAll(async () => {
-  await sb.close();
-  await literal.close();
-});
+const { c: l } = useSandbox({ shapes: "api-md" });
 
 const finishedAcme = () => sb.state.invitations.filter((i) => i.accountId === "acme" && i.completedAt);
 

@@ -1,25 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runBin, startBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { ROOT, runBin, startBin, useTempDir } from "../helpers/cli.js";
 
-let t: TestEnv;
-let dir: string;
-beforeAll(async () => {
-  t = await startTestEnv();
-  dir = mkdtempSync(join(tmpdir(), "assess-first-week-b-"));
-});
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let configs = 0;
-const freshConfig = () => join(dir, `config-${configs++}`);
+const tmp = useTempDir("assess-first-week-b-");
 
 describe("a busy port is said as such (exit 2), never as a bug", () => {
   let busy: http.Server;
@@ -35,7 +22,7 @@ describe("a busy port is said as such (exit 2), never as a bug", () => {
     ["sandbox", ["sandbox"]],
     ["callbacks listen", ["callbacks", "listen"]],
   ])("`assess %s --port <busy>`", async (_name, argv) => {
-    const r = await runBin([...argv, "--port", String(port)], { env: { ASSESS_CONFIG_DIR: freshConfig() } });
+    const r = await runBin([...argv, "--port", String(port)], { env: { ASSESS_CONFIG_DIR: tmp.fresh() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: Cannot listen on 127.0.0.1:${port}: port ${port} is in use`);
     expect(r.stderr).toMatch(/hint: Pick another --port \(--port 0 takes any free one\)/);
@@ -45,7 +32,7 @@ describe("a busy port is said as such (exit 2), never as a bug", () => {
 
 describe("the one-command sandbox finishes attempts; the SDK works against `assess sandbox`", () => {
   it("`assess --sandbox sandbox complete <id>` completes an attempt of the embedded sandbox", async () => {
-    const env = { ASSESS_CONFIG_DIR: freshConfig() };
+    const env = { ASSESS_CONFIG_DIR: tmp.fresh() };
     const send = await runBin(
       [
         "--sandbox",
@@ -76,7 +63,7 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
 
   it("createClient of the built SDK against `assess sandbox --port 0 --json`, as the README says", async () => {
     const live = startBin(["sandbox", "--port", "0", "--json"], {
-      env: { ASSESS_CONFIG_DIR: freshConfig() },
+      env: { ASSESS_CONFIG_DIR: tmp.fresh() },
     });
     const { child } = live;
     try {
@@ -109,7 +96,7 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
       });
       const done = await runBin(
         ["sandbox", "complete", String(invitation.testInvitationId), "--url", started.url],
-        { env: { ASSESS_CONFIG_DIR: freshConfig() } },
+        { env: { ASSESS_CONFIG_DIR: tmp.fresh() } },
       );
       expect(done.code).toBe(0);
       const report = await client.reports.get(invitation.testInvitationId);

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { clients, GLOBEX, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { GLOBEX, useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
+const { c } = useSandbox();
 /** The same seed answering in the API's documented shapes (flat settings). */
-let literal: Sandbox;
-let l: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-  literal = await start({ shapes: "api-md" });
-  l = clients(literal);
-});
-afterAll(async () => {
-  await sb.close();
-  await literal.close();
-});
+const { c: l } = useSandbox({ shapes: "api-md" });
 
 describe("tests", () => {
   it("lists the account's tests with 1-based pages (defaults 1/10)", async () => {

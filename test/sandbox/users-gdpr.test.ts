@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { clients, start } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useSandbox } from "./helpers.js";
 
-let sb: Sandbox;
-let c: ReturnType<typeof clients>;
-beforeAll(async () => {
-  sb = await start();
-  c = clients(sb);
-});
-afterAll(() => sb.close());
+const { sb, c } = useSandbox();
 
 describe("users", () => {
   it("creates a Reviewer in the default business unit (fullName or fullname)", async () => {

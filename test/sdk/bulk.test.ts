@@ -15,15 +15,14 @@ import {
   AssessUsageError,
   createClient,
 } from "../../src/sdk/index.js";
-import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runCli, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
+const t = useTestEnv();
 let sandbox: Sandbox;
 let configDir: string;
 let client: AssessClient;
 
 beforeAll(async () => {
-  t = await startTestEnv();
   ({ sandbox, configDir } = t);
   client = createClient({
     apiKey: SANDBOX_KEYS.acme,
@@ -38,7 +37,6 @@ afterEach(() => sandbox.faults.clear());
 
 afterAll(async () => {
   await client.close();
-  await t.close();
 });
 
 let run = 0;

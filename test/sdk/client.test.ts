@@ -17,15 +17,14 @@ import {
   AssessUsageError,
   createClient,
 } from "../../src/sdk/index.js";
-import { runCli, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { runCli, useTestEnv } from "../helpers/cli.js";
 
-let t: TestEnv;
+const t = useTestEnv();
 let sandbox: Sandbox;
 let configDir: string;
 let client: AssessClient;
 
 beforeAll(async () => {
-  t = await startTestEnv();
   ({ sandbox, configDir } = t);
   client = createClient({
     apiKey: SANDBOX_KEYS.acme,
@@ -37,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client.close();
-  await t.close();
 });
 
 /** The API requests the sandbox received while `fn` ran. */

@@ -4,44 +4,38 @@
  * package's declarations checked too) and run, as ES module and as CommonJS, against a sandbox.
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { SANDBOX_KEYS, type Sandbox } from "../../src/sandbox/index.js";
-import { startTestSandbox } from "../helpers/cli.js";
+import { beforeAll, expect, it } from "vitest";
+import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
+import { ROOT, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
-let sandbox: Sandbox;
-let dir: string;
+const t = useTestEnv();
+const tmp = useTempDir("assess-sdk-pack-");
 let project: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), "assess-sdk-pack-"));
   // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
-  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
-  const tarball = readdirSync(dir).find((f) => /^assess-cli-\d.*\.tgz$/.test(f));
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", tmp.dir], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
+  const tarball = readdirSync(tmp.dir).find((f) => /^assess-cli-\d.*\.tgz$/.test(f));
   expect(tarball).toBeDefined();
-  project = join(dir, "consumer");
+  project = tmp.file("consumer");
   mkdirSync(project);
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", join(dir, tarball!)], {
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", tmp.file(tarball!)], {
     cwd: project,
     stdio: "pipe",
   });
 }, 120_000);
-
-afterAll(async () => {
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const CONSUMER = `
 import { AssessApiError, type AssessClient, createClient, type Invitation, type Test } from "assess-cli";
@@ -131,8 +125,8 @@ async function compileAndRun(name: string, module: "esm" | "cjs") {
       HOME: folder,
       ASSESS_CONFIG_DIR: join(folder, "cfg"),
       SDK_KEY: SANDBOX_KEYS.acme,
-      SDK_BASE_URL: sandbox.url,
-      SDK_SKILLS_URL: sandbox.skillsUrl,
+      SDK_BASE_URL: t.sandbox.url,
+      SDK_SKILLS_URL: t.sandbox.skillsUrl,
       SDK_EMAIL: `packed-${name}@example.com`,
       SDK_OTHER_TEST: "2001",
     },
@@ -161,7 +155,7 @@ it("compiles with tsc --strict against the packed package and runs as an ES modu
   // Test 2001 is the other demo account's.
   expect(result.refused?.status).toBe(403);
   expect(result.refused?.messages.length).toBeGreaterThan(0);
-  expect(sandbox.state.invitations.some((i) => i.testInvitationId === result.invitation)).toBe(true);
+  expect(t.sandbox.state.invitations.some((i) => i.testInvitationId === result.invitation)).toBe(true);
 }, 120_000);
 
 it("and as CommonJS (require) from the same package", async () => {

@@ -7,31 +7,21 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, ROOT, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../links/terminal.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "bin/assess.js");
 const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that the emulator never wraps: the lines as the program wrote them. */
 const UNWRAPPED = 100_000;
 const ATTEMPTS = "POST /v3/candidates/testattempts";
 
-let t: TestEnv;
+const t = useTestEnv({ clearFaults: true });
 const terminals: Terminal[] = [];
-
-beforeAll(async () => {
-  t = await startTestEnv();
-});
 afterEach(() => {
   for (const term of terminals.splice(0)) term.kill();
-  t.sandbox.faults.clear();
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** The built CLI in a terminal of `cols` columns, run to its end. */

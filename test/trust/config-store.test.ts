@@ -31,8 +31,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
-import { ROOT, tempDir } from "../bulk/helpers.js";
-import { runBin, SANDBOX_KEYS } from "../helpers/cli.js";
+import { ROOT } from "../bulk/helpers.js";
+import { runBin, SANDBOX_KEYS, tempDir } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;

@@ -19,10 +19,9 @@ import {
   hashesOf,
   invitedCounts,
   ROOT,
-  tempDir,
   writeCandidates,
 } from "../bulk/helpers.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { tempDir, useTestEnv } from "../helpers/cli.js";
 import { lostAndDuplicated, printTable, record } from "./table.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -162,13 +161,7 @@ describe("torn ledger writes", () => {
   });
 
   describe("a rerun after a torn write (built CLI logic, in-process, against the sandbox)", () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await startTestEnv();
-    });
-    afterAll(async () => {
-      await env.close();
-    });
+    const env = useTestEnv();
 
     const ledgerOf = (configDir: string) => {
       const dir = join(configDir, "ledgers");

@@ -6,25 +6,18 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { backoffMs, retryAfterMs } from "../../src/api/retry.js";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import type { FaultRule } from "../../src/sandbox/index.js";
-import { bulkRequests, invitedCounts, tempDir, writeCandidates } from "../bulk/helpers.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { bulkRequests, invitedCounts, writeCandidates } from "../bulk/helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 import { lostAndDuplicated, printTable, record } from "./table.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-trust-faults-");
-});
-afterEach(() => env.sandbox.faults.clear());
-afterAll(async () => {
+const env = useTestEnv({ clearFaults: true });
+const tmp = useTempDir("assess-trust-faults-");
+afterAll(() => {
   printTable("Faults");
-  await env.close();
-  tmp.cleanup();
 });
 
 const BULK = "/v3/tests/*/invite/bulk";

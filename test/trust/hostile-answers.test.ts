@@ -11,8 +11,7 @@
  *   page's title and the first line (escaped), exit 1, and the hint of how to see the raw answer.
  * Everywhere: no stack trace, and the canary key in no output.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
@@ -29,19 +28,18 @@ import {
 } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runBin } from "../helpers/cli.js";
+import { runBin, useTempDir } from "../helpers/cli.js";
 
 const CANARY = "sbx-canary-0d15ea5e-7f3a9c21";
 const MiB = 1024 * 1024;
 /** Peak resident memory allowed to the CLI while a server pushes far more than that. */
 const RSS_BOUND = 200 * MiB;
 
-const tmp = mkdtempSync(join(tmpdir(), "assess-hostile-answers-"));
+const tmp = useTempDir("assess-hostile-answers-");
 const servers: HostileServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function serve(server: Promise<HostileServer>): Promise<HostileServer> {
   const started = await server;
@@ -63,7 +61,7 @@ let runs = 0;
 async function assess(server: HostileServer, argv: string[], key = CANARY): Promise<Run> {
   const r = await runBin(argv, {
     env: {
-      ASSESS_CONFIG_DIR: join(tmp, `config-${runs++}`),
+      ASSESS_CONFIG_DIR: tmp.file(`config-${runs++}`),
       ASSESS_API_KEY: key,
       ASSESS_BASE_URL: server.url,
       ASSESS_SKILLS_BASE_URL: server.url,
@@ -184,7 +182,7 @@ describe("every attempt has a deadline and every answer a cap", () => {
 
   it("reports pdf streams to disk: an endless PDF stops at the 256 MiB cap, memory stays flat, no file is left", async () => {
     const server = await serve(startEndlessStream({ contentType: "application/pdf" }));
-    const dir = mkdtempSync(join(tmp, "pdf-"));
+    const dir = mkdtempSync(tmp.file("pdf-"));
     const out = join(dir, "report.pdf");
     const r = await assess(server, ["reports", "pdf", "42", "--out", out, "--timeout", "60000"]);
     note("endless PDF, reports pdf --out", r, server);
@@ -215,7 +213,7 @@ describe("every attempt has a deadline and every answer a cap", () => {
 
   it("reports pdf: a download that breaks off is started over in a new file; the one saved is whole", async () => {
     const server = await breaksOffOnce();
-    const dir = mkdtempSync(join(tmp, "pdf-"));
+    const dir = mkdtempSync(tmp.file("pdf-"));
     const out = join(dir, "report.pdf");
     const r = await assess(server, ["reports", "pdf", "42", "--out", out]);
     expect(r.code, r.stderr).toBe(0);

@@ -30,28 +30,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
-import { ROOT, tempDir } from "../bulk/helpers.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { ROOT } from "../bulk/helpers.js";
+import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const VICTIM = "someone else's file: must never change\n";
 
-let t: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-let n = 0;
-beforeAll(async () => {
-  t = await startTestEnv();
-  tmp = tempDir("assess-hostile-config-");
-});
-afterAll(async () => {
-  await t.close();
-  tmp.cleanup();
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-hostile-config-");
 
 /** A config folder of its own (0700) and a victim file outside it. */
 function planted(): { config: string; victim: string; env: Record<string, string> } {
-  const dir = tmp.file(`case-${n++}`);
+  const dir = tmp.fresh("case");
   mkdirSync(dir);
   const config = join(dir, "config");
   mkdirSync(config, { mode: 0o700 });

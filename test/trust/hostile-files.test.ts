@@ -26,27 +26,19 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, plantLink, snapshotFiles } from "../../fixtures/hostile/files.js";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { neutralizeFormula } from "../../src/output/format.js";
-import { isBulkInvite, isUpsert, ROOT, tempDir, writeCandidates } from "../bulk/helpers.js";
+import { isBulkInvite, isUpsert, ROOT, writeCandidates } from "../bulk/helpers.js";
 import { startLiveCli } from "../callbacks/live.js";
-import { type RunResult, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { type RunResult, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const HOSTILE = join(ROOT, "fixtures", "hostile");
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
+const env = useTestEnv();
+const tmp = useTempDir("assess-trust-hostile-files-");
 let n = 0;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-trust-hostile-files-");
-});
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
-});
 
 /** A folder of its own for each test: inputs, outputs and decoys side by side. */
 function folder(): string {

@@ -11,14 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
-import {
-  type RunOptions,
-  type RunResult,
-  runBin,
-  runCli,
-  startTestEnv,
-  type TestEnv,
-} from "../helpers/cli.js";
+import { type RunOptions, type RunResult, runBin, runCli, useTestEnv } from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
@@ -83,15 +76,13 @@ async function startHostile(): Promise<Hostile> {
 }
 
 let hostile: Hostile;
-let t: TestEnv;
 beforeAll(async () => {
   hostile = await startHostile();
-  t = await startTestEnv();
 });
 afterAll(async () => {
   await hostile.close();
-  await t.close();
 });
+const t = useTestEnv();
 
 function runHostile(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   return runCli(argv, {

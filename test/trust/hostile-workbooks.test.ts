@@ -12,25 +12,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants, crc32, deflateRawSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
-import { isBulkInvite, tempDir } from "../bulk/helpers.js";
-import { type BinResult, SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { isBulkInvite } from "../bulk/helpers.js";
+import { type BinResult, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const MIB = 1024 * 1024;
 
-let t: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  t = await startTestEnv();
-  tmp = tempDir("assess-hostile-workbooks-");
-});
-afterAll(async () => {
-  await t.close();
-  tmp.cleanup();
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-hostile-workbooks-");
 
 // ---- a ZIP writer, enough for a workbook ----
 

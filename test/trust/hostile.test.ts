@@ -11,28 +11,22 @@ import { basename, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type CsvRecord, openCsv } from "../../src/bulk/rows/csv.js";
 import { type CliError, UsageError } from "../../src/errors.js";
 import { escapeControls } from "../../src/escape.js";
 import { Output } from "../../src/output/output.js";
 import { orderedRange, parseDate, toServiceTime } from "../../src/parse/dates.js";
 import { MAX_WINDOW_MS, splitWindows } from "../../src/sdk/attempts.js";
-import { ROOT, tempDir } from "../bulk/helpers.js";
-import { startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { ROOT } from "../bulk/helpers.js";
+import { useTempDir, useTestEnv } from "../helpers/cli.js";
 import { printTable, record } from "./table.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
+const env = useTestEnv();
+const tmp = useTempDir("assess-trust-hostile-");
 let n = 0;
-beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-trust-hostile-");
-});
-afterAll(async () => {
+afterAll(() => {
   printTable("Hostile input");
-  await env.close();
-  tmp.cleanup();
 });
 
 /** Reads a file the way bulk commands do; returns the header and records, or the usage error. */

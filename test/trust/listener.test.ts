@@ -11,8 +11,8 @@ import { Readable } from "node:stream";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startListener } from "../../src/commands/callbacks/listener.js";
-import { tempDir } from "../bulk/helpers.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
+import { ndjson, tempDir } from "../helpers/cli.js";
 import { printTable, record } from "./table.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -24,19 +24,13 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-const ndjson = (text: string) =>
-  text
-    .split("\n")
-    .filter(Boolean)
-    .map(
-      (line) =>
-        JSON.parse(line) as {
-          testInvitationId: number;
-          status: string;
-          duplicate: boolean;
-          answered: number;
-        },
-    );
+/** A line the listener prints (and logs). */
+interface Printed {
+  testInvitationId: number;
+  status: string;
+  duplicate: boolean;
+  answered: number;
+}
 
 /** This machine's first address that is not loopback, if it has one. */
 function outsideAddress(): string | undefined {
@@ -98,12 +92,12 @@ describe("callbacks listen", () => {
       });
       await ok.body.dump();
       expect(ok.statusCode).toBe(200);
-      await eventually(() => ndjson(cli.stdout())[0], "the good notification");
+      await eventually(() => ndjson<Printed>(cli.stdout())[0], "the good notification");
       await eventually(
         () => (readFileSync(log, "utf8").trim().split("\n").length === 2 ? true : undefined),
         "2 log lines",
       );
-      expect(ndjson(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 200]);
+      expect(ndjson<Printed>(readFileSync(log, "utf8")).map((l) => l.answered)).toEqual([413, 200]);
       record({
         input: "2.5 MiB chunked body",
         outcome: "413, logged, next notification 200",
@@ -185,12 +179,12 @@ describe("callbacks listen", () => {
       );
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
       const lines = await eventually(() => {
-        const parsed = ndjson(cli.stdout());
+        const parsed = ndjson<Printed>(cli.stdout());
         return parsed.length >= N ? parsed : undefined;
       }, "1,000 lines");
       expect(await cli.stop()).toBe(0);
-      const printed = ndjson(cli.stdout());
-      const logged = ndjson(readFileSync(log, "utf8"));
+      const printed = ndjson<Printed>(cli.stdout());
+      const logged = ndjson<Printed>(readFileSync(log, "utf8"));
       for (const list of [printed, logged]) {
         expect(list).toHaveLength(N);
         expect(new Set(list.map((l) => l.testInvitationId)).size).toBe(N);

@@ -18,16 +18,13 @@ import {
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../bulk/helpers.js";
-import { SANDBOX_KEYS, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 
-let env: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
+const env = useTestEnv({ clearFaults: true });
+const tmp = useTempDir("assess-trust-secrets-");
 let completedId: number;
 beforeAll(async () => {
-  env = await startTestEnv();
-  tmp = tempDir("assess-trust-secrets-");
   const r = await env.run([
     "invite",
     "send",
@@ -41,11 +38,6 @@ beforeAll(async () => {
   ]);
   completedId = r.json<{ testInvitationId: number }>().testInvitationId;
   await env.sandbox.completeAttempt(completedId, "Complete");
-});
-afterEach(() => env.sandbox.faults.clear());
-afterAll(async () => {
-  await env.close();
-  tmp.cleanup();
 });
 
 const UNKNOWN_KEY = "sbx-canary-0d15ea5e-7f3a9c21";
