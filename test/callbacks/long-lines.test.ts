@@ -4,21 +4,12 @@
  * read, and nothing sent.
  */
 import { writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../bulk/helpers.js";
-import { runBin, startTestEnv, type TestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { startRecorder } from "./live.js";
 
-let t: TestEnv;
-let tmp: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  t = await startTestEnv();
-  tmp = tempDir("assess-long-lines-");
-});
-afterAll(async () => {
-  await t.close();
-  tmp.cleanup();
-});
+const t = useTestEnv();
+const tmp = useTempDir("assess-long-lines-");
 
 /** A good first line, then 9 MiB of digits without a newline: what readline would hold whole. */
 const NINE_MIB = Buffer.concat([Buffer.from("50123\n"), Buffer.alloc(9 * 1024 * 1024, "7")]);
