@@ -5,14 +5,23 @@ const GUARDED = new WeakSet<Writable>();
 const GONE = new WeakSet<Writable>();
 
 /**
- * `assess attempts list | head -2`: once head exits, a write fails with EPIPE (an uncaught exception). Like
- * gh, we stop writing instead and the command ends as it would have. Any other write error is rethrown.
+ * `assess attempts list | head -2`: once head exits, a write fails with EPIPE (an uncaught exception); when
+ * stdout is a socket (a parent process's pipe, as Node's spawn makes it), the reader's close may come as
+ * ECONNRESET instead. Like gh, we stop writing and the command ends as it would have. Any other write error
+ * is rethrown.
  */
+const READER_GONE = new Set(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED"]);
+
+/** The write error says the reader went away (not a fault of this process). */
+export function readerGone(error: NodeJS.ErrnoException): boolean {
+  return READER_GONE.has(error.code ?? "");
+}
+
 export function quietWhenClosed(stream: Writable): void {
   if (GUARDED.has(stream)) return;
   GUARDED.add(stream);
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") {
+    if (readerGone(error)) {
       GONE.add(stream);
       return;
     }

@@ -3,7 +3,9 @@
  * (`attempts list | head -2`), against the sandbox.
  */
 import { writeFileSync } from "node:fs";
+import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { isClosed, quietWhenClosed } from "../../src/output/pipe.js";
 import { startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();
@@ -75,5 +77,30 @@ describe("a closed pipe stops the writing, not the command", () => {
     const again = await t.run(["invite", "bulk", csv, "--test", "1002", "--json"]);
     expect(again.code).toBe(0);
     expect(again.json()).toMatchObject({ rows: 2500, alreadyDone: 2500, sent: 0 });
+  });
+});
+
+describe("the guard on stdout", () => {
+  /** A stream guarded as stdout is, then failing one write with `code`. */
+  function failedWith(code: string) {
+    const stream = new Writable({ write: (_chunk, _encoding, done) => done() });
+    quietWhenClosed(stream);
+    const error = Object.assign(new Error(`write ${code}`), { code });
+    return { stream, emit: () => stream.emit("error", error) };
+  }
+
+  it.each(["EPIPE", "ECONNRESET", "ERR_STREAM_DESTROYED"])(
+    "%s (the reader left; a socket's reader with rows unread resets) closes it quietly",
+    (code) => {
+      const { stream, emit } = failedWith(code);
+      expect(emit).not.toThrow();
+      expect(isClosed(stream)).toBe(true);
+    },
+  );
+
+  it("any other write error is not hidden", () => {
+    const { stream, emit } = failedWith("ENOSPC");
+    expect(emit).toThrow("write ENOSPC");
+    expect(isClosed(stream)).toBe(false);
   });
 });

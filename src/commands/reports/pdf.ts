@@ -4,7 +4,7 @@ import type { Download } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget } from "../../files.js";
-import { isClosed } from "../../output/pipe.js";
+import { isClosed, readerGone } from "../../output/pipe.js";
 import { id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 
@@ -71,7 +71,7 @@ const WAKE_EVENTS = ["drain", "close", "error"];
 
 /**
  * Bytes on stdout cannot be taken back: once some are written, a broken download is not retried. Node never
- * leaves process.stdout destroyed (after EPIPE it emits 'error' and 'close'), so its events say the reader
+ * leaves process.stdout destroyed (after EPIPE or ECONNRESET it emits 'error' and 'close'), so its events say the reader
  * has gone; `destroyed` says it for other streams.
  */
 class ToStdout implements Download {
@@ -79,7 +79,7 @@ class ToStdout implements Download {
   private gone = false;
   private failure?: Error;
   private readonly onError = (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") this.gone = true;
+    if (readerGone(error)) this.gone = true;
     else this.failure ??= error;
   };
   private readonly onClose = () => {
