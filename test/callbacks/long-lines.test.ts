@@ -102,4 +102,22 @@ describe("a 9 MiB line", () => {
     expect(over.r.stderr).toContain(`--file ${file}:1: a line longer than 8 MiB`);
     expect(over.sent).toBe(0);
   });
+
+  it("a lone CR ends a line too (old Mac files), as readline read them: each id sent, a bad one named by its line", async () => {
+    const file = tmp.file("cr.txt");
+    writeFileSync(file, "100314\r100334 # trailing\r\r100335");
+    const { r, sent } = await run(["callbacks", "resend", "--file", file, "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("would send 3 ids in 1 request");
+    expect(JSON.parse(r.stdout.slice(r.stdout.indexOf("{")))).toMatchObject({
+      body: { testinvitationIds: [100314, 100334, 100335] },
+    });
+    expect(sent).toBe(0);
+
+    writeFileSync(file, "100314\rabc\r100335\r");
+    const bad = await run(["callbacks", "resend", "--file", file]);
+    expect(bad.r.code, bad.r.stderr).toBe(2);
+    expect(bad.r.stderr).toContain(`${file}:2: "abc" is not a testInvitationId`);
+    expect(bad.sent).toBe(0);
+  });
 });
