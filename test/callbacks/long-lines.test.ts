@@ -4,7 +4,9 @@
  * read, and nothing sent.
  */
 import { writeFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { boundedLines } from "../../src/commands/callbacks/lines.js";
 import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { startRecorder } from "./live.js";
 
@@ -119,5 +121,39 @@ describe("a 9 MiB line", () => {
     expect(bad.r.code, bad.r.stderr).toBe(2);
     expect(bad.r.stderr).toContain(`${file}:2: "abc" is not a testInvitationId`);
     expect(bad.sent).toBe(0);
+  });
+});
+
+describe("the bounded line reader", () => {
+  /** What readline makes of `text`: lines ended by LF, CRLF or a lone CR; the last one if the text does not end. */
+  function reference(text: string): string[] {
+    const lines = text.split(/\r\n|\r|\n/);
+    if (lines.at(-1) === "") lines.pop();
+    return lines;
+  }
+
+  async function* streamOf(chunks: Buffer[]) {
+    yield* chunks;
+  }
+
+  it("gives readline's lines whatever the chunks: CRLF or CR split across them, empty lines, no final end", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom("a", "7", " ", "\r", "\n", "é"), maxLength: 60 }),
+        fc.array(fc.nat(60), { maxLength: 30 }),
+        async (text, cuts) => {
+          const bytes = Buffer.from(text);
+          const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
+          const lines: string[] = [];
+          for await (const { text: line, line: n } of boundedLines(streamOf(chunks), "test", "")) {
+            expect(n).toBe(lines.length + 1);
+            lines.push(line);
+          }
+          expect(lines).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -44,12 +44,9 @@ export async function idsReaderOfFile(file: string): Promise<() => Entries> {
   return () => entriesOfLines(linesOf(createReadStream(file), `--file ${file}`), file);
 }
 
-/**
- * The texts of the lines, each at most MAX_LINE_BYTES (an over-long one is a usage error naming `what`:line).
- * A lone CR ends a line too (old Mac files), as LF and CRLF do.
- */
+/** The texts of the lines, each at most MAX_LINE_BYTES (an over-long one is a usage error naming `what`:line). */
 async function* linesOf(input: AsyncIterable<Buffer | string>, what: string): AsyncGenerator<string> {
-  for await (const { text } of boundedLines(input, what, FILE_SUGGESTION)) yield* text.split("\r");
+  for await (const { text } of boundedLines(input, what, FILE_SUGGESTION)) yield text;
 }
 
 /** A usage error naming `flag` when `file` is not there. */

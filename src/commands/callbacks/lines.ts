@@ -13,9 +13,9 @@ interface Line {
 }
 
 /**
- * The lines (LF or CRLF) of `input`, read a chunk at a time: a line of more than MAX_LINE_BYTES (its CR counted,
- * not its LF) is a usage error `<what>:<line>: a line longer than 8 MiB`, raised before more than that and one
- * chunk are held.
+ * The lines of `input` (ended by LF, CRLF or a lone CR, as readline ends them), read a chunk at a time: a line
+ * of more than MAX_LINE_BYTES (a CR that ends it counted, an LF not) is a usage error `<what>:<line>: a line
+ * longer than 8 MiB`, raised before more than that and one chunk are held.
  */
 export async function* boundedLines(
   input: AsyncIterable<Buffer | string>,
@@ -23,9 +23,11 @@ export async function* boundedLines(
   suggestion: string,
 ): AsyncGenerator<Line> {
   let line = 0;
-  // The start of the current line: chunks without a newline yet, and their length.
+  // The start of the current line: chunks without a line end yet, and their length.
   let pending: Buffer[] = [];
   let pendingBytes = 0;
+  // The last chunk ended in CR: an LF starting the next one belongs to it.
+  let afterCr = false;
   const tooLong = (bytes: number) => {
     if (bytes <= MAX_LINE_BYTES) return;
     throw new UsageError(
@@ -34,23 +36,33 @@ export async function* boundedLines(
     );
   };
   for await (const piece of input) {
-    let chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
-    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10)) {
-      tooLong(pendingBytes + end);
-      const head = chunk.subarray(0, end);
+    const chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
+    let start = afterCr && chunk[0] === 10 ? 1 : 0;
+    afterCr = false;
+    let lf = chunk.indexOf(10, start);
+    let cr = chunk.indexOf(13, start);
+    while (lf !== -1 || cr !== -1) {
+      const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
+      const endsInCr = end === cr;
+      tooLong(pendingBytes + end - start + (endsInCr ? 1 : 0));
+      const head = chunk.subarray(start, end);
       const bytes = pending.length > 0 ? Buffer.concat([...pending, head]) : head;
       pending = [];
       pendingBytes = 0;
-      yield { text: bytes.toString("utf8").replace(/\r$/, ""), line: ++line, last: false };
-      chunk = chunk.subarray(end + 1);
+      yield { text: bytes.toString("utf8"), line: ++line, last: false };
+      start = end + 1;
+      if (endsInCr) {
+        if (start === chunk.length) afterCr = true;
+        else if (chunk[start] === 10) start++;
+      }
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(10, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(13, start);
     }
-    if (chunk.length === 0) continue;
-    pendingBytes += chunk.length;
+    if (start === chunk.length) continue;
+    pendingBytes += chunk.length - start;
     tooLong(pendingBytes);
     // A copy: the rest of a chunk must not keep the whole chunk alive.
-    pending.push(Buffer.from(chunk));
+    pending.push(Buffer.from(chunk.subarray(start)));
   }
-  if (pendingBytes > 0) {
-    yield { text: Buffer.concat(pending).toString("utf8").replace(/\r$/, ""), line: line + 1, last: true };
-  }
+  if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString("utf8"), line: line + 1, last: true };
 }
