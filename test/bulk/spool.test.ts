@@ -2,7 +2,7 @@
  * The spool of checked rows (src/bulk/speedups/spool.ts): what the validate-first pass writes is what the sending pass
  * reads back, whatever the row holds, and the file is gone as soon as it is opened.
  */
-import { closeSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -174,9 +174,17 @@ describe("a spool that cannot be written", () => {
   it("names its folder when a write fails on the way (a full disk, say)", () => {
     const dir = tmp.file("failing-spool");
     const spool = openSpool(dir);
-    closeSync(spool.fd); // every write now fails, as on a full disk
-    const writer = new SpoolWriter(spool);
-    writer.add({ line: 2, group: "", key: "k", label: "k", json: toJson("k") });
-    expect(() => writer.flush()).toThrow(`Cannot keep the checked rows in ${dir}: EBADF; nothing was sent`);
+    // Every write now fails, as on a full disk: the spool's descriptor is one open for reading. Not a closed
+    // number: tests run as threads of one process, and another file's next open may be given it (the writes
+    // would land in that file).
+    closeSync(spool.fd);
+    spool.fd = openSync(dir, "r");
+    try {
+      const writer = new SpoolWriter(spool);
+      writer.add({ line: 2, group: "", key: "k", label: "k", json: toJson("k") });
+      expect(() => writer.flush()).toThrow(`Cannot keep the checked rows in ${dir}: EBADF; nothing was sent`);
+    } finally {
+      closeSync(spool.fd);
+    }
   });
 });
