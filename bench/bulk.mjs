@@ -17,12 +17,20 @@
 // With --base DIR (another checkout, built there: a `git worktree` of main, say), and "base" in --only: this
 // build against that one, alternately, at each size and the commands' default concurrency (median of --runs).
 // --kinds invite (or upsert) runs that command alone, in every part but concurrency.
-import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { arg, bin, bundleSandbox, machineLine, median, root, startBundledSandbox } from "./common.mjs";
+import {
+  arg,
+  bin,
+  bundleSandbox,
+  machineLine,
+  median,
+  root,
+  spawnNode,
+  startBundledSandbox,
+} from "./common.mjs";
 
 const only = new Set(arg("only", "invite,upsert,ledger,concurrency").split(","));
 /** The commands the invite, upsert, base and ledger parts run (`--kinds upsert`: the upsert runs alone). */
@@ -252,24 +260,7 @@ async function withSandbox({ latencyMs = 0 }, fn) {
 }
 
 function measure(args, env) {
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    child.on("exit", (code) =>
-      resolve({ code, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
-    );
-  });
+  return spawnNode(args, { env: { PATH: process.env.PATH, ...env } }).result;
 }
 
 async function writeHelpers() {

@@ -25,6 +25,30 @@ export function median(xs) {
 }
 
 /**
+ * Runs `node ...args` with its output collected: `{ child, result }`, the result (once its streams close)
+ * `{ code, signal, stdout, stderr, ms }`.
+ */
+export function spawnNode(args, { env, cwd } = {}) {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const result = new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      resolve({ code, signal, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+    );
+  });
+  return { child, result };
+}
+
+/**
  * Bundles the sandbox into `work` with a server script around it: request bodies not recorded, each request
  * answered `BENCH_LATENCY_MS` late; it prints its addresses as one JSON line and stops when its stdin ends.
  */

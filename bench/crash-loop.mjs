@@ -21,11 +21,10 @@
 // flushed).
 //
 // Usage: npm run bench:crash [-- --runs 20 --seed 1234 --rows 25000 --json]
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { arg, bin, startCliSandbox } from "./common.mjs";
+import { arg, bin, spawnNode, startCliSandbox } from "./common.mjs";
 
 const RUNS = Number(arg("runs", "20"));
 const ROWS = Number(arg("rows", "25000"));
@@ -134,22 +133,14 @@ function unflushedSends(configDir, sizesBefore) {
 }
 
 function runCli(args, env, interrupt) {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => {
-    stdout += c;
-  });
-  child.stderr.on("data", (c) => {
-    stderr += c;
-  });
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const { child, result } = spawnNode([bin, ...args], { env });
+  const exited = result.then(({ code, signal }) => ({ code, signal }));
   const limit = setTimeout(() => child.kill("SIGKILL"), ATTEMPT_LIMIT_MS);
   return {
     child,
     exited,
     async done() {
-      const { code, signal } = await exited;
+      const { code, signal, stdout, stderr } = await result;
       clearTimeout(limit);
       await interrupt;
       return { code, signal, stdout, stderr };

@@ -13,11 +13,10 @@
 // requests are counted by the sandbox. Median of --runs.
 //
 // Usage: npm run build && node bench/sync.mjs [-- --rows 10000 --changed 0.01 --latency 0,20 --runs 3]
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { arg, bin, bundleSandbox, machineLine, startBundledSandbox } from "./common.mjs";
+import { arg, bin, bundleSandbox, machineLine, spawnNode, startBundledSandbox } from "./common.mjs";
 
 const ROWS = Number(arg("rows", "10000"));
 const CHANGED = Number(arg("changed", "0.01"));
@@ -96,31 +95,18 @@ function control(sandbox, method) {
   return fetch(`${sandbox.url}/_sandbox/requests`, { method }).then((r) => r.json());
 }
 
-function assess(argv, sandbox, config) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...argv], {
-      cwd: work,
-      env: {
-        PATH: process.env.PATH,
-        NO_COLOR: "1",
-        ASSESS_BASE_URL: sandbox.url,
-        ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
-        ASSESS_API_KEY: sandbox.key,
-        ASSESS_CONFIG_DIR: config,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (b) => {
-      out += b;
-    });
-    child.stderr.on("data", (b) => {
-      err += b;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`assess ${argv.join(" ")} exited ${code}:\n${err}`)),
-    );
-  });
+async function assess(argv, sandbox, config) {
+  const r = await spawnNode([bin, ...argv], {
+    cwd: work,
+    env: {
+      PATH: process.env.PATH,
+      NO_COLOR: "1",
+      ASSESS_BASE_URL: sandbox.url,
+      ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
+      ASSESS_API_KEY: sandbox.key,
+      ASSESS_CONFIG_DIR: config,
+    },
+  }).result;
+  if (r.code !== 0) throw new Error(`assess ${argv.join(" ")} exited ${r.code}:\n${r.stderr}`);
+  return r.stdout;
 }
