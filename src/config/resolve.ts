@@ -2,7 +2,7 @@ import { UsageError } from "../errors.js";
 import { redactUrl } from "../redact.js";
 import { type ConfigKey, configPath, listProfiles, type Profile, readProfile } from "./store.js";
 
-export const DEFAULTS = {
+const DEFAULTS = {
   baseUrl: "https://api.assess.invalid",
   skillsBaseUrl: "https://skills.assess.invalid",
   timeoutMs: 30_000,

@@ -14,7 +14,7 @@ export interface Skill {
   source?: string;
 }
 
-export function employeeName(row: Row): string | undefined {
+function employeeName(row: Row): string | undefined {
   const full = textOf(row, "fullName", "name", "employeeName");
   if (full) return full;
   const parts = [textOf(row, "firstName"), textOf(row, "lastName")].filter(Boolean);

@@ -13,7 +13,7 @@ function access(row: Row): string {
   return d.startDateTime || d.endDateTime ? `${d.startDateTime ?? "?"} → ${d.endDateTime ?? "?"}` : "";
 }
 
-export const LINK_COLUMNS: Column[] = [
+const LINK_COLUMNS: Column[] = [
   { key: "testLink", header: "TEST LINK" },
   { key: "testLinkId", header: "ID" },
   { key: "testLinkName", header: "NAME" },
