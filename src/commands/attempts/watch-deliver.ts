@@ -4,7 +4,7 @@
  * first, with backoff; after --give-up-after, or at once when it cannot even start, it is dead-lettered. The
  * state is saved after every outcome: Ctrl-C or a crash never repeats a recorded delivery nor loses another.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
@@ -35,98 +35,87 @@ export interface Deliverer {
   /** After a failure the rest of the round waits (a receiver that is down fails them all, in order). */
   readonly stopOnFailure: boolean;
   deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome>;
-  close(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 /**
  * Runs `command` through the shell with the attempt as JSON on stdin and its ids in ASSESS_TEST_INVITATION_ID
  * and ASSESS_TEST_ID; its output goes to stderr. The child gets no ASSESS_API_KEY unless `--exec-env-key`.
  */
-export class ExecDeliverer implements Deliverer {
-  readonly name = "--exec";
-  readonly stopOnFailure = false;
+export function execDeliverer(command: string, keepKey: boolean): Deliverer {
+  return {
+    name: "--exec",
+    stopOnFailure: false,
+    deliver: (ctx, attempt) => exec(ctx, command, keepKey, attempt),
+  };
+}
 
-  constructor(
-    private readonly command: string,
-    private readonly keepKey: boolean,
-  ) {}
-
-  async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
-    const env: NodeJS.ProcessEnv = { ...ctx.io.env };
-    if (!this.keepKey) delete env.ASSESS_API_KEY;
-    const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
-    for (const [name, value] of Object.entries(ids)) {
-      if (!/^\d*$/.test(String(value))) {
-        return { delivered: false, fatal: true, error: `${name} cannot carry ${jsonText(value)}` };
-      }
-      env[name] = String(value);
+async function exec(ctx: Context, command: string, keepKey: boolean, attempt: TestAttempt): Promise<Outcome> {
+  const env: NodeJS.ProcessEnv = { ...ctx.io.env };
+  if (!keepKey) delete env.ASSESS_API_KEY;
+  const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
+  for (const [name, value] of Object.entries(ids)) {
+    if (!/^\d*$/.test(String(value))) {
+      return { delivered: false, fatal: true, error: `${name} cannot carry ${jsonText(value)}` };
     }
-    const result = await new Promise<{ code: number | null; signal: string | null; error?: Error }>(
-      (resolve) => {
-        let child: ReturnType<typeof spawn>;
-        try {
-          child = spawn(this.command, { shell: true, stdio: ["pipe", "pipe", "pipe"], env });
-        } catch (error) {
-          resolve({ code: null, signal: null, error: error as Error });
-          return;
-        }
-        child.stdout!.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
-        child.stderr!.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
-        // A command that does not read its stdin closes it early: not a failure of the command.
-        child.stdin!.on("error", () => undefined);
-        child.stdin!.end(`${jsonText(attempt)}\n`);
-        child.on("error", (error) => resolve({ code: null, signal: null, error }));
-        child.on("close", (code, signal) => resolve({ code, signal }));
-      },
-    );
-    if (result.error) {
-      const code = (result.error as { code?: string }).code;
+    env[name] = String(value);
+  }
+  return new Promise((resolve) => {
+    const cannotRun = (error: Error) => {
+      const code = (error as { code?: string }).code;
       // Node refuses the values before any process starts (a NUL in the environment): it never will.
       const fatal = code === "ERR_INVALID_ARG_VALUE" || code === "ERR_INVALID_ARG_TYPE";
-      return { delivered: false, fatal, error: `could not run: ${result.error.message}` };
+      resolve({ delivered: false, fatal, error: `could not run: ${error.message}` });
+    };
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, { shell: true, env });
+    } catch (error) {
+      return cannotRun(error as Error);
     }
-    if (result.signal) return { delivered: false, error: `killed by ${result.signal}` };
-    if (result.code !== 0) return { delivered: false, error: `exited with ${result.code}` };
-    return { delivered: true };
-  }
-
-  async close(): Promise<void> {}
+    child.stdout.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
+    child.stderr.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
+    // A command that does not read its stdin closes it early: not a failure of the command.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(`${jsonText(attempt)}\n`);
+    child.on("error", cannotRun);
+    child.on("close", (code, signal) => {
+      if (signal) resolve({ delivered: false, error: `killed by ${signal}` });
+      else if (code !== 0) resolve({ delivered: false, error: `exited with ${code}` });
+      else resolve({ delivered: true });
+    });
+  });
 }
 
 /** POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. */
-export class ForwardDeliverer implements Deliverer {
-  readonly name: string;
-  readonly stopOnFailure = true;
-
-  constructor(private readonly forwarder: Forwarder) {
-    this.name = `--forward to ${describeDestination(forwarder.destination)}`;
-  }
-
-  async deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome> {
-    const delivery = {
-      body: jsonText(attempt),
-      contentType: "application/json",
-      record: attempt as Record<string, unknown>,
-      webhookId: webhookId(attempt.testInvitationId, "finished"),
-    };
-    for (let tried = 1; ; tried++) {
-      const outcome = await this.forwarder.tryOnce(delivery, ctx.signal);
-      if (outcome.error === undefined) return { delivered: true };
-      if (ctx.signal.aborted) return { delivered: false, error: outcome.error };
-      const wait = outcome.retryAfterMs ?? Math.max(500, backoffMs(tried + 1));
-      if (tried >= QUICK_TRIES || !retryable(outcome) || wait > QUICK_WAIT_MAX_MS) {
-        return { delivered: false, error: outcome.error, retryAfterMs: outcome.retryAfterMs };
+export function forwardDeliverer(forwarder: Forwarder): Deliverer {
+  const name = `--forward to ${describeDestination(forwarder.destination)}`;
+  return {
+    name,
+    stopOnFailure: true,
+    close: () => forwarder.close(),
+    async deliver(ctx, attempt) {
+      const delivery = {
+        body: jsonText(attempt),
+        contentType: "application/json",
+        record: attempt as Record<string, unknown>,
+        webhookId: webhookId(attempt.testInvitationId, "finished"),
+      };
+      for (let tried = 1; ; tried++) {
+        const outcome = await forwarder.tryOnce(delivery, ctx.signal);
+        if (outcome.error === undefined) return { delivered: true };
+        if (ctx.signal.aborted) return { delivered: false, error: outcome.error };
+        const wait = outcome.retryAfterMs ?? Math.max(500, backoffMs(tried + 1));
+        if (tried >= QUICK_TRIES || !retryable(outcome) || wait > QUICK_WAIT_MAX_MS) {
+          return { delivered: false, error: outcome.error, retryAfterMs: outcome.retryAfterMs };
+        }
+        ctx.warn(
+          `${name} of attempt ${attempt.testInvitationId}: ${outcome.error}; trying again in ${formatDuration(wait)}`,
+        );
+        if (await pause(wait, ctx.signal)) return { delivered: false, error: outcome.error };
       }
-      ctx.warn(
-        `${this.name} of attempt ${attempt.testInvitationId}: ${outcome.error}; trying again in ${formatDuration(wait)}`,
-      );
-      if (await pause(wait, ctx.signal)) return { delivered: false, error: outcome.error };
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.forwarder.close();
-  }
+    },
+  };
 }
 
 /** `intervalMs` doubled `doublings` times, up to MAX_BACKOFF_MS (or the interval), at least retryAfterMs. */
@@ -194,10 +183,6 @@ export async function deliverPending(
 
 function tries({ tries }: PendingDelivery): string {
   return `${tries} ${tries === 1 ? "try" : "tries"}`;
-}
-
-export function enqueue(state: WatchState, attempt: TestAttempt): void {
-  state.pending = [...(state.pending ?? []), { attempt, since: toServiceTime(new Date()), tries: 0 }];
 }
 
 /** `attempt 50123 (ECONNREFUSED, 2 tries)`, for the summary of what is still pending. */

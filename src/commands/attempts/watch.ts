@@ -24,9 +24,8 @@ import {
   type Deliverer,
   deliverPending,
   describePending,
-  ExecDeliverer,
-  enqueue,
-  ForwardDeliverer,
+  execDeliverer,
+  forwardDeliverer,
   MAX_BACKOFF_MS,
   pause,
 } from "./watch-deliver.js";
@@ -81,26 +80,26 @@ export async function run(ctx: Context, o: Options): Promise<number> {
 
   const deliverer =
     o.exec !== undefined
-      ? new ExecDeliverer(o.exec, o.execEnvKey === true)
-      : o.forward && new ForwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
+      ? execDeliverer(o.exec, o.execEnvKey === true)
+      : o.forward && forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, o, out, path, tests, deliverer);
+    return await watch(ctx, client, o, out, path, tests, deliverer);
   } finally {
     unlock();
-    await deliverer?.close();
+    await deliverer?.close?.();
   }
 }
 
 async function watch(
   ctx: Context,
+  client: Client,
   o: Options,
   out: Output,
   path: string,
   tests: number[],
   deliverer: Deliverer | undefined,
 ): Promise<number> {
-  const client = await ctx.client();
   const saved = loadWatchState(path);
   const now = wholeSecond(Date.now());
   // A state polled up to a time still to come (a clock put back, an edited file) starts now.
@@ -175,11 +174,15 @@ async function watch(
         if (!printer.batched) await printer.one(attempt);
         // Written to a reader that went away, an attempt reached no one: the next run shows it again. A failed
         // write comes back as an 'error' on a later tick: that tick comes before the attempt counts as shown.
-        readerGone = !deliverer && (await readerWentAway(out));
-        if (readerGone) break;
-        if (ctx.dryRun && deliverer) {
+        if (!deliverer) {
+          await new Promise((resolve) => setImmediate(resolve));
+          readerGone = out.closed;
+          if (readerGone) break;
+        } else if (ctx.dryRun) {
           ctx.info(`[dry-run] would deliver attempt ${attempt.testInvitationId} (${deliverer.name})`);
-        } else if (deliverer) enqueue(state, attempt);
+        } else {
+          state.pending = [...(state.pending ?? []), { attempt, since: toServiceTime(new Date()), tries: 0 }];
+        }
         state.shown[String(attempt.testInvitationId)] = seenAt;
         counts.shown++;
       }
@@ -353,12 +356,6 @@ class Printer {
       page.written();
     }
   }
-}
-
-/** Whether stdout's reader is gone, once the writes so far have had their tick to fail. */
-async function readerWentAway(out: Output): Promise<boolean> {
-  await new Promise((resolve) => setImmediate(resolve));
-  return out.closed;
 }
 
 function wholeSecond(ms: number): number {
