@@ -50,39 +50,33 @@ export function loadWatchState(path: string): WatchState | undefined {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw new CliError(`Cannot read the watch state ${path}: ${(error as Error).message}`);
   }
-  let state: Partial<WatchState> | null = null;
+  let state: unknown;
   try {
     state = JSON.parse(text);
   } catch {
     // Not JSON: refused below.
   }
-  if (
-    typeof state !== "object" ||
-    state === null ||
-    state.version !== 1 ||
-    typeof state.polledUntil !== "string" ||
-    Number.isNaN(Date.parse(state.polledUntil)) ||
-    typeof state.shown !== "object" ||
-    state.shown === null ||
-    !(state.pending === undefined || (Array.isArray(state.pending) && state.pending.every(isPending)))
-  ) {
+  if (!isState(state)) {
     throw new CliError(`The watch state ${path} is not one this version wrote`, {
       suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
     });
   }
-  return state as WatchState;
+  return state;
 }
 
-function isPending(value: unknown): value is PendingDelivery {
-  const entry = value as Partial<PendingDelivery> | null;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null;
+const isTime = (value: unknown) => typeof value === "string" && !Number.isNaN(Date.parse(value));
+
+function isState(value: unknown): value is WatchState {
+  const isPending = (entry: unknown) =>
+    isObject(entry) && isObject(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
   return (
-    typeof entry === "object" &&
-    entry !== null &&
-    typeof entry.attempt === "object" &&
-    entry.attempt !== null &&
-    typeof entry.since === "string" &&
-    !Number.isNaN(Date.parse(entry.since)) &&
-    typeof entry.tries === "number"
+    isObject(value) &&
+    value.version === 1 &&
+    isTime(value.polledUntil) &&
+    isObject(value.shown) &&
+    (value.pending === undefined || (Array.isArray(value.pending) && value.pending.every(isPending)))
   );
 }
 
