@@ -30,9 +30,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   // Another account's test is refused here (403, exit 4) rather than silently listing nothing.
   for (const testId of testIds) await client.tests.get(testId);
   const progress = ctx.progress("windows");
-  const listed = attemptsOfPeriod(ctx, client, period, o.state, (done, total) =>
-    progress.update({ done, total }),
-  );
+  const listed = attemptsOfPeriod(ctx, client, period, { state: o.state, progress });
   // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
   const pages =
     testIds.size === 0

@@ -6,7 +6,7 @@
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { formatCount } from "../../output/progress.js";
+import { formatCount, type Progress } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
@@ -62,14 +62,17 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
   await confirmAction(ctx, `${what}. Make them?`);
 }
 
-/** Pages of attempts, one per window in time order; Ctrl-C stops the listing before its next window. */
+/**
+ * Pages of attempts, one per window in time order, with the listing's progress on `progress` when given; Ctrl-C
+ * stops the listing before its next window.
+ */
 export function attemptsOfPeriod(
   ctx: Context,
   client: Client,
   period: Period,
-  state = "completed",
-  onWindow?: (done: number, total: number) => void,
+  { state, progress }: { state?: string; progress?: Progress } = {},
 ): AsyncGenerator<TestAttempt[]> {
+  const onWindow = progress && ((done: number, total: number) => progress.update({ done, total }));
   return client.attempts.pages({ from: period.start, to: period.end, state, signal: ctx.signal, onWindow });
 }
 
@@ -82,11 +85,7 @@ export async function eachFinishedAttempt(
 ): Promise<void> {
   const progress = ctx.progress("windows");
   try {
-    for await (const page of attemptsOfPeriod(ctx, client, period, "completed", (done, total) =>
-      progress.update({ done, total }),
-    )) {
-      page.forEach(each);
-    }
+    for await (const page of attemptsOfPeriod(ctx, client, period, { progress })) page.forEach(each);
   } finally {
     progress.done();
   }
