@@ -13,6 +13,12 @@ const SHOWN = 20;
 
 type Entries = AsyncGenerator<BulkEntry<number>[]>;
 
+/** Where the ids come from (named in messages), read again at every pass of the bulk engine. */
+export interface IdsInput {
+  name: string;
+  read: () => Entries;
+}
+
 /** One id per line; blank lines and `#` comments (whole-line or trailing) are skipped. */
 function idEntry(text: string, line: number): BulkEntry<number> | undefined {
   const value = text
@@ -37,11 +43,21 @@ export function idsOfList(values: ReadonlyArray<string | number>, name: string):
   return entriesOfLines(values.map(String), name);
 }
 
+export function listInput(values: ReadonlyArray<string | number>, name: string): IdsInput {
+  return { name, read: () => idsOfList(values, name) };
+}
+
 const FILE_SUGGESTION = "Give a text file with one testInvitationId per line, or - for stdin.";
 
-export async function idsReaderOfFile(file: string): Promise<() => Entries> {
+/** `--file`: a file is read again at every read; stdin (`-`) can be read once, so its lines are kept (ids are short). */
+export async function fileInput(file: string, stdin: Readable): Promise<IdsInput> {
+  if (file === "-") {
+    const lines: string[] = [];
+    for await (const line of linesOf(stdin, "stdin")) lines.push(line);
+    return listInput(lines, "stdin");
+  }
   await requireFile("--file", file, FILE_SUGGESTION);
-  return () => entriesOfLines(linesOf(createReadStream(file), `--file ${file}`), file);
+  return { name: file, read: () => entriesOfLines(linesOf(createReadStream(file), `--file ${file}`), file) };
 }
 
 /** The texts of the lines, each at most MAX_LINE_BYTES (an over-long one is a usage error naming `what`:line). */
@@ -56,13 +72,6 @@ export async function requireFile(flag: string, file: string, suggestion: string
   } catch {
     throw new UsageError(`${flag} ${file}: no such file`, suggestion);
   }
-}
-
-/** Stdin can be read once: its lines are kept (ids are short) and served to every read. */
-export async function idsReaderOfStream(stream: Readable): Promise<() => Entries> {
-  const lines: string[] = [];
-  for await (const line of linesOf(stream, "stdin")) lines.push(line);
-  return () => entriesOfLines(lines, "stdin");
 }
 
 /**

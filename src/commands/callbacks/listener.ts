@@ -106,7 +106,7 @@ export async function startListener(options: ListenerOptions) {
       (body) => {
         if (body === undefined) return reject(res, 413, `body larger than ${MAX_BODY_BYTES} bytes`);
         const parsed = parseNotification(body);
-        if ("error" in parsed) return reject(res, 400, parsed.error);
+        if (parsed.error !== undefined) return reject(res, 400, parsed.error);
         if (full(body.length)) {
           res.setHeader("retry-after", String(RETRY_AFTER_S));
           return reject(
@@ -227,14 +227,8 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-type Parsed =
-  | (Pick<ReceivedEvent, "testInvitationId" | "status" | "attemptedAt"> & {
-      notification: Record<string, unknown>;
-    })
-  | { error: string };
-
 /** The notification's shape is documented loosely: require a JSON object, read the fields we key on. */
-function parseNotification(body: Buffer): Parsed {
+function parseNotification(body: Buffer) {
   let value: unknown;
   try {
     value = JSON.parse(body.toString("utf8"));

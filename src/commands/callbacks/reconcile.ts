@@ -12,7 +12,7 @@ import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { idsOfList, requireFile } from "./ids.js";
+import { listInput, requireFile } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
 
@@ -71,8 +71,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     return 0;
   }
   ctx.info(`Resending the notifications of ${listed}`);
-  const name = "the missing notifications";
-  const result = await resendIds(ctx, { name, read: () => idsOfList(missing, name) }, { json: "never" });
+  const result = await resendIds(ctx, listInput(missing, "the missing notifications"), { json: "never" });
   report(result.sent - result.failed, result.alreadyDone);
   return bulkExitCode(result);
 }

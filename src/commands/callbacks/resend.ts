@@ -1,6 +1,6 @@
 /** `assess callbacks resend`: notifications queued again, through the bulk engine and its ledger. */
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
-import type { BulkEntry, ChunkAnswer } from "../../bulk/engine/types.js";
+import type { ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { int } from "../../parse/flags.js";
@@ -9,7 +9,7 @@ import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
-import { idsOfList, idsReaderOfFile, idsReaderOfStream } from "./ids.js";
+import { fileInput, type IdsInput, listInput } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
 const NOT_QUEUED =
@@ -23,11 +23,6 @@ export const options = z.object({
   restart: z.boolean().optional(),
 });
 type Options = z.infer<typeof options>;
-
-interface IdsInput {
-  name: string;
-  read: () => AsyncIterable<BulkEntry<number>[]>;
-}
 
 /** The ids given as arguments are checked as the lines of a file are (ids.ts): every bad one listed. */
 export async function run(ctx: Context, o: Options, args: string[]): Promise<number> {
@@ -122,9 +117,8 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
   }
   if (given > 1)
     throw new UsageError("Give the ids one way: as arguments, with --file, or with --from and --to");
-  if (args.length > 0) return { name: "arguments", read: () => idsOfList(args, "arguments") };
-  if (o.file === "-") return { name: "stdin", read: await idsReaderOfStream(ctx.io.stdin) };
-  if (o.file !== undefined) return { name: o.file, read: await idsReaderOfFile(o.file) };
+  if (args.length > 0) return listInput(args, "arguments");
+  if (o.file !== undefined) return fileInput(o.file, ctx.io.stdin);
   const range = await periodFromOptions(ctx, o);
   ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
   const ids: number[] = [];
@@ -137,5 +131,5 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
     return undefined;
   }
   ctx.info(`Resending the notifications of ${ids.length} finished attempt${ids.length === 1 ? "" : "s"}.`);
-  return { name: "the period's attempts", read: () => idsOfList(ids, "the period's attempts") };
+  return listInput(ids, "the period's attempts");
 }
