@@ -71,8 +71,11 @@ export const linkOptions = z.object({
   apiLink: z.boolean().optional(),
 });
 
+/** The flags given; those that contradict each other are refused at once, as no prompt or read would fix them. */
 export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
-  return dropUndefined<LinkSpec>(given);
+  const flags = dropUndefined<LinkSpec>(given);
+  rejectConflicts(flags, flags);
+  return flags;
 }
 
 /**

@@ -31,8 +31,6 @@ export async function run(
       "Pass at least one option to change (see `assess links update --help`); `links activate|deactivate` switch the status.",
     );
   }
-  // What the flags contradict on their own is refused before anything is sent.
-  rejectConflicts(flags, flags);
   const testId = await resolveTestId(ctx, o.test);
   ctx.planWithReads(`Reading test link ${testLinkId} to show what would change`);
   const client = await ctx.client();
