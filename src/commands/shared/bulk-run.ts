@@ -6,9 +6,6 @@ import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
 
-/** The most requests a bulk run keeps in flight (`--concurrency`). */
-export const MAX_CONCURRENCY = 16;
-
 /** Where a run's requests go, as its ledger names it: the base URL and the key's fingerprint. */
 export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
   const client = await ctx.apiClient();
