@@ -9,10 +9,17 @@ export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<
   const result: Record<string, unknown> = {};
   for (const pair of pairs) {
     const at = pair.indexOf("=");
-    const key = pair.slice(0, Math.max(at, 0));
-    if (at <= 0 || key.split(".").some((part) => part === ""))
+    const path = pair.slice(0, Math.max(at, 0)).split(".");
+    if (at <= 0 || path.some((part) => part === ""))
       throw new UsageError(`${flag} expects key=value, got "${pair}"`);
-    setPath(result, key.split("."), typedValue(pair.slice(at + 1)));
+    const last = path.pop()!;
+    let target = result;
+    for (const part of path) {
+      const next = isRecord(target[part]) ? target[part] : {};
+      target[part] = next;
+      target = next;
+    }
+    target[last] = typedValue(pair.slice(at + 1));
   }
   return result;
 }
@@ -37,15 +44,4 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
     }
   }
   return result;
-}
-
-function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (rest.length === 0) {
-    target[head] = value;
-    return;
-  }
-  const next = isRecord(target[head]) ? target[head] : {};
-  target[head] = next;
-  setPath(next, rest, value);
 }
