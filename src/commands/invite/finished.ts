@@ -89,11 +89,7 @@ const CLASS_WORDS: Record<InvitePlanRow["class"], string> = {
 };
 
 /** The plan: each row and its class on stdout (or by class with --json), the counts on stderr. */
-export async function printInvitePlan(
-  ctx: Context,
-  rows: InvitePlanRow[],
-  where: (line: number) => string,
-): Promise<void> {
+export async function printInvitePlan(ctx: Context, rows: InvitePlanRow[], where: (line: number) => string) {
   const plan = planByClass(rows);
   if (ctx.out.isJson) ctx.out.json(plan);
   else {
@@ -174,14 +170,7 @@ export async function reattemptHeld(
       json,
     },
   }));
-  const attempts: Array<{
-    email: string;
-    testId: number;
-    /** The finished attempt. */
-    previous: number;
-    testInvitationId: unknown;
-    testUrl: unknown;
-  }> = [];
+  const answers: Array<[FinishedAttempt, Record<string, unknown>]> = [];
   const result = await runReported<s.ReattemptBody>(
     ctx,
     {
@@ -197,14 +186,7 @@ export async function reattemptHeld(
       send: async (group, rows) => {
         for (const row of rows) {
           const attempt = byRow.get(finishedKey(group, row.label))!;
-          const answer = await client.invitations.reattempt(attempt.testInvitationId, body);
-          attempts.push({
-            email: attempt.email,
-            testId: attempt.testId,
-            previous: attempt.testInvitationId,
-            testInvitationId: answer.testInvitationId,
-            testUrl: answer.testUrl,
-          });
+          answers.push([attempt, await client.invitations.reattempt(attempt.testInvitationId, body)]);
         }
         return undefined;
       },
@@ -217,5 +199,12 @@ export async function reattemptHeld(
       json: "never",
     },
   );
+  const attempts = answers.map(([attempt, answer]) => ({
+    email: attempt.email,
+    testId: attempt.testId,
+    previous: attempt.testInvitationId,
+    testInvitationId: answer.testInvitationId,
+    testUrl: answer.testUrl,
+  }));
   return { result, attempts };
 }

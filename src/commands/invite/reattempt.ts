@@ -11,11 +11,7 @@ export const options = z.object({
 });
 export const args = z.tuple([idFlag()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [id]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [id]: z.infer<typeof args>) {
   const { start, end } = serviceWindow(o);
   const client = await ctx.client();
   // The service spells these fields with capitals, unlike the invite body.

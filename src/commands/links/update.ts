@@ -19,11 +19,7 @@ import {
 export const options = linkOptions;
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [testLinkId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]: z.infer<typeof args>) {
   const flags = specFromFlags(o);
   if (Object.keys(flags).length === 0) {
     throw new UsageError(
