@@ -16,6 +16,7 @@ import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
 import {
   type HeldRow,
@@ -26,7 +27,7 @@ import {
   reattemptHeld,
   tellHeld,
 } from "./finished.js";
-import { dropUndefined, serviceWindow, windowOptions } from "./shared.js";
+import { serviceWindow, windowOptions } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),

@@ -2,14 +2,9 @@ import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
+import { dropUndefined } from "../shared/fields.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
-import {
-  candidateFields,
-  candidateOptions,
-  candidateValues,
-  dropUndefined,
-  showInvitation,
-} from "./shared.js";
+import { candidateFields, candidateOptions, candidateValues, showInvitation } from "./shared.js";
 
 export const options = z.object({ test: id().optional(), link: id().optional(), ...candidateOptions });
 

@@ -1,7 +1,8 @@
 import type { Context } from "../../context.js";
 import { id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { dropUndefined, serviceWindow, windowOptions } from "./shared.js";
+import { dropUndefined } from "../shared/fields.js";
+import { serviceWindow, windowOptions } from "./shared.js";
 
 export const options = z.object({
   ...windowOptions,

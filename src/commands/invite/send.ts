@@ -2,12 +2,12 @@ import type { InviteBody } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { dropUndefined } from "../shared/fields.js";
 import { requireValues, resolveTestId } from "../shared/options.js";
 import {
   candidateFields,
   candidateOptions,
   candidateValues,
-  dropUndefined,
   serviceWindow,
   showInvitation,
   windowOptions,

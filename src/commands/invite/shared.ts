@@ -89,8 +89,3 @@ export function serviceWindow({ start, end }: { start?: Date; end?: Date }) {
   refusePastEnd(end);
   return { start: start && toServiceTime(start), end: end && toServiceTime(end) };
 }
-
-/** Bodies send only the fields the user gave. */
-export function dropUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

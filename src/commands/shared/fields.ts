@@ -34,6 +34,11 @@ function typedValue(raw: string): unknown {
   }
 }
 
+/** Only the fields given: bodies send only what the user gave. */
+export function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
 /** Deep merge of plain objects: later sources win; arrays and scalars are replaced, not merged. */
 export function mergeObjects(...sources: Array<Record<string, unknown>>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
