@@ -1,4 +1,4 @@
-/** What the invite verbs share: their common options, the invitation window, and printing an invitation made. */
+/** What the invite verbs share: their common options, the invitation window, printing an invitation made. */
 import { Email, type Invitation } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -15,7 +15,7 @@ const INVITATION_COLUMNS: Column[] = [
   { key: "status", header: "STATUS" },
 ];
 
-/** Says who was invited where, and prints the invitation: Pending where the answer carries no status (send's does not). */
+/** Says who was invited where, then prints the invitation: Pending where its answer has none (send's). */
 export async function showInvitation(
   ctx: Context,
   answer: Invitation,

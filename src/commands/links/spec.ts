@@ -72,7 +72,7 @@ export const linkOptions = z.object({
   apiLink: z.boolean().optional(),
 });
 
-/** The flags given; those that contradict each other are refused at once, as no prompt or read would fix them. */
+/** The flags given; flags that contradict each other are refused at once (no prompt or read fixes that). */
 export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
   const flags = dropUndefined<LinkSpec>(given);
   rejectConflicts(flags, flags);
