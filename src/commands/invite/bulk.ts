@@ -1,39 +1,37 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
+import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
-import { type FinishedIndex, finishedKey, planInvites } from "../../bulk/plan/invites.js";
+import { type FinishedIndex, finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import { type InputFile, inputFile, isWorkbook, openRows } from "../../bulk/rows/open.js";
-import { CsvRejects, type RejectsTarget, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { toServiceTime } from "../../parse/dates.js";
-import { date, id } from "../../parse/flags.js";
+import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions } from "../shared/bulk-options.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
 import {
   type HeldRow,
   heldReason,
-  ledgers,
   lookbackDays,
   lookUpFinished,
   printInvitePlan,
   reattemptHeld,
   tellHeld,
 } from "./finished.js";
-import { checkWindow, dropUndefined } from "./shared.js";
+import { serviceWindow, windowOptions } from "./shared.js";
 
 export const options = z.object({
   test: id().optional(),
-  start: date("start").optional(),
-  end: date("end").optional(),
-  timezone: id().optional(),
+  ...windowOptions,
   proctoring: z.enum(["disabled", "image", "video"]).optional(),
   emailColumn: z.string().optional(),
   nameColumn: z.string().optional(),
@@ -45,49 +43,37 @@ export const options = z.object({
 
 export const args = z.tuple([z.string()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [file]: z.infer<typeof args>,
-): Promise<number> {
-  const { start, end } = o;
-  checkWindow(start, end);
+type Options = z.infer<typeof options>;
+
+export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>): Promise<number> {
+  const { start, end } = serviceWindow(o);
   const settings: BulkInviteSettings = dropUndefined({
-    startDateTime: start && toServiceTime(start),
-    endDateTime: end && toServiceTime(end),
+    startDateTime: start,
+    endDateTime: end,
     timezoneId: o.timezone,
     proctoringMode: o.proctoring,
   });
   const source = await inputFile(file, ctx.io.stdin);
   try {
-    // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
-    const rejects = rejectsTarget(source.rejectsBeside, o.rejects, {
-      force: o.force === true,
-      dryRun: ctx.dryRun,
-      extension: isWorkbook(source.path) ? ".csv" : undefined,
-    });
-    return await invite(ctx, o, settings, source, rejects);
+    return await invite(ctx, o, settings, source);
   } finally {
     source.close();
   }
 }
 
-async function invite(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  settings: BulkInviteSettings,
-  source: InputFile,
-  rejects: RejectsTarget,
-): Promise<number> {
-  const { chunkSize, concurrency } = o;
+async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, source: InputFile) {
+  // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
+  const rejects = rejectsTarget(source.rejectsBeside, o.rejects, {
+    force: o.force === true,
+    dryRun: ctx.dryRun,
+    extension: isWorkbook(source.path) ? ".csv" : undefined,
+  });
   const input = await openRows(source.path, {
     delimiter: o.delimiter,
     sheet: o.sheet,
     name: source.name,
     example: "email,name",
   });
-  const inputName = inputLabel(input);
-  const locate = (line: number) => rowPlace(input, line);
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
     throw new UsageError(
@@ -101,6 +87,14 @@ async function invite(
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
+  const ledgerOf = (testId: number) => ({ baseUrl, key, testId });
+  // What the invites' run and the reattempts' run both take: how to name rows, which ledger a group is.
+  const common = {
+    inputName: inputLabel(input),
+    locate: (line: number) => rowPlace(input, line),
+    target: (group: string) => ledgerOf(Number(group)),
+    retryUncertain: o.retryUncertain === true,
+  };
   // Who already finished: looked up once the file is known to be good, so a refused file costs no request.
   const lookUp = () =>
     lookUpFinished(ctx, client, o.lookback, testId !== undefined ? new Set([testId]) : undefined);
@@ -110,13 +104,18 @@ async function invite(
     for await (const batch of rows.read()) entries.push(...batch);
     if (entries.length === 0) throw new UsageError(noRowsMessage(input));
     const finished = await lookUp();
+    const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites(
       (async function* () {
         yield entries;
       })(),
-      { finished, ...ledgers(ctx, { baseUrl, key }) },
+      {
+        finished,
+        invited: (testId) => readLedger(dir, "invite", ledgerOf(testId)),
+        reattempted: (testId) => readLedger(dir, "reattempt", ledgerOf(testId)),
+      },
     );
-    await printInvitePlan(ctx, planned, locate);
+    await printInvitePlan(ctx, planned, common.locate);
     return 0;
   }
   let finished: FinishedIndex = new Map();
@@ -126,17 +125,14 @@ async function invite(
     ctx,
     {
       kind: "invite",
-      inputName,
-      locate,
+      ...common,
       noRowsMessage: noRowsMessage(input),
       ...rows,
-      target: (group) => ({ baseUrl, key, testId: Number(group) }),
-      chunkSize,
+      chunkSize: o.chunkSize,
       maxChunk: MAX_BULK_CANDIDATES,
-      concurrency,
+      concurrency: o.concurrency,
       skipInvalid: o.skipInvalid === true,
       restart: o.restart === true,
-      retryUncertain: o.retryUncertain === true,
       rejects: async () =>
         new CsvRejects(
           rejects,
@@ -165,8 +161,8 @@ async function invite(
       verb: "Invited",
       noun: ["candidate", "candidates"],
       target: testId !== undefined ? `to test ${testId}` : "to their tests",
-      inputName,
-      locate,
+      inputName: common.inputName,
+      locate: common.locate,
       groupLabel: columns.test !== undefined ? "test" : undefined,
       held: "already finished",
       json: reattempt ? "never" : undefined,
@@ -187,8 +183,7 @@ async function invite(
             EndDateTime: settings.endDateTime,
             TimeZoneId: settings.timezoneId,
           }),
-          { baseUrl, key },
-          { concurrency, retryUncertain: o.retryUncertain === true, inputName, locate },
+          { ...common, concurrency: o.concurrency },
         )
       : { result: undefined, attempts: [] };
   const codes = [bulkExitCode(invited), result ? bulkExitCode(result) : 0];
@@ -196,15 +191,12 @@ async function invite(
   if (ctx.out.isJson || code === 3)
     ctx.out.json({ ...invited, reattempt: result ? { ...result, attempts } : null });
   else if (attempts.length > 0)
-    await ctx.out.list(
-      attempts.map((a) => ({ ...a })),
-      [
-        { key: "email", header: "EMAIL" },
-        { key: "testId", header: "TEST" },
-        { key: "previous", header: "FINISHED" },
-        { key: "testInvitationId", header: "NEW INVITATION" },
-        { key: "testUrl", header: "URL" },
-      ],
-    );
+    await ctx.out.list(attempts, [
+      { key: "email", header: "EMAIL" },
+      { key: "testId", header: "TEST" },
+      { key: "previous", header: "FINISHED" },
+      { key: "testInvitationId", header: "NEW INVITATION" },
+      { key: "testUrl", header: "URL" },
+    ]);
   return code;
 }

@@ -2,7 +2,6 @@ import type { Context } from "../../context.js";
 import { id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 
-export const options = z.object({});
 export const args = z.tuple([idFlag()]);
 
 export async function run(ctx: Context, _o: unknown, [id]: z.infer<typeof args>): Promise<number> {

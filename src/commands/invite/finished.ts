@@ -4,29 +4,26 @@
  */
 import { toJson } from "../../api/json.js";
 import type * as s from "../../api/schemas.js";
-import { ledgerDir } from "../../bulk/engine/ledger.js";
-import type { BulkResult } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import {
   type FinishedAttempt,
   type FinishedIndex,
+  finishedKey,
   type InvitePlanRow,
   indexFinished,
   planByClass,
-  readLedger,
 } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
 import { ApiError, AuthError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
 import type { Client } from "../../sdk/client.js";
-import { runReported } from "../shared/bulk-run.js";
+import { SHOWN } from "../shared/bulk-report.js";
+import { type CommandJob, runReported } from "../shared/bulk-run.js";
 
 /** Ten years: 122 reads of the attempt listing. */
 const MAX_LOOKBACK_DAYS = 3650;
 const DAY_MS = 86_400_000;
-/** Rows listed on stderr; --json has them all. */
-const SHOWN = 20;
 
 /** `--lookback 90` or `--lookback 90d`: days back from now; 0 looks nobody up. */
 export const lookbackDays = () =>
@@ -77,14 +74,6 @@ export async function lookUpFinished(
   }
 }
 
-export function ledgers(ctx: Context, target: { baseUrl: string; key: string }) {
-  const dir = ledgerDir(ctx.io.env);
-  return {
-    invited: (testId: number) => readLedger(dir, "invite", { ...target, testId }),
-    reattempted: (testId: number) => readLedger(dir, "reattempt", { ...target, testId }),
-  };
-}
-
 const PLAN_COLUMNS = ["line", "email", "testId", "class", "detail"].map((key) => ({
   key,
   header: key === "testId" ? "TEST" : key.toUpperCase(),
@@ -100,11 +89,7 @@ const CLASS_WORDS: Record<InvitePlanRow["class"], string> = {
 };
 
 /** The plan: each row and its class on stdout (or by class with --json), the counts on stderr. */
-export async function printInvitePlan(
-  ctx: Context,
-  rows: InvitePlanRow[],
-  where: (line: number) => string,
-): Promise<void> {
+export async function printInvitePlan(ctx: Context, rows: InvitePlanRow[], where: (line: number) => string) {
   const plan = planByClass(rows);
   if (ctx.out.isJson) ctx.out.json(plan);
   else {
@@ -163,15 +148,6 @@ export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefin
   if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --json)`);
 }
 
-interface Reattempted {
-  email: string;
-  testId: number;
-  /** The finished attempt. */
-  previous: number;
-  testInvitationId: unknown;
-  testUrl: unknown;
-}
-
 /**
  * One reattempt request per held candidate, through the bulk engine with a ledger of its own (keyed by the
  * finished attempt's id): a rerun never reattempts one twice, and a lost answer is uncertain, not resent.
@@ -181,13 +157,10 @@ export async function reattemptHeld(
   client: Client,
   held: HeldRow[],
   body: s.ReattemptBody,
-  target: { baseUrl: string; key: string },
-  options: { concurrency: number; retryUncertain: boolean; inputName: string; locate(line: number): string },
-): Promise<{ result: BulkResult; attempts: Reattempted[] }> {
+  run: Pick<CommandJob<unknown>, "inputName" | "locate" | "target" | "concurrency" | "retryUncertain">,
+) {
   const json = toJson<s.ReattemptBody>(body);
-  const byRow = new Map(
-    held.map((h) => [`${h.attempt.testId}\n${h.attempt.email.toLowerCase()}`, h.attempt]),
-  );
+  const byRow = new Map(held.map(({ attempt }) => [finishedKey(attempt.testId, attempt.email), attempt]));
   const entries: BulkEntry<s.ReattemptBody>[] = held.map(({ line, attempt }) => ({
     row: {
       line,
@@ -197,33 +170,23 @@ export async function reattemptHeld(
       json,
     },
   }));
-  const attempts: Reattempted[] = [];
+  const answers: Array<[FinishedAttempt, Record<string, unknown>]> = [];
   const result = await runReported<s.ReattemptBody>(
     ctx,
     {
       kind: "reattempt",
-      inputName: options.inputName,
-      locate: options.locate,
+      ...run,
       read: async function* () {
         yield entries;
       },
-      target: (group) => ({ ...target, testId: Number(group) }),
       chunkSize: 1,
       maxChunk: 1,
-      concurrency: Math.min(options.concurrency, 4),
+      concurrency: Math.min(run.concurrency, 4),
       skipInvalid: true,
-      retryUncertain: options.retryUncertain,
       send: async (group, rows) => {
         for (const row of rows) {
-          const attempt = byRow.get(`${group}\n${row.label.toLowerCase()}`)!;
-          const answer = await client.invitations.reattempt(attempt.testInvitationId, body);
-          attempts.push({
-            email: attempt.email,
-            testId: attempt.testId,
-            previous: attempt.testInvitationId,
-            testInvitationId: answer.testInvitationId,
-            testUrl: answer.testUrl,
-          });
+          const attempt = byRow.get(finishedKey(group, row.label))!;
+          answers.push([attempt, await client.invitations.reattempt(attempt.testInvitationId, body)]);
         }
         return undefined;
       },
@@ -231,10 +194,17 @@ export async function reattemptHeld(
     {
       verb: "Gave a new attempt to",
       noun: ["finished candidate", "finished candidates"],
-      inputName: options.inputName,
-      locate: options.locate,
+      inputName: run.inputName,
+      locate: run.locate,
       json: "never",
     },
   );
+  const attempts = answers.map(([attempt, answer]) => ({
+    email: attempt.email,
+    testId: attempt.testId,
+    previous: attempt.testInvitationId,
+    testInvitationId: answer.testInvitationId,
+    testUrl: answer.testUrl,
+  }));
   return { result, attempts };
 }

@@ -1,33 +1,26 @@
 import type { Context } from "../../context.js";
-import { toServiceTime } from "../../parse/dates.js";
-import { date, id as idFlag } from "../../parse/flags.js";
+import { id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { checkWindow, dropUndefined } from "./shared.js";
+import { dropUndefined } from "../shared/fields.js";
+import { serviceWindow, windowOptions } from "./shared.js";
 
 export const options = z.object({
-  start: date("start").optional(),
-  end: date("end").optional(),
-  timezone: idFlag().optional(),
+  ...windowOptions,
   callbackUrl: z.string().optional(),
   redirectUrl: z.string().optional(),
   hideInstruction: z.boolean().optional(),
 });
 export const args = z.tuple([idFlag()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [id]: z.infer<typeof args>,
-): Promise<number> {
-  const { start, end } = o;
-  checkWindow(start, end);
+export async function run(ctx: Context, o: z.infer<typeof options>, [id]: z.infer<typeof args>) {
+  const { start, end } = serviceWindow(o);
   const client = await ctx.client();
   // The service spells these fields with capitals, unlike the invite body.
   const answer = await client.invitations.reattempt(
     id,
     dropUndefined({
-      StartDateTime: start && toServiceTime(start),
-      EndDateTime: end && toServiceTime(end),
+      StartDateTime: start,
+      EndDateTime: end,
       TimeZoneId: o.timezone,
       CallbackUrl: o.callbackUrl,
       RedirectUrl: o.redirectUrl,

@@ -17,12 +17,9 @@ import {
 export const options = linkOptions;
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
-  const givenTest = o.test;
   const flags = specFromFlags(o);
-  // Contradicting flags are refused first: no prompt would fix them.
-  rejectConflicts(flags, flags);
   refusePastEnd(flags.end);
-  const missing = [...(givenTest === undefined ? ["--test <testId>"] : []), ...missingFlags(flags)];
+  const missing = [...(o.test === undefined ? ["--test <testId>"] : []), ...missingFlags(flags)];
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(
       `Missing ${missing.join(", ")}`,
@@ -30,7 +27,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     );
   }
 
-  const testId = givenTest ?? (await resolveTestId(ctx, undefined));
+  const testId = await resolveTestId(ctx, o.test);
   let spec: LinkSpec = { ...DEFAULTS, ...flags };
   if (missing.length > 0) {
     const { runLinkWizard } = await import("./wizard.js");

@@ -7,11 +7,7 @@ import { showLink } from "./show.js";
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [testLinkId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]: z.infer<typeof args>) {
   const testId = await resolveTestId(ctx, o.test);
   const client = await ctx.client();
   await showLink(ctx, await client.testLinks.get(testId, testLinkId));

@@ -3,7 +3,8 @@ import type { Context } from "../../context.js";
 import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 
-const details = (row: Row) => (row as TestLink).invitationSchedule?.scheduleDetails;
+const asLink = (row: Row) => row as TestLink;
+const details = (row: Row) => asLink(row).invitationSchedule?.scheduleDetails;
 
 /** When a candidate may use the link: a number of days, or a start and end time. */
 function access(row: Row): string {
@@ -23,34 +24,24 @@ const LINK_COLUMNS: Column[] = [
   {
     key: "proctoringMode",
     header: "PROCTORING",
-    get: (row) => (row as TestLink).proctoringSettings?.proctoringMode,
+    get: (row) => asLink(row).proctoringSettings?.proctoringMode,
   },
-  {
-    key: "scheduleType",
-    header: "SCHEDULE",
-    get: (row) => (row as TestLink).invitationSchedule?.scheduleType,
-  },
+  { key: "scheduleType", header: "SCHEDULE", get: (row) => asLink(row).invitationSchedule?.scheduleType },
   { key: "access", header: "ACCESS", get: access },
   { key: "timeZoneId", header: "TIME ZONE", get: (row) => details(row)?.timeZoneId },
   { key: "stakeholderEmails", header: "STAKEHOLDERS" },
 ];
 
-const LIST_KEYS = [
-  "testLinkId",
-  "testLinkName",
-  "testLinkStatus",
-  "invitationType",
-  "scheduleType",
-  "access",
-  "testLink",
-];
-export const LIST_COLUMNS: Column[] = LIST_KEYS.map((key) => LINK_COLUMNS.find((c) => c.key === key)!);
+// The URL first in a record (or on a line of its own), last in a list of links.
+const [URL_COLUMN, ...DETAIL_COLUMNS] = LINK_COLUMNS as [Column, ...Column[]];
+const LISTED = ["testLinkId", "testLinkName", "testLinkStatus", "invitationType", "scheduleType", "access"];
+export const LIST_COLUMNS = [...DETAIL_COLUMNS.filter((c) => LISTED.includes(c.key)), URL_COLUMN];
 
 /** One link; on a terminal its URL first on a line of its own (a table cell would cut it). */
 export async function showLink(ctx: Context, link: TestLink): Promise<void> {
   if (ctx.out.format === "table" && !ctx.out.options.fields && link.testLink) {
     ctx.out.write(`${ctx.out.style.bold(escapeControls(link.testLink))}\n`);
-    await ctx.out.record(link, LINK_COLUMNS.slice(1));
+    await ctx.out.record(link, DETAIL_COLUMNS);
     return;
   }
   await ctx.out.record(link, LINK_COLUMNS);

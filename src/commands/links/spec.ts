@@ -12,7 +12,8 @@ import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { choice, date, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { dropUndefined, validEmail } from "../invite/shared.js";
+import { validEmail } from "../invite/shared.js";
+import { dropUndefined } from "../shared/fields.js";
 
 export const INVITATION_TYPES = InvitationType.options;
 export const PROCTORING_MODES = ProctoringMode.options;
@@ -71,8 +72,11 @@ export const linkOptions = z.object({
   apiLink: z.boolean().optional(),
 });
 
+/** The flags given; flags that contradict each other are refused at once (no prompt or read fixes that). */
 export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
-  return dropUndefined<LinkSpec>(given);
+  const flags = dropUndefined<LinkSpec>(given);
+  rejectConflicts(flags, flags);
+  return flags;
 }
 
 /**

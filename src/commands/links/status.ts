@@ -4,6 +4,7 @@ import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
+import { specFromLink } from "./spec.js";
 
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);
@@ -20,11 +21,7 @@ export async function run(
   ctx.planWithReads(`Reading test link ${testLinkId} to know whether it would change`);
   const client = await ctx.client();
   const current = await client.testLinks.get(testId, testLinkId);
-  if (
-    String(current.testLinkStatus ?? "")
-      .trim()
-      .toLowerCase() === status
-  ) {
+  if (specFromLink(current).status === status) {
     ctx.info(`Test link ${testLinkId} of test ${testId} is already ${status}; nothing was sent.`);
     await showLink(ctx, current);
     return 0;

@@ -19,11 +19,7 @@ import {
 export const options = linkOptions;
 export const args = z.tuple([id()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [testLinkId]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]: z.infer<typeof args>) {
   const flags = specFromFlags(o);
   if (Object.keys(flags).length === 0) {
     throw new UsageError(
@@ -31,8 +27,6 @@ export async function run(
       "Pass at least one option to change (see `assess links update --help`); `links activate|deactivate` switch the status.",
     );
   }
-  // What the flags contradict on their own is refused before anything is sent.
-  rejectConflicts(flags, flags);
   const testId = await resolveTestId(ctx, o.test);
   ctx.planWithReads(`Reading test link ${testLinkId} to show what would change`);
   const client = await ctx.client();

@@ -5,16 +5,30 @@ import { InterruptedError, UsageError } from "../../errors.js";
 import { type Bound, parseDate, toServiceTime } from "../../parse/dates.js";
 import { parseId } from "../../parse/numbers.js";
 import { promptIo } from "../../prompts/io.js";
-import { isWindow, type LinkSpec, parseName, parseStakeholders } from "./spec.js";
+import {
+  INVITATION_TYPES,
+  isWindow,
+  LINK_STATUSES,
+  type LinkSpec,
+  PROCTORING_MODES,
+  parseName,
+  parseStakeholders,
+  SCHEDULE_TYPES,
+} from "./spec.js";
 
-/** A choice of a select prompt, named by its value. */
-const option = <T extends string>(value: T, description: string) => ({ value, name: value, description });
-
-const SCHEDULE_CHOICES = [
-  option("validityindays", "each invitation stays valid for a number of days"),
-  option("timebound", "open between a start and an end time"),
-  option("slotwise", "slot-wise access between a start and an end time"),
-];
+/** What each value offered by a select prompt means, shown beside it. */
+const MEANINGS: Record<string, string> = {
+  email: "candidates are invited by e-mail through the link",
+  open: "anyone with the link can take the test",
+  disabled: "no proctoring",
+  image: "photos of the candidate during the test",
+  video: "video of the candidate during the test",
+  validityindays: "each invitation stays valid for a number of days",
+  timebound: "open between a start and an end time",
+  slotwise: "slot-wise access between a start and an end time",
+  active: "candidates can use the link at once",
+  inactive: "create it switched off; `assess links activate` later",
+};
 
 /** A past moment is refused; a minute of slack lets `now` through. */
 const PAST_SLACK_MS = 60_000;
@@ -28,48 +42,24 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
     );
     return parse(answer.trim());
   };
+  const pick = <T extends string>(message: string, values: readonly T[], fallback?: T) => {
+    const choices = values.map((value) => ({ value, name: value, description: MEANINGS[value] }));
+    return select({ message, choices, default: fallback }, io);
+  };
   const spec: LinkSpec = { ...given };
 
   spec.name ??= await ask("Name of the link", (text) => parseName(text, "The name"));
   // An --api-link flag only makes sense on an open link, so it answers this question.
-  spec.type ??=
-    given.apiLink !== undefined
-      ? "open"
-      : await select(
-          {
-            message: "Invitation type",
-            choices: [
-              option("email", "candidates are invited by e-mail through the link"),
-              option("open", "anyone with the link can take the test"),
-            ],
-          },
-          io,
-        );
+  spec.type ??= given.apiLink !== undefined ? "open" : await pick("Invitation type", INVITATION_TYPES);
   if (spec.type === "open")
     spec.apiLink ??= await confirm({ message: "Is it an API link (isApiLink)?", default: false }, io);
-  spec.proctoring ??= await select(
-    {
-      message: "Proctoring",
-      choices: [
-        option("disabled", "no proctoring"),
-        option("image", "photos of the candidate during the test"),
-        option("video", "video of the candidate during the test"),
-      ],
-      default: "disabled",
-    },
-    io,
-  );
+  spec.proctoring ??= await pick("Proctoring", PROCTORING_MODES, "disabled");
   if (spec.schedule === undefined) {
     // Schedule fields given as flags narrow the choice to the types that use them.
-    const choices = SCHEDULE_CHOICES.filter((c) =>
-      given.validityDays !== undefined
-        ? !isWindow(c.value)
-        : given.start || given.end
-          ? isWindow(c.value)
-          : true,
+    const types = SCHEDULE_TYPES.filter((type) =>
+      given.validityDays !== undefined ? !isWindow(type) : given.start || given.end ? isWindow(type) : true,
     );
-    spec.schedule =
-      choices.length === 1 ? choices[0]!.value : await select({ message: "Schedule type", choices }, io);
+    spec.schedule = types.length === 1 ? types[0]! : await pick("Schedule type", types);
   }
   if (spec.schedule === "validityindays") {
     spec.validityDays ??= await ask("Valid for how many days after each invitation?", (text) =>
@@ -94,17 +84,7 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
     );
     spec.stakeholders = list ?? undefined;
   }
-  spec.status ??= await select(
-    {
-      message: "Status",
-      choices: [
-        option("active", "candidates can use the link at once"),
-        option("inactive", "create it switched off; `assess links activate` later"),
-      ],
-      default: "active",
-    },
-    io,
-  );
+  spec.status ??= await pick("Status", LINK_STATUSES, "active");
 
   ctx.io.stderr.write(summary(testId, spec));
   if (!(await confirm({ message: "Create this link?", default: true }, io))) {

@@ -1,7 +1,9 @@
 import { parseDelimiter } from "../../bulk/rows/csv.js";
 import { int, parsed } from "../../parse/flags.js";
 import { boolean, string } from "../../parse/zod.js";
-import { MAX_CONCURRENCY } from "./bulk-run.js";
+
+/** The most requests a bulk run keeps in flight (`--concurrency`). */
+const MAX_CONCURRENCY = 16;
 
 /** The options of every bulk run over a file: `z.object({ ...bulkFileOptions(MAX), ... })`. */
 export function bulkFileOptions(maxChunk: number) {

@@ -22,7 +22,7 @@ export interface Wording {
 }
 
 /** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
-const SHOWN = 20;
+export const SHOWN = 20;
 
 export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
   const code = bulkExitCode(r);

@@ -1,13 +1,11 @@
 /** What the bulk commands share around `runBulk`: the ledger target, the progress bar, printing a stopped run. */
-import type { ApiName } from "../../api/client.js";
+import type { ApiClient, ApiName } from "../../api/client.js";
 import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
 import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
+import type { Progress } from "../../output/progress.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
-
-/** The most requests a bulk run keeps in flight (`--concurrency`). */
-export const MAX_CONCURRENCY = 16;
 
 /** Where a run's requests go, as its ledger names it: the base URL and the key's fingerprint. */
 export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
@@ -15,18 +13,22 @@ export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUr
   return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
 }
 
+/** What every run takes from the context: ledgers' folder, Ctrl-C, --dry-run, --debug, progress, notices. */
+function fromContext(ctx: Context, client: ApiClient, progress: Progress) {
+  return {
+    ledgerDir: ledgerDir(ctx.io.env),
+    checkWorker: ctx.checkWorker,
+    signal: ctx.signal,
+    dryRun: ctx.dryRun,
+    onProgress: (p) => progress.update(p),
+    watchRateLimits: (listener) => client.onRateLimited(listener),
+    onNotice: (message) => ctx.warn(message),
+    onDebug: ctx.debug,
+  } satisfies Partial<BulkJob<unknown>>;
+}
+
 /** A job as a command gives it: the rest comes from the context. */
-export type CommandJob<T> = Omit<
-  BulkJob<T>,
-  | "ledgerDir"
-  | "signal"
-  | "dryRun"
-  | "onProgress"
-  | "watchRateLimits"
-  | "onNotice"
-  | "onDebug"
-  | "checkWorker"
-> &
+export type CommandJob<T> = Omit<BulkJob<T>, keyof ReturnType<typeof fromContext>> &
   Partial<Pick<BulkJob<T>, "ledgerDir">>;
 
 /** Runs a job with a progress bar and prints the result; returns the exit code: 0, 3 (partial) or 130. */
@@ -43,17 +45,7 @@ export async function runReported<T>(
   const client = await ctx.apiClient();
   const progress = ctx.progress();
   try {
-    const result = await runBulk<T>({
-      ledgerDir: ledgerDir(ctx.io.env),
-      checkWorker: ctx.checkWorker,
-      signal: ctx.signal,
-      dryRun: ctx.dryRun,
-      onProgress: (p) => progress.update(p),
-      watchRateLimits: (listener) => client.onRateLimited(listener),
-      onNotice: (message) => ctx.warn(message),
-      onDebug: ctx.debug,
-      ...job,
-    });
+    const result = await runBulk<T>({ ...fromContext(ctx, client, progress), ...job });
     progress.done();
     printBulkResult(ctx, result, wording);
     return result;

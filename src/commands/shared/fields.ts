@@ -9,10 +9,17 @@ export function parseSetPairs(pairs: readonly string[], flag = "--set"): Record<
   const result: Record<string, unknown> = {};
   for (const pair of pairs) {
     const at = pair.indexOf("=");
-    const key = pair.slice(0, Math.max(at, 0));
-    if (at <= 0 || key.split(".").some((part) => part === ""))
+    const path = pair.slice(0, Math.max(at, 0)).split(".");
+    if (at <= 0 || path.some((part) => part === ""))
       throw new UsageError(`${flag} expects key=value, got "${pair}"`);
-    setPath(result, key.split("."), typedValue(pair.slice(at + 1)));
+    const last = path.pop()!;
+    let target = result;
+    for (const part of path) {
+      const next = isRecord(target[part]) ? target[part] : {};
+      target[part] = next;
+      target = next;
+    }
+    target[last] = typedValue(pair.slice(at + 1));
   }
   return result;
 }
@@ -27,6 +34,11 @@ function typedValue(raw: string): unknown {
   }
 }
 
+/** Only the fields given: bodies send only what the user gave. */
+export function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
 /** Deep merge of plain objects: later sources win; arrays and scalars are replaced, not merged. */
 export function mergeObjects(...sources: Array<Record<string, unknown>>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -37,15 +49,4 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
     }
   }
   return result;
-}
-
-function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (rest.length === 0) {
-    target[head] = value;
-    return;
-  }
-  const next = isRecord(target[head]) ? target[head] : {};
-  target[head] = next;
-  setPath(next, rest, value);
 }

@@ -39,7 +39,8 @@ export async function requireValues(
     validate?: (answer: string) => string | undefined;
   }>,
 ): Promise<string[]> {
-  const missing = required.filter((r) => r.value === undefined || r.value === "");
+  const given = (r: { value: unknown }) => r.value !== undefined && r.value !== "";
+  const missing = required.filter((r) => !given(r));
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(
       `Missing ${missing.map((r) => r.flag).join(", ")}`,
@@ -48,12 +49,11 @@ export async function requireValues(
   }
   const answers: string[] = [];
   for (const r of required) {
-    if (r.value !== undefined && r.value !== "") {
-      answers.push(String(r.value));
-      continue;
+    if (given(r)) answers.push(String(r.value));
+    else {
+      const { askText } = await import("../../prompts/ask.js");
+      answers.push(await askText(ctx, r.question, r.validate));
     }
-    const { askText } = await import("../../prompts/ask.js");
-    answers.push(await askText(ctx, r.question, r.validate));
   }
   return answers;
 }

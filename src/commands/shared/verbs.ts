@@ -66,7 +66,12 @@ function parseWith<S extends ZodType>(
 /** `pageSize` → `--page-size`, as declared (`apiLink` of `--no-api-link` reads `--api-link`). */
 function flagName(command: Command, key: PropertyKey): string {
   const option = command.options.find((o) => o.attributeName() === key);
-  return option?.long ?? `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return option?.long ?? `--${kebab(String(key))}`;
+}
+
+/** `pageSize` → `page-size`: a flag's name from its attribute's. */
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /** The name of the argument at `index` (a variadic last argument takes the rest). */

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
-import { examples, type GroupSetup } from "../shared/verbs.js";
+import { examples, type GroupSetup, kebab } from "../shared/verbs.js";
 
 export function register(tests: Command, { lazy }: GroupSetup): void {
   examples(
@@ -83,8 +83,4 @@ export function register(tests: Command, { lazy }: GroupSetup): void {
       "assess tests settings apply 1001 settings.json --yes",
     ],
   );
-}
-
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

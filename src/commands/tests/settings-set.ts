@@ -5,6 +5,7 @@ import { FLAG } from "../../parse/flag.js";
 import { id, parsed, yesNo } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
+import { dropUndefined } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
 import { flatSettings } from "./settings-file.js";
 
@@ -31,7 +32,7 @@ export const args = z.tuple([id()]);
 export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.infer<typeof args>) {
   const { file, ...flags } = o;
   // Only the settings given: the schema's keys of the flags not passed are absent or undefined.
-  const changes = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  const changes = dropUndefined(flags);
   if (file !== undefined && Object.keys(changes).length > 0) {
     throw new UsageError("Give either --file or setting flags, not both");
   }
