@@ -122,29 +122,23 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("add-certificate")
-      .description("Store a certificate of an employee; the service infers skills from its title and issuer")
-      .argument("<employeeId>", "the employee's id")
-      .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
-      .option("--issuer <issuer>", "issuing organisation")
-      .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
-      .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
-      .option("--credential-url <url>", "where the credential can be verified")
-      .option("--credential-id <id>", "the credential's id at the issuer")
-      .option(
-        "--file <cert.json>",
-        "a JSON object to send (- reads stdin); the flags above override its fields",
-      )
-      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
-      .addHelpText(
-        "after",
-        bodyHelp(
-          '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
-          "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
-        ),
-      )
-      .action(lazy(() => import("./add-certificate.js"))),
+    withBody(
+      employees
+        .command("add-certificate")
+        .description(
+          "Store a certificate of an employee; the service infers skills from its title and issuer",
+        )
+        .argument("<employeeId>", "the employee's id")
+        .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
+        .option("--issuer <issuer>", "issuing organisation")
+        .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
+        .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
+        .option("--credential-url <url>", "where the credential can be verified")
+        .option("--credential-id <id>", "the credential's id at the issuer"),
+      "cert.json",
+      '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
+      "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
+    ).action(lazy(() => import("./add-certificate.js"))),
     [
       "assess employees add-certificate 501 --title 'AWS Certified Solutions Architect' --issuer 'Amazon Web Services' --issue-date 2025-03-01",
       "assess employees add-certificate 501 --file cert.json --dry-run",
@@ -160,7 +154,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
       .argument("<employeeId>", "the employee's id")
       .argument("<status>", "the new status")
       .option("--set <key=value>", "add another body field (repeatable; dotted keys nest)", collect)
-      .addHelpText("after", bodyHelp('{"status": "Inactive"}', "Sent with PATCH.", "--set adds fields"))
+      .addHelpText(
+        "after",
+        '\nBody sent by default (--set adds fields):\n  {"status": "Inactive"}\nSent with PATCH.',
+      )
       .action(lazy(() => import("./status.js"))),
     ["assess employees status 501 Inactive", "assess employees status 501 on-leave --json"],
   );
@@ -192,32 +189,24 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("assign-learning")
-      .description("Assign learning resources to an employee, by resource id or by skill")
-      .argument("<employeeId>", "the employee's id")
-      .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
-      .option(
-        "--skill <name>",
-        "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
-        collectList,
-      )
-      .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
-      .option("--due <date>", "due date (a bare date means the end of that day)")
-      .option("--note <text>", "a note for the employee")
-      .option(
-        "--file <body.json>",
-        "a JSON object to send (- reads stdin); the flags above override its fields",
-      )
-      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
-      .addHelpText(
-        "after",
-        bodyHelp(
-          '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
-          "Fields without a value are left out.",
-        ),
-      )
-      .action(lazy(() => import("./assign-learning.js"))),
+    withBody(
+      employees
+        .command("assign-learning")
+        .description("Assign learning resources to an employee, by resource id or by skill")
+        .argument("<employeeId>", "the employee's id")
+        .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
+        .option(
+          "--skill <name>",
+          "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
+          collectList,
+        )
+        .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
+        .option("--due <date>", "due date (a bare date means the end of that day)")
+        .option("--note <text>", "a note for the employee"),
+      "body.json",
+      '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
+      "Fields without a value are left out.",
+    ).action(lazy(() => import("./assign-learning.js"))),
     [
       "assess employees assign-learning 501 --resource lr-104 --due 2026-12-31",
       "assess employees assign-learning 501 --from-gap --note 'Before the Q3 review'",
@@ -235,11 +224,16 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 }
 
-/** Help text that documents the JSON a command sends, since the service's docs show no such body. */
-function bodyHelp(
-  shape: string,
-  note: string,
-  layering = "--file is the base, flags override it, --set goes last",
-): string {
-  return `\nBody sent by default (${layering}):\n  ${shape}\n${note}`;
+/**
+ * `--file` and `--set` after the command's own flags, and help that documents the JSON it sends, since the
+ * service's docs show no such body.
+ */
+function withBody(command: Command, file: string, shape: string, note: string): Command {
+  return command
+    .option(`--file <${file}>`, "a JSON object to send (- reads stdin); the flags above override its fields")
+    .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
+    .addHelpText(
+      "after",
+      `\nBody sent by default (--file is the base, flags override it, --set goes last):\n  ${shape}\n${note}`,
+    );
 }

@@ -66,6 +66,14 @@ export function skillsOf(row: Row): Skill[] {
   return skills;
 }
 
+/** The end of a success message: `; skills inferred: SQL, Python`, or that none could be from `source`. */
+export function inferredSkills(answer: Row, source: string): string {
+  const skills = skillsOf(answer).map((s) => s.skillName);
+  return skills.length > 0
+    ? `; skills inferred: ${skills.join(", ")}`
+    : `; no skills could be inferred from ${source}`;
+}
+
 /** The strongest skills first: `TypeScript (4), Node.js (3), SQL (2)`. */
 export function topSkills(row: Row, count = 3): string | undefined {
   const skills = skillsOf(row).sort(

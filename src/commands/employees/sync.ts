@@ -36,8 +36,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.in
 }
 
 async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInput): Promise<number> {
-  const where = (line: number) => (input.locate ? input.locate(line) : `${input.inputName}:${line}`);
-
   // The file, checked as upsert checks it, held in memory: the plan compares every row.
   const rows: BulkRow<Employee>[] = [];
   const invalid: InvalidRow[] = [];
@@ -59,7 +57,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
   const refused = previewing || o.skipInvalid ? [] : [...invalid, ...planSync(items, []).conflict];
   if (refused.length > 0) {
     refused.sort((a, b) => a.line - b.line);
-    const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
+    const listed = refused.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
     if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
     throw new UsageError(
       `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
@@ -117,7 +115,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
   ];
   ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
-  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${where(row.line)}: ${row.error}`);
+  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
   if (previewing) {
     if (overCap) ctx.warn(capError().message.replace("; nothing was sent", ": a run would refuse it"));
     ctx.info(
