@@ -62,12 +62,10 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const tests = o.test === undefined ? [] : [o.test];
   const { attempts, outcomes } = await periodReports(ctx, await ctx.client(), period, tests, o.concurrency);
 
-  const rows: Row[] = [];
-  const failed: Array<{ attempt: TestAttempt; error: Error }> = [];
-  for (const outcome of outcomes) {
-    if ("report" in outcome) rows.push(exportRow(outcome.attempt, outcome.report));
-    else failed.push(outcome);
-  }
+  const rows = outcomes.flatMap((outcome) =>
+    "report" in outcome ? [exportRow(outcome.attempt, outcome.report)] : [],
+  );
+  const failed = outcomes.filter((outcome) => "error" in outcome);
   const columns = exportColumns(rows);
   if (file === undefined || format === undefined) await ctx.out.list(rows, columns);
   else await writeExport(ctx, file, format, rows, columns);

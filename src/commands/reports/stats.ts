@@ -83,7 +83,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   }
 
   const failed = stats.flatMap((test) => test.failedReports);
-  const fetched = outcomes.length - failed.length;
   if (attempts.length === 0) ctx.info("No finished attempts in that period.");
   if (failed.length === 0) return 0;
   ctx.warn(
@@ -91,7 +90,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   );
   for (const { testInvitationId, error } of failed) ctx.info(`  ${testInvitationId}: ${error}`);
   ctx.info("See one with `assess reports get <id>`, or run the stats again.");
-  return fetched === 0 ? ExitCode.failure : 0;
+  return failed.length === outcomes.length ? ExitCode.failure : 0;
 }
 
 const HISTOGRAM_WIDTH = 30;
