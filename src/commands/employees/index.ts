@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { collect, collectList, examples, type GroupSetup } from "../shared/verbs.js";
 
 export function register(employees: Command, { lazy }: GroupSetup): void {
+  // A verb on one employee: the employee's id comes first.
+  const ofEmployee = (name: string) => employees.command(name).argument("<employeeId>", "the employee's id");
   const pagedList = (command: Command, noun: string) =>
     command
       .option("--page <n>", "page number to show (the first with --all/--limit)", "1")
@@ -86,12 +88,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("skills")
+    ofEmployee("skills")
       .description(
         "Show an employee's skills profile, grouped by category with level, proficiency and source",
       )
-      .argument("<employeeId>", "the employee's id")
       .action(lazy(() => import("./skills.js"))),
     [
       "assess employees skills 501",
@@ -112,10 +112,8 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("certificates")
+    ofEmployee("certificates")
       .description("List an employee's certificates")
-      .argument("<employeeId>", "the employee's id")
       .option("--with-skills", "include the skills inferred from each certificate")
       .action(lazy(() => import("./certificates.js"))),
     ["assess employees certificates 501", "assess employees certificates 501 --with-skills --json"],
@@ -123,12 +121,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
 
   examples(
     withBody(
-      employees
-        .command("add-certificate")
+      ofEmployee("add-certificate")
         .description(
           "Store a certificate of an employee; the service infers skills from its title and issuer",
         )
-        .argument("<employeeId>", "the employee's id")
         .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
         .option("--issuer <issuer>", "issuing organisation")
         .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
@@ -146,12 +142,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("status")
+    ofEmployee("status")
       .description(
         "Change an employee's status (Active, Inactive, OnLeave, Exited; case and dashes don't matter)",
       )
-      .argument("<employeeId>", "the employee's id")
       .argument("<status>", "the new status")
       .option("--set <key=value>", "add another body field (repeatable; dotted keys nest)", collect)
       .addHelpText(
@@ -163,22 +157,18 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("report")
+    ofEmployee("report")
       .description("Show the most recent completed assessment report of an employee for a test")
-      .argument("<employeeId>", "the employee's id")
       .option("--test <testId>", "the test (picked from a list when missing and prompts are allowed)")
       .action(lazy(() => import("./report.js"))),
     ["assess employees report 501 --test 1001", "assess employees report 501 --test 1001 --json"],
   );
 
   examples(
-    employees
-      .command("upload-resume")
+    ofEmployee("upload-resume")
       .description(
         "Upload an employee's resume (PDF, DOC or DOCX, at most 5 MiB); the service infers skills from it",
       )
-      .argument("<employeeId>", "the employee's id")
       .argument("<file>", "the resume: a .pdf, .doc or .docx file")
       .addHelpText("after", "\nSent as multipart/form-data with the file in a part named `file`.")
       .action(lazy(() => import("./upload-resume.js"))),
@@ -190,10 +180,8 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
 
   examples(
     withBody(
-      employees
-        .command("assign-learning")
+      ofEmployee("assign-learning")
         .description("Assign learning resources to an employee, by resource id or by skill")
-        .argument("<employeeId>", "the employee's id")
         .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
         .option(
           "--skill <name>",
@@ -215,10 +203,8 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("skill-gap")
+    ofEmployee("skill-gap")
       .description("Compare an employee's skills with those their job code expects")
-      .argument("<employeeId>", "the employee's id")
       .action(lazy(() => import("./skill-gap.js"))),
     ["assess employees skill-gap 501", "assess employees skill-gap 501 --json"],
   );
