@@ -6,7 +6,7 @@ import * as z from "../../parse/zod.js";
 import { requireValues } from "../shared/options.js";
 import { composeBody } from "./body.js";
 import { CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
-import { skillsOf } from "./records.js";
+import { inferredSkills } from "./records.js";
 
 export const options = z.object({
   title: z.string().optional(),
@@ -47,18 +47,16 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]
     ]);
   }
   const url = body.credentialUrl;
-  if (url !== undefined && url !== null && !(typeof url === "string" && isWebUrl(url)))
+  const isWebUrl = typeof url === "string" && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+  if (url !== undefined && url !== null && !isWebUrl)
     throw new UsageError(`The credential URL must be an http(s) address, got ${JSON.stringify(url)}`);
 
   const client = await ctx.client();
   const certificate = await client.employees.certificates.add(employeeId, body);
-  const skills = skillsOf(certificate).map((s) => s.skillName);
   const id = certificate.certificateId ?? certificate.id;
   ctx.success(
     `Stored certificate${id === undefined ? "" : ` ${String(id)}`} for employee ${employeeId}` +
-      (skills.length > 0
-        ? `; skills inferred: ${skills.join(", ")}`
-        : "; no skills could be inferred from its title and issuer"),
+      inferredSkills(certificate, "its title and issuer"),
   );
   await ctx.out.record(certificate, [
     ...CERTIFICATE_COLUMNS,
@@ -66,8 +64,4 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]
     CERTIFICATE_SKILLS_COLUMN,
   ]);
   return 0;
-}
-
-function isWebUrl(value: string) {
-  return URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
 }

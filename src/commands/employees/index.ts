@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { collect, collectList, examples, type GroupSetup } from "../shared/verbs.js";
 
 export function register(employees: Command, { lazy }: GroupSetup): void {
+  // A verb on one employee: the employee's id comes first.
+  const ofEmployee = (name: string) => employees.command(name).argument("<employeeId>", "the employee's id");
   const pagedList = (command: Command, noun: string) =>
     command
       .option("--page <n>", "page number to show (the first with --all/--limit)", "1")
@@ -86,12 +88,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("skills")
+    ofEmployee("skills")
       .description(
         "Show an employee's skills profile, grouped by category with level, proficiency and source",
       )
-      .argument("<employeeId>", "the employee's id")
       .action(lazy(() => import("./skills.js"))),
     [
       "assess employees skills 501",
@@ -112,39 +112,29 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("certificates")
+    ofEmployee("certificates")
       .description("List an employee's certificates")
-      .argument("<employeeId>", "the employee's id")
       .option("--with-skills", "include the skills inferred from each certificate")
       .action(lazy(() => import("./certificates.js"))),
     ["assess employees certificates 501", "assess employees certificates 501 --with-skills --json"],
   );
 
   examples(
-    employees
-      .command("add-certificate")
-      .description("Store a certificate of an employee; the service infers skills from its title and issuer")
-      .argument("<employeeId>", "the employee's id")
-      .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
-      .option("--issuer <issuer>", "issuing organisation")
-      .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
-      .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
-      .option("--credential-url <url>", "where the credential can be verified")
-      .option("--credential-id <id>", "the credential's id at the issuer")
-      .option(
-        "--file <cert.json>",
-        "a JSON object to send (- reads stdin); the flags above override its fields",
-      )
-      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
-      .addHelpText(
-        "after",
-        bodyHelp(
-          '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
-          "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
-        ),
-      )
-      .action(lazy(() => import("./add-certificate.js"))),
+    withBody(
+      ofEmployee("add-certificate")
+        .description(
+          "Store a certificate of an employee; the service infers skills from its title and issuer",
+        )
+        .option("--title <title>", "certificate title (asked for when missing and prompts are allowed)")
+        .option("--issuer <issuer>", "issuing organisation")
+        .option("--issue-date <date>", "when it was issued (YYYY-MM-DD or ISO time)")
+        .option("--expiry-date <date>", "when it expires (a bare date means the end of that day)")
+        .option("--credential-url <url>", "where the credential can be verified")
+        .option("--credential-id <id>", "the credential's id at the issuer"),
+      "cert.json",
+      '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
+      "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
+    ).action(lazy(() => import("./add-certificate.js"))),
     [
       "assess employees add-certificate 501 --title 'AWS Certified Solutions Architect' --issuer 'Amazon Web Services' --issue-date 2025-03-01",
       "assess employees add-certificate 501 --file cert.json --dry-run",
@@ -152,36 +142,33 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("status")
+    ofEmployee("status")
       .description(
         "Change an employee's status (Active, Inactive, OnLeave, Exited; case and dashes don't matter)",
       )
-      .argument("<employeeId>", "the employee's id")
       .argument("<status>", "the new status")
       .option("--set <key=value>", "add another body field (repeatable; dotted keys nest)", collect)
-      .addHelpText("after", bodyHelp('{"status": "Inactive"}', "Sent with PATCH.", "--set adds fields"))
+      .addHelpText(
+        "after",
+        '\nBody sent by default (--set adds fields):\n  {"status": "Inactive"}\nSent with PATCH.',
+      )
       .action(lazy(() => import("./status.js"))),
     ["assess employees status 501 Inactive", "assess employees status 501 on-leave --json"],
   );
 
   examples(
-    employees
-      .command("report")
+    ofEmployee("report")
       .description("Show the most recent completed assessment report of an employee for a test")
-      .argument("<employeeId>", "the employee's id")
       .option("--test <testId>", "the test (picked from a list when missing and prompts are allowed)")
       .action(lazy(() => import("./report.js"))),
     ["assess employees report 501 --test 1001", "assess employees report 501 --test 1001 --json"],
   );
 
   examples(
-    employees
-      .command("upload-resume")
+    ofEmployee("upload-resume")
       .description(
         "Upload an employee's resume (PDF, DOC or DOCX, at most 5 MiB); the service infers skills from it",
       )
-      .argument("<employeeId>", "the employee's id")
       .argument("<file>", "the resume: a .pdf, .doc or .docx file")
       .addHelpText("after", "\nSent as multipart/form-data with the file in a part named `file`.")
       .action(lazy(() => import("./upload-resume.js"))),
@@ -192,32 +179,22 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("assign-learning")
-      .description("Assign learning resources to an employee, by resource id or by skill")
-      .argument("<employeeId>", "the employee's id")
-      .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
-      .option(
-        "--skill <name>",
-        "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
-        collectList,
-      )
-      .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
-      .option("--due <date>", "due date (a bare date means the end of that day)")
-      .option("--note <text>", "a note for the employee")
-      .option(
-        "--file <body.json>",
-        "a JSON object to send (- reads stdin); the flags above override its fields",
-      )
-      .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
-      .addHelpText(
-        "after",
-        bodyHelp(
-          '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
-          "Fields without a value are left out.",
-        ),
-      )
-      .action(lazy(() => import("./assign-learning.js"))),
+    withBody(
+      ofEmployee("assign-learning")
+        .description("Assign learning resources to an employee, by resource id or by skill")
+        .option("--resource <id>", "a learning resource id (repeatable, or comma-separated)", collectList)
+        .option(
+          "--skill <name>",
+          "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
+          collectList,
+        )
+        .option("--from-gap", "add every skill of the employee's skill gap (see `employees skill-gap`)")
+        .option("--due <date>", "due date (a bare date means the end of that day)")
+        .option("--note <text>", "a note for the employee"),
+      "body.json",
+      '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
+      "Fields without a value are left out.",
+    ).action(lazy(() => import("./assign-learning.js"))),
     [
       "assess employees assign-learning 501 --resource lr-104 --due 2026-12-31",
       "assess employees assign-learning 501 --from-gap --note 'Before the Q3 review'",
@@ -226,20 +203,23 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   );
 
   examples(
-    employees
-      .command("skill-gap")
+    ofEmployee("skill-gap")
       .description("Compare an employee's skills with those their job code expects")
-      .argument("<employeeId>", "the employee's id")
       .action(lazy(() => import("./skill-gap.js"))),
     ["assess employees skill-gap 501", "assess employees skill-gap 501 --json"],
   );
 }
 
-/** Help text that documents the JSON a command sends, since the service's docs show no such body. */
-function bodyHelp(
-  shape: string,
-  note: string,
-  layering = "--file is the base, flags override it, --set goes last",
-): string {
-  return `\nBody sent by default (${layering}):\n  ${shape}\n${note}`;
+/**
+ * `--file` and `--set` after the command's own flags, and help that documents the JSON it sends, since the
+ * service's docs show no such body.
+ */
+function withBody(command: Command, file: string, shape: string, note: string): Command {
+  return command
+    .option(`--file <${file}>`, "a JSON object to send (- reads stdin); the flags above override its fields")
+    .option("--set <key=value>", "set any other body field (repeatable; dotted keys nest)", collect)
+    .addHelpText(
+      "after",
+      `\nBody sent by default (--file is the base, flags override it, --set goes last):\n  ${shape}\n${note}`,
+    );
 }

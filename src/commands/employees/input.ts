@@ -1,6 +1,4 @@
 /** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
-import type { BulkJob } from "../../bulk/engine/run.js";
-import type { RejectsSink } from "../../bulk/engine/types.js";
 import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
 import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
@@ -21,15 +19,7 @@ import { bulkFileOptions } from "../shared/bulk-options.js";
 import type { Wording } from "../shared/bulk-report.js";
 import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
 
-export interface EmployeeInput {
-  rows: Pick<BulkJob<Employee>, "read" | "splitCheck">;
-  openRejects: () => Promise<RejectsSink>;
-  inputName: string;
-  locate?: (line: number) => string;
-  /** How the input's rows are counted: lines of a text file, rows of a sheet. */
-  unit: "line" | "row";
-  noRows: string;
-}
+export type EmployeeInput = Awaited<ReturnType<typeof openEmployees>>;
 
 // --concurrency defaults to 8 (index.ts): requests of 100 employees are small, more in flight hide the latency.
 export const fileOptions = z.object(bulkFileOptions(MAX_UPSERT_EMPLOYEES));
@@ -50,7 +40,7 @@ export async function withEmployees<R>(
   }
 }
 
-async function openEmployees(ctx: Context, source: InputFile, o: FileOptions): Promise<EmployeeInput> {
+async function openEmployees(ctx: Context, source: InputFile, o: FileOptions) {
   const force = o.force === true;
   const { json, name: file } = source;
   if (json && o.sheet !== undefined) throw sheetWithoutWorkbook(file);
@@ -62,6 +52,7 @@ async function openEmployees(ctx: Context, source: InputFile, o: FileOptions): P
       rows: { read: employeeJsonEntries(source.path, file) },
       openRejects: async () => new JsonRejects(target, force),
       inputName: file,
+      locate: (line: number) => `${file}:${line}`,
       unit: "line",
       noRows: `${file}: an empty array: nothing to send`,
     };
@@ -72,12 +63,13 @@ async function openEmployees(ctx: Context, source: InputFile, o: FileOptions): P
     name: file,
     example: "email,firstName,lastName,externalEmployeeId,department",
   });
+  // How the input's rows are counted: lines of a text file, rows of a sheet.
   const unit = input.sheet !== undefined ? "row" : "line";
   return {
     rows: csvRows(input, { rows: "employees", columns: employeeColumns(input) }),
     openRejects: async () => new CsvRejects(target, input.header, input.delimiter, force, unit),
     inputName: inputLabel(input),
-    locate: (line) => rowPlace(input, line),
+    locate: (line: number) => rowPlace(input, line),
     unit,
     noRows: noRowsMessage(input),
   };

@@ -5,15 +5,6 @@
 import { field, isRecord } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 
-export interface Skill {
-  skillName: string;
-  category?: string;
-  level?: number;
-  proficiency?: string;
-  /** Where the skill was seen: assessment, certificate, resume, ... */
-  source?: string;
-}
-
 function employeeName(row: Row): string | undefined {
   const full = textOf(row, "fullName", "name", "employeeName");
   if (full) return full;
@@ -34,7 +25,7 @@ function departmentOf(row: Row): string | undefined {
 }
 
 /** The skills of a profile, normalised; an entry without a name is not a skill and is left out. */
-export function skillsOf(row: Row): Skill[] {
+export function skillsOf(row: Row) {
   const list = [
     field(row, "skills"),
     field(field(row, "skillsProfile"), "skills"),
@@ -42,28 +33,35 @@ export function skillsOf(row: Row): Skill[] {
     field(row, "skillProfile"),
     field(row, "employeeSkills"),
   ].find(Array.isArray) as unknown[] | undefined;
-  const skills: Skill[] = [];
-  for (const entry of list ?? []) {
+  return (list ?? []).flatMap((entry) => {
     // The real service nests the skill itself: `{"skill": {"skillName": …}, "selfValidationScore": 3}`.
     const skill = field(entry, "skill");
     const skillName = isRecord(entry)
       ? (textOf(entry, "skillName", "name", "skill") ?? textOf(skill, "skillName"))
       : text(entry);
-    if (!skillName) continue;
+    if (!skillName) return [];
     const sources = field(entry, "sources");
-    skills.push({
+    return {
       skillName,
       category:
         textOf(entry, "category", "skillCategory", "categoryName") ??
         textOf(field(skill, "skillClassification"), "classificationName"),
       level: numberOf(entry, "level", "skillLevel", "proficiencyLevel", "weightedProficiencyScore"),
       proficiency: textOf(entry, "proficiency", "proficiencyLabel"),
+      // Where the skill was seen: assessment, certificate, resume, ...
       source: Array.isArray(sources)
         ? sources.map(String).join(", ")
         : textOf(entry, "source", "skillSource"),
-    });
-  }
-  return skills;
+    };
+  });
+}
+
+/** The end of a success message: `; skills inferred: SQL, Python`, or that none could be from `source`. */
+export function inferredSkills(answer: Row, source: string): string {
+  const skills = skillsOf(answer).map((s) => s.skillName);
+  return skills.length > 0
+    ? `; skills inferred: ${skills.join(", ")}`
+    : `; no skills could be inferred from ${source}`;
 }
 
 /** The strongest skills first: `TypeScript (4), Node.js (3), SQL (2)`. */

@@ -5,14 +5,6 @@ import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { jobOf, numberOf, textOf } from "./records.js";
 
-interface GapRow extends Row {
-  skillName: string;
-  requiredLevel?: number;
-  currentLevel?: number;
-  gap: number;
-  status: "gap" | "met";
-}
-
 const GAP_COLUMNS: Column[] = [
   { key: "skillName", header: "SKILL" },
   { key: "requiredLevel", header: "REQUIRED" },
@@ -22,7 +14,7 @@ const GAP_COLUMNS: Column[] = [
 ];
 
 /** Every expected skill of the employee's job: the gaps first (largest first), then the skills already met. */
-export function gapRows(answer: Row): GapRow[] {
+export function gapRows(answer: Row) {
   const listed = (keys: string[]) =>
     (keys.map((k) => field(answer, k)).find(Array.isArray) ?? []) as unknown[];
   return [
@@ -31,7 +23,7 @@ export function gapRows(answer: Row): GapRow[] {
   ].sort((a, b) => b.gap - a.gap || a.skillName.localeCompare(b.skillName));
 }
 
-function gapRow(entry: unknown, listedAs: "gap" | "met"): GapRow | undefined {
+function gapRow(entry: unknown, listedAs: "gap" | "met") {
   const skillName = textOf(entry, "skillName", "name", "skill");
   if (!isRecord(entry) || !skillName) return undefined;
   const required = numberOf(entry, "requiredLevel", "expectedLevel", "required", "skillRequiredProficiency");

@@ -36,8 +36,6 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.in
 }
 
 async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInput): Promise<number> {
-  const where = (line: number) => (input.locate ? input.locate(line) : `${input.inputName}:${line}`);
-
   // The file, checked as upsert checks it, held in memory: the plan compares every row.
   const rows: BulkRow<Employee>[] = [];
   const invalid: InvalidRow[] = [];
@@ -55,14 +53,17 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
 
   const items = rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee }));
   const previewing = o.plan === true || ctx.dryRun;
-  // A run refuses invalid rows (and rows of one e-mail that conflict) before it reads anything; a plan lists them.
-  const refused = previewing || o.skipInvalid ? [] : [...invalid, ...planSync(items, []).conflict];
-  if (refused.length > 0) {
-    refused.sort((a, b) => a.line - b.line);
-    const listed = refused.slice(0, SHOWN).map((row) => `${where(row.line)}: ${row.error}`);
-    if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
+  // Invalid rows, and rows of one e-mail that conflict (whatever the service holds): a run refuses them before
+  // it reads anything; a plan lists them.
+  const invalidRows = [
+    ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
+    ...planSync(items, []).conflict.map(({ line, email, error }) => ({ line, email, error })),
+  ].sort((a, b) => a.line - b.line);
+  if (!previewing && !o.skipInvalid && invalidRows.length > 0) {
+    const listed = invalidRows.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
+    if (invalidRows.length > SHOWN) listed.push(`… and ${invalidRows.length - SHOWN} more`);
     throw new UsageError(
-      `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
+      `${invalidRows.length} of ${rows.length + invalid.length} rows ${invalidRows.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
       "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
       listed,
     );
@@ -78,10 +79,6 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     keep: invalid.map((row) => (row.label ?? "").toLowerCase()),
   });
   const limit = pruneLimit(plan.active, o.maxPrune);
-  const invalidRows = [
-    ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
-    ...plan.conflict.map(({ line, email, error }) => ({ line, email, error })),
-  ].sort((a, b) => a.line - b.line);
   const classes = {
     new: plan.new,
     changed: plan.changed,
@@ -117,7 +114,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
   ];
   ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
-  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${where(row.line)}: ${row.error}`);
+  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
   if (previewing) {
     if (overCap) ctx.warn(capError().message.replace("; nothing was sent", ": a run would refuse it"));
     ctx.info(

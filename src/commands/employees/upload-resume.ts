@@ -8,7 +8,7 @@ import { unreadable } from "../../files.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
-import { skillsOf } from "./records.js";
+import { inferredSkills } from "./records.js";
 
 /** The limit the service enforces (413 above it); checked here so a large file is not sent in vain. */
 const MAX_RESUME_BYTES = 5 * 1024 * 1024;
@@ -50,12 +50,8 @@ export async function run(ctx: Context, _o: unknown, [employeeId, path]: z.infer
     employeeId,
     multipartFile({ field: "file", filename, contentType: type.contentType, data }),
   );
-  const skills = skillsOf(answer).map((s) => s.skillName);
   ctx.success(
-    `Uploaded ${filename} (${formatBytes(data.length)}) for employee ${employeeId}` +
-      (skills.length > 0
-        ? `; skills inferred: ${skills.join(", ")}`
-        : "; no skills could be inferred from it"),
+    `Uploaded ${filename} (${formatBytes(data.length)}) for employee ${employeeId}${inferredSkills(answer, "it")}`,
   );
   await ctx.out.record(answer, [
     { key: "employeeId", header: "EMPLOYEE" },

@@ -11,7 +11,7 @@ import { type Column, Output, type Row } from "../../output/output.js";
 import { id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { periodFromOptions, periodOptions } from "../attempts/period.js";
-import { fetchReports, finishedAttempts } from "./period-reports.js";
+import { periodReports } from "./period-reports.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".csv": "csv",
@@ -59,18 +59,13 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
   }
   const period = await periodFromOptions(ctx, o);
-  const client = await ctx.client();
-  // Another account's test is refused here (403, exit 4) rather than silently exporting nothing.
-  if (o.test !== undefined) await client.tests.get(o.test);
-  const attempts = await finishedAttempts(ctx, client, period, o.test === undefined ? [] : [o.test]);
-  const outcomes = await fetchReports(ctx, client, attempts, o.concurrency);
+  const tests = o.test === undefined ? [] : [o.test];
+  const { attempts, outcomes } = await periodReports(ctx, await ctx.client(), period, tests, o.concurrency);
 
-  const rows: Row[] = [];
-  const failed: Array<{ attempt: TestAttempt; error: Error }> = [];
-  for (const outcome of outcomes) {
-    if ("report" in outcome) rows.push(exportRow(outcome.attempt, outcome.report));
-    else failed.push(outcome);
-  }
+  const rows = outcomes.flatMap((outcome) =>
+    "report" in outcome ? [exportRow(outcome.attempt, outcome.report)] : [],
+  );
+  const failed = outcomes.filter((outcome) => "error" in outcome);
   const columns = exportColumns(rows);
   if (file === undefined || format === undefined) await ctx.out.list(rows, columns);
   else await writeExport(ctx, file, format, rows, columns);
@@ -105,13 +100,10 @@ function exportColumns(rows: Row[]): Column[] {
   const sections = new Set<string>();
   for (const row of rows)
     for (const key of Object.keys(row)) if (key.startsWith(SECTION_PREFIX)) sections.add(key);
+  const byKey = (key: string, header: string) => ({ key, header, get: (row: Row) => row[key] });
   return [
-    ...FIXED.map(([key, header]) => ({ key, header, get: (row: Row) => row[key] })),
-    ...[...sections].map((key) => ({
-      key,
-      header: `Section: ${key.slice(SECTION_PREFIX.length)}`,
-      get: (row: Row) => row[key],
-    })),
+    ...FIXED.map(([key, header]) => byKey(key, header)),
+    ...[...sections].map((key) => byKey(key, `Section: ${key.slice(SECTION_PREFIX.length)}`)),
   ];
 }
 

@@ -2,21 +2,20 @@ import { type Command, Option } from "commander";
 import { collectList, examples, type GroupSetup, PERIOD_YES } from "../shared/verbs.js";
 
 export function register(reports: Command, { lazy }: GroupSetup): void {
+  const ofAttempt = (name: string) =>
+    reports.command(name).argument("<testInvitationId>", "the attempt's id");
+
   examples(
-    reports
-      .command("get")
+    ofAttempt("get")
       .description("Show the report of one attempt")
-      .argument("<testInvitationId>", "the attempt's id")
       .addOption(new Option("--type <n>", "1 = by section, 2 = by skill, 3 = both").choices(["1", "2", "3"]))
       .action(lazy(() => import("./get.js"))),
     ["assess reports get 50123", "assess reports get 50123 --type 3 --json"],
   );
 
   examples(
-    reports
-      .command("pdf")
+    ofAttempt("pdf")
       .description("Save the PDF report of one attempt, or write it to a redirected stdout")
-      .argument("<testInvitationId>", "the attempt's id")
       .option(
         "--out <file.pdf>",
         "where to save it; `-` is stdout (default: stdout when it is redirected or piped, else report-<id>.pdf)",

@@ -19,28 +19,25 @@ export function attemptTestId(attempt: TestAttempt): number | undefined {
     : value;
 }
 
-/** The finished attempts of `period`, only those of `testIds` when given (an empty list means every test). */
-export async function finishedAttempts(
+/**
+ * The finished attempts of `period`, only those of `testIds` when given (none means every test), and each
+ * one's report in the attempts' order, at most `concurrency` requests at once.
+ */
+export async function periodReports(
   ctx: Context,
   client: Client,
   period: Period,
-  testIds: readonly number[] = [],
-): Promise<TestAttempt[]> {
+  testIds: readonly number[],
+  concurrency: number,
+) {
+  // Another account's test is refused here (403, exit 4) rather than silently giving nothing.
+  for (const testId of testIds) await client.tests.get(testId);
   const wanted = new Set(testIds);
   const attempts: TestAttempt[] = [];
   await eachFinishedAttempt(ctx, client, period, (attempt) => {
     if (wanted.size === 0 || wanted.has(attemptTestId(attempt) ?? Number.NaN)) attempts.push(attempt);
   });
-  return attempts;
-}
 
-/** Each attempt's report, in the attempts' order, at most `concurrency` requests at once. */
-export async function fetchReports(
-  ctx: Context,
-  client: Client,
-  attempts: readonly TestAttempt[],
-  concurrency: number,
-): Promise<ReportOutcome[]> {
   const outcomes: ReportOutcome[] = [];
   const fetching = ctx.progress("reports");
   try {
@@ -61,5 +58,5 @@ export async function fetchReports(
     fetching.done();
   }
   if (ctx.signal.aborted) throw new InterruptedError();
-  return outcomes;
+  return { attempts, outcomes };
 }

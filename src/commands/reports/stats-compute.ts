@@ -5,29 +5,18 @@
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
+import { numberOf } from "../employees/records.js";
 import { attemptTestId, type ReportOutcome } from "./period-reports.js";
 import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
-
-interface FailedReport {
-  testInvitationId: number;
-  error: string;
-}
 
 /** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
 export type TestStats = ReturnType<typeof computeStats>[number];
 
-/** A number, or numeric text (`"70"`, `" 67.5 "`); anything else is none. */
-function toNumber(value: unknown): number | undefined {
-  if (typeof value === "string" && value.trim() === "") return undefined;
-  const n = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : undefined;
-}
-
 export function scoreOf(report: Report): number | undefined {
-  const percentage = toNumber(field(report, "scorePercentage"));
+  const percentage = numberOf(report, "scorePercentage");
   if (percentage !== undefined) return percentage;
-  const points = toNumber(field(report, "candidatePoints"));
-  const total = toNumber(field(report, "totalTestPoints"));
+  const points = numberOf(report, "candidatePoints");
+  const total = numberOf(report, "totalTestPoints");
   return points !== undefined && total !== undefined && total > 0 ? (points / total) * 100 : undefined;
 }
 
@@ -46,7 +35,7 @@ export function dayOf(report: Report): string | undefined {
 
 function statusOf(attempt: TestAttempt, report: Report | undefined): string {
   // `teststatus` in the documented listing, `testStatus` in the real one: field() reads either.
-  const value = (report === undefined ? undefined : field(report, "Status")) ?? field(attempt, "teststatus");
+  const value = field(report, "Status") ?? field(attempt, "teststatus");
   return typeof value === "string" && value.trim() !== "" ? value.trim() : "Unknown";
 }
 
@@ -73,7 +62,7 @@ function newGroup(testId: number | null) {
     days: [] as string[],
     undated: 0,
     outOfRange: 0,
-    failed: [] as FailedReport[],
+    failed: [] as Array<{ testInvitationId: number; error: string }>,
   };
 }
 
@@ -97,9 +86,7 @@ export function computeStats(input: {
 
   for (const outcome of input.outcomes) {
     const report = "report" in outcome ? outcome.report : undefined;
-    const testId =
-      attemptTestId(outcome.attempt) ??
-      (report === undefined ? undefined : toNumber(field(report, "testId")));
+    const testId = attemptTestId(outcome.attempt) ?? numberOf(report, "testId");
     const group = groupOf(testId ?? null);
     group.attempts++;
     const status = statusOf(outcome.attempt, report);
