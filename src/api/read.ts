@@ -221,7 +221,8 @@ export function isHtml(text: string): boolean {
   return /^(?:\uFEFF)?\s*<(?:!doctype\s+html|html|head|body|!--|\?xml|[a-z][\w-]*[\s>])/i.test(text);
 }
 
-function clip(text: string, max: number): string {
+/** `text` cut to `max` characters, the last an ellipsis. */
+export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -234,8 +235,7 @@ function rawHint(answer: Answer): string {
 }
 
 function preview(data: unknown): string {
-  const text = typeof data === "string" ? data : (JSON.stringify(data) ?? String(data));
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return clip(typeof data === "string" ? data : (JSON.stringify(data) ?? String(data)), 200);
 }
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
