@@ -126,17 +126,14 @@ function keyHint(ctx: Context): string {
   return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${replace}.`;
 }
 
-function printError(
-  ctx: Context,
-  given: string,
-  code: number,
-  {
-    hint,
-    status,
-    messages,
-    ids,
-  }: { hint?: string; status?: number; messages?: string[]; ids?: number[] } = {},
-): number {
+interface Shown {
+  hint?: string;
+  status?: number;
+  messages?: string[];
+  ids?: number[];
+}
+
+function printError(ctx: Context, given: string, code: number, { hint, status, messages, ids }: Shown = {}) {
   // Messages quote the service and the user's input: control characters shown, not run; a URL's password never.
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
