@@ -89,11 +89,8 @@ function report(ctx: Context, error: unknown): number {
   }
   if (error instanceof CliError) {
     const hint = error instanceof ApiError && error.status === 401 ? keyHint(ctx) : error.suggestion;
-    return printError(ctx, error.message, error.exitCode, {
-      hint,
-      status: error.status,
-      messages: error.messages,
-    });
+    const { message, exitCode, status, messages } = error;
+    return printError(ctx, message, exitCode, { hint, status, messages });
   }
   const name = error instanceof Error ? error.name : undefined;
   if (name === "ExitPromptError" || name === "AbortPromptError") {

@@ -38,7 +38,9 @@ export class Context {
   newProfile = false;
   private settingsCache?: Settings;
   private outputCache?: Output;
-  private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
+  /** Colours for messages on stderr (`stdoutStyle`: for the output), set by loadStyles(). */
+  style: Style = plainStyle;
+  private stdoutStyle: Style = plainStyle;
   private httpClient?: ApiClient;
   private sdkClient?: Client;
   private sandbox?: { url: string; skillsUrl: string; close(): Promise<void> };
@@ -75,16 +77,10 @@ export class Context {
 
   /** Loads colours for the streams that are terminals; main() calls it once before a command runs. */
   async loadStyles(): Promise<void> {
-    const [stdout, stderr] = await Promise.all([
+    [this.stdoutStyle, this.style] = await Promise.all([
       loadStyle(useColor(this.io.stdout.isTTY, this.io.env)),
       loadStyle(useColor(this.io.stderr.isTTY, this.io.env)),
     ]);
-    this.styles = { stdout, stderr };
-  }
-
-  /** Colours for messages on stderr. */
-  get style(): Style {
-    return this.styles.stderr;
   }
 
   get out(): Output {
@@ -102,7 +98,7 @@ export class Context {
         format,
         fields: fields && fields.length > 0 ? fields : undefined,
         color: useColor(this.io.stdout.isTTY, this.io.env),
-        style: this.styles.stdout,
+        style: this.stdoutStyle,
         width: this.io.stdout.columns,
       });
     }

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import { redactKey, showAs, withHiddenKey } from "../redact.js";
@@ -22,7 +23,6 @@ export interface ClientOptions {
   warn: (line: string) => void;
   /** `--dry-run`: sees every request and says whether to send it (a planning read); one not sent ends the command. */
   dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface DryRunRequest {
@@ -93,7 +93,6 @@ const KEY_HEADER = "x-api-key";
 export class ApiClient {
   readonly options: ClientOptions;
   private readonly dispatcher: Dispatcher;
-  private readonly sleep: (ms: number) => Promise<void>;
   /** A 429 slows every concurrent worker down, not only the one that got it. */
   private pauseUntil = 0;
   private readonly rateLimitListeners = new Set<(sentAt: number) => void>();
@@ -109,7 +108,6 @@ export class ApiClient {
     this.options = withHiddenKey(options);
     showAs(this, () => ({ options: this.options }));
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   url(api: ApiName, path: string, query?: RequestOptions["query"]): string {
@@ -140,7 +138,7 @@ export class ApiClient {
 
     for (let attempt = 0; ; attempt++) {
       const pause = this.pauseUntil - Date.now();
-      if (pause > 0) await this.sleep(pause);
+      if (pause > 0) await sleep(pause);
       const sentAt = Date.now();
       const outcome = await this.once(opts, url, headers, payload);
       if ("response" in outcome && outcome.response.status < 300) return outcome.response;
@@ -184,8 +182,9 @@ export class ApiClient {
         failure = `${reason} on ${opts.method} ${url}`;
       }
       const next = `attempt ${attempt + 2} of ${this.options.retries + 1}`;
-      this.options.warn(`${failure}; retrying in ${formatWait(wait)} (${next})`);
-      await this.sleep(wait);
+      const shown = wait >= 1000 ? `${(wait / 1000).toFixed(1)} s` : `${wait} ms`;
+      this.options.warn(`${failure}; retrying in ${shown} (${next})`);
+      await sleep(wait);
     }
   }
 
@@ -482,8 +481,4 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
-}
-
-function formatWait(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }

@@ -86,11 +86,8 @@ function listOf<T>(
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
-    const looked = `looked for ${keys.join(", ")}`;
-    throw answerError(
-      answer,
-      `The service's answer holds no list of ${what} (${looked}): ${preview(answer.data)}`,
-    );
+    const message = `The service's answer holds no list of ${what} (looked for ${keys.join(", ")})`;
+    throw answerError(answer, `${message}: ${preview(answer.data)}`);
   }
   return { items: read(schema.array(), answer, what, found.items), meta: found.meta };
 }
