@@ -134,7 +134,7 @@ function printError(ctx: Context, given: string, code: number, { hint, status, m
   // Messages quote the service and the user's input: control characters shown, not run; a URL's password never.
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
-  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(redactUrl(hint), "\t\n")}\n`);
+  if (hint) ctx.hint(redactUrl(hint));
   const { json, output } = ctx.flags;
   if (json === true || output === "json" || output === "ndjson") {
     ctx.io.stderr.write(

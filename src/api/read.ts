@@ -77,12 +77,7 @@ export function readPage<T>(
   return { items, more, total };
 }
 
-function listOf<T>(
-  schema: z.ZodType<T>,
-  answer: Answer,
-  keys: string[],
-  what: string,
-): { items: T[]; meta: PageMeta } {
+function listOf<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: string) {
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
