@@ -159,17 +159,12 @@ export class Context {
    * the configured one. Every client comes from here: all honour --sandbox, --timeout, --retries, --debug, --dry-run.
    */
   async clientFor(apiKey?: string): Promise<ApiClient> {
-    let { baseUrl, skillsBaseUrl } = this.settings;
-    let key = apiKey ?? this.settings.apiKey;
-    if (this.flags.sandbox) {
-      const sandbox = await this.embeddedSandbox();
-      baseUrl = sandbox.url;
-      skillsBaseUrl = sandbox.skillsUrl;
-      // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
-      if (apiKey === undefined && this.settings.apiKeySource !== "flag") {
-        const { SANDBOX_KEYS } = await import("./sandbox/index.js");
-        key = SANDBOX_KEYS.acme;
-      }
+    const { settings } = this;
+    let key = apiKey ?? settings.apiKey;
+    const sandbox = this.flags.sandbox ? await this.embeddedSandbox() : undefined;
+    // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
+    if (sandbox && apiKey === undefined && settings.apiKeySource !== "flag") {
+      key = (await import("./sandbox/index.js")).SANDBOX_KEYS.acme;
     }
     if (!key) {
       throw new AuthError("No API key configured", {
@@ -179,11 +174,11 @@ export class Context {
     }
     const { ApiClient } = await import("./api/client.js");
     return new ApiClient({
-      baseUrl,
-      skillsBaseUrl,
+      baseUrl: sandbox?.url ?? settings.baseUrl,
+      skillsBaseUrl: sandbox?.skillsUrl ?? settings.skillsBaseUrl,
       apiKey: key,
-      timeoutMs: this.settings.timeoutMs,
-      retries: this.settings.retries,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
       debug: this.debug,
       warn: (line) => this.warn(line),

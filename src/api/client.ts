@@ -307,7 +307,26 @@ export class ApiClient {
   private hide<T>(data: T, text: string): T {
     const key = this.options.apiKey;
     if (key.length < MIN_HIDDEN_KEY || !(text.includes(key) || text.includes("\\"))) return data;
-    return hideKey(data, key, redactKey(key));
+    const shown = redactKey(key);
+    const hideText = (value: string) => (value.includes(key) ? value.replaceAll(key, shown) : value);
+    if (typeof data === "string") return hideText(data) as T;
+    // Every string of `data`, values and property names, in place; iterative, for deep JSON.
+    const stack: unknown[] = [data];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== "object") continue;
+      const record = node as Record<string, unknown>;
+      for (const name of Object.keys(record)) {
+        const value = record[name];
+        const hidden = typeof value === "string" ? hideText(value) : value;
+        if (!Array.isArray(node) && name.includes(key)) {
+          delete record[name];
+          record[hideText(name)] = hidden;
+        } else if (hidden !== value) record[name] = hidden;
+        if (hidden !== null && typeof hidden === "object") stack.push(hidden);
+      }
+    }
+    return data;
   }
 
   /** An answer's headers: names lowercased, repeated ones joined, the key hidden in their values. */
@@ -355,28 +374,6 @@ async function readBody(
     size += chunk.length;
     await take(chunk);
   }
-}
-
-/** Replaces `key` in every string of `data` (values and property names), in place; iterative, for deep JSON. */
-function hideKey<T>(data: T, key: string, shown: string): T {
-  const hideText = (text: string) => (text.includes(key) ? text.replaceAll(key, shown) : text);
-  if (typeof data === "string") return hideText(data) as T;
-  const stack: unknown[] = [data];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    const record = node as Record<string, unknown>;
-    for (const name of Object.keys(record)) {
-      const value = record[name];
-      const hidden = typeof value === "string" ? hideText(value) : value;
-      if (!Array.isArray(node) && name.includes(key)) {
-        delete record[name];
-        record[hideText(name)] = hidden;
-      } else if (hidden !== value) record[name] = hidden;
-      if (hidden !== null && typeof hidden === "object") stack.push(hidden);
-    }
-  }
-  return data;
 }
 
 /**

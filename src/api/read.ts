@@ -276,12 +276,7 @@ function child(schema: Schema, key: PropertyKey): Schema | undefined {
   if (def.type === "object" && typeof key === "string") return def.shape?.[key];
   if (def.type === "array" && typeof key === "number") return def.element;
   if (def.type === "record") return def.valueType;
-  if (def.type === "union") {
-    for (const option of def.options ?? []) {
-      const found = child(option, key);
-      if (found) return found;
-    }
-  }
+  if (def.type === "union") return def.options?.map((option) => child(option, key)).find(Boolean);
   return undefined;
 }
 
