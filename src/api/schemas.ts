@@ -144,10 +144,9 @@ export const BulkInviteSettings = strict(() => ({
 }));
 export type BulkInviteSettings = z.infer<typeof BulkInviteSettings>;
 export const BulkCandidateName = z.lazy(() => z.string().min(1));
-export interface BulkCandidate {
-  email: string;
-  name: string;
-}
+/** One candidate of a bulk invite, as the request's `candidates` holds it. */
+export const BulkCandidate = strict(() => ({ email: Email, name: BulkCandidateName }));
+export type BulkCandidate = z.infer<typeof BulkCandidate>;
 /** The candidates of one bulk invite, each checked where its row was read (api/json.ts): their count only. */
 export const BulkCandidateCount = z.lazy(() => z.number().int().min(1).max(MAX_BULK_CANDIDATES));
 
