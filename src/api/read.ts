@@ -164,14 +164,19 @@ export function notJsonError(answer: Answer, what: string): ApiError {
   return answerError(answer, `The service's answer (${what}) is ${describeText(answer.data)}`);
 }
 
-/** An answer the command cannot use (exit 1), with how to see it raw. */
+/** An answer the command cannot use (exit 1), and how to see it raw (`assess api`; a write: --debug). */
 function answerError(answer: Answer, message: string): ApiError {
-  return new ApiError(200, [message], { body: answer.data, suggestion: rawHint(answer) });
+  const api = `assess api ${answer.method} ${answer.path}${answer.skills ? " --skills" : ""}`;
+  const suggestion =
+    answer.method === "GET"
+      ? `See the whole answer with \`${api}\`; --debug shows the exchange.`
+      : `Run with --debug to see the exchange (\`${api} --data …\` sends the request raw, and sends it again).`;
+  return new ApiError(200, [message], { body: answer.data, suggestion });
 }
 
 /** `an HTML page titled "Sign in", not JSON; its first line: <!DOCTYPE html>`, for text that is not JSON. */
 export function describeText(data: unknown): string {
-  const text = (typeof data === "string" ? data : String(data)).trim();
+  const text = String(data).trim();
   let kind: string;
   if (isHtml(text)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
@@ -216,14 +221,6 @@ export function isHtml(text: string): boolean {
 /** `text` cut to `max` characters, the last an ellipsis. */
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** How to look at the raw answer: `assess api` repeats a read; a write is better seen with --debug. */
-function rawHint(answer: Answer): string {
-  const api = `assess api ${answer.method} ${answer.path}${answer.skills ? " --skills" : ""}`;
-  return answer.method === "GET"
-    ? `See the whole answer with \`${api}\`; --debug shows the exchange.`
-    : `Run with --debug to see the exchange (\`${api} --data …\` sends the request raw, and sends it again).`;
 }
 
 function preview(data: unknown): string {
