@@ -89,11 +89,8 @@ function report(ctx: Context, error: unknown): number {
   }
   if (error instanceof CliError) {
     const hint = error instanceof ApiError && error.status === 401 ? keyHint(ctx) : error.suggestion;
-    return printError(ctx, error.message, error.exitCode, {
-      hint,
-      status: error.status,
-      messages: error.messages,
-    });
+    const { message, exitCode, status, messages } = error;
+    return printError(ctx, message, exitCode, { hint, status, messages });
   }
   const name = error instanceof Error ? error.name : undefined;
   if (name === "ExitPromptError" || name === "AbortPromptError") {
@@ -126,21 +123,18 @@ function keyHint(ctx: Context): string {
   return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${replace}.`;
 }
 
-function printError(
-  ctx: Context,
-  given: string,
-  code: number,
-  {
-    hint,
-    status,
-    messages,
-    ids,
-  }: { hint?: string; status?: number; messages?: string[]; ids?: number[] } = {},
-): number {
+interface Shown {
+  hint?: string;
+  status?: number;
+  messages?: string[];
+  ids?: number[];
+}
+
+function printError(ctx: Context, given: string, code: number, { hint, status, messages, ids }: Shown = {}) {
   // Messages quote the service and the user's input: control characters shown, not run; a URL's password never.
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
-  if (hint) ctx.io.stderr.write(`${ctx.style.dim("hint:")} ${escapeControls(redactUrl(hint), "\t\n")}\n`);
+  if (hint) ctx.hint(redactUrl(hint));
   const { json, output } = ctx.flags;
   if (json === true || output === "json" || output === "ndjson") {
     ctx.io.stderr.write(

@@ -38,7 +38,9 @@ export class Context {
   newProfile = false;
   private settingsCache?: Settings;
   private outputCache?: Output;
-  private styles: { stdout: Style; stderr: Style } = { stdout: plainStyle, stderr: plainStyle };
+  /** Colours for messages on stderr (`stdoutStyle`: for the output), set by loadStyles(). */
+  style: Style = plainStyle;
+  private stdoutStyle: Style = plainStyle;
   private httpClient?: ApiClient;
   private sdkClient?: Client;
   private sandbox?: { url: string; skillsUrl: string; close(): Promise<void> };
@@ -75,16 +77,10 @@ export class Context {
 
   /** Loads colours for the streams that are terminals; main() calls it once before a command runs. */
   async loadStyles(): Promise<void> {
-    const [stdout, stderr] = await Promise.all([
+    [this.stdoutStyle, this.style] = await Promise.all([
       loadStyle(useColor(this.io.stdout.isTTY, this.io.env)),
       loadStyle(useColor(this.io.stderr.isTTY, this.io.env)),
     ]);
-    this.styles = { stdout, stderr };
-  }
-
-  /** Colours for messages on stderr. */
-  get style(): Style {
-    return this.styles.stderr;
   }
 
   get out(): Output {
@@ -102,7 +98,7 @@ export class Context {
         format,
         fields: fields && fields.length > 0 ? fields : undefined,
         color: useColor(this.io.stdout.isTTY, this.io.env),
-        style: this.styles.stdout,
+        style: this.stdoutStyle,
         width: this.io.stdout.columns,
       });
     }
@@ -163,17 +159,12 @@ export class Context {
    * the configured one. Every client comes from here: all honour --sandbox, --timeout, --retries, --debug, --dry-run.
    */
   async clientFor(apiKey?: string): Promise<ApiClient> {
-    let { baseUrl, skillsBaseUrl } = this.settings;
-    let key = apiKey ?? this.settings.apiKey;
-    if (this.flags.sandbox) {
-      const sandbox = await this.embeddedSandbox();
-      baseUrl = sandbox.url;
-      skillsBaseUrl = sandbox.skillsUrl;
-      // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
-      if (apiKey === undefined && this.settings.apiKeySource !== "flag") {
-        const { SANDBOX_KEYS } = await import("./sandbox/index.js");
-        key = SANDBOX_KEYS.acme;
-      }
+    const { settings } = this;
+    let key = apiKey ?? settings.apiKey;
+    const sandbox = this.flags.sandbox ? await this.embeddedSandbox() : undefined;
+    // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
+    if (sandbox && apiKey === undefined && settings.apiKeySource !== "flag") {
+      key = (await import("./sandbox/index.js")).SANDBOX_KEYS.acme;
     }
     if (!key) {
       throw new AuthError("No API key configured", {
@@ -183,11 +174,11 @@ export class Context {
     }
     const { ApiClient } = await import("./api/client.js");
     return new ApiClient({
-      baseUrl,
-      skillsBaseUrl,
+      baseUrl: sandbox?.url ?? settings.baseUrl,
+      skillsBaseUrl: sandbox?.skillsUrl ?? settings.skillsBaseUrl,
       apiKey: key,
-      timeoutMs: this.settings.timeoutMs,
-      retries: this.settings.retries,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
       userAgent: `assess/${VERSION} node/${process.versions.node}`,
       debug: this.debug,
       warn: (line) => this.warn(line),

@@ -118,7 +118,7 @@ function suggestionFor(status: number, path = ""): string | undefined {
 /** The request never produced an answer: DNS, refused connection, timeout, reset. */
 export class NetworkError extends CliError {
   constructor(message: string, suggestion?: string, cause?: unknown) {
-    super(message, { exitCode: ExitCode.failure, suggestion, cause });
+    super(message, { suggestion, cause });
   }
 }
 
@@ -126,7 +126,6 @@ export class NetworkError extends CliError {
 export class UncertainError extends CliError {
   constructor(method: string, url: string, reason: string, cause?: unknown) {
     super(`${method} ${url}: ${reason}; the request may have been processed`, {
-      exitCode: ExitCode.failure,
       suggestion:
         "Check the result before retrying (for example with a list or get command) so nothing is done twice.",
       cause,

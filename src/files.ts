@@ -41,54 +41,50 @@ interface TargetOptions {
 }
 
 /** Checks before anything is sent that `path` can be written: its folder exists, and unless `force` nothing is there. */
-export function checkTarget(path: string, options: TargetOptions): void {
+export function checkTarget(path: string, { option, force, what }: TargetOptions): void {
+  const refuse = (message: string, hint: string) => new UsageError(message, `${hint}; nothing was sent.`);
+  const named = what ? `${what} ${path}` : path;
+  const folder = dirname(path);
   try {
-    check(path, options);
+    const folderInfo = statOrUndefined(() => statSync(folder));
+    if (folderInfo === undefined) {
+      throw refuse(
+        `${option} ${path}: the folder ${folder} does not exist`,
+        `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}`,
+      );
+    }
+    if (!folderInfo.isDirectory()) {
+      throw refuse(`${option} ${path}: ${folder} is not a folder`, `Choose another ${option}`);
+    }
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch {
+      throw refuse(
+        `${option} ${path}: the folder ${folder} is not writable`,
+        `Choose a folder you can write to for ${option}`,
+      );
+    }
+    const info = statOrUndefined(() => lstatSync(path));
+    if (info === undefined) return;
+    if (info.isDirectory()) {
+      throw refuse(`${option} ${path} is a folder`, "Give the name of a file, in that folder or elsewhere");
+    }
+    if (force) return;
+    if (info.isSymbolicLink()) {
+      throw refuse(
+        `${named} is a symbolic link (to ${linkTarget(path)}); assess does not write through links`,
+        `Choose another ${option}, or pass --force to replace the link itself (its target is left alone)`,
+      );
+    }
+    throw refuse(`${named} already exists`, `Pass --force to overwrite it, or choose another ${option}`);
   } catch (error) {
     if (error instanceof CliError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new UsageError(
-      `${options.option} ${path}: cannot check it (${code})`,
-      `Check the permissions of its folder, or choose another ${options.option}; nothing was sent.`,
+      `${option} ${path}: cannot check it (${code})`,
+      `Check the permissions of its folder, or choose another ${option}; nothing was sent.`,
     );
   }
-}
-
-function check(path: string, { option, force, what }: TargetOptions): void {
-  const refuse = (message: string, hint: string) => new UsageError(message, `${hint}; nothing was sent.`);
-  const named = what ? `${what} ${path}` : path;
-  const folder = dirname(path);
-  const folderInfo = statOrUndefined(() => statSync(folder));
-  if (folderInfo === undefined) {
-    throw refuse(
-      `${option} ${path}: the folder ${folder} does not exist`,
-      `Create it first (mkdir -p ${shellWord(folder)}), or choose another ${option}`,
-    );
-  }
-  if (!folderInfo.isDirectory()) {
-    throw refuse(`${option} ${path}: ${folder} is not a folder`, `Choose another ${option}`);
-  }
-  try {
-    accessSync(folder, constants.W_OK);
-  } catch {
-    throw refuse(
-      `${option} ${path}: the folder ${folder} is not writable`,
-      `Choose a folder you can write to for ${option}`,
-    );
-  }
-  const info = statOrUndefined(() => lstatSync(path));
-  if (info === undefined) return;
-  if (info.isDirectory()) {
-    throw refuse(`${option} ${path} is a folder`, "Give the name of a file, in that folder or elsewhere");
-  }
-  if (force) return;
-  if (info.isSymbolicLink()) {
-    throw refuse(
-      `${named} is a symbolic link (to ${linkTarget(path)}); assess does not write through links`,
-      `Choose another ${option}, or pass --force to replace the link itself (its target is left alone)`,
-    );
-  }
-  throw refuse(`${named} already exists`, `Pass --force to overwrite it, or choose another ${option}`);
 }
 
 /**

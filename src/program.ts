@@ -1,6 +1,6 @@
-import type { Writable } from "node:stream";
 import { Command, type Help, Option } from "commander";
 import { GROUPS } from "./commands/groups.js";
+import type { Io } from "./context.js";
 import { FORMATS } from "./output/format.js";
 import { helpWidth, wrapText } from "./output/wrap.js";
 import { VERSION } from "./version.js";
@@ -9,7 +9,7 @@ import { VERSION } from "./version.js";
  * The root of the command tree: global options and a stub per command group. launch.ts answers `--help` and
  * `--version` with it alone; cli.ts declares in full the group a command line names.
  */
-export function declareProgram(io: { stdout: TermStream; stderr: TermStream }): Command {
+export function declareProgram(io: Pick<Io, "stdout" | "stderr">): Command {
   const program = new DeclaredCommand("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
     .version(VERSION, "-v, --version", "print the version")
@@ -56,8 +56,6 @@ export function declareProgram(io: { stdout: TermStream; stderr: TermStream }): 
   for (const group of GROUPS) program.command(group.name).description(group.summary);
   return program;
 }
-
-type TermStream = Writable & { isTTY?: boolean; columns?: number };
 
 /** A description column narrower than this goes under its term instead. */
 const NARROWEST = 24;

@@ -1,9 +1,10 @@
 import type { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import { redactKey, showAs, withHiddenKey } from "../redact.js";
-import { MAX_DEPTH, nestsDeeperThan } from "./read.js";
-import { backoffMs, isIdempotent, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
+import { clip, MAX_DEPTH, nestsDeeperThan } from "./read.js";
+import { backoffMs, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
 import { Agent, type Dispatcher, request } from "./undici.js";
 import { joinUrl } from "./url.js";
 
@@ -22,7 +23,6 @@ export interface ClientOptions {
   warn: (line: string) => void;
   /** `--dry-run`: sees every request and says whether to send it (a planning read); one not sent ends the command. */
   dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface DryRunRequest {
@@ -49,11 +49,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export interface ApiResponse<T = unknown> {
+export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   /** The JSON body; the text when it is not JSON (`notJson`); with `download`, its size in bytes. */
-  data: T;
+  data: unknown;
   notJson?: boolean;
 }
 
@@ -67,21 +67,19 @@ export interface Download {
   canRestart?(): boolean;
 }
 
-/** Far above any answer of the service, far below what would hurt; exceeding it is not retried. */
-const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** A download streams to disk, never held whole. */
-const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
-/** An error answer is read this far: its status is what counts. */
-const MAX_ERROR_BYTES = 1024 * 1024;
+/**
+ * The most read of a body, by what it is: an answer (far above any of the service's, far below what would
+ * hurt; exceeding it is not retried), a download (streamed to disk, never held whole), an error answer ("cut":
+ * read this far, its status is what counts).
+ */
+const MAX_BYTES = { answer: 32 * 1024 * 1024, download: 256 * 1024 * 1024, cut: 1024 * 1024 };
 /** Shorter keys would match ordinary words and ids in answers. */
 const MIN_HIDDEN_KEY = 8;
-const DEADLINE = "ASSESS_DEADLINE";
-const TOO_LARGE = "ASSESS_TOO_LARGE";
 
 /** The attempt's deadline (`--timeout`) or the cap on an answer's size was reached. */
 class LimitError extends Error {
   constructor(
-    readonly code: typeof DEADLINE | typeof TOO_LARGE,
+    readonly code: "ASSESS_DEADLINE" | "ASSESS_TOO_LARGE",
     message: string,
   ) {
     super(message);
@@ -95,7 +93,6 @@ const KEY_HEADER = "x-api-key";
 export class ApiClient {
   readonly options: ClientOptions;
   private readonly dispatcher: Dispatcher;
-  private readonly sleep: (ms: number) => Promise<void>;
   /** A 429 slows every concurrent worker down, not only the one that got it. */
   private pauseUntil = 0;
   private readonly rateLimitListeners = new Set<(sentAt: number) => void>();
@@ -111,14 +108,13 @@ export class ApiClient {
     this.options = withHiddenKey(options);
     showAs(this, () => ({ options: this.options }));
     this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: options.timeoutMs } });
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   url(api: ApiName, path: string, query?: RequestOptions["query"]): string {
     return joinUrl(api === "skills" ? this.options.skillsBaseUrl : this.options.baseUrl, path, query);
   }
 
-  async request<T = unknown>(opts: RequestOptions): Promise<ApiResponse<T>> {
+  async request(opts: RequestOptions): Promise<ApiResponse> {
     const url = this.url(opts.api ?? "assess", opts.path, opts.query);
     const headers: Record<string, string> = {
       [KEY_HEADER]: this.options.apiKey,
@@ -129,70 +125,66 @@ export class ApiClient {
     if (payload !== undefined) headers["content-type"] = "application/json";
     if (opts.raw) headers["content-type"] = opts.raw.contentType;
 
-    const idempotent = opts.safe === true || isIdempotent(opts.method);
+    const idempotent = opts.safe === true || opts.method === "GET";
     if (this.options.dryRun) {
       const shown = {
         method: opts.method,
         url,
         headers: { ...headers, [KEY_HEADER]: redactKey(this.options.apiKey) },
-        body: opts.raw
-          ? opts.raw.describe
-          : opts.json !== undefined
-            ? JSON.parse(Buffer.from(opts.json).toString())
-            : opts.body,
+        body: opts.raw ? opts.raw.describe : payload && JSON.parse(Buffer.from(payload).toString()),
       };
       if (!this.options.dryRun(shown, idempotent)) throw new DryRunStop();
     }
 
     for (let attempt = 0; ; attempt++) {
-      await this.waitForPause();
+      const pause = this.pauseUntil - Date.now();
+      if (pause > 0) await sleep(pause);
       const sentAt = Date.now();
       const outcome = await this.once(opts, url, headers, payload);
-      if ("response" in outcome && outcome.response.status < 300) return outcome.response as ApiResponse<T>;
+      if ("response" in outcome && outcome.response.status < 300) return outcome.response;
       const last = attempt >= this.options.retries || opts.download?.canRestart?.() === false;
-      const retrying = (what: string, wait: number) =>
-        this.options.warn(
-          `${what}; retrying in ${formatWait(wait)} (attempt ${attempt + 2} of ${this.options.retries + 1})`,
-        );
+      let failure: string;
+      let wait: number;
       if ("response" in outcome) {
         const { response } = outcome;
         if (response.status === 429) for (const listener of this.rateLimitListeners) listener(sentAt);
-        if (last || !retryableStatus(idempotent ? "GET" : opts.method, response.status)) {
+        if (last || !retryableStatus(idempotent, response.status)) {
           if (!idempotent && [500, 502, 504].includes(response.status)) {
             throw new UncertainError(opts.method, url, `the service answered HTTP ${response.status}`);
           }
           throw toApiError(response, opts.method, url, this.options.apiKey);
         }
-        const wait = retryAfterMs(response.headers["retry-after"]) ?? backoffMs(attempt);
+        wait = retryAfterMs(response.headers["retry-after"]) ?? backoffMs(attempt);
         if (response.status === 429) this.pauseUntil = Math.max(this.pauseUntil, Date.now() + wait);
-        retrying(`HTTP ${response.status} from ${opts.method} ${url}`, wait);
-        await this.sleep(wait);
-        continue;
+        failure = `HTTP ${response.status} from ${opts.method} ${url}`;
+      } else {
+        const { error } = outcome;
+        const code = errorCode(error);
+        const reason = describeNetworkError(error, this.options.timeoutMs);
+        if (!idempotent && !neverSent(code)) throw new UncertainError(opts.method, url, reason, error);
+        // It would only come again, as large.
+        if (code === "ASSESS_TOO_LARGE") {
+          throw new CliError(`${opts.method} ${url}: ${reason}; stopped reading it, not retried`, {
+            suggestion:
+              "No answer of the service comes near this size: check that the base URL names the service itself " +
+              "(`assess config get base-url`); lists can be asked for in smaller pages (--page-size) or shorter periods.",
+            cause: error,
+          });
+        }
+        if (last) {
+          throw new NetworkError(
+            `${opts.method} ${url}: ${reason}`,
+            `Check that ${new URL(url).origin} is reachable and the base URL is right (\`assess config get base-url\`); --timeout and --retries adjust patience.`,
+            error,
+          );
+        }
+        wait = backoffMs(attempt);
+        failure = `${reason} on ${opts.method} ${url}`;
       }
-
-      const { error } = outcome;
-      const code = errorCode(error);
-      const reason = describeNetworkError(error, this.options.timeoutMs);
-      if (!idempotent && !neverSent(code)) throw new UncertainError(opts.method, url, reason, error);
-      // It would only come again, as large.
-      if (code === TOO_LARGE) {
-        throw new CliError(`${opts.method} ${url}: ${reason}; stopped reading it, not retried`, {
-          suggestion:
-            "No answer of the service comes near this size: check that the base URL names the service itself " +
-            "(`assess config get base-url`); lists can be asked for in smaller pages (--page-size) or shorter periods.",
-          cause: error,
-        });
-      }
-      if (last) {
-        throw new NetworkError(
-          `${opts.method} ${url}: ${reason}`,
-          `Check that ${new URL(url).origin} is reachable and the base URL is right (\`assess config get base-url\`); --timeout and --retries adjust patience.`,
-          error,
-        );
-      }
-      const wait = backoffMs(attempt);
-      retrying(`${reason} on ${opts.method} ${url}`, wait);
-      await this.sleep(wait);
+      const next = `attempt ${attempt + 2} of ${this.options.retries + 1}`;
+      const shown = wait >= 1000 ? `${(wait / 1000).toFixed(1)} s` : `${wait} ms`;
+      this.options.warn(`${failure}; retrying in ${shown} (${next})`);
+      await sleep(wait);
     }
   }
 
@@ -204,11 +196,6 @@ export class ApiClient {
 
   async close(): Promise<void> {
     await this.dispatcher.close();
-  }
-
-  private async waitForPause(): Promise<void> {
-    const wait = this.pauseUntil - Date.now();
-    if (wait > 0) await this.sleep(wait);
   }
 
   /** One attempt, redirects followed: an answer of any status, or the error that stopped it. */
@@ -231,7 +218,7 @@ export class ApiClient {
         received === undefined
           ? `no answer within ${timeoutMs} ms (--timeout)`
           : `the answer was still coming after ${timeoutMs} ms, the --timeout (${formatBytes(received)} so far)`;
-      deadline.abort(new LimitError(DEADLINE, reason));
+      deadline.abort(new LimitError("ASSESS_DEADLINE", reason));
     }, timeoutMs);
     const stop = () => deadline.abort(opts.signal?.reason);
     if (opts.signal?.aborted) stop();
@@ -248,7 +235,7 @@ export class ApiClient {
           bodyTimeout: timeoutMs,
           signal: deadline.signal,
         });
-        const resHeaders = this.hideHeaders(flattenHeaders(res.headers));
+        const resHeaders = this.headersOf(res.headers);
         const status = res.statusCode;
         if (status >= 300 && status < 400 && resHeaders.location) {
           await res.body.dump();
@@ -274,25 +261,17 @@ export class ApiClient {
           continue;
         }
         const ok = status >= 200 && status < 300;
+        const download = ok ? opts.download : undefined;
+        const chunks: Uint8Array[] = [];
+        const write = download ? download.begin() : (chunk: Uint8Array) => void chunks.push(chunk);
+        const kind = download ? "download" : ok ? "answer" : "cut";
         received = 0;
-        const take = (write: (chunk: Uint8Array) => void | Promise<void>) => (chunk: Uint8Array) => {
+        await readBody(res.body, resHeaders, kind, (chunk) => {
           received = (received ?? 0) + chunk.length;
           return write(chunk);
-        };
-        const response: ApiResponse = { status, headers: resHeaders, data: undefined };
-        if (ok && opts.download) {
-          await readBody(res.body, resHeaders, MAX_DOWNLOAD_BYTES, "download", take(opts.download.begin()));
-          response.data = received;
-        } else {
-          const chunks: Uint8Array[] = [];
-          const [cap, kind] = ok ? [MAX_ANSWER_BYTES, "answer" as const] : [MAX_ERROR_BYTES, "cut" as const];
-          await readBody(
-            res.body,
-            resHeaders,
-            cap,
-            kind,
-            take((chunk) => void chunks.push(chunk)),
-          );
+        });
+        const response: ApiResponse = { status, headers: resHeaders, data: received };
+        if (!download) {
           const text = Buffer.concat(chunks)
             .toString("utf8")
             .replace(/^\uFEFF/, "");
@@ -328,32 +307,56 @@ export class ApiClient {
   private hide<T>(data: T, text: string): T {
     const key = this.options.apiKey;
     if (key.length < MIN_HIDDEN_KEY || !(text.includes(key) || text.includes("\\"))) return data;
-    return hideKey(data, key, redactKey(key));
+    const shown = redactKey(key);
+    const hideText = (value: string) => (value.includes(key) ? value.replaceAll(key, shown) : value);
+    if (typeof data === "string") return hideText(data) as T;
+    // Every string of `data`, values and property names, in place; iterative, for deep JSON.
+    const stack: unknown[] = [data];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== "object") continue;
+      const record = node as Record<string, unknown>;
+      for (const name of Object.keys(record)) {
+        const value = record[name];
+        const hidden = typeof value === "string" ? hideText(value) : value;
+        if (!Array.isArray(node) && name.includes(key)) {
+          delete record[name];
+          record[hideText(name)] = hidden;
+        } else if (hidden !== value) record[name] = hidden;
+        if (hidden !== null && typeof hidden === "object") stack.push(hidden);
+      }
+    }
+    return data;
   }
 
-  private hideHeaders(headers: Record<string, string>): Record<string, string> {
-    for (const [name, value] of Object.entries(headers)) headers[name] = this.hide(value, value);
+  /** An answer's headers: names lowercased, repeated ones joined, the key hidden in their values. */
+  private headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      const text = Array.isArray(value) ? value.join(", ") : value;
+      if (text !== undefined) headers[name.toLowerCase()] = this.hide(text, text);
+    }
     return headers;
   }
 }
 
 /**
- * Reads a body into `take`, never more than `cap` bytes: past it an answer or a download ends the request
- * (TOO_LARGE, also on a Content-Length above it); an error answer ("cut") is only read that far.
+ * Reads a body into `take`, never more than its kind's MAX_BYTES: past it an answer or a download ends the
+ * request (ASSESS_TOO_LARGE, also on a Content-Length above it); an error answer ("cut") is only read that far.
  */
 async function readBody(
   body: Dispatcher.ResponseData["body"],
   headers: Record<string, string>,
-  cap: number,
-  kind: "answer" | "download" | "cut",
+  kind: keyof typeof MAX_BYTES,
   take: (chunk: Uint8Array) => void | Promise<void>,
 ): Promise<void> {
+  const cap = MAX_BYTES[kind];
   // Stopping early destroys the body, which undici reports as an 'error' event: not a crash.
   body.on("error", () => undefined);
   const tooLarge = (how: string) => {
     body.destroy();
     const what = kind === "download" ? "the most assess downloads" : "the most assess reads of one answer";
-    return new LimitError(TOO_LARGE, `the answer ${how} ${formatBytes(cap)}, ${what}`);
+    return new LimitError("ASSESS_TOO_LARGE", `the answer ${how} ${formatBytes(cap)}, ${what}`);
   };
   const declared = Number(headers["content-length"]);
   if (kind !== "cut" && declared > cap) {
@@ -373,28 +376,6 @@ async function readBody(
   }
 }
 
-/** Replaces `key` in every string of `data` (values and property names), in place; iterative, for deep JSON. */
-function hideKey<T>(data: T, key: string, shown: string): T {
-  const hideText = (text: string) => (text.includes(key) ? text.replaceAll(key, shown) : text);
-  if (typeof data === "string") return hideText(data) as T;
-  const stack: unknown[] = [data];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    const record = node as Record<string, unknown>;
-    for (const name of Object.keys(record)) {
-      const value = record[name];
-      const hidden = typeof value === "string" ? hideText(value) : value;
-      if (!Array.isArray(node) && name.includes(key)) {
-        delete record[name];
-        record[hideText(name)] = hidden;
-      } else if (hidden !== value) record[name] = hidden;
-      if (hidden !== null && typeof hidden === "object") stack.push(hidden);
-    }
-  }
-  return data;
-}
-
 /**
  * Bodies are JSON whatever the content type says (upsert answers text/plain, bulk invite a bare `true`);
  * other text comes back as it is, flagged, for the reader to judge.
@@ -411,27 +392,11 @@ function parseBody(text: string): { data: unknown; notJson: boolean } {
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return flat;
-}
-
-function toApiError(response: ApiResponse, method: string, url: string, apiKey: string): ApiError {
-  const { messages, ids } = readErrorBody(response.status, response.data);
-  return new ApiError(
-    response.status,
-    messages.map((message) => message.replaceAll(apiKey, redactKey(apiKey))),
-    {
-      ids,
-      body: response.data,
-      method,
-      url: new URL(url).pathname,
-      retryAfter: response.headers["retry-after"],
-    },
-  );
+function toApiError({ status, data, headers }: ApiResponse, method: string, url: string, apiKey: string) {
+  const { messages, ids } = readErrorBody(status, data);
+  const shown = messages.map((message) => message.replaceAll(apiKey, redactKey(apiKey)));
+  const where = { method, url: new URL(url).pathname, retryAfter: headers["retry-after"] };
+  return new ApiError(status, shown, { ids, body: data, ...where });
 }
 
 /** Reads the documented error shapes (and anything else) into messages and offending ids. */
@@ -464,11 +429,8 @@ export function readErrorBody(status: number, data: unknown): { messages: string
     messages.push(`The service answered HTTP ${status} with an HTML page: ${summarizeText(data)}`);
   } else if (typeof data === "string" && data.trim()) {
     // A plain-text answer is the message itself ("API key not valid or Subscription expired or not found").
-    const text = data
-      .trim()
-      .replace(/^"(.*)"$/s, "$1")
-      .replace(/\s+/g, " ");
-    messages.push(text.length > 300 ? `${text.slice(0, 299)}…` : text);
+    const text = data.trim().replace(/^"(.*)"$/s, "$1");
+    messages.push(clip(text.replace(/\s+/g, " "), 300));
   } else if (Array.isArray(data)) {
     collect(data);
   }
@@ -516,8 +478,4 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
-}
-
-function formatWait(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }

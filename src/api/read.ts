@@ -77,20 +77,12 @@ export function readPage<T>(
   return { items, more, total };
 }
 
-function listOf<T>(
-  schema: z.ZodType<T>,
-  answer: Answer,
-  keys: string[],
-  what: string,
-): { items: T[]; meta: PageMeta } {
+function listOf<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: string) {
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
-    const looked = `looked for ${keys.join(", ")}`;
-    throw answerError(
-      answer,
-      `The service's answer holds no list of ${what} (${looked}): ${preview(answer.data)}`,
-    );
+    const message = `The service's answer holds no list of ${what} (looked for ${keys.join(", ")})`;
+    throw answerError(answer, `${message}: ${preview(answer.data)}`);
   }
   return { items: read(schema.array(), answer, what, found.items), meta: found.meta };
 }
@@ -172,14 +164,19 @@ export function notJsonError(answer: Answer, what: string): ApiError {
   return answerError(answer, `The service's answer (${what}) is ${describeText(answer.data)}`);
 }
 
-/** An answer the command cannot use (exit 1), with how to see it raw. */
+/** An answer the command cannot use (exit 1), and how to see it raw (`assess api`; a write: --debug). */
 function answerError(answer: Answer, message: string): ApiError {
-  return new ApiError(200, [message], { body: answer.data, suggestion: rawHint(answer) });
+  const api = `assess api ${answer.method} ${answer.path}${answer.skills ? " --skills" : ""}`;
+  const suggestion =
+    answer.method === "GET"
+      ? `See the whole answer with \`${api}\`; --debug shows the exchange.`
+      : `Run with --debug to see the exchange (\`${api} --data …\` sends the request raw, and sends it again).`;
+  return new ApiError(200, [message], { body: answer.data, suggestion });
 }
 
 /** `an HTML page titled "Sign in", not JSON; its first line: <!DOCTYPE html>`, for text that is not JSON. */
 export function describeText(data: unknown): string {
-  const text = (typeof data === "string" ? data : String(data)).trim();
+  const text = String(data).trim();
   let kind: string;
   if (isHtml(text)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
@@ -221,21 +218,13 @@ export function isHtml(text: string): boolean {
   return /^(?:\uFEFF)?\s*<(?:!doctype\s+html|html|head|body|!--|\?xml|[a-z][\w-]*[\s>])/i.test(text);
 }
 
-function clip(text: string, max: number): string {
+/** `text` cut to `max` characters, the last an ellipsis. */
+export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** How to look at the raw answer: `assess api` repeats a read; a write is better seen with --debug. */
-function rawHint(answer: Answer): string {
-  const api = `assess api ${answer.method} ${answer.path}${answer.skills ? " --skills" : ""}`;
-  return answer.method === "GET"
-    ? `See the whole answer with \`${api}\`; --debug shows the exchange.`
-    : `Run with --debug to see the exchange (\`${api} --data …\` sends the request raw, and sends it again).`;
-}
-
 function preview(data: unknown): string {
-  const text = typeof data === "string" ? data : (JSON.stringify(data) ?? String(data));
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return clip(typeof data === "string" ? data : (JSON.stringify(data) ?? String(data)), 200);
 }
 
 function valueAt(data: unknown, path: PropertyKey[]): unknown {
@@ -284,12 +273,7 @@ function child(schema: Schema, key: PropertyKey): Schema | undefined {
   if (def.type === "object" && typeof key === "string") return def.shape?.[key];
   if (def.type === "array" && typeof key === "number") return def.element;
   if (def.type === "record") return def.valueType;
-  if (def.type === "union") {
-    for (const option of def.options ?? []) {
-      const found = child(option, key);
-      if (found) return found;
-    }
-  }
+  if (def.type === "union") return def.options?.map((option) => child(option, key)).find(Boolean);
   return undefined;
 }
 

@@ -5,10 +5,9 @@ const RETRY_WRITE = new Set([429, 503]);
 /** Network errors that happen before a request reaches the service. */
 const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
-export const isIdempotent = (method: string) => method === "GET" || method === "HEAD";
-
-export function retryableStatus(method: string, status: number): boolean {
-  return (isIdempotent(method) ? RETRY_GET : RETRY_WRITE).has(status);
+/** `idempotent`: a GET, or a POST that only reads. */
+export function retryableStatus(idempotent: boolean, status: number): boolean {
+  return (idempotent ? RETRY_GET : RETRY_WRITE).has(status);
 }
 
 /** The request was certainly never delivered: even a POST may be sent again. */
