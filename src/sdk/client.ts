@@ -190,6 +190,10 @@ function derive(client: { readonly api: Api }): Derived {
   return tree as Derived;
 }
 
+/** Every resource of the table is a member of the client: a new one fails here until given its line above. */
+function carries<K extends keyof Client>(_resources: K[]): void {}
+carries([] as Array<keyof Derived>);
+
 /**
  * The public types of types.ts are the schemas' types written out (a consumer has no zod): the compiler checks
  * here that each is exactly its schema's type, both ways.
