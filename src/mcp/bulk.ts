@@ -5,6 +5,7 @@
  * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
 import { createHmac } from "node:crypto";
+import { OPERATIONS, type OperationRecord } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
@@ -37,6 +38,7 @@ interface Job {
   target: { baseUrl: string; key: string; testId?: number };
   /** What else decides what is sent (a bulk invite's dates and proctoring), for the token. */
   settings?: unknown;
+  /** The most rows of one request: its operation's limit. */
   maxChunk: number;
   send(rows: readonly SentRow<unknown>[]): Promise<ChunkAnswer | undefined>;
 }
@@ -67,7 +69,7 @@ function entryOf(
 
 const SPECS: Record<
   Kind,
-  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind">> }
+  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind" | "maxChunk">> }
 > = {
   invite: {
     ...builtOn("bulkInvite"),
@@ -96,7 +98,6 @@ const SPECS: Record<
         ),
         target: { ...(await ledgerTarget(env.ctx, "assess")), testId },
         settings,
-        maxChunk: MAX_BULK_CANDIDATES,
         send: sendInvites(env.client.api, testId, settings),
       };
     },
@@ -114,7 +115,6 @@ const SPECS: Record<
     job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
       entries: employees.map((employee, index) => entryOf(prepareEmployee(employee), index, employee.email)),
       target: await ledgerTarget(env.ctx, "skills"),
-      maxChunk: MAX_UPSERT_EMPLOYEES,
       send: sendEmployees(env.client.api),
     }),
   },
@@ -131,7 +131,6 @@ const SPECS: Record<
       return {
         entries,
         target: await ledgerTarget(env.ctx, "assess"),
-        maxChunk: MAX_CALLBACK_IDS,
         send: (rows) =>
           resendChunk(
             env.client,
@@ -148,7 +147,8 @@ export function bulkTool(kind: Kind): Tool {
   return {
     ...spec,
     call: async (env, args) => {
-      const job = { kind, ...(await jobOf(env, args as never)) };
+      const { limits }: OperationRecord = OPERATIONS[spec.operation!];
+      const job = { kind, maxChunk: limits!.items, ...(await jobOf(env, args as never)) };
       const plan = await run(env, job, true);
       const token = tokenOf(env.planKey, job, plan.result);
       const given = (args as { planToken?: string }).planToken;
