@@ -10,7 +10,7 @@ import * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
-import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { idsOfList } from "../commands/callbacks/ids.js";
 import { resendChunk } from "../commands/callbacks/resend.js";
 import { ledgerTarget } from "../commands/shared/bulk-run.js";
@@ -18,6 +18,7 @@ import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
 import {
   checkInviteSettings,
+  entryOf,
   prepareCandidate,
   prepareEmployee,
   sendEmployees,
@@ -54,18 +55,6 @@ const planToken = () =>
 
 const HOW =
   " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
-
-/** The engine's entry of the row at `index` of a call's list. */
-function entryOf(
-  checked: Omit<BulkRow<unknown>, "line" | "group"> | { invalid: string },
-  index: number,
-  label: string,
-  group = "",
-): BulkEntry<unknown> {
-  return "invalid" in checked
-    ? { invalid: { line: index + 1, label, error: checked.invalid } }
-    : { row: { line: index + 1, group, ...checked } };
-}
 
 const SPECS: Record<
   Kind,
