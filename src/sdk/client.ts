@@ -42,21 +42,18 @@ type Method<O extends Read> = (
   ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
 ) => Promise<ResultOf<O>>;
 
-/** A paged operation's one page (its verb, `list`) and every item, page after page (`iterate`). */
-interface Pages<T> {
-  list(request?: PageRequest): Promise<Page<T>>;
-  iterate(options?: IterateOptions): AsyncGenerator<T>;
-}
-
 /** `{ tests: { settings: { get: T } } }` from `"tests.settings.get"`. */
 type At<Place extends string, T> = Place extends `${infer Head}.${infer Rest}`
   ? { [K in Head]: At<Rest, T> }
   : { [K in Place]: T };
-type Record_<O extends Operation> = (typeof OPERATIONS)[O];
+type Resource<O extends Operation> = (typeof OPERATIONS)[O]["resource"];
+type Place<O extends Operation> = `${Resource<O>}.${(typeof OPERATIONS)[O]["verb"]}`;
+/** A paged operation gives its page at its place and every item at `<resource>.iterate`. */
 type Member<O extends Operation> = O extends Paged
-  ? At<Record_<O>["resource"], Pages<ItemOf<O>>>
+  ? At<Place<O>, (request?: PageRequest) => Promise<Page<ItemOf<O>>>> &
+      At<`${Resource<O>}.iterate`, (options?: IterateOptions) => AsyncGenerator<ItemOf<O>>>
   : O extends Read
-    ? At<`${Record_<O>["resource"]}.${Record_<O>["verb"]}`, Method<O>>
+    ? At<Place<O>, Method<O>>
     : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every operation its record reads, at its place: what `derive` builds. */
@@ -73,7 +70,7 @@ export class Client implements AssessClient {
     showAs(this, () => ({ options: this.api.client.options }));
   }
 
-  // Fields are set before the constructor's parameters: the derived methods read `api` when called.
+  // Class fields are set before the constructor's parameter properties: derived methods read `api` when called.
   private readonly derived = derive(this);
 
   readonly tests = this.derived.tests;
