@@ -1,3 +1,4 @@
+/** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import type * as z from "../parse/zod.js";
