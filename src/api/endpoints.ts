@@ -1,8 +1,9 @@
+/** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import type * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
-import type { ApiClient, ApiName, ApiResponse, Download, RequestOptions } from "./client.js";
+import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
 import {
   type Fields,
@@ -37,13 +38,14 @@ export type Read = { [O in Operation]: Record_<O> extends { read: object } ? O :
 export type ResultOf<O extends Read> = Record_<O> extends { read: (answer: Answer) => infer T } ? T : never;
 /** The operations whose records read their answer as a page. */
 export type Paged = { [O in Operation]: Record_<O> extends { pagination: object } ? O : never }[Operation];
-type ItemOf<O extends Paged> = Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
+export type ItemOf<O extends Paged> =
+  Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
 
-type Extra = Pick<RequestOptions, "query" | "json" | "safe">;
+type Extra = Pick<RequestOptions, "query" | "raw" | "safe">;
 
 /**
  * The operations, sent and read by their records (operations/); those whose requests or answers are their own
- * (bulk chunks, callbacks, the attempt listing, the PDF, the upload) have a function of their own.
+ * (bulk chunks, callbacks, the attempt listing, the PDF) have a function of their own.
  */
 export class Api {
   constructor(readonly client: ApiClient) {
@@ -126,14 +128,8 @@ export class Api {
     const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
     return read(s.UpsertResult, answer, "upsert result");
   }
-  async uploadResume(employeeId: number, upload: NonNullable<RequestOptions["raw"]>): Promise<Fields> {
-    return OPERATIONS.uploadResume.read(await this.send("uploadResume", [employeeId], { raw: upload }));
-  }
 
-  private target<O extends Operation>(
-    operation: O,
-    params: PathArgs<O>,
-  ): Pick<RequestOptions, "method" | "path" | "api"> {
+  private target<O extends Operation>(operation: O, params: PathArgs<O>) {
     const { method, path: template } = OPERATIONS[operation];
     const values: readonly number[] = params;
     let at = 0;
@@ -146,6 +142,10 @@ export class Api {
     return { method, path, api };
   }
 
+  /**
+   * An operation's request sent, and its answer with where it came from. An HTML page after a write (a proxy's
+   * login page that says 200) is refused here, whatever the operation: it may or may not have been processed.
+   */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
@@ -153,35 +153,22 @@ export class Api {
   ): Promise<Answer> {
     const target = this.target(operation, params);
     const res = await this.client.request({ ...target, ...extra });
-    const raw = (OPERATIONS[operation] as OperationRecord).raw === true;
-    return this.answer({ ...target, safe: extra.safe }, res, extra.query, !raw);
-  }
-
-  /**
-   * An answer, with where it came from. An HTML page after a write (a proxy's login page that says 200) is
-   * refused here, whatever the operation: the request may or may not have been processed.
-   */
-  private answer(
-    target: Pick<RequestOptions, "method" | "path" | "api" | "safe">,
-    res: ApiResponse,
-    queryParams: RequestOptions["query"] = {},
-    unwrapEnvelope: boolean,
-  ): Answer {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(queryParams)) {
+    for (const [key, value] of Object.entries(extra.query ?? {})) {
       if (value !== undefined) query.set(key, String(value));
     }
+    const raw = (OPERATIONS[operation] as OperationRecord).raw === true;
     const answer: Answer = {
-      data: unwrapEnvelope ? unwrap(res.data) : res.data,
+      data: raw ? res.data : unwrap(res.data),
       method: target.method,
       path: query.size > 0 ? `${target.path}?${query}` : target.path,
       skills: target.api === "skills",
     };
     if (res.notJson) answer.notJson = true;
-    if (res.notJson && !(target.method === "GET" || target.safe) && isHtml(String(res.data))) {
+    if (res.notJson && !(target.method === "GET" || extra.safe) && isHtml(String(res.data))) {
       throw new UncertainError(
         target.method,
-        this.client.url(target.api ?? "assess", answer.path),
+        this.client.url(target.api, answer.path),
         `the service answered HTTP ${res.status} with ${describeText(res.data)}`,
       );
     }

@@ -11,6 +11,7 @@ import {
   type OperationRecord,
   operations,
   PATH_PARAMETERS,
+  pathParameters,
 } from "./operations/index.js";
 import * as s from "./schemas.js";
 
@@ -156,22 +157,22 @@ export function openApiDocument(servers: { baseUrl: string; skillsBaseUrl: strin
 }
 
 function operation(operationId: Operation, doc: OperationRecord): Json {
-  const parameters: Json[] = [...doc.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-    name,
-    in: "path",
-    required: true,
-    description: PATH_PARAMETERS[name!] ?? name,
-    schema: { type: "integer", format: "int64", minimum: 1 },
-  }));
-  for (const q of doc.query ?? []) {
-    parameters.push({
-      name: q.name,
+  const parameters = [
+    ...pathParameters(doc.path).map((name) => ({
+      name,
+      in: "path",
+      required: true,
+      description: PATH_PARAMETERS[name] ?? name,
+      schema: { type: "integer", format: "int64", minimum: 1 },
+    })),
+    ...(doc.query ?? []).map(({ name, required = false, description, schema }) => ({
+      name,
       in: "query",
-      required: q.required ?? false,
-      description: q.description,
-      schema: q.schema,
-    });
-  }
+      required,
+      description,
+      schema,
+    })),
+  ];
   // A new object each time: YAML would write one used twice as an anchor.
   const success = () => ({
     description: "Success",

@@ -5,11 +5,12 @@
  * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
 import { createHmac } from "node:crypto";
+import { OPERATIONS, type OperationRecord } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
-import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
 import { idsOfList } from "../commands/callbacks/ids.js";
 import { resendChunk } from "../commands/callbacks/resend.js";
 import { ledgerTarget } from "../commands/shared/bulk-run.js";
@@ -17,6 +18,7 @@ import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
 import {
   checkInviteSettings,
+  entryOf,
   prepareCandidate,
   prepareEmployee,
   sendEmployees,
@@ -37,6 +39,7 @@ interface Job {
   target: { baseUrl: string; key: string; testId?: number };
   /** What else decides what is sent (a bulk invite's dates and proctoring), for the token. */
   settings?: unknown;
+  /** The most rows of one request: its operation's limit. */
   maxChunk: number;
   send(rows: readonly SentRow<unknown>[]): Promise<ChunkAnswer | undefined>;
 }
@@ -53,21 +56,9 @@ const planToken = () =>
 const HOW =
   " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
 
-/** The engine's entry of the row at `index` of a call's list. */
-function entryOf(
-  checked: Omit<BulkRow<unknown>, "line" | "group"> | { invalid: string },
-  index: number,
-  label: string,
-  group = "",
-): BulkEntry<unknown> {
-  return "invalid" in checked
-    ? { invalid: { line: index + 1, label, error: checked.invalid } }
-    : { row: { line: index + 1, group, ...checked } };
-}
-
 const SPECS: Record<
   Kind,
-  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind">> }
+  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind" | "maxChunk">> }
 > = {
   invite: {
     ...builtOn("bulkInvite"),
@@ -96,7 +87,6 @@ const SPECS: Record<
         ),
         target: { ...(await ledgerTarget(env.ctx, "assess")), testId },
         settings,
-        maxChunk: MAX_BULK_CANDIDATES,
         send: sendInvites(env.client.api, testId, settings),
       };
     },
@@ -114,7 +104,6 @@ const SPECS: Record<
     job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
       entries: employees.map((employee, index) => entryOf(prepareEmployee(employee), index, employee.email)),
       target: await ledgerTarget(env.ctx, "skills"),
-      maxChunk: MAX_UPSERT_EMPLOYEES,
       send: sendEmployees(env.client.api),
     }),
   },
@@ -131,7 +120,6 @@ const SPECS: Record<
       return {
         entries,
         target: await ledgerTarget(env.ctx, "assess"),
-        maxChunk: MAX_CALLBACK_IDS,
         send: (rows) =>
           resendChunk(
             env.client,
@@ -148,7 +136,8 @@ export function bulkTool(kind: Kind): Tool {
   return {
     ...spec,
     call: async (env, args) => {
-      const job = { kind, ...(await jobOf(env, args as never)) };
+      const { limits }: OperationRecord = OPERATIONS[spec.operation!];
+      const job = { kind, maxChunk: limits!.items, ...(await jobOf(env, args as never)) };
       const plan = await run(env, job, true);
       const token = tokenOf(env.planKey, job, plan.result);
       const given = (args as { planToken?: string }).planToken;

@@ -14,13 +14,14 @@ import {
   type Operation,
   type OperationRecord,
   operations,
+  pathParameters,
   type QueryParameter,
 } from "../api/operations/index.js";
 import { UsageError } from "../errors.js";
 import { isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
 import type { WriteGroup } from "./groups.js";
-import { idArgument, pathParameters, type Tool } from "./tool.js";
+import { idArgument, type Tool } from "./tool.js";
 
 type ZodObject = ReturnType<typeof z.strictObject>;
 type QueryValues = Record<string, string | number | boolean | undefined>;
@@ -109,7 +110,8 @@ export function operationTools(
     const offer = OFFERS[operation] ?? {};
     if ("excluded" in offer || "instead" in offer) continue;
     if (record.effect !== "read" && offer.writes === undefined) continue;
-    tools[offer.name ?? snakeCase(operation)] = toolOf(operation, record, offer);
+    const snakeCase = operation.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    tools[offer.name ?? snakeCase] = toolOf(operation, record, offer);
   }
   return tools;
 }
@@ -175,7 +177,10 @@ function toolOf(operation: Operation, record: OperationRecord, offer: Offered): 
       const values = Object.fromEntries(query.map((q) => [q.name, args[q.name]])) as QueryValues;
       const fields = Object.fromEntries(Object.entries(args).filter(([name]) => !named.includes(name)));
       const sent = (record.body === undefined ? undefined : fields) as never;
-      return asObject(await client.api.call(operation as Read, path, sent, { query: values }));
+      const result = await client.api.call(operation as Read, path, sent, { query: values });
+      // Always an object: a list under `items`, anything else under `result`.
+      if (isRecord(result)) return result;
+      return Array.isArray(result) ? { items: result } : { result: result ?? null };
     },
   };
 }
@@ -198,16 +203,6 @@ function queryArgument({ name, schema, required, description }: QueryParameter) 
   const argument = Array.isArray(values) ? z.literal(values as Array<string | number>) : kind!();
   const described = argument.describe(`${description[0]!.toUpperCase()}${description.slice(1)}`);
   return required ? described : described.optional();
-}
-
-/** A result as a tool gives it, always an object: a list under `items`, anything else under `result`. */
-function asObject(value: unknown): Record<string, unknown> {
-  if (isRecord(value)) return value;
-  return Array.isArray(value) ? { items: value } : { result: value ?? null };
-}
-
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 /** A cursor is the next page and its size, as this server wrote it. */

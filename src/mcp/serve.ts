@@ -16,7 +16,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { OPERATIONS } from "../api/operations/index.js";
+import { OPERATIONS, pathParameters } from "../api/operations/index.js";
 import type { Context } from "../context.js";
 import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
@@ -24,7 +24,7 @@ import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
 import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
-import { ID_SOURCES, pathParameters, type Tool, type ToolEnv } from "./tool.js";
+import { ID_SOURCES, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
 
 export const options = z.object({ allowWrites: z.union([z.boolean(), z.string()]).optional() });
@@ -231,19 +231,15 @@ function describeTool(name: string, tool: Tool) {
     description: tool.description,
     inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
     ...(tool.output ? { outputSchema: tool.output } : {}),
-    annotations: annotationsOf(tool),
-  };
-}
-
-/** A read changes nothing; an overwrite may change or remove what exists (MCP's destructive); an add only adds. */
-function annotationsOf(tool: Tool) {
-  return {
-    title: tool.title,
-    readOnlyHint: tool.effect === "read",
-    ...(tool.effect !== "read"
-      ? { destructiveHint: tool.effect === "overwrite", idempotentHint: tool.idempotent === true }
-      : {}),
-    openWorldHint: true,
+    // A read changes nothing; an overwrite may change or remove what exists (MCP's destructive); an add only adds.
+    annotations: {
+      title: tool.title,
+      readOnlyHint: tool.effect === "read",
+      ...(tool.effect !== "read"
+        ? { destructiveHint: tool.effect === "overwrite", idempotentHint: tool.idempotent === true }
+        : {}),
+      openWorldHint: true,
+    },
   };
 }
 

@@ -55,10 +55,6 @@ export const ID_SOURCES: Record<string, string> = {
   EmployeeId: "list_employees",
 };
 
-export function pathParameters(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-}
-
 /** An id argument: what it is, and the tool that gives it. */
 export function idArgument(name: string) {
   const what = PATH_PARAMETERS[name] ?? `the ${name}`;

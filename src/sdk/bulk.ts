@@ -87,19 +87,14 @@ async function runRows<R, T>(
   const outcomes: RowOutcome<R>[] = [];
   const entries: BulkEntry<T>[] = [];
   for await (const row of input) {
-    const line = outcomes.length + 1;
     let checked: Prepared<T> | { invalid: string };
     try {
       checked = spec.prepare(row);
     } catch (error) {
       checked = { invalid: error instanceof Error ? error.message : String(error) };
     }
-    outcomes.push({ index: line - 1, row, status: "unsent" });
-    entries.push(
-      "invalid" in checked
-        ? { invalid: { line, error: checked.invalid } }
-        : { row: { line, group: "", ...checked } },
-    );
+    entries.push(entryOf(checked, outcomes.length));
+    outcomes.push({ index: outcomes.length, row, status: "unsent" });
   }
   const result: BulkOutcome<R> = { rows: outcomes, counts: counts(outcomes), unmatched: [] };
   if (outcomes.length === 0) return result;
@@ -143,6 +138,18 @@ async function runRows<R, T>(
   finish(bulk);
   if (bulk.interrupted) throw Object.assign(new InterruptedError(), { outcome: result });
   return result;
+}
+
+/** The engine's entry of the row at `index` (from 0) of a list, as checked. */
+export function entryOf<T>(
+  checked: Prepared<T> | { invalid: string },
+  index: number,
+  label?: string,
+  group = "",
+): BulkEntry<T> {
+  return "invalid" in checked
+    ? { invalid: { line: index + 1, label, error: checked.invalid } }
+    : { row: { line: index + 1, group, ...checked } };
 }
 
 function counts<R>(outcomes: RowOutcome<R>[]): Record<RowStatus, number> {

@@ -1,24 +1,27 @@
 /**
  * The typed client of both services, by resource and verb (`client.tests.list`): what `createClient` gives and
- * what the CLI's commands call (context.ts). Each operation is sent and read by its record (`Api`); this layer
- * adds pages as async iterators, the attempts of any span, bulk runs from iterables.
+ * what the CLI's commands call (context.ts). Each operation is sent and read by its record (`Api`), and is at
+ * its record's `<resource>.<verb>` by derivation; written here are only the members that are not one
+ * operation sent as its record says: pages as async iterators, the attempts of any span, bulk runs from
+ * iterables, the PDF, the upload, and the reads that take options.
  */
 import type { Download, RequestOptions } from "../api/client.js";
 import {
   type Api,
   type BodyOf,
+  type ItemOf,
   type Paged,
   type PathArgs,
   paginate,
   type Read,
   type ResultOf,
 } from "../api/endpoints.js";
-import { OPERATIONS } from "../api/operations/index.js";
+import { type OPERATIONS, type Operation, operations, pathParameters } from "../api/operations/index.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type * as t from "./types.js";
-import type { AssessClient, AttemptSpan, IterateOptions, PageRequest, Upload } from "./types.js";
+import type { AssessClient, AttemptSpan, IterateOptions, Page, PageRequest, Upload } from "./types.js";
 
 type Fields = Record<string, unknown>;
 
@@ -39,6 +42,23 @@ type Method<O extends Read> = (
   ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
 ) => Promise<ResultOf<O>>;
 
+/** `{ tests: { settings: { get: T } } }` from `"tests.settings.get"`. */
+type At<Place extends string, T> = Place extends `${infer Head}.${infer Rest}`
+  ? { [K in Head]: At<Rest, T> }
+  : { [K in Place]: T };
+type Resource<O extends Operation> = (typeof OPERATIONS)[O]["resource"];
+type Place<O extends Operation> = `${Resource<O>}.${(typeof OPERATIONS)[O]["verb"]}`;
+/** A paged operation gives its page at its place and every item at `<resource>.iterate`. */
+type Member<O extends Operation> = O extends Paged
+  ? At<Place<O>, (request?: PageRequest) => Promise<Page<ItemOf<O>>>> &
+      At<`${Resource<O>}.iterate`, (options?: IterateOptions) => AsyncGenerator<ItemOf<O>>>
+  : O extends Read
+    ? At<Place<O>, Method<O>>
+    : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every operation its record reads, at its place: what `derive` builds. */
+type Derived = Intersection<Member<Operation>>;
+
 /** The client: each operation at `<resource>.<verb>` of its record; the methods' docs are AssessClient's. */
 export class Client implements AssessClient {
   constructor(
@@ -50,27 +70,18 @@ export class Client implements AssessClient {
     showAs(this, () => ({ options: this.api.client.options }));
   }
 
-  readonly tests = {
-    ...this.paged("listTests"),
-    get: this.op("getTest"),
-    settings: { get: this.op("getSettings"), update: this.op("updateSettings") },
-  };
+  // Class fields are set before the constructor's parameter properties: derived methods read `api` when called.
+  private readonly derived = derive(this);
+
+  readonly tests = this.derived.tests;
 
   readonly invitations = {
-    create: this.op("invite"),
-    cancel: this.op("cancelInvitation"),
-    reattempt: this.op("reattempt"),
+    ...this.derived.invitations,
     bulk: async (...args: Parameters<AssessClient["invitations"]["bulk"]>) =>
       (await import("./bulk.js")).inviteRows(this.api, this.env, ...args),
   };
 
-  readonly testLinks = {
-    list: this.op("listLinks"),
-    get: this.op("getLink"),
-    create: this.op("createLink"),
-    update: this.op("updateLink"),
-    invite: this.op("inviteThroughLink"),
-  };
+  readonly testLinks = this.derived.testLinks;
 
   readonly reports = {
     get: (testInvitationId: number, options: { reportType?: 1 | 2 | 3 } = {}): Promise<s.Report> =>
@@ -110,43 +121,35 @@ export class Client implements AssessClient {
     process: (testInvitationIds: number[]) => this.api.processCallbacks(testInvitationIds),
   };
 
-  readonly users = {
-    create: this.op("createUser"),
-    update: this.op("updateUser"),
-    setStatus: this.op("setUserStatus"),
-  };
+  readonly users = this.derived.users;
 
-  readonly gdpr = { mask: this.op("maskCandidate") };
+  readonly gdpr = this.derived.gdpr;
 
   readonly employees = {
-    ...this.paged("listEmployees"),
+    ...this.derived.employees,
     upsert: async (...args: Parameters<AssessClient["employees"]["upsert"]>) =>
       (await import("./bulk.js")).upsertRows(this.api, this.env, ...args),
-    setStatus: this.op("setEmployeeStatus"),
-    report: this.op("getEmployeeReport"),
-    skillsProfile: this.op("getSkillsProfile"),
-    skillsProfiles: this.paged("listSkillsProfiles"),
-    skillGap: this.op("getSkillGap"),
     certificates: {
+      ...this.derived.employees.certificates,
       list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<Fields[]> =>
         this.api.call("listCertificates", [employeeId], undefined, {
           query: { includeSkills: options.includeSkills === true || undefined },
         }),
-      add: this.op("addCertificate"),
     },
-    assignLearning: this.op("assignLearning"),
     /** `data` is called again for each attempt (a retry sends the body anew). */
     uploadResume: (
       employeeId: number,
       upload: Upload | NonNullable<RequestOptions["raw"]>,
     ): Promise<Fields> =>
-      this.api.uploadResume(employeeId, {
-        ...upload,
-        data: () => {
-          const data = upload.data();
-          return data instanceof Uint8Array && !Buffer.isBuffer(data)
-            ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-            : data;
+      this.api.call("uploadResume", [employeeId], undefined, {
+        raw: {
+          ...upload,
+          data: () => {
+            const data = upload.data();
+            return data instanceof Uint8Array && !Buffer.isBuffer(data)
+              ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+              : data;
+          },
         },
       }),
   };
@@ -154,29 +157,39 @@ export class Client implements AssessClient {
   close(): Promise<void> {
     return this.api.client.close();
   }
-
-  /** An operation sent and read by its record: its path parameters, then its body. */
-  private op<O extends Read>(operation: O): Method<O> {
-    const count = OPERATIONS[operation].path.split("{").length - 1;
-    return ((...args: unknown[]) =>
-      this.api.call(
-        operation,
-        args.slice(0, count) as PathArgs<O>,
-        args[count] as BodyOf<O>,
-      )) as unknown as Method<O>;
-  }
-
-  /** A paged operation's one page (`list`) and every item, page after page (`iterate`). */
-  private paged<O extends Paged>(operation: O) {
-    const page = (n: number, size: number) => this.api.page(operation, n, size);
-    return {
-      list: ({ page: n = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}) => page(n, pageSize),
-      // Until the last page, or one that repeats the page before.
-      iterate: ({ pageSize = DEFAULT_PAGE_SIZE, page: first = 1, onWarning }: IterateOptions = {}) =>
-        flat(paginate((n) => page(n, pageSize), first, onWarning)),
-    };
-  }
 }
+
+/**
+ * Each operation its record reads, at its record's place: sent with its path parameters, then its body; a
+ * paged one gives its page and, beside it, `iterate` (until the last page, or one that repeats the page before).
+ * The client's own members take the place of any derived here.
+ */
+function derive(client: { readonly api: Api }): Derived {
+  const tree: Fields = {};
+  for (const [operation, record] of operations()) {
+    let node = tree;
+    for (const key of record.resource.split(".")) {
+      node[key] ??= {};
+      node = node[key] as Fields;
+    }
+    if (record.pagination) {
+      const page = (n: number, size: number) => client.api.page(operation as Paged, n, size);
+      node[record.verb] = ({ page: n = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}) =>
+        page(n, pageSize);
+      node.iterate = ({ pageSize = DEFAULT_PAGE_SIZE, page: first = 1, onWarning }: IterateOptions = {}) =>
+        flat(paginate((n) => page(n, pageSize), first, onWarning));
+    } else if (record.read) {
+      const count = pathParameters(record.path).length;
+      node[record.verb] = (...args: unknown[]) =>
+        client.api.call(operation as Read, args.slice(0, count) as never, args[count] as never);
+    }
+  }
+  return tree as Derived;
+}
+
+/** Every resource of the table is a member of the client: a new one fails here until given its line above. */
+function carries<K extends keyof Client>(_resources: K[]): void {}
+carries([] as Array<keyof Derived>);
 
 /**
  * The public types of types.ts are the schemas' types written out (a consumer has no zod): the compiler checks

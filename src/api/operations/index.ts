@@ -2,16 +2,337 @@
  * Every operation of both services, one record each (record.ts says what a record holds): the only place its
  * method and path are spelled. The API layer (api/endpoints.ts) sends and reads it by its record, the SDK's
  * client (sdk/client.ts) puts it at `client.<resource>.<verb>`, `assess openapi` documents it and `assess mcp`
- * offers it as a tool. Adding one: its record, its sandbox route, its verb under src/commands/, and for the
- * SDK its line in sdk/client.ts and sdk/types.ts (a write is an MCP tool once mcp/operations.ts names its group).
+ * offers it as a tool. Adding one: its record, its sandbox route, its verb under src/commands/; the SDK's
+ * public interface (sdk/types.ts, written out) shows it once given its line there, and a write is an MCP tool
+ * once mcp/operations.ts names its group.
  */
-import { ASSESSMENT } from "./assessment.js";
-import type { OperationRecord } from "./record.js";
-import { SKILLS } from "./skills.js";
+import { field, isRecord } from "../../fields.js";
+import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
+import { type Answer, read, readList } from "../read.js";
+import * as s from "../schemas.js";
+import {
+  AnyRecord,
+  asRecord,
+  type Fields,
+  type OperationRecord,
+  op,
+  paged,
+  query,
+  readLink,
+  readRecord,
+} from "./record.js";
 
 export type { Content, Fields, OperationRecord, QueryParameter } from "./record.js";
+export { pathParameters } from "./record.js";
 
-export const OPERATIONS = { ...ASSESSMENT, ...SKILLS };
+export const OPERATIONS = {
+  // The assessment API's ({base_url}, paths under /v3).
+  listTests: op("GET /v3/tests", "tests.list", {
+    summary: "List tests",
+    description:
+      "One page of the account's tests: testId, testName, status, duration; where a test's id is found by its name.",
+    effect: "read",
+    ...paged("pageNo", "pageSize", s.Test, ["tests"], "tests"),
+    response: "TestList",
+  }),
+  getTest: op("GET /v3/tests/{testId}", "tests.get", {
+    summary: "Get a test",
+    description: "One test, with every field the service keeps of it (details, sections).",
+    effect: "read",
+    read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
+    response: "Record",
+  }),
+  invite: op("POST /v3/tests/{testId}/invite", "invitations.create", {
+    summary: "Invite a candidate",
+    description:
+      'Invites one candidate (emailId, fullName) to a test; the answer holds the invitation\'s testInvitationId and test URL. Dates are UTC YYYY-MM-DDTHH:mm:ssZ; sendEmail "yes" e-mails the candidate.',
+    effect: "add",
+    body: s.InviteBody,
+    read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
+    request: "InviteBody",
+    response: "Invitation",
+    created: true,
+  }),
+  getReport: op("GET /v3/reports/{testInvitationId}", "reports.get", {
+    summary: "Get a candidate's report",
+    description:
+      "The report of one attempt: candidate, test, status, scorePercentage, points, time taken, sections with their scores.",
+    effect: "read",
+    query: [query("reportType", { type: "integer", enum: [1, 2, 3] }, "the kind of report (1, 2 or 3)")],
+    read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
+    response: "Report",
+  }),
+  getReportPdf: op("GET /v3/reports/{testInvitationId}/pdf", "reports.pdf", {
+    summary: "Get a candidate's report as PDF",
+    description: "The report of one attempt as a PDF file.",
+    effect: "read",
+    response: {
+      contentType: "application/pdf",
+      schema: { type: "string", contentMediaType: "application/pdf" },
+    },
+  }),
+  cancelInvitation: op("POST /v3/invitations/{testInvitationId}/cancel", "invitations.cancel", {
+    summary: "Cancel an invitation",
+    description: "Cancels an invitation: its candidate can no longer take the test.",
+    effect: "overwrite",
+    body: "empty",
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: { contentType: "application/json", schema: { type: "object" }, description: "an empty object" },
+    response: "Record",
+  }),
+  reattempt: op("POST /v3/invitations/{testInvitationId}/reattempt", "invitations.reattempt", {
+    summary: "Let a candidate reattempt",
+    description:
+      "Lets the candidate of an invitation take the test again, in a new window (dates UTC YYYY-MM-DDTHH:mm:ssZ).",
+    effect: "overwrite",
+    body: s.ReattemptBody,
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: "ReattemptBody",
+    response: "Record",
+  }),
+  inviteThroughLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}/invite", "testLinks.invite", {
+    summary: "Invite a candidate through a test link",
+    tag: "invitations",
+    description: "Invites one candidate through a test link, with the link's settings.",
+    effect: "add",
+    body: s.LinkInviteBody,
+    read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
+    request: "LinkInviteBody",
+    response: "Invitation",
+    created: true,
+  }),
+  getSettings: op("GET /v3/tests/{testId}/settings", "tests.settings.get", {
+    summary: "Get a test's settings",
+    description:
+      "A test's settings: name, alias, type (1 multiple questions, 2 single question) and its 0/1 switches (1 yes, 0 no) such as randomQuestions, copyPaste, candidateFeedback.",
+    effect: "read",
+    read: (answer: Answer): s.TestSettings => read(s.TestSettings, answer, "test settings") as s.TestSettings,
+    response: "TestSettings",
+  }),
+  updateSettings: op("POST /v3/tests/{testId}/settings", "tests.settings.update", {
+    summary: "Change a test's settings",
+    description: "Changes the settings of a test (the 0/1 switches given, by name).",
+    effect: "overwrite",
+    body: "fields",
+    read: (answer: Answer): Fields | undefined => (isRecord(answer.data) ? answer.data : undefined),
+    request: "TestSettings",
+    response: "Record",
+    created: true,
+  }),
+  listAttempts: op("POST /v3/candidates/testattempts", "attempts.list", {
+    summary: "List finished attempts of a period (at most 30 days)",
+    description: "The attempts finished in a period of at most 30 days (the SDK splits longer ones).",
+    effect: "read",
+    query: [
+      query(
+        "state",
+        { type: "string", default: "completed" },
+        "attempts that are Completed, Testleft or Terminated: `completed`",
+        true,
+      ),
+    ],
+    read: (answer: Answer): s.TestAttempt[] =>
+      readList(s.TestAttempt, answer, ["testAttempts"], "test attempts"),
+    request: "AttemptsBody",
+    response: "TestAttemptList",
+    resultErrors: true,
+  }),
+  processCallbacks: op("POST /v3/callbacks/process", "callbacks.process", {
+    summary: "Resend test-completion notifications (at most 100 ids)",
+    description: "Asks the service to send again the completion callbacks of up to 100 invitations.",
+    effect: "add",
+    limits: { items: MAX_CALLBACK_IDS },
+    request: "CallbacksBody",
+    response: "CallbacksAnswer",
+    resultErrors: true,
+  }),
+  bulkInvite: op("POST /v3/tests/{testId}/invite/bulk", "invitations.bulk", {
+    summary: "Invite up to 1000 candidates",
+    description: "Invites up to 1000 candidates to a test in one request, with the same settings.",
+    effect: "add",
+    limits: { items: MAX_BULK_CANDIDATES },
+    request: "BulkInviteBody",
+    response: { contentType: "text/plain", schema: { type: "boolean" } },
+  }),
+  listLinks: op("GET /v3/tests/{testId}/testlinks", "testLinks.list", {
+    summary: "List a test's links",
+    tag: "links",
+    description:
+      "The test links of a test (named entry points): id, name, invitation type (email or open), proctoring mode, schedule, status (active or inactive), URL.",
+    effect: "read",
+    read: (answer: Answer): s.TestLink[] => readList(s.TestLink, answer, ["testLinks"], "test links"),
+    response: "TestLinkList",
+  }),
+  createLink: op("POST /v3/tests/{testId}/testlinks", "testLinks.create", {
+    summary: "Create a test link",
+    tag: "links",
+    description:
+      "Creates a test link (a named entry point) of a test: testLinkName, invitationType (email or open), proctoringSettings, invitationSchedule (validityindays with invitationValidityInDays and timeZoneId; timebound or slotwise with startDateTime, endDateTime and timeZoneId), testLinkStatus.",
+    effect: "add",
+    body: s.TestLinkBody,
+    read: readLink,
+    request: "TestLinkBody",
+    response: "TestLink",
+  }),
+  getLink: op("GET /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.get", {
+    summary: "Get a test link",
+    tag: "links",
+    description: "One test link of a test, with its schedule and proctoring settings.",
+    effect: "read",
+    read: readLink,
+    response: "TestLink",
+  }),
+  updateLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.update", {
+    summary: "Change a test link",
+    tag: "links",
+    description:
+      "Changes the fields given of a test link (name, status, schedule, proctoring); the others are kept.",
+    effect: "overwrite",
+    body: s.TestLinkBody,
+    read: readLink,
+    request: "TestLinkBody",
+    response: "TestLink",
+  }),
+  createUser: op("POST /v3/accounts/user/create", "users.create", {
+    summary: "Create a user",
+    description:
+      "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
+    effect: "add",
+    body: s.UserCreateBody,
+    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    request: "UserCreateBody",
+    response: "User",
+  }),
+  updateUser: op("POST /v3/accounts/user/update", "users.update", {
+    summary: "Move a user to a business unit",
+    description: "Moves the user with this Email to another business unit (BusinessunitId).",
+    effect: "overwrite",
+    body: s.UserUpdateBody,
+    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    request: "UserUpdateBody",
+    response: "User",
+  }),
+  setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
+    summary: "Activate or deactivate a user",
+    description: "Activates or deactivates a user: an inactive user cannot sign in.",
+    effect: "overwrite",
+    body: s.UserStatusBody,
+    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    request: "UserStatusBody",
+    response: "User",
+  }),
+  maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
+    summary: "Mask a candidate's data (GDPR)",
+    description:
+      "Masks for good the personal data of the candidate with this CandidateEmail (GDPR): every record of the account, or only the attempt testinvitationId when given. It cannot be undone; the answer is the service's message.",
+    effect: "overwrite",
+    body: s.GdprBody,
+    raw: true,
+    read: ({ data }: Answer): string => {
+      const result = isRecord(data) ? (field(data, "result") ?? field(data, "message")) : data;
+      return typeof result === "string" && result.trim() ? result : "Request accepted for processing";
+    },
+    request: "GdprBody",
+    response: "GdprAnswer",
+  }),
+
+  // The employee-skills API's ({skills_base_url}, no version segment).
+  listEmployees: op("GET /employees", "employees.list", {
+    summary: "List employees",
+    description: "One page of the account's employees, with their profile, organisation and job details.",
+    effect: "read",
+    ...paged("PageNumber", "PageSize", AnyRecord, ["employees"], "employees"),
+    response: "SkillsPage",
+  }),
+  getSkillsProfile: op("GET /employees/{employeeId}/skills-profile", "employees.skillsProfile", {
+    summary: "Get an employee's skills profile",
+    description: "An employee's complete skills profile: each skill and its level.",
+    effect: "read",
+    read: (answer: Answer): Fields => readRecord(answer, "skills profile"),
+    response: "Record",
+  }),
+  upsertEmployees: op("POST /employees/upsert", "employees.upsert", {
+    summary: "Create or update up to 100 employees",
+    description: "Creates or updates up to 100 employees by e-mail in one request.",
+    effect: "overwrite",
+    limits: { items: MAX_UPSERT_EMPLOYEES },
+    request: "UpsertBody",
+    response: "UpsertResult",
+    alsoText: true,
+  }),
+  listCertificates: op("GET /employees/{employeeId}/certificates", "employees.certificates.list", {
+    summary: "List an employee's certificates",
+    description: "The certificates stored of an employee, with their skills if asked.",
+    effect: "read",
+    query: [query("includeSkills", { type: "boolean" }, "include the skills related to each certificate")],
+    read: (answer: Answer): Fields[] => readList(AnyRecord, answer, ["certificates"], "certificates"),
+    response: "CertificateList",
+  }),
+  setEmployeeStatus: op("PATCH /employees/{employeeId}/status", "employees.setStatus", {
+    summary: "Change an employee's status",
+    description: "Changes an employee's status (active or inactive).",
+    effect: "overwrite",
+    body: "fields",
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: "EmployeeStatusBody",
+    response: "Record",
+  }),
+  getEmployeeReport: op("GET /employees/{employeeId}/reports/{testId}", "employees.report", {
+    summary: "Get an employee's latest completed report of a test",
+    description: "An employee's latest completed report of a test.",
+    effect: "read",
+    read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
+    response: "Report",
+  }),
+  addCertificate: op("POST /employees/{employeeId}/certificates", "employees.certificates.add", {
+    summary: "Store a certificate of an employee",
+    description: "Stores a certificate of an employee (title, issuer, date).",
+    effect: "add",
+    body: "fields",
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: "Certificate",
+    response: "Record",
+  }),
+  uploadResume: op("POST /employees/{EmployeeId}/resume/upload", "employees.uploadResume", {
+    summary: "Upload an employee's resume (PDF, DOC or DOCX)",
+    description: "Uploads an employee's résumé (PDF, DOC or DOCX) as a multipart form.",
+    effect: "overwrite",
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: {
+      contentType: "multipart/form-data",
+      schema: {
+        type: "object",
+        properties: { file: { type: "string", contentMediaType: "application/octet-stream" } },
+        required: ["file"],
+      },
+      description: "the resume, as the form field `file`",
+    },
+    response: "Record",
+  }),
+  listSkillsProfiles: op("GET /employees/skills-profile", "employees.skillsProfiles.list", {
+    summary: "List employees with their skills profiles",
+    description: "One page of employees with their skills profiles.",
+    effect: "read",
+    ...paged("PageNumber", "PageSize", AnyRecord, ["employees", "skillsProfiles"], "skills profiles"),
+    response: "SkillsPage",
+  }),
+  assignLearning: op("POST /employees/{employeeId}/learning/assign", "employees.assignLearning", {
+    summary: "Assign learning to an employee",
+    description: "Assigns learning (resources or skills, and a due date) to an employee.",
+    effect: "add",
+    body: "fields",
+    read: (answer: Answer): Fields => asRecord(answer.data),
+    request: "LearningBody",
+    response: "Record",
+  }),
+  getSkillGap: op("GET /employees/{employeeId}/skill-gap", "employees.skillGap", {
+    summary: "Get an employee's skill gap",
+    description: "An employee's skill gap: the skills they lack for their job profile.",
+    effect: "read",
+    read: (answer: Answer): Fields => readRecord(answer, "skill gap"),
+    response: "Record",
+  }),
+} as const satisfies Record<string, OperationRecord>;
 export type Operation = keyof typeof OPERATIONS;
 
 export const PATH_PARAMETERS: Record<string, string> = {

@@ -56,20 +56,33 @@ export interface OperationRecord {
 
 type Method = OperationRecord["method"];
 type Rest = Omit<OperationRecord, "method" | "path" | "resource" | "verb" | "tag"> & { tag?: string };
+/** `"tests.settings.get"` as `["tests.settings", "get"]`: the resource, and the verb after the last dot. */
+type Split<Place extends string> = Place extends `${infer Head}.${infer Tail}`
+  ? Tail extends `${string}.${string}`
+    ? [`${Head}.${Split<Tail>[0]}`, Split<Tail>[1]]
+    : [Head, Tail]
+  : never;
 
 /**
  * A record from its route (`"GET /v3/tests"`), its place on the SDK's client (`"tests.settings.get"`) and the
- * rest; its tag is its resource's first name unless given.
+ * rest; its tag is its resource's first name unless given. The place stays literal in the record's type: the
+ * SDK's client is typed from it (sdk/client.ts).
  */
-export function op<const M extends Method, const P extends string, const F extends Rest>(
-  route: `${M} ${P}`,
-  place: string,
-  fields: F,
-) {
+export function op<
+  const M extends Method,
+  const P extends string,
+  const Place extends `${string}.${string}`,
+  const F extends Rest,
+>(route: `${M} ${P}`, place: Place, fields: F) {
   const [method, path] = route.split(" ") as [M, P];
-  const resource = place.slice(0, place.lastIndexOf("."));
-  const verb = place.slice(resource.length + 1);
+  const resource = place.slice(0, place.lastIndexOf(".")) as Split<Place>[0];
+  const verb = place.slice(resource.length + 1) as Split<Place>[1];
   return { method, path, resource, verb, tag: resource.split(".")[0]!, ...fields };
+}
+
+/** The names of a path's parameters (`{testId}`), in order. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
 
 export function query(name: string, schema: Json, description: string, required?: true): QueryParameter {
