@@ -48,14 +48,10 @@ export function readProfile(env: NodeJS.ProcessEnv, profile: string): Profile {
   return listProfiles(env)[profile] ?? {};
 }
 
-export function listProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
-  return readFile(env).profiles ?? {};
-}
-
 /** A profile or two is a few hundred bytes; a file past this is not a config file, and is not read whole. */
 const MAX_BYTES = 1024 * 1024;
 
-function readFile(env: NodeJS.ProcessEnv): ConfigFile {
+export function listProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
   const path = configPath(env);
   let text: string;
   try {
@@ -68,8 +64,8 @@ function readFile(env: NodeJS.ProcessEnv): ConfigFile {
     return {};
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? (parsed as ConfigFile) : {};
+    // Any JSON value reads: one without profiles has none.
+    return (JSON.parse(text) as ConfigFile | null)?.profiles ?? {};
   } catch {
     throw invalidJson(path);
   }
