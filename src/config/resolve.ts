@@ -32,17 +32,6 @@ export interface GlobalFlags {
 
 type KeySource = "flag" | "environment" | "profile";
 
-export interface Settings {
-  profile: string;
-  apiKey?: string;
-  apiKeySource?: KeySource;
-  baseUrl: string;
-  skillsBaseUrl: string;
-  output?: string;
-  timeoutMs: number;
-  retries: number;
-}
-
 /** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
@@ -102,18 +91,20 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   );
 }
 
+export type Settings = ReturnType<typeof resolveSettings>;
+
 /** Precedence: flag > environment > profile > built-in default, resolved once per command. */
 export function resolveSettings(
   flags: GlobalFlags,
   env: NodeJS.ProcessEnv,
   options: { newProfile?: boolean } = {},
-): Settings {
+) {
   const values = effectiveValues(flags, env);
   const key = values["api-key"];
   // A missing profile matters only when the key would have come from it.
   const keyGiven = key.source === "flag" || key.source === "environment";
   if (!options.newProfile && !keyGiven) checkProfile(flags, env);
-  const settings: Settings = {
+  const settings = {
     profile: profileName(flags, env),
     apiKey: key.value,
     apiKeySource: key.source === "default" ? undefined : key.source,
