@@ -30,8 +30,6 @@ export interface GlobalFlags {
   allowHttp?: boolean;
 }
 
-type KeySource = "flag" | "environment" | "profile";
-
 /** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
@@ -45,7 +43,7 @@ export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string 
 /** One setting as it takes effect, and where it came from (`source` undefined: set nowhere). */
 export interface Effective {
   value?: string;
-  source?: KeySource | "default";
+  source?: "flag" | "environment" | "profile" | "default";
   /** The flag or variable it came from: "--base-url", "ASSESS_BASE_URL". */
   origin?: string;
 }
