@@ -114,11 +114,9 @@ export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, chan
     throw error;
   }
   const profiles: Record<string, Profile> = { ...objectOrEmpty(store.get("profiles")) };
-  const settings: Profile = { ...objectOrEmpty(profiles[profile]) };
-  for (const [key, value] of Object.entries(changes) as Array<[keyof Profile, string | undefined]>) {
-    if (value === undefined) delete settings[key];
-    else settings[key] = value;
-  }
+  const settings: Profile = { ...objectOrEmpty(profiles[profile]), ...changes };
+  // A change to `undefined` removes the setting.
+  for (const key of CONFIG_KEYS) if (settings[key] === undefined) delete settings[key];
   profiles[profile] = settings;
   checkWritable(path);
   store.set("profiles", profiles);
