@@ -28,7 +28,7 @@ function valueReply(option: Node["options"][number]): string {
 
 /** What a word not starting with `-` completes to: subcommands, argument words, files, nothing, options. */
 function wordsAt(node: Node): string {
-  if (node.subcommands.length > 0) return `offers=${quote(node.subcommands.join(" "))}`;
+  if (node.subcommands.length > 0) return `offers=${quote(node.subcommands.map((s) => s.name).join(" "))}`;
   if (node.args?.choices?.length) return `offers=${quote(node.args.choices.join(" "))}`;
   if (node.args?.files) return "files=1";
   return node.args ? "" : `offers="$opts"`;
@@ -123,10 +123,8 @@ function fish(nodes: Node[]): string {
   ];
   for (const node of nodes) {
     const at = quote(`__assess_at ${key(node.path)}`.trim());
-    for (const sub of node.subcommands) {
-      const child = nodes.find((n) => key(n.path) === key([...node.path, sub]));
-      lines.push(`complete -c assess -n ${at} -a ${sub} -d ${quote(child?.description ?? "")}`);
-    }
+    for (const sub of node.subcommands)
+      lines.push(`complete -c assess -n ${at} -a ${sub.name} -d ${quote(sub.description)}`);
     if (node.subcommands.length === 0 && node.args?.choices?.length) {
       lines.push(`complete -c assess -n ${at} -a ${quote(node.args.choices.join(" "))}`);
     } else if (node.subcommands.length === 0 && node.args?.files) {
@@ -169,8 +167,7 @@ async function nodeOf(command: Command, path: string[]) {
   const declared = command.registeredArguments;
   return {
     path,
-    description: command.description(),
-    subcommands: command.commands.map((c) => c.name()),
+    subcommands: command.commands.map((c) => ({ name: c.name(), description: c.description() })),
     options,
     // What its positional arguments take: one of these words, file names, or anything.
     args:
