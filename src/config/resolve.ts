@@ -12,23 +12,18 @@ const SOURCES: Record<ConfigKey, { variable?: string; fallback?: string }> = {
   retries: { fallback: "3" },
 };
 
-/** Global options as commander parsed them. */
-export interface GlobalFlags {
-  profile?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  skillsBaseUrl?: string;
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  input?: boolean;
-  dryRun?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  retries?: string;
-  sandbox?: boolean;
-  allowHttp?: boolean;
-}
+/** Global options as commander parsed them: those that take a value, and the switches. */
+export type GlobalFlags = Partial<Record<ValueFlag, string> & Record<Switch, boolean>>;
+type ValueFlag =
+  | "profile"
+  | "apiKey"
+  | "baseUrl"
+  | "skillsBaseUrl"
+  | "output"
+  | "fields"
+  | "timeout"
+  | "retries";
+type Switch = "json" | "input" | "dryRun" | "debug" | "sandbox" | "allowHttp";
 
 /** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
