@@ -27,9 +27,6 @@ const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModu
   help: () => import("./help/index.js"),
 };
 
-/** Groups that work on the whole tree need every group declared. */
-const NEEDS_ALL = new Set<string>(["help", "completion"]);
-
 /** Declares in full the group `wanted` names ("all": every group) into its stub (src/program.ts). */
 export async function registerCommands(
   program: Command,
@@ -37,7 +34,8 @@ export async function registerCommands(
   wanted: string | undefined,
   above: Record<AboveCommands, () => Promise<GroupModule>>,
 ): Promise<void> {
-  const all = wanted === "all" || (wanted !== undefined && NEEDS_ALL.has(wanted));
+  // help and completion work on the whole tree: they need every group declared.
+  const all = wanted === "all" || wanted === "help" || wanted === "completion";
   const modules: Record<GroupName, () => Promise<GroupModule>> = { ...MODULES, ...above };
   for (const group of program.commands) {
     const name = group.name() as GroupName;

@@ -1,44 +1,29 @@
 import { UsageError } from "../errors.js";
 import { redactUrl } from "../redact.js";
-import { type ConfigKey, configPath, listProfiles, type Profile, readProfile } from "./store.js";
+import { CONFIG_KEYS, type ConfigKey, configPath, listProfiles, readProfile } from "./store.js";
 
-const DEFAULTS = {
-  baseUrl: "https://api.assess.invalid",
-  skillsBaseUrl: "https://skills.assess.invalid",
-  timeoutMs: 30_000,
-  retries: 3,
+/** Where a setting may come from besides its flag (`--<key>`) and the profile: a variable, a built-in default. */
+const SOURCES: Record<ConfigKey, { variable?: string; fallback?: string }> = {
+  "api-key": { variable: "ASSESS_API_KEY" },
+  "base-url": { variable: "ASSESS_BASE_URL", fallback: "https://api.assess.invalid" },
+  "skills-base-url": { variable: "ASSESS_SKILLS_BASE_URL", fallback: "https://skills.assess.invalid" },
+  output: {},
+  timeout: { fallback: "30000" },
+  retries: { fallback: "3" },
 };
 
-/** Global options as commander parsed them. */
-export interface GlobalFlags {
-  profile?: string;
-  apiKey?: string;
-  baseUrl?: string;
-  skillsBaseUrl?: string;
-  output?: string;
-  json?: boolean;
-  fields?: string;
-  input?: boolean;
-  dryRun?: boolean;
-  debug?: boolean;
-  timeout?: string;
-  retries?: string;
-  sandbox?: boolean;
-  allowHttp?: boolean;
-}
-
-type KeySource = "flag" | "environment" | "profile";
-
-export interface Settings {
-  profile: string;
-  apiKey?: string;
-  apiKeySource?: KeySource;
-  baseUrl: string;
-  skillsBaseUrl: string;
-  output?: string;
-  timeoutMs: number;
-  retries: number;
-}
+/** Global options as commander parsed them: those that take a value, and the switches. */
+export type GlobalFlags = Partial<Record<ValueFlag, string> & Record<Switch, boolean>>;
+type ValueFlag =
+  | "profile"
+  | "apiKey"
+  | "baseUrl"
+  | "skillsBaseUrl"
+  | "output"
+  | "fields"
+  | "timeout"
+  | "retries";
+type Switch = "json" | "input" | "dryRun" | "debug" | "sandbox" | "allowHttp";
 
 /** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -53,44 +38,34 @@ export function profileName(flags: GlobalFlags, env: NodeJS.ProcessEnv): string 
 /** One setting as it takes effect, and where it came from (`source` undefined: set nowhere). */
 export interface Effective {
   value?: string;
-  source?: KeySource | "default";
+  source?: "flag" | "environment" | "profile" | "default";
   /** The flag or variable it came from: "--base-url", "ASSESS_BASE_URL". */
   origin?: string;
 }
 
 /** Every setting as it takes effect, unchecked: `config list` shows them even when one is broken. */
 export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Record<ConfigKey, Effective> {
-  const profile: Profile = readProfile(env, profileName(flags, env));
-  const setting = (
-    key: ConfigKey,
-    [given, flag]: [string | undefined, string],
-    variable?: string,
-    fallback?: number | string,
-  ): Effective => {
+  const profile = readProfile(env, profileName(flags, env));
+  const given: Record<ConfigKey, string | undefined> = {
+    "api-key": flags.apiKey,
+    "base-url": flags.baseUrl,
+    "skills-base-url": flags.skillsBaseUrl,
+    output: flags.json ? "json" : flags.output,
+    timeout: flags.timeout,
+    retries: flags.retries,
+  };
+  const setting = (key: ConfigKey): Effective => {
+    const { variable, fallback } = SOURCES[key];
     const candidates: Effective[] = [
-      { value: given, source: "flag", origin: flag },
-      ...(variable
-        ? [{ value: envValue(env, variable), source: "environment" as const, origin: variable }]
-        : []),
+      { value: given[key], source: "flag", origin: key === "output" && flags.json ? "--json" : `--${key}` },
+      { value: variable && envValue(env, variable), source: "environment", origin: variable },
       { value: profile[key], source: "profile" },
-      ...(fallback === undefined ? [] : [{ value: String(fallback), source: "default" as const }]),
+      { value: fallback, source: "default" },
     ];
     // An empty --api-key falls through to the next source; any other empty flag is an error.
     return candidates.find((c) => c.value !== undefined && (key !== "api-key" || c.value !== "")) ?? {};
   };
-  return {
-    "api-key": setting("api-key", [flags.apiKey, "--api-key"], "ASSESS_API_KEY"),
-    "base-url": setting("base-url", [flags.baseUrl, "--base-url"], "ASSESS_BASE_URL", DEFAULTS.baseUrl),
-    "skills-base-url": setting(
-      "skills-base-url",
-      [flags.skillsBaseUrl, "--skills-base-url"],
-      "ASSESS_SKILLS_BASE_URL",
-      DEFAULTS.skillsBaseUrl,
-    ),
-    output: setting("output", flags.json ? ["json", "--json"] : [flags.output, "--output"]),
-    timeout: setting("timeout", [flags.timeout, "--timeout"], undefined, DEFAULTS.timeoutMs),
-    retries: setting("retries", [flags.retries, "--retries"], undefined, DEFAULTS.retries),
-  };
+  return Object.fromEntries(CONFIG_KEYS.map((key) => [key, setting(key)])) as Record<ConfigKey, Effective>;
 }
 
 /** A profile named by --profile or ASSESS_PROFILE must exist; `default` may be absent (a first run). */
@@ -109,50 +84,42 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   );
 }
 
+export type Settings = ReturnType<typeof resolveSettings>;
+
 /** Precedence: flag > environment > profile > built-in default, resolved once per command. */
 export function resolveSettings(
   flags: GlobalFlags,
   env: NodeJS.ProcessEnv,
   options: { newProfile?: boolean } = {},
-): Settings {
+) {
   const values = effectiveValues(flags, env);
   const key = values["api-key"];
   // A missing profile matters only when the key would have come from it.
   const keyGiven = key.source === "flag" || key.source === "environment";
   if (!options.newProfile && !keyGiven) checkProfile(flags, env);
-  const settings: Settings = {
+  const settings = {
     profile: profileName(flags, env),
     apiKey: key.value,
     apiKeySource: key.source === "default" ? undefined : key.source,
-    baseUrl: withoutCredentials(values["base-url"].value ?? DEFAULTS.baseUrl),
-    skillsBaseUrl: withoutCredentials(values["skills-base-url"].value ?? DEFAULTS.skillsBaseUrl),
+    // These four have a default: a value always.
+    baseUrl: withoutCredentials(values["base-url"].value!),
+    skillsBaseUrl: withoutCredentials(values["skills-base-url"].value!),
     output: values.output.value,
-    timeoutMs: positiveInt(values.timeout.value, "--timeout", DEFAULTS.timeoutMs),
-    retries: nonNegativeInt(values.retries.value, "--retries", DEFAULTS.retries),
+    timeoutMs: wholeNumber(values.timeout.value!, "--timeout", 1, MAX_TIMEOUT_MS, " of milliseconds"),
+    retries: wholeNumber(values.retries.value!, "--retries", 0, 20),
   };
   checkBaseUrl(settings.baseUrl, "--base-url", flags.allowHttp);
   checkBaseUrl(settings.skillsBaseUrl, "--skills-base-url", flags.allowHttp);
   return settings;
 }
 
-/** As `config set timeout` allows: beyond an hour is a typo (and past 2^31 ms node's timers fire at once). */
+/** As `config set` allows: a timeout beyond an hour is a typo (and past 2^31 ms node's timers fire at once). */
 const MAX_TIMEOUT_MS = 3_600_000;
 
-function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
+function wholeNumber(value: string, name: string, min: number, max: number, unit = ""): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0 || n > MAX_TIMEOUT_MS)
-    throw new UsageError(
-      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got "${value}"`,
-    );
-  return n;
-}
-
-function nonNegativeInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 20)
-    throw new UsageError(`${name} must be a whole number from 0 to 20, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be a whole number${unit} from ${min} to ${max}, got "${value}"`);
   return n;
 }
 

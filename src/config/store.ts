@@ -48,14 +48,10 @@ export function readProfile(env: NodeJS.ProcessEnv, profile: string): Profile {
   return listProfiles(env)[profile] ?? {};
 }
 
-export function listProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
-  return readFile(env).profiles ?? {};
-}
-
 /** A profile or two is a few hundred bytes; a file past this is not a config file, and is not read whole. */
 const MAX_BYTES = 1024 * 1024;
 
-function readFile(env: NodeJS.ProcessEnv): ConfigFile {
+export function listProfiles(env: NodeJS.ProcessEnv): Record<string, Profile> {
   const path = configPath(env);
   let text: string;
   try {
@@ -68,8 +64,8 @@ function readFile(env: NodeJS.ProcessEnv): ConfigFile {
     return {};
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? (parsed as ConfigFile) : {};
+    // Any JSON value reads: one without profiles has none.
+    return (JSON.parse(text) as ConfigFile | null)?.profiles ?? {};
   } catch {
     throw invalidJson(path);
   }
@@ -118,11 +114,9 @@ export async function writeProfile(env: NodeJS.ProcessEnv, profile: string, chan
     throw error;
   }
   const profiles: Record<string, Profile> = { ...objectOrEmpty(store.get("profiles")) };
-  const settings: Profile = { ...objectOrEmpty(profiles[profile]) };
-  for (const [key, value] of Object.entries(changes) as Array<[keyof Profile, string | undefined]>) {
-    if (value === undefined) delete settings[key];
-    else settings[key] = value;
-  }
+  const settings: Profile = { ...objectOrEmpty(profiles[profile]), ...changes };
+  // A change to `undefined` removes the setting.
+  for (const key of CONFIG_KEYS) if (settings[key] === undefined) delete settings[key];
   profiles[profile] = settings;
   checkWritable(path);
   store.set("profiles", profiles);

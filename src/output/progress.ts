@@ -113,11 +113,6 @@ export function createProgress(line: StatusLine, noun = "rows", now: () => numbe
 
 /** 1234567 → "1,234,567". Not toLocaleString: ICU's number formatting costs ~6 MB of resident memory. */
 export function formatCount(n: number): string {
-  const digits = String(Math.trunc(Math.abs(n)));
-  let out = "";
-  for (let i = 0; i < digits.length; i++) {
-    if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
-    out += digits[i];
-  }
-  return n < 0 ? `-${out}` : out;
+  // A comma at each place followed by whole groups of three digits up to the end.
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

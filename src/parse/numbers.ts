@@ -1,12 +1,7 @@
 import { UsageError } from "../errors.js";
 
 export function parseId(value: unknown, name: string): number {
-  const text = String(value ?? "").trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
-  }
-  return n;
+  return parseIntInRange(value, name, 1, Number.MAX_SAFE_INTEGER);
 }
 
 export function parseIntInRange(value: unknown, name: string, min: number, max: number): number {

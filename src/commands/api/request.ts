@@ -91,15 +91,13 @@ async function readData(ctx: Context, data: string | undefined): Promise<unknown
   let raw = data;
   if (data === "-") raw = await text(ctx.io.stdin);
   else if (source) {
-    try {
-      raw = await readFile(source, "utf8");
-    } catch (error) {
+    raw = await readFile(source, "utf8").catch((error) => {
       const why = unreadable(source, error, { stdin: true });
       throw new UsageError(
         `--data @${source}: ${why.message}`,
         why.suggestion?.replace("give -", "give --data -"),
       );
-    }
+    });
   }
   try {
     return JSON.parse(raw);

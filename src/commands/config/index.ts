@@ -7,7 +7,7 @@ export function register(config: Command, { lazy }: GroupSetup): void {
     config
       .command("list")
       .description("Show the settings in effect and where each comes from (the key as ****1234)")
-      .action(lazy(() => import("./list.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.list))),
     ["assess config list", "assess config list --profile staging --json"],
   );
   examples(
@@ -15,7 +15,7 @@ export function register(config: Command, { lazy }: GroupSetup): void {
       .command("get")
       .description("Print one setting of the profile")
       .argument("<key>", CONFIG_KEYS.join(" | "))
-      .action(lazy(() => import("./get.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.get))),
     ["assess config get base-url"],
   );
   examples(
@@ -24,7 +24,7 @@ export function register(config: Command, { lazy }: GroupSetup): void {
       .description("Change one setting of the profile (file mode 0600)")
       .argument("<key>", CONFIG_KEYS.join(" | "))
       .argument("<value>", "the new value")
-      .action(lazy(() => import("./set.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.set))),
     [
       "assess config set base-url https://api.example.com/assess",
       "assess config set output json --profile ci",
@@ -35,14 +35,14 @@ export function register(config: Command, { lazy }: GroupSetup): void {
       .command("unset")
       .description("Remove one setting from the profile")
       .argument("<key>", CONFIG_KEYS.join(" | "))
-      .action(lazy(() => import("./unset.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.unset))),
     ["assess config unset skills-base-url"],
   );
   examples(
     config
       .command("path")
       .description("Print where the config file lives")
-      .action(lazy(() => import("./path.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.path))),
     ["assess config path"],
   );
 }

@@ -20,20 +20,17 @@ export async function run(
   // With --sandbox, the embedded sandbox (its saved state): the attempts other `--sandbox` commands made.
   const base = (o.url ?? (await ctx.assessBaseUrl())).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;
-  let res: Awaited<ReturnType<typeof request>>;
-  try {
-    res = await request(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ status: o.status }),
-    });
-  } catch (error) {
+  const res = await request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ status: o.status }),
+  }).catch((error: Error) => {
     throw new NetworkError(
-      `Cannot reach a sandbox at ${base}: ${(error as Error).message}`,
+      `Cannot reach a sandbox at ${base}: ${error.message}`,
       "Start one with `assess sandbox` and pass its URL with --url, or use the embedded one: `assess --sandbox sandbox complete <id>`.",
       error,
     );
-  }
+  });
   const body = (await res.body.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (res.statusCode >= 300)
     throw new ApiError(res.statusCode, [String(body?.message ?? `HTTP ${res.statusCode}`)]);

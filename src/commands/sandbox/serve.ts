@@ -14,23 +14,18 @@ export const options = z.object({
 
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const { startSandbox, SANDBOX_KEYS } = await import("../../sandbox/index.js");
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  try {
-    sandbox = await startSandbox({
-      port: o.port,
-      host: o.host,
-      stateFile: o.state,
-      assessPrefix: o.prefix,
-      skillsPrefix: o.skillsPrefix,
-      latencyMs: o.latency,
-      log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
-    });
-  } catch (error) {
+  const sandbox = await startSandbox({
+    port: o.port,
+    host: o.host,
+    stateFile: o.state,
+    assessPrefix: o.prefix,
+    skillsPrefix: o.skillsPrefix,
+    latencyMs: o.latency,
+    log: ctx.debugEnabled ? (line) => ctx.info(line) : undefined,
+  }).catch((error) => {
     // A socket's error (a port in use) is the user's to change; the state file's are not socket errors.
-    if (typeof (error as { syscall?: unknown }).syscall === "string")
-      throw listenError(o.host, o.port, error);
-    throw error;
-  }
+    throw typeof error?.syscall === "string" ? listenError(o.host, o.port, error) : error;
+  });
   ctx.info(
     [
       `Sandbox listening at ${sandbox.url} (employee skills at ${sandbox.skillsUrl})`,

@@ -9,7 +9,7 @@ export function register(users: Command, { lazy }: GroupSetup): void {
       .option("--email <email>", "the user's e-mail")
       .option("--name <name>", "the user's full name")
       .option("--business-unit <id>", "business unit id (default: the account's default unit)")
-      .action(lazy(() => import("./create.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.create))),
     ["assess users create --email grace@example.com --name 'Grace Hopper'"],
   );
   examples(
@@ -18,10 +18,10 @@ export function register(users: Command, { lazy }: GroupSetup): void {
       .description("Move a user to another business unit")
       .option("--email <email>", "the user's e-mail")
       .option("--business-unit <id>", "the new business unit id")
-      .action(lazy(() => import("./update.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.update))),
     ["assess users update --email grace@example.com --business-unit 11"],
   );
-  // status.ts tells the two apart by the command's name.
+  // Their one verb, `status`, tells the two apart by the command's name.
   for (const verb of ["activate", "deactivate"] as const) {
     examples(
       users
@@ -32,7 +32,7 @@ export function register(users: Command, { lazy }: GroupSetup): void {
             : "Stop a user accessing the system (data is kept)",
         )
         .option("--email <email>", "the user's e-mail")
-        .action(lazy(() => import("./status.js"))),
+        .action(lazy(() => import("./verbs.js").then((m) => m.status))),
       [`assess users ${verb} --email grace@example.com`],
     );
   }
