@@ -9,9 +9,8 @@ import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { BulkEntry } from "../engine/types.js";
-import { columnLabel, normalizeHeader, rowPlace } from "./columns.js";
+import { columnLabel, extraFields, normalizeHeader, rowPlace } from "./columns.js";
 import type { CsvInput } from "./csv.js";
-import { extraFields } from "./invites.js";
 import { jsonArrayBatches } from "./json-array.js";
 
 export type Employee = z.infer<typeof EmployeeUpsertItem>;
@@ -83,10 +82,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
   return { targets, order };
 }
 
-export function employeeCsvEntries(
-  input: CsvInput,
-  columns: EmployeeColumns,
-): () => AsyncIterable<BulkEntry<Employee>[]> {
+export function employeeCsvEntries(input: CsvInput, columns: EmployeeColumns) {
   const { targets, order } = columns;
   const width = input.header.length;
   const sheet = input.sheet !== undefined;

@@ -41,11 +41,7 @@ const refuse = (name: string, why: string) =>
   );
 
 /** The workbook reduced to the parts the reader needs, within the limits; undefined when it is no ZIP archive. */
-export async function guardWorkbook(
-  path: string,
-  name: string,
-  sheet: string | undefined,
-): Promise<Buffer | undefined> {
+export async function guardWorkbook(path: string, name: string, sheet: string | undefined) {
   const file = await readFile(path);
   if (file.length > MAX_FILE_BYTES) {
     throw refuse(
