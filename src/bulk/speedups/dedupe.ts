@@ -9,7 +9,7 @@
  * contents sharing 32 bits of hash (2^-32 a pair) would be taken for a repeat.
  */
 import { FIRST, REPEAT } from "../engine/types.js";
-import { KeySet, probe } from "./keyset.js";
+import { FLAGS, KeySet, MAX_LOAD, probe } from "./keyset.js";
 import { type Scanned, scan } from "./spool.js";
 
 /** Met already by the sending pass. */
@@ -18,9 +18,7 @@ const SEEN = 1;
 const CONFLICT = 2;
 /** Marks a used slot: a slot's second word is never 0 (0 = free). */
 const PRESENT = 4;
-const FLAGS = 7;
 const WORDS = 3;
-const MAX_LOAD = 0.7;
 
 /** Where the checked rows are: the spools of the validate-first pass, in file order. */
 interface SpooledPart {
