@@ -1,5 +1,5 @@
 /** CSV rows → bulk-invite candidates (e-mail and name), checked field by field, one ledger group per test. */
-import { asJson, type Json } from "../../api/json.js";
+import { asJson } from "../../api/json.js";
 import { type BulkCandidate, BulkCandidateName, Email } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import type { BulkEntry } from "../engine/types.js";
@@ -9,19 +9,10 @@ import type { CsvInput } from "./csv.js";
 const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemail"];
 const NAME_ALIASES = ["name", "fullname", "candidatename"];
 
-export interface InviteColumns {
-  email: number;
-  name?: number;
-  firstName?: number;
-  lastName?: number;
-  test?: number;
-}
+export type InviteColumns = ReturnType<typeof inviteColumns>;
 
-/** Locates the columns of an invite file, or explains (exit 2) what is missing. */
-export function inviteColumns(
-  input: CsvInput,
-  options: { emailColumn?: string; nameColumn?: string } = {},
-): InviteColumns {
+/** Locates the columns of an invite file (each an index into the header), or explains (exit 2) what is missing. */
+export function inviteColumns(input: CsvInput, options: { emailColumn?: string; nameColumn?: string } = {}) {
   const { header } = input;
   const at = rowPlace(input, input.headerLine);
   const find = (aliases: string[], role: string, option?: string, override?: string) =>
@@ -91,16 +82,12 @@ export function inviteEntries(input: CsvInput, columns: InviteColumns, testId: n
     if (!BulkCandidateName.safeParse(name).success) problems.push(`${nameLabel}: empty`);
     if (problems.length > 0)
       return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
-    const json = candidateJson(email, name);
+    // `toJson({ email, name })` written out: 0.11 µs a row instead of 0.18.
+    const json = asJson<BulkCandidate>(`{"email":${JSON.stringify(email)},"name":${JSON.stringify(name)}}`);
     return { row: { line, group: group!, key: email.toLowerCase(), label: email, json, source: fields } };
   };
 
   return async function* entries() {
     for await (const batch of input.batches()) yield batch.map(({ line, fields }) => entry(line, fields));
   };
-}
-
-/** `toJson({ email, name })` written out: 0.11 µs a row instead of 0.18. */
-function candidateJson(email: string, name: string): Json<BulkCandidate> {
-  return asJson(`{"email":${JSON.stringify(email)},"name":${JSON.stringify(name)}}`);
 }
