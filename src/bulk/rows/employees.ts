@@ -3,7 +3,6 @@
  * `employeeHRMSInfo.` prefix (found as columns.ts finds them); any other column is a custom field. A rejects
  * file's `error` column is ignored, so a fixed rejects file can be fed back in as it is.
  */
-import type { z } from "zod";
 import { toJson } from "../../api/json.js";
 import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
@@ -13,7 +12,7 @@ import { columnLabel, extraFields, normalizeHeader, rowPlace } from "./columns.j
 import type { CsvInput } from "./csv.js";
 import { jsonArrayBatches } from "./json-array.js";
 
-export type Employee = z.infer<typeof EmployeeUpsertItem>;
+export type Employee = EmployeeUpsertItem;
 
 const TOP_FIELDS = ["email", "firstName", "lastName", "jobCode"];
 const HRMS_FIELDS = [
