@@ -72,3 +72,15 @@ export function columnName(n: number): string {
   for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) name = String.fromCharCode(65 + ((k - 1) % 26)) + name;
   return name;
 }
+
+/** More non-empty fields than the header names: an unquoted delimiter (CSV) or an unnamed column (sheet). */
+export function extraFields(fields: string[], width: number, sheet = false): string | undefined {
+  for (let i = width; i < fields.length; i++) {
+    if (fields[i]!.trim() !== "") {
+      return sheet
+        ? `a value in column ${columnName(i + 1)}, which the header row does not name`
+        : `${fields.length} fields but the header has ${width} (quote values that contain the delimiter)`;
+    }
+  }
+  return undefined;
+}

@@ -38,8 +38,8 @@ export interface ByteRange {
 }
 
 export interface CsvInput extends CsvSource {
-  /** The data records in batches; `end` receives the line where a record after the last one would start. */
-  batches(range?: ByteRange, end?: { line: number }): AsyncGenerator<CsvRecord[]>;
+  /** The data records, in batches. */
+  batches(): AsyncGenerator<CsvRecord[]>;
 }
 
 /** A syntax error at a line (relative to the part read, for a ByteRange). */
@@ -82,26 +82,27 @@ export async function openCsv(
   const head = await sniff(path, name, example);
   const excel = /^sep=(.)\r?\n/i.exec(head)?.[1];
   const delimiter = options.delimiter ?? excel ?? detectDelimiter(head);
-  const input = csvInput({ path, name, delimiter, header: [], headerLine: 1 });
-  for await (const batch of readRecords({ path, name, delimiter, start: 0 }, { header: "keep" })) {
-    const first = batch[0];
-    if (first) {
-      input.header = first.fields.map((cell) => cell.trim());
-      input.headerLine = first.line;
-      break;
-    }
+  // The first record is the header (a batch is never empty).
+  for await (const [first] of readRecords({ path, name, delimiter, start: 0 }, { header: "keep" })) {
+    const header = first!.fields.map((cell) => cell.trim());
+    return csvInput({ path, name, delimiter, header, headerLine: first!.line });
   }
-  if (input.header.length === 0) throw emptyFile(name, example);
-  return input;
+  throw emptyFile(name, example);
 }
 
-/** An input opened before (by openCsv, maybe in another thread). */
-export function csvInput(source: CsvSource): CsvInput {
+/**
+ * An input opened before (by openCsv, maybe in another thread), or a part of it: `end` receives the line where
+ * a record after the part's last one would start.
+ */
+export function csvInput(
+  source: CsvSource,
+  part: { range?: ByteRange; end?: { line: number } } = {},
+): CsvInput {
   const { path, name, delimiter } = source;
+  const { range, end } = part;
   return {
     ...source,
-    batches: (range, end) =>
-      readRecords({ path, name, delimiter, start: range?.start ?? 0, end: range?.end }, { end }),
+    batches: () => readRecords({ path, name, delimiter, start: range?.start ?? 0, end: range?.end }, { end }),
   };
 }
 
@@ -194,12 +195,11 @@ function notUtf8(name: string, line: number): UsageError {
 
 /** The header row decides: the candidate delimiter seen most often outside quotes (comma when none is). */
 export function detectDelimiter(text: string): string {
-  const end = firstLineEnd(text);
-  const header = end === -1 ? text : text.slice(0, end);
   const counts = new Map(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
-  for (const ch of header) {
+  for (const ch of text) {
     if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) break;
     else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
   }
   let best = ",";
@@ -285,13 +285,7 @@ async function* readRecords(
 }
 
 /** A file's bytes from `start` (where a line starts) to `end` (or its end). */
-export interface FilePart {
-  path: string;
-  name: string;
-  delimiter: string;
-  start: number;
-  end?: number;
-}
+type FilePart = Pick<CsvSource, "path" | "name" | "delimiter"> & { start: number; end?: number };
 
 const QUOTE = 0x22;
 const CR = 0x0d;

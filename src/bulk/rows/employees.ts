@@ -3,18 +3,16 @@
  * `employeeHRMSInfo.` prefix (found as columns.ts finds them); any other column is a custom field. A rejects
  * file's `error` column is ignored, so a fixed rejects file can be fed back in as it is.
  */
-import type { z } from "zod";
 import { toJson } from "../../api/json.js";
 import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { BulkEntry } from "../engine/types.js";
-import { columnLabel, normalizeHeader, rowPlace } from "./columns.js";
+import { columnLabel, extraFields, normalizeHeader, rowPlace } from "./columns.js";
 import type { CsvInput } from "./csv.js";
-import { extraFields } from "./invites.js";
 import { jsonArrayBatches } from "./json-array.js";
 
-export type Employee = z.infer<typeof EmployeeUpsertItem>;
+export type Employee = EmployeeUpsertItem;
 
 const TOP_FIELDS = ["email", "firstName", "lastName", "jobCode"];
 const HRMS_FIELDS = [
@@ -83,10 +81,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
   return { targets, order };
 }
 
-export function employeeCsvEntries(
-  input: CsvInput,
-  columns: EmployeeColumns,
-): () => AsyncIterable<BulkEntry<Employee>[]> {
+export function employeeCsvEntries(input: CsvInput, columns: EmployeeColumns) {
   const { targets, order } = columns;
   const width = input.header.length;
   const sheet = input.sheet !== undefined;

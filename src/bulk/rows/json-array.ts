@@ -46,7 +46,6 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
   let inElement = false;
   let expectValue = true; // after [ or ,
   let first = true;
-  let elementStart = -1;
   let literal = false; // the current element is a bare number, true, false or null
 
   const fail = (message: string, at = line) => new UsageError(`${name}:${at}: ${message}`);
@@ -58,7 +57,8 @@ export async function* jsonArrayBatches(path: string, name: string): AsyncGenera
       const out: JsonElement[] = [];
       let i = first && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
       first = false;
-      elementStart = inElement ? 0 : -1;
+      // Where the current element starts in this piece (at 0 when it began in an earlier one).
+      let elementStart = inElement ? 0 : -1;
       const closeElement = (end: number) => {
         parts.push(buf.subarray(elementStart, end));
         const text = Buffer.concat(parts).toString("utf8");

@@ -75,8 +75,8 @@ export function fromRejectsFile(input: CsvInput): CsvInput {
   if (!input.header.some((cell) => normalizeHeader(cell) === "error")) return input;
   return {
     ...input,
-    async *batches(range, end) {
-      for await (const batch of input.batches(range, end)) {
+    async *batches() {
+      for await (const batch of input.batches()) {
         for (const record of batch) record.fields = record.fields.map(restoreCell);
         yield batch;
       }

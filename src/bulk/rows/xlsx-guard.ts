@@ -41,11 +41,7 @@ const refuse = (name: string, why: string) =>
   );
 
 /** The workbook reduced to the parts the reader needs, within the limits; undefined when it is no ZIP archive. */
-export async function guardWorkbook(
-  path: string,
-  name: string,
-  sheet: string | undefined,
-): Promise<Buffer | undefined> {
+export async function guardWorkbook(path: string, name: string, sheet: string | undefined) {
   const file = await readFile(path);
   if (file.length > MAX_FILE_BYTES) {
     throw refuse(
@@ -95,8 +91,7 @@ export async function guardWorkbook(
   const sheetEntry = sheetPart === undefined ? undefined : byName.get(sheetPart);
   if (sheetEntry !== undefined) {
     needed.push(sheetEntry);
-    const scan = new SheetScan(name, wanted!.name);
-    await inflate(file, sheetEntry, name, budget, (chunk) => scan.push(chunk));
+    await inflate(file, sheetEntry, name, budget, sheetScan(name, wanted!.name));
   }
   return archiveOf(file, needed);
 }
@@ -202,60 +197,48 @@ async function inflate(
   }
 }
 
-/** Counts a sheet's rows and finds its last row and column as its XML streams by. */
-class SheetScan {
-  private carry = "";
-  private rows = 0;
-  private cells = 0;
-  private lastRow = 0;
-  private lastColumn = 0;
-  private readonly decoder = new TextDecoder();
-
-  constructor(
-    private readonly name: string,
-    private readonly sheet: string,
-  ) {}
-
-  push(chunk: Buffer): void {
-    const text = this.carry + this.decoder.decode(chunk, { stream: true });
+/** Counts a sheet's rows and finds its last row and column as its XML streams by, chunk after chunk. */
+function sheetScan(name: string, sheet: string): (chunk: Buffer) => void {
+  const where = `sheet "${sheet}"`;
+  const decoder = new TextDecoder();
+  let carry = "";
+  let rows = 0;
+  let cells = 0;
+  let lastRow = 0;
+  let lastColumn = 0;
+  return (chunk) => {
+    const text = carry + decoder.decode(chunk, { stream: true });
     // A tag still open at the chunk's end is scanned with the next chunk.
     const cut = text.lastIndexOf("<");
     const open = cut !== -1 && text.indexOf(">", cut) === -1;
-    this.carry = open ? text.slice(cut) : "";
-    if (this.carry.length > MAX_TAG) {
-      throw refuse(this.name, `sheet "${this.sheet}" holds a tag longer than ${MAX_TAG / 1024} KiB`);
-    }
+    carry = open ? text.slice(cut) : "";
+    if (carry.length > MAX_TAG) throw refuse(name, `${where} holds a tag longer than ${MAX_TAG / 1024} KiB`);
     for (const match of (open ? text.slice(0, cut) : text).matchAll(/<(?:\w+:)?(row|c)\b([^>]*)>/g)) {
       const address = /\sr="([A-Z]*)(\d+)"/.exec(match[2]!);
       if (match[1] === "c") {
-        this.cells++;
+        cells++;
         if (address) {
-          this.lastColumn = Math.max(this.lastColumn, columnNumber(address[1]!));
-          this.lastRow = Math.max(this.lastRow, Number(address[2]));
+          lastColumn = Math.max(lastColumn, columnNumber(address[1]!));
+          lastRow = Math.max(lastRow, Number(address[2]));
         }
       } else {
-        this.rows++;
-        this.lastRow = address ? Math.max(this.lastRow, Number(address[2])) : this.lastRow + 1;
+        rows++;
+        lastRow = address ? Math.max(lastRow, Number(address[2])) : lastRow + 1;
       }
-      this.check();
+      if (rows > MAX_ROWS + 1 || lastRow > MAX_ROWS + 1) {
+        throw refuse(
+          name,
+          `${where} has more than ${MAX_ROWS.toLocaleString("en-US")} rows below its header (row ${lastRow.toLocaleString("en-US")} found); assess reads workbooks up to that many`,
+        );
+      }
+      if (lastRow * lastColumn > MAX_CELLS || cells > MAX_CELLS) {
+        throw refuse(
+          name,
+          `${where} uses a range of ${lastRow.toLocaleString("en-US")} rows × ${lastColumn.toLocaleString("en-US")} columns (up to ${columnName(lastColumn)}${lastRow}), more than ${MAX_CELLS.toLocaleString("en-US")} cells`,
+        );
+      }
     }
-  }
-
-  private check(): void {
-    const where = `sheet "${this.sheet}"`;
-    if (this.rows > MAX_ROWS + 1 || this.lastRow > MAX_ROWS + 1) {
-      throw refuse(
-        this.name,
-        `${where} has more than ${MAX_ROWS.toLocaleString("en-US")} rows below its header (row ${this.lastRow.toLocaleString("en-US")} found); assess reads workbooks up to that many`,
-      );
-    }
-    if (this.lastRow * this.lastColumn > MAX_CELLS || this.cells > MAX_CELLS) {
-      throw refuse(
-        this.name,
-        `${where} uses a range of ${this.lastRow.toLocaleString("en-US")} rows × ${this.lastColumn.toLocaleString("en-US")} columns (up to ${columnName(this.lastColumn)}${this.lastRow}), more than ${MAX_CELLS.toLocaleString("en-US")} cells`,
-      );
-    }
-  }
+  };
 }
 
 /** A → 1, Z → 26, AA → 27, XFD → 16,384. */
@@ -272,25 +255,22 @@ function archiveOf(file: Buffer, entries: Entry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, "utf8");
+    // The fields both headers share, from "version needed" to the name's length (times and extras zero).
+    const shared = Buffer.alloc(26);
+    shared.writeUInt16LE(20, 0);
+    shared.writeUInt16LE(0x0800, 2); // UTF-8 names; sizes here, no data descriptor
+    shared.writeUInt16LE(entry.method, 4);
+    shared.writeUInt32LE(entry.crc, 10);
+    shared.writeUInt32LE(entry.compressedSize, 14);
+    shared.writeUInt32LE(entry.size, 18);
+    shared.writeUInt16LE(name.length, 22);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names; sizes here, no data descriptor
-    local.writeUInt16LE(entry.method, 8);
-    local.writeUInt32LE(entry.crc, 14);
-    local.writeUInt32LE(entry.compressedSize, 18);
-    local.writeUInt32LE(entry.size, 22);
-    local.writeUInt16LE(name.length, 26);
+    shared.copy(local, 4);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(entry.method, 10);
-    central.writeUInt32LE(entry.crc, 16);
-    central.writeUInt32LE(entry.compressedSize, 20);
-    central.writeUInt32LE(entry.size, 24);
-    central.writeUInt16LE(name.length, 28);
+    central.writeUInt16LE(20, 4); // version made by
+    shared.copy(central, 6);
     central.writeUInt32LE(offset, 42);
     const data = file.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
     pieces.push(local, name, data);

@@ -8,7 +8,7 @@
  */
 import readXlsxFile from "read-excel-file/node";
 import { UsageError } from "../../errors.js";
-import { columnName } from "./columns.js";
+import { columnName, inputLabel } from "./columns.js";
 import { type CsvInput, type CsvRecord, displayName, sizeOf } from "./csv.js";
 import { guardWorkbook } from "./xlsx-guard.js";
 
@@ -23,7 +23,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
   const name = displayName(path);
   await sizeOf(path, name, "a workbook");
   const { sheet, rows } = await readRows(path, name, options.sheet);
-  const place = `${name}, sheet "${sheet}"`;
+  const place = inputLabel({ name, sheet });
   checkCellSizes(rows, place);
   const headerIndex = rows.findIndex((row) => !isBlank(row));
   if (headerIndex === -1) {

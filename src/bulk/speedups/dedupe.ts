@@ -9,7 +9,7 @@
  * contents sharing 32 bits of hash (2^-32 a pair) would be taken for a repeat.
  */
 import { FIRST, REPEAT } from "../engine/types.js";
-import { KeySet, probe } from "./keyset.js";
+import { FLAGS, KeySet, MAX_LOAD, probe } from "./keyset.js";
 import { type Scanned, scan } from "./spool.js";
 
 /** Met already by the sending pass. */
@@ -18,9 +18,7 @@ const SEEN = 1;
 const CONFLICT = 2;
 /** Marks a used slot: a slot's second word is never 0 (0 = free). */
 const PRESENT = 4;
-const FLAGS = 7;
 const WORDS = 3;
-const MAX_LOAD = 0.7;
 
 /** Where the checked rows are: the spools of the validate-first pass, in file order. */
 interface SpooledPart {
@@ -32,10 +30,11 @@ interface SpooledPart {
 const ONCE = 1;
 const MORE = 2;
 
-type Located = { rows: number; shown: Array<{ line: number; error: string }> };
-
-/** Keys whose rows repeat or conflict, and which of their rows the sending pass met. */
-class Repeats {
+/**
+ * Which rows of the input repeat or conflict, by their dedupe keys (built by `indexRows`): a table of the keys
+ * that come more than once, so a key it does not hold is the first (and only) of its rows.
+ */
+export class DedupeIndex {
   private readonly table: Uint32Array;
   private readonly capacity: number;
   private count = 0;
@@ -70,6 +69,7 @@ class Repeats {
     }
   }
 
+  /** The sending pass's verdict on a row: FIRST, REPEAT, or (a conflicting key's) another row's line. */
   take(hi: number, lo: number, fp: number): number {
     const i = this.find(hi, (lo & ~FLAGS) >>> 0);
     if (i < 0) return FIRST;
@@ -88,10 +88,11 @@ class Repeats {
   }
 
   /**
-   * Notes each conflicting key's two lines in another pass; returns how many rows conflict, and the first
-   * `most` invalid rows in file order, invalid from the start or conflicting (`reason`: naming the other line).
+   * Notes each conflicting key's two lines in another pass (only when some keys conflict); returns how many
+   * rows conflict, and the first `most` invalid rows in file order, invalid from the start or conflicting
+   * (`reason`: naming the other line).
    */
-  locate(parts: SpooledPart[], most: number, reason: (otherLine: number) => string): Located {
+  locate(parts: SpooledPart[], most: number, reason: (otherLine: number) => string) {
     const lines = new Uint32Array(this.capacity * 2);
     this.lines = lines;
     let rows = 0;
@@ -124,31 +125,6 @@ class Repeats {
   }
 }
 
-/** Which rows of the input repeat or conflict, by their dedupe keys (built by `indexRows`). */
-export class DedupeIndex {
-  constructor(
-    private readonly keys: KeySet,
-    /** Rows of keys that come more than once; none when every key comes once. */
-    private readonly repeats?: Repeats,
-  ) {}
-
-  /** Keys whose rows differ. */
-  get conflicts(): number {
-    return this.repeats?.conflicts ?? 0;
-  }
-
-  /** The sending pass's verdict on a row: FIRST, REPEAT, or (a conflicting key's) another row's line. */
-  take(hi: number, lo: number, fp: number): number {
-    if (!this.repeats || (this.keys.get(hi, lo) & MORE) === 0) return FIRST;
-    return this.repeats.take(hi, lo, fp);
-  }
-
-  /** See Repeats.locate (only when some keys conflict). */
-  locate(parts: SpooledPart[], most: number, reason: (otherLine: number) => string): Located {
-    return this.repeats!.locate(parts, most, reason);
-  }
-}
-
 /** The index of the rows in the spools (`rows`: how many have a dedupe key). */
 export function indexRows(parts: SpooledPart[], rows: number): DedupeIndex {
   const keys = new KeySet(rows);
@@ -157,13 +133,14 @@ export function indexRows(parts: SpooledPart[], rows: number): DedupeIndex {
     if (!r.dedupe || (keys.update(r.dhi, r.dlo, ONCE) & ONCE) === 0) return;
     if ((keys.update(r.dhi, r.dlo, MORE) & MORE) === 0) more++;
   });
-  if (more === 0) return new DedupeIndex(keys);
-  // A second pass for the keys that come more than once.
-  const repeats = new Repeats(more);
-  scanParts(parts, (r) => {
-    if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) repeats.add(r.dhi, r.dlo, r.hi);
-  });
-  return new DedupeIndex(keys, repeats);
+  const index = new DedupeIndex(more);
+  // A second pass for the keys that come more than once (none: every row is the first of its key).
+  if (more > 0) {
+    scanParts(parts, (r) => {
+      if (r.dedupe && keys.get(r.dhi, r.dlo) & MORE) index.add(r.dhi, r.dlo, r.hi);
+    });
+  }
+  return index;
 }
 
 function scanParts(parts: SpooledPart[], visit: (record: Scanned) => void): void {

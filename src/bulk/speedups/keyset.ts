@@ -5,8 +5,10 @@
  */
 import type { KeyFlags } from "../engine/types.js";
 
-/** The three flags a key can have (DONE, UNCERTAIN, SEEN: engine/types.ts). */
-const FLAGS = 7;
+/** The three flags a key can have (DONE, UNCERTAIN, SEEN: engine/types.ts), in the low bits of its `lo`. */
+export const FLAGS = 7;
+/** How full a table may get before probes grow long. */
+export const MAX_LOAD = 0.7;
 
 /** The two 32-bit halves of the last `hashKey` call (one scratch pair, not one allocated per row). */
 export const hashHalves = { hi: 0, lo: 0 };
@@ -34,8 +36,6 @@ export function hashKey(text: string): void {
   hashHalves.hi = h1 >>> 0;
   hashHalves.lo = h2 >>> 0;
 }
-
-const MAX_LOAD = 0.7;
 
 /**
  * Linear probing in a table of `words`-word slots [hi, lo with flags in its low 3 bits, …] (lo 0: free): the

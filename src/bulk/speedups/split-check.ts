@@ -33,40 +33,38 @@ import { type InviteColumns, inviteEntries } from "../rows/invites.js";
 import { fromRejectsFile } from "../rows/rejects.js";
 import { closeSpool, openSpool, type SpoolTarget } from "./spool.js";
 
-export type RowReader = InviteRows | EmployeeRows;
-type InviteRows = { rows: "invites"; columns: InviteColumns; testId: number | undefined };
-type EmployeeRows = { rows: "employees"; columns: EmployeeColumns };
+export type RowReader =
+  | { rows: "invites"; columns: InviteColumns; testId: number | undefined }
+  | { rows: "employees"; columns: EmployeeColumns };
+/** What a reader's rows are. */
+type ItemOf<R extends RowReader> = R["rows"] extends "invites" ? BulkCandidate : Employee;
 
 /** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
-function rowsOf(
+function rowsOf<R extends RowReader>(
   input: CsvInput,
-  reader: RowReader,
-): () => AsyncIterable<BulkEntry<BulkCandidate | Employee>[]> {
+  reader: R,
+): () => AsyncIterable<BulkEntry<ItemOf<R>>[]> {
   const rows = fromRejectsFile(input);
-  return reader.rows === "invites"
-    ? inviteEntries(rows, reader.columns, reader.testId)
-    : employeeCsvEntries(rows, reader.columns);
+  const read =
+    reader.rows === "invites"
+      ? inviteEntries(rows, reader.columns, reader.testId)
+      : employeeCsvEntries(rows, reader.columns);
+  return read as () => AsyncIterable<BulkEntry<ItemOf<R>>[]>;
 }
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;
 
 /** A CSV job's `read` and `splitCheck` from one description of its rows; a sheet's job has `read` alone. */
-export function csvRows(
+export function csvRows<R extends RowReader>(
   input: CsvInput,
-  reader: InviteRows,
-): Pick<BulkJob<BulkCandidate>, "read" | "splitCheck">;
-export function csvRows(
-  input: CsvInput,
-  reader: EmployeeRows,
-): Pick<BulkJob<Employee>, "read" | "splitCheck">;
-export function csvRows(
-  input: CsvInput,
-  reader: RowReader,
-): Pick<BulkJob<BulkCandidate | Employee>, "read" | "splitCheck"> {
+  reader: R,
+): Pick<BulkJob<ItemOf<R>>, "read" | "splitCheck"> {
+  const read = rowsOf(input, reader);
   // A sheet's rows are in memory already: there is no text to cut in two.
-  if (input.sheet !== undefined) return { read: rowsOf(input, reader) };
-  return { read: rowsOf(input, reader), splitCheck: (options) => checkSplit(input, reader, options) };
+  return input.sheet !== undefined
+    ? { read }
+    : { read, splitCheck: (options) => checkSplit(input, reader, options) };
 }
 
 /** Rejects when `signal` fires; marked handled, as nobody waits for it once the check is over. */
@@ -85,9 +83,7 @@ export function checkPart(
   reader: RowReader,
   part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal; spool?: SpoolTarget } = {},
 ): Promise<Tally> {
-  const input = csvInput(source);
-  const ranged = { ...input, batches: () => input.batches(part.range, part.end) };
-  return tally(rowsOf(ranged, reader)(), part.spool, part.signal);
+  return tally(rowsOf(csvInput(source, part), reader)(), part.spool, part.signal);
 }
 
 /** What the worker sends back: its tally, or the error that stopped it (lines relative to its part). */

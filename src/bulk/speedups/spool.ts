@@ -17,16 +17,12 @@ import { ensureLedgerDir } from "../engine/ledger-dir.js";
 import type { BulkRow, InvalidRow, ReadyEntry, ReadyRow } from "../engine/types.js";
 import { hashHalves, hashKey } from "./keyset.js";
 
-/** A replayed row, and where its source lies in the spool (`sourceOf` reads it). */
-interface SpooledRow<T> extends ReadyRow<T> {
-  spooledSource?: SpooledSource;
-}
+/** A replayed row, and where its source lies in the piece of the spool its JSON is in (`bytes`). */
+type SpooledRow<T> = ReadyRow<T> & { spooledSource?: SpooledSource };
 
-/** Where a replayed row's source lies in the spool file (read and decoded on demand). */
 interface SpooledSource {
-  fd: number;
-  position: number;
-  bytes: number;
+  start: number;
+  end: number;
   /** CSV fields joined by NUL; else JSON. */
   fields: boolean;
 }
@@ -51,20 +47,14 @@ function spooled(source: unknown): { flag: number; text: string } {
   return { flag: JSON_SOURCE, text: JSON.stringify(source) ?? "null" };
 }
 
-/** The row as read, for the rejects file: read back from the spool only for the few rows that go there. */
+/** The row as read, for the rejects file: decoded only for the few rows that go there. */
 export function sourceOf(row: ReadyRow<unknown>): unknown {
   const spooled = (row as SpooledRow<unknown>).spooledSource;
-  if (!spooled) return undefined;
-  const bytes = Buffer.allocUnsafe(spooled.bytes);
-  for (let done = 0; done < bytes.length; ) {
-    const read = readSync(spooled.fd, bytes, done, bytes.length - done, spooled.position + done);
-    if (read === 0) throw new Error("the spool of checked rows ends inside a row");
-    done += read;
-  }
-  return decodeSource(bytes.toString("utf8"), spooled.fields);
+  return spooled && decodeSource(row.bytes as Buffer, spooled); // a spool's piece, as `replay` made it
 }
 
-function decodeSource(text: string, fields: boolean): unknown {
+function decodeSource(buffer: Buffer, { start, end, fields }: SpooledSource): unknown {
+  const text = buffer.toString("utf8", start, end);
   return fields ? text.split(SEPARATOR) : JSON.parse(text);
 }
 
@@ -231,7 +221,8 @@ export class SpoolWriter {
 /**
  * The rows of a spool file, in batches, `lineOffset` added to every line. Each piece is read into a buffer of
  * its own and a row is the slice holding its item's JSON: request bodies join those bytes, never decoded and
- * encoded again. Once `countOnly()` (the run stopped: rows are counted, never sent), the slices are empty.
+ * encoded again; its source stays in the same buffer. Once `countOnly()` (the run stopped: rows are counted,
+ * never sent), the slices are empty. An invalid row is read whole (they are few).
  */
 export async function* replay<T>(
   fd: number,
@@ -244,58 +235,44 @@ export async function* replay<T>(
     const rows: Array<SpooledRow<T> | { invalid: InvalidRow }> = [];
     const withJson = !countOnly();
     more = window.next((at) => {
-      const { buffer, words, base } = window;
+      const { buffer, words } = window;
       const i = at >>> 2;
       const flags = words[i + 4]!;
-      if (flags & INVALID) {
-        rows.push({ invalid: invalidAt(buffer, words, at, lineOffset) });
-        return;
-      }
+      const line = words[i + 1]! + lineOffset;
+      // An invalid row's group is SAME_GROUP: its "json" (the error) follows its label.
       const groupBytes = words[i + 7]!;
       const labelAt = at + HEADER_BYTES + (groupBytes === SAME_GROUP ? 0 : groupBytes);
       const jsonAt = labelAt + words[i + 8]!;
       const sourceAt = jsonAt + words[i + 9]!;
+      const label = buffer.toString("utf8", labelAt, jsonAt);
+      const spooledSource =
+        flags & (FIELDS | JSON_SOURCE)
+          ? { start: sourceAt, end: sourceAt + words[i + 10]!, fields: (flags & FIELDS) !== 0 }
+          : undefined;
+      if (flags & INVALID) {
+        const error = buffer.toString("utf8", jsonAt, sourceAt);
+        const source = spooledSource && decodeSource(buffer, spooledSource);
+        rows.push({ invalid: { line, error, ...(label !== "" ? { label } : {}), source } });
+        return;
+      }
       if (groupBytes !== SAME_GROUP) group = buffer.toString("utf8", at + HEADER_BYTES, labelAt);
       rows.push({
-        line: words[i + 1]! + lineOffset,
+        line,
         group,
         hi: words[i + 2]!,
         lo: words[i + 3]!,
         dedupe: (flags & DEDUPE) !== 0,
         dhi: words[i + 5]!,
         dlo: words[i + 6]!,
-        label: buffer.toString("utf8", labelAt, jsonAt),
+        label,
         bytes: buffer,
         start: jsonAt,
         end: withJson ? sourceAt : jsonAt,
-        spooledSource:
-          flags & (FIELDS | JSON_SOURCE)
-            ? { fd, position: base + sourceAt, bytes: words[i + 10]!, fields: (flags & FIELDS) !== 0 }
-            : undefined,
+        spooledSource,
       });
     });
     if (rows.length > 0) yield rows;
   }
-}
-
-/** The invalid row of the record at `at`, read whole (they are few). */
-function invalidAt(buffer: Buffer, words: Uint32Array, at: number, lineOffset: number): InvalidRow {
-  const i = at >>> 2;
-  const labelAt = at + HEADER_BYTES;
-  const errorAt = labelAt + words[i + 8]!;
-  const sourceAt = errorAt + words[i + 9]!;
-  const flags = words[i + 4]!;
-  const source =
-    flags & (FIELDS | JSON_SOURCE)
-      ? decodeSource(buffer.toString("utf8", sourceAt, sourceAt + words[i + 10]!), (flags & FIELDS) !== 0)
-      : undefined;
-  const label = buffer.toString("utf8", labelAt, errorAt);
-  return {
-    line: words[i + 1]! + lineOffset,
-    error: buffer.toString("utf8", errorAt, sourceAt),
-    ...(label !== "" ? { label } : {}),
-    source,
-  };
 }
 
 /** What `scan` gives of each record; one object, filled again for each. */
@@ -346,7 +323,7 @@ class SpoolWindow {
   buffer: Buffer;
   words: Uint32Array;
   /** The file's offset of the buffer's first byte. */
-  base = 0;
+  private base = 0;
   /** Bytes of the file in the buffer. */
   private have = 0;
 
