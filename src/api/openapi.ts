@@ -34,10 +34,7 @@ const SCHEMAS = {
   Invitation: s.Invitation,
   BulkInviteBody: z.lazy(() =>
     s.BulkInviteSettings.unwrap().extend({
-      candidates: z
-        .array(z.strictObject({ email: s.Email, name: s.BulkCandidateName }))
-        .min(1)
-        .max(OPERATIONS.bulkInvite.limits.items),
+      candidates: z.array(s.BulkCandidate).min(1).max(OPERATIONS.bulkInvite.limits.items),
     }),
   ),
   AttemptsBody: z.lazy(() => z.strictObject({ StartDateTime: s.UtcDateTime, EndDateTime: s.UtcDateTime })),

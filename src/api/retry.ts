@@ -25,12 +25,14 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.floor(random() * Math.min(CAP_MS, BASE_MS * 2 ** attempt));
 }
 
-/** Retry-After as seconds or an HTTP date, capped; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+/** Retry-After as seconds or an HTTP date, up to `capMs`; undefined when absent or unreadable. */
+export function retryAfterMs(
+  header: string | undefined,
+  now = Date.now(),
+  capMs = RETRY_AFTER_CAP_MS,
+): number | undefined {
   if (!header) return undefined;
   const value = header.trim();
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(RETRY_AFTER_CAP_MS, Math.round(Number(value) * 1000));
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.min(RETRY_AFTER_CAP_MS, Math.max(0, date - now));
+  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isNaN(ms) ? undefined : Math.min(capMs, Math.max(0, Math.round(ms)));
 }

@@ -68,10 +68,7 @@ const SPECS: Record<
     input: () =>
       z.strictObject({
         testId: s.Id.describe("The test's id, as list_tests gives it"),
-        candidates: z
-          .array(z.strictObject({ email: s.Email, name: s.BulkCandidateName }))
-          .min(1)
-          .max(MAX_ROWS),
+        candidates: z.array(s.BulkCandidate).min(1).max(MAX_ROWS),
         ...s.BulkInviteSettings.unwrap().shape,
         planToken: planToken(),
       }),

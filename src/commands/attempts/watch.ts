@@ -3,6 +3,8 @@
  * --exec or --forward hand each on at least once (./watch-deliver.ts). A state file (./watch-state.ts) keeps
  * a restart, or the next `--once` from cron, from repeating an attempt or missing one.
  */
+
+import { retryAfterMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";
 import { effectiveValues } from "../../config/resolve.js";
@@ -280,15 +282,7 @@ function transient(error: unknown): { reason: string; retryAfterMs?: number } | 
   if (error instanceof NetworkError) return { reason: `Cannot reach the service: ${error.message}` };
   if (!(error instanceof ApiError) || (error.status !== 429 && (error.status ?? 0) < 500)) return undefined;
   const reason = error.status === 429 ? "Rate limited" : `The service failed (HTTP ${error.status})`;
-  return { reason, retryAfterMs: readRetryAfter(error.retryAfter) };
-}
-
-/** Retry-After in seconds or as an HTTP date, up to MAX_BACKOFF_MS; undefined when absent or unreadable. */
-function readRetryAfter(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const value = header.trim();
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isNaN(ms) ? undefined : Math.min(MAX_BACKOFF_MS, Math.max(0, Math.round(ms)));
+  return { reason, retryAfterMs: retryAfterMs(error.retryAfter, Date.now(), MAX_BACKOFF_MS) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { mergeObjects, parseSetPairs } from "../shared/fields.js";
+import { dropUndefined, mergeObjects, parseSetPairs } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
 
 /** A body the service's docs do not show: `--file` as the base, the command's flags over it, `--set` pairs last. */
@@ -9,6 +9,5 @@ export async function composeBody(
   stdin: Readable,
 ): Promise<Record<string, unknown>> {
   const file = options.file === undefined ? {} : await readJsonObject(options.file, "--file", stdin);
-  const flags = Object.fromEntries(Object.entries(fromFlags).filter(([, value]) => value !== undefined));
-  return mergeObjects(file, flags, parseSetPairs(options.set ?? []));
+  return mergeObjects(file, dropUndefined(fromFlags), parseSetPairs(options.set ?? []));
 }
