@@ -114,32 +114,26 @@ export class Ledger {
     options: { restart?: boolean; readOnly?: boolean; expected?: number } = {},
   ): Promise<Ledger> {
     const path = ledgerPath(dir, kind, target);
-    if (!options.readOnly) {
+    const lockPath = options.readOnly ? undefined : `${path}.lock`;
+    if (lockPath) {
       ensureLedgerDir(dir);
-      await takeLock(`${path}.lock`);
+      await takeLock(lockPath);
     } else checkLedgerDir(dir);
     try {
       // A link in the ledger's place goes, not its target (rm does not follow it).
-      if (options.restart && !options.readOnly) await rm(path, { force: true });
+      if (options.restart && lockPath) await rm(path, { force: true });
       const { keys, skipped, skippedAt } = options.restart
         ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
       const ledger = new Ledger(path, keys, skipped, skippedAt);
-      if (!options.readOnly) {
-        ledger.lockPath = `${path}.lock`;
+      if (lockPath) {
+        ledger.lockPath = lockPath;
         const fresh = keys.size === 0 && !existsSync(path);
-        ledger.handle = await open(path, WRITE_FLAGS, 0o600).catch((error: unknown) => {
-          throw notAFile(path, error);
-        });
-        const info = await ledger.handle.stat();
-        if (!info.isFile()) {
-          await ledger.handle.close();
-          ledger.handle = undefined;
-          throw notAFile(path);
-        }
-        ledger.reserved = info.size;
+        const [handle, size] = await openFile(path, WRITE_FLAGS);
+        ledger.handle = handle;
+        ledger.reserved = size;
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
-        [ledger.tail, ledger.torn] = await recordsEnd(ledger.handle, info.size);
+        [ledger.tail, ledger.torn] = await recordsEnd(handle, size);
         if (fresh) {
           await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
           // The new directory entry must survive a crash too.
@@ -148,7 +142,7 @@ export class Ledger {
       }
       return ledger;
     } catch (error) {
-      if (!options.readOnly) await unlink(`${path}.lock`).catch(() => undefined);
+      if (lockPath) await unlink(lockPath).catch(() => undefined);
       throw error;
     }
   }
@@ -266,14 +260,27 @@ async function recordsEnd(handle: FileHandle, size: number): Promise<[end: numbe
 }
 
 /**
- * A ledger that is a symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on some BSDs), or not a file at all,
- * is refused; other errors keep their own message.
+ * Opens a ledger as a file of its own, with its size. A symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on
+ * some BSDs), or not a file at all, is refused; other errors keep their own message.
  */
-function notAFile(path: string, error?: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error !== undefined && code !== "ELOOP" && code !== "EMLINK") return error;
+async function openFile(path: string, flags: number): Promise<[FileHandle, number]> {
+  const handle = await open(path, flags, 0o600).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === "ELOOP" || code === "EMLINK" ? notAFile(path, "a symbolic link") : error;
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw notAFile(path, "not a file");
+    return [handle, info.size];
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function notAFile(path: string, what: string): UsageError {
   return new UsageError(
-    `The ledger ${path} is ${error !== undefined ? "a symbolic link" : "not a file"}; assess reads and writes ledgers only as files of their own`,
+    `The ledger ${path} is ${what}; assess reads and writes ledgers only as files of their own`,
     "Replace it with a copy of the ledger it stands for (or delete it if no earlier run should count: its rows would be sent again); nothing was sent.",
   );
 }
@@ -281,23 +288,14 @@ function notAFile(path: string, error?: unknown): unknown {
 /** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
 async function load(path: string, expected: number) {
   let handle: FileHandle;
+  let size: number;
   try {
-    handle = await open(path, READ_FLAGS);
+    [handle, size] = await openFile(path, READ_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
-    const refused = notAFile(path, error);
-    if (refused !== error) throw refused;
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
-  }
-  let size: number;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw notAFile(path);
-    size = info.size;
-  } catch (error) {
-    await handle.close();
-    throw error;
   }
   // Sized for the larger of this run's rows and the ledger's (~11 bytes a row), so it is allocated once.
   const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
@@ -326,35 +324,21 @@ async function load(path: string, expected: number) {
       return;
     }
     const chunk = String(record.c ?? "");
-    switch (record.t) {
-      case "keys":
-        prepared.set(chunk, parseHashes(String(record.h ?? "")));
-        break;
-      case "send": {
-        const hashes = record.h !== undefined ? parseHashes(String(record.h)) : prepared.get(chunk);
-        prepared.delete(chunk);
-        if (hashes) pending.set(chunk, hashes);
-        break;
-      }
-      case "ok": {
-        const hashes = pending.get(chunk);
-        if (!hashes) break;
-        pending.delete(chunk);
+    if (record.t === "keys") prepared.set(chunk, parseHashes(String(record.h ?? "")));
+    else if (record.t === "send") {
+      const hashes = record.h !== undefined ? parseHashes(String(record.h)) : prepared.get(chunk);
+      prepared.delete(chunk);
+      if (hashes) pending.set(chunk, hashes);
+    } else if (record.t === "ok" || record.t === "fail" || record.t === "uncertain") {
+      // An outcome settles a chunk that went out; one of a chunk never sent is ignored.
+      const hashes = pending.get(chunk);
+      pending.delete(chunk);
+      if (hashes && record.t === "ok") {
         const failed = new Set(Array.isArray(record.failed) ? (record.failed as number[]) : []);
         for (let i = 0; i < hashes.length; i += 2) {
           if (!failed.has(i / 2)) keys.update(hashes[i]!, hashes[i + 1]!, DONE, UNCERTAIN);
         }
-        break;
-      }
-      case "fail":
-        pending.delete(chunk);
-        break;
-      case "uncertain": {
-        const hashes = pending.get(chunk);
-        pending.delete(chunk);
-        if (hashes) markUncertain(keys, hashes);
-        break;
-      }
+      } else if (hashes && record.t === "uncertain") markUncertain(keys, hashes);
     }
   };
   let rest = "";
