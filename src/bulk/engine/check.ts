@@ -117,7 +117,7 @@ export function conflictReason(job: Pick<CheckInput, "conflictReason">): (otherL
   return job.conflictReason ?? ((line) => `conflicts with line ${line}: the same item with other values`);
 }
 
-export function noRows(job: Pick<CheckInput, "noRowsMessage" | "inputName">): UsageError {
+function noRows(job: Pick<CheckInput, "noRowsMessage" | "inputName">): UsageError {
   return new UsageError(
     job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
     "The first row names the columns; each following row is one item to send.",
