@@ -90,7 +90,8 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
     const { rows, invalid, shown } = checked;
     if (rows === 0) throw noRows(job);
     if (!job.skipInvalid && invalid > 0) {
-      const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
+      const where = job.locate ?? ((line) => (job.inputName ? `${job.inputName}:${line}` : `line ${line}`));
+      const listed = shown.map(({ line, error }) => `${where(line)}: ${error}`);
       const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
       throw new UsageError(
         `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
@@ -122,11 +123,6 @@ function noRows(job: Pick<CheckInput, "noRowsMessage" | "inputName">): UsageErro
     job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
     "The first row names the columns; each following row is one item to send.",
   );
-}
-
-function where(job: CheckInput, line: number): string {
-  if (job.locate) return job.locate(line);
-  return job.inputName ? `${job.inputName}:${line}` : `line ${line}`;
 }
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */

@@ -80,8 +80,8 @@ export type ChunkOutcome =
 
 export class Ledger {
   private handle?: FileHandle;
-  private queue: string[] = [];
-  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Records waiting for the next write, with the promises of their callers. */
+  private queue: Array<{ line: string; resolve: () => void; reject: (error: unknown) => void }> = [];
   /** Each prepared chunk's keys record, until its begin (which waits for it). */
   private readonly keysWritten = new Map<string, Promise<void>>();
   private flushing?: Promise<void>;
@@ -179,18 +179,17 @@ export class Ledger {
    */
   private append(record: object): Promise<void> {
     if (!this.handle) return Promise.resolve();
-    this.queue.push(`${JSON.stringify(record)}\n`);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const line = `${JSON.stringify(record)}\n`;
+    const done = new Promise<void>((resolve, reject) => this.queue.push({ line, resolve, reject }));
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return done;
   }
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const bytes = Buffer.from((this.torn ? "\n" : "") + this.queue.join(""));
-      const waiters = this.waiters;
+      const batch = this.queue;
       this.queue = [];
-      this.waiters = [];
+      const bytes = Buffer.from((this.torn ? "\n" : "") + batch.map((w) => w.line).join(""));
       const at = this.tail;
       // Past a failed write, whatever it left: its bytes stay on a line of their own.
       this.tail += bytes.length;
@@ -203,10 +202,10 @@ export class Ledger {
         if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
         if (!DSYNC) fdatasyncSync(this.handle!.fd);
         this.torn = false;
-        for (const w of waiters) w.resolve();
+        for (const w of batch) w.resolve();
       } catch (error) {
         this.torn = true;
-        for (const w of waiters) w.reject(error);
+        for (const w of batch) w.reject(error);
       }
     }
     this.flushing = undefined;

@@ -116,7 +116,6 @@ export class SendLoop<T> {
   private settled = 0;
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
-  private readonly conflictReason: (otherLine: number) => string;
 
   constructor(
     private readonly job: SendInput<T>,
@@ -124,7 +123,6 @@ export class SendLoop<T> {
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
-    this.conflictReason = conflictReason(job);
   }
 
   async execute(): Promise<BulkResult> {
@@ -159,7 +157,6 @@ export class SendLoop<T> {
     } finally {
       this.job.signal?.removeEventListener("abort", onAbort);
       unwatch?.();
-      this.stopped ||= this.fatal !== undefined;
       await Promise.allSettled(this.inflight);
       for (const group of this.groups.values()) await group.ledger.close().catch(() => undefined);
       const rejects = await this.rejects;
@@ -195,13 +192,12 @@ export class SendLoop<T> {
   private async readAll(): Promise<void> {
     const r = this.result;
     for await (const batch of this.checked.replay(() => this.stopped)) {
-      for (const entry of batch) {
+      for (const row of batch) {
         r.rows++;
-        if (entry.invalid) {
-          await this.invalid(entry.invalid);
+        if (row.invalid) {
+          await this.invalid(row.invalid);
           continue;
         }
-        const row = entry as ReadyRow<T>;
         const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
         const keys = group.ledger.keys;
         let flags: number;
@@ -214,7 +210,7 @@ export class SendLoop<T> {
           if (seen > 0) {
             const { line, label } = row;
             const source = this.checked.sourceOf(row);
-            await this.invalid({ line, label, error: this.conflictReason(seen), source });
+            await this.invalid({ line, label, error: conflictReason(this.job)(seen), source });
             continue;
           }
           flags = keys.get(row.hi, row.lo);

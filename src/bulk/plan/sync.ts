@@ -48,8 +48,7 @@ function read(record: Record<string, unknown>, name: string): unknown {
 }
 
 function text(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return String(value);
+  return value === undefined || value === null ? undefined : String(value);
 }
 
 /** Whether a row's value and the service's are the same. */
@@ -117,9 +116,8 @@ export function planSync(
 ): SyncPlan {
   const byExternal = new Map<string, Record<string, unknown>>();
   const byEmail = new Map<string, Record<string, unknown>>();
-  const all: Record<string, unknown>[] = [];
-  for (const record of service) {
-    all.push(record);
+  const all = [...service];
+  for (const record of all) {
     const external = text(read(record, "externalEmployeeId"));
     if (external) byExternal.set(external, record);
     const email = text(read(record, "email"))?.toLowerCase();
@@ -168,25 +166,17 @@ export function planSync(
       continue;
     }
     const record = (external ? byExternal.get(external) : undefined) ?? byEmail.get(email);
-    let at: PlannedRow[];
-    if (!record) {
-      at = plan.new;
-      plan.new.push(row);
-      plan.observed.set(line, digest(undefined));
-    } else {
+    if (record) {
       matched.add(record);
       const employeeId = Number(read(record, "employeeId"));
       if (Number.isFinite(employeeId)) row.employeeId = employeeId;
-      const fields = changedFields(item, record);
-      if (fields.length === 0) {
-        at = plan.unchanged;
-        plan.unchanged.push(row);
-      } else {
-        at = plan.changed;
-        plan.changed.push({ ...row, fields });
-        plan.observed.set(line, digest(record));
-      }
     }
+    const fields = record ? changedFields(item, record) : [];
+    const placed = fields.length > 0 ? { ...row, fields } : row;
+    const at: PlannedRow[] = !record ? plan.new : fields.length === 0 ? plan.unchanged : plan.changed;
+    at.push(placed);
+    // New and changed rows are sent: their keys hold what the service had.
+    if (at !== plan.unchanged) plan.observed.set(line, digest(record));
     first.set(email, { line, content, at });
   }
   if (options.prune) {
