@@ -137,7 +137,7 @@ export function planSync(
   const kept = new Set(options.keep ?? []);
   // One row per employee: the first row of an e-mail holds it; a later one with the same values repeats it,
   // one with other values conflicts (neither is sent: which one should the service keep?).
-  const first = new Map<string, { line: number; content: string; at?: PlannedRow[] }>();
+  const first = new Map<string, { row: PlannedRow; content: string; at?: PlannedRow[] }>();
   const conflicts = (row: PlannedRow, other: number) =>
     plan.conflict.push({ ...row, error: `conflicts with line ${other}: the same e-mail with other values` });
   for (const { line, item } of rows) {
@@ -154,14 +154,14 @@ export function planSync(
     if (earlier) {
       if (earlier.content === content) plan.repeat.push(row);
       else {
-        conflicts(row, earlier.line);
+        conflicts(row, earlier.row.line);
         // The first row of the e-mail conflicts too: out of whichever class it was put in.
-        const i = earlier.at?.findIndex((r) => r.line === earlier.line) ?? -1;
-        if (i >= 0) {
-          conflicts(earlier.at!.splice(i, 1)[0]!, line);
-          plan.observed.delete(earlier.line);
+        if (earlier.at) {
+          earlier.at.splice(earlier.at.indexOf(earlier.row), 1);
+          conflicts(earlier.row, line);
+          plan.observed.delete(earlier.row.line);
+          earlier.at = undefined;
         }
-        earlier.at = undefined;
       }
       continue;
     }
@@ -177,7 +177,7 @@ export function planSync(
     at.push(placed);
     // New and changed rows are sent: their keys hold what the service had.
     if (at !== plan.unchanged) plan.observed.set(line, digest(record));
-    first.set(email, { line, content, at });
+    first.set(email, { row: placed, content, at });
   }
   if (options.prune) {
     for (const record of all) {
