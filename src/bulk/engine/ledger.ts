@@ -25,7 +25,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants, existsSync, fdatasyncSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
+import { type FileHandle, open, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -284,18 +284,21 @@ function notAFile(path: string, what: string): UsageError {
   );
 }
 
-/** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
+/** Reads a ledger (none yet reads as empty); a refused or unreadable one stops the run before it sends. */
 async function load(path: string, expected: number) {
-  let handle: FileHandle;
-  let size: number;
   try {
-    [handle, size] = await openFile(path, READ_FLAGS);
+    const [handle, size] = await openFile(path, READ_FLAGS);
+    return await fold(handle, size, expected);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
+async function fold(handle: FileHandle, size: number, expected: number) {
   // Sized for the larger of this run's rows and the ledger's (~11 bytes a row), so it is allocated once.
   const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
   /** Chunks whose keys are known and that have not gone out (yet). */
@@ -341,18 +344,14 @@ async function load(path: string, expected: number) {
     }
   };
   let rest = "";
-  try {
-    for await (const piece of handle.createReadStream({ encoding: "utf8", highWaterMark: 256 * 1024 })) {
-      const text = rest + (piece as string);
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        apply(text.slice(start, nl));
-        start = nl + 1;
-      }
-      rest = text.slice(start);
+  for await (const piece of handle.createReadStream({ encoding: "utf8", highWaterMark: 256 * 1024 })) {
+    const text = rest + (piece as string);
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      apply(text.slice(start, nl));
+      start = nl + 1;
     }
-  } catch (error) {
-    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+    rest = text.slice(start);
   }
   apply(rest);
   // Sent, then nothing: the process died while the request was out.
@@ -395,9 +394,7 @@ async function syncDir(dir: string): Promise<void> {
 async function takeLock(path: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(path, "wx", 0o600);
-      await handle.write(String(process.pid));
-      await handle.close();
+      await writeFile(path, String(process.pid), { flag: "wx", mode: 0o600 });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
