@@ -28,7 +28,6 @@ import {
   sortLists,
 } from "./summary.js";
 import {
-  type BulkProgress,
   type ChunkAnswer,
   DONE,
   type InvalidRow,
@@ -62,7 +61,8 @@ export interface SendInput<T> extends Pick<CheckInput, "ledgerDir" | "signal" | 
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
-  onProgress?(progress: BulkProgress): void;
+  /** Rows read so far, rows whose fate is settled, and the rows the checking pass counted. */
+  onProgress?(progress: { rows: number; done: number; total?: number }): void;
   /** Each row's fate as it is settled (why, for all but "sent" and "alreadyDone"); not for unsent rows. */
   onRow?(line: number, fate: RowFate, error?: string): void;
   /** Subscribes to the client's 429 answers (with the time each request was sent); returns the unsubscribe. */
