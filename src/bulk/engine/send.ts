@@ -137,7 +137,8 @@ export class SendLoop<T> {
         // The spool could not be read back, or a ledger could not be opened.
         this.stop();
         await this.drain();
-        if (this.result.chunks.total === 0 && this.released === 0) throw error;
+        // No chunk was settled yet: nothing was sent, so this is the run's own error.
+        if (this.released === 0) throw error;
         this.setFatal(
           new CliError(`${errorText(error)}; the run stopped there, after sending ${this.result.sent} rows`, {
             exitCode: 3,
