@@ -88,14 +88,20 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
       checked.shown = conflicting.shown;
     }
     const { rows, invalid, shown } = checked;
-    if (rows === 0) throw noRows(job);
-    if (!job.skipInvalid && invalid > 0) {
-      const listed = shown.map(({ line, error }) => `${where(job, line)}: ${error}`);
-      const more = invalid > listed.length ? [`… and ${invalid - listed.length} more`] : [];
+    if (rows === 0) {
       throw new UsageError(
-        `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${[...listed, ...more].join("\n  ")}`,
+        job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
+        "The first row names the columns; each following row is one item to send.",
+      );
+    }
+    if (!job.skipInvalid && invalid > 0) {
+      const where = job.locate ?? ((line) => (job.inputName ? `${job.inputName}:${line}` : `line ${line}`));
+      const listed = shown.map(({ line, error }) => `${where(line)}: ${error}`);
+      if (invalid > shown.length) listed.push(`… and ${invalid - shown.length} more`);
+      throw new UsageError(
+        `${invalid} of ${rows} rows ${invalid === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
         "Fix the rows, or pass --skip-invalid to send the valid ones and write the others to a rejects file.",
-        [...listed, ...more],
+        listed,
       );
     }
     return {
@@ -115,18 +121,6 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
 
 export function conflictReason(job: Pick<CheckInput, "conflictReason">): (otherLine: number) => string {
   return job.conflictReason ?? ((line) => `conflicts with line ${line}: the same item with other values`);
-}
-
-export function noRows(job: Pick<CheckInput, "noRowsMessage" | "inputName">): UsageError {
-  return new UsageError(
-    job.noRowsMessage ?? `${job.inputName ?? "The input"} has no data rows: nothing to send`,
-    "The first row names the columns; each following row is one item to send.",
-  );
-}
-
-function where(job: CheckInput, line: number): string {
-  if (job.locate) return job.locate(line);
-  return job.inputName ? `${job.inputName}:${line}` : `line ${line}`;
 }
 
 /** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */

@@ -10,12 +10,10 @@ import { checkPrivateDir } from "../../config/private.js";
 export function ensureLedgerDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    // A link to nowhere in the folder's place: say so rather than ENOENT.
+  } finally {
+    // Also when mkdir failed: a link to nowhere in the folder's place is named, rather than ENOENT.
     checkLedgerDir(dir);
-    throw error;
   }
-  checkLedgerDir(dir);
 }
 
 /** Checks the folder if it is there (a dry run reads ledgers but makes nothing). */

@@ -25,7 +25,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants, existsSync, fdatasyncSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, rm, unlink } from "node:fs/promises";
+import { type FileHandle, open, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -80,8 +80,8 @@ export type ChunkOutcome =
 
 export class Ledger {
   private handle?: FileHandle;
-  private queue: string[] = [];
-  private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Records waiting for the next write, with the promises of their callers. */
+  private queue: Array<{ line: string; resolve: () => void; reject: (error: unknown) => void }> = [];
   /** Each prepared chunk's keys record, until its begin (which waits for it). */
   private readonly keysWritten = new Map<string, Promise<void>>();
   private flushing?: Promise<void>;
@@ -114,32 +114,26 @@ export class Ledger {
     options: { restart?: boolean; readOnly?: boolean; expected?: number } = {},
   ): Promise<Ledger> {
     const path = ledgerPath(dir, kind, target);
-    if (!options.readOnly) {
+    const lockPath = options.readOnly ? undefined : `${path}.lock`;
+    if (lockPath) {
       ensureLedgerDir(dir);
-      await takeLock(`${path}.lock`);
+      await takeLock(lockPath);
     } else checkLedgerDir(dir);
     try {
       // A link in the ledger's place goes, not its target (rm does not follow it).
-      if (options.restart && !options.readOnly) await rm(path, { force: true });
+      if (options.restart && lockPath) await rm(path, { force: true });
       const { keys, skipped, skippedAt } = options.restart
         ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
       const ledger = new Ledger(path, keys, skipped, skippedAt);
-      if (!options.readOnly) {
-        ledger.lockPath = `${path}.lock`;
+      if (lockPath) {
+        ledger.lockPath = lockPath;
         const fresh = keys.size === 0 && !existsSync(path);
-        ledger.handle = await open(path, WRITE_FLAGS, 0o600).catch((error: unknown) => {
-          throw notAFile(path, error);
-        });
-        const info = await ledger.handle.stat();
-        if (!info.isFile()) {
-          await ledger.handle.close();
-          ledger.handle = undefined;
-          throw notAFile(path);
-        }
-        ledger.reserved = info.size;
+        const [handle, size] = await openFile(path, WRITE_FLAGS);
+        ledger.handle = handle;
+        ledger.reserved = size;
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
-        [ledger.tail, ledger.torn] = await recordsEnd(ledger.handle, info.size);
+        [ledger.tail, ledger.torn] = await recordsEnd(handle, size);
         if (fresh) {
           await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
           // The new directory entry must survive a crash too.
@@ -148,7 +142,7 @@ export class Ledger {
       }
       return ledger;
     } catch (error) {
-      if (!options.readOnly) await unlink(`${path}.lock`).catch(() => undefined);
+      if (lockPath) await unlink(lockPath).catch(() => undefined);
       throw error;
     }
   }
@@ -185,18 +179,17 @@ export class Ledger {
    */
   private append(record: object): Promise<void> {
     if (!this.handle) return Promise.resolve();
-    this.queue.push(`${JSON.stringify(record)}\n`);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const line = `${JSON.stringify(record)}\n`;
+    const done = new Promise<void>((resolve, reject) => this.queue.push({ line, resolve, reject }));
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return done;
   }
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const bytes = Buffer.from((this.torn ? "\n" : "") + this.queue.join(""));
-      const waiters = this.waiters;
+      const batch = this.queue;
       this.queue = [];
-      this.waiters = [];
+      const bytes = Buffer.from((this.torn ? "\n" : "") + batch.map((w) => w.line).join(""));
       const at = this.tail;
       // Past a failed write, whatever it left: its bytes stay on a line of their own.
       this.tail += bytes.length;
@@ -209,10 +202,10 @@ export class Ledger {
         if (written !== bytes.length) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
         if (!DSYNC) fdatasyncSync(this.handle!.fd);
         this.torn = false;
-        for (const w of waiters) w.resolve();
+        for (const w of batch) w.resolve();
       } catch (error) {
         this.torn = true;
-        for (const w of waiters) w.reject(error);
+        for (const w of batch) w.reject(error);
       }
     }
     this.flushing = undefined;
@@ -266,39 +259,46 @@ async function recordsEnd(handle: FileHandle, size: number): Promise<[end: numbe
 }
 
 /**
- * A ledger that is a symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on some BSDs), or not a file at all,
- * is refused; other errors keep their own message.
+ * Opens a ledger as a file of its own, with its size. A symbolic link (O_NOFOLLOW fails with ELOOP, EMLINK on
+ * some BSDs), or not a file at all, is refused; other errors keep their own message.
  */
-function notAFile(path: string, error?: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error !== undefined && code !== "ELOOP" && code !== "EMLINK") return error;
-  return new UsageError(
-    `The ledger ${path} is ${error !== undefined ? "a symbolic link" : "not a file"}; assess reads and writes ledgers only as files of their own`,
-    "Replace it with a copy of the ledger it stands for (or delete it if no earlier run should count: its rows would be sent again); nothing was sent.",
-  );
-}
-
-/** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
-async function load(path: string, expected: number) {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, READ_FLAGS);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
-    const refused = notAFile(path, error);
-    if (refused !== error) throw refused;
-    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
-  }
-  let size: number;
+async function openFile(path: string, flags: number): Promise<[FileHandle, number]> {
+  const handle = await open(path, flags, 0o600).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === "ELOOP" || code === "EMLINK" ? notAFile(path, "a symbolic link") : error;
+  });
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw notAFile(path);
-    size = info.size;
+    if (!info.isFile()) throw notAFile(path, "not a file");
+    return [handle, info.size];
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+function notAFile(path: string, what: string): UsageError {
+  return new UsageError(
+    `The ledger ${path} is ${what}; assess reads and writes ledgers only as files of their own`,
+    "Replace it with a copy of the ledger it stands for (or delete it if no earlier run should count: its rows would be sent again); nothing was sent.",
+  );
+}
+
+/** Reads a ledger (none yet reads as empty); a refused or unreadable one stops the run before it sends. */
+async function load(path: string, expected: number) {
+  try {
+    const [handle, size] = await openFile(path, READ_FLAGS);
+    return await fold(handle, size, expected);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
+async function fold(handle: FileHandle, size: number, expected: number) {
   // Sized for the larger of this run's rows and the ledger's (~11 bytes a row), so it is allocated once.
   const keys = new KeySet(Math.max(1024, expected, Math.ceil(size / 11)));
   /** Chunks whose keys are known and that have not gone out (yet). */
@@ -326,50 +326,32 @@ async function load(path: string, expected: number) {
       return;
     }
     const chunk = String(record.c ?? "");
-    switch (record.t) {
-      case "keys":
-        prepared.set(chunk, parseHashes(String(record.h ?? "")));
-        break;
-      case "send": {
-        const hashes = record.h !== undefined ? parseHashes(String(record.h)) : prepared.get(chunk);
-        prepared.delete(chunk);
-        if (hashes) pending.set(chunk, hashes);
-        break;
-      }
-      case "ok": {
-        const hashes = pending.get(chunk);
-        if (!hashes) break;
-        pending.delete(chunk);
+    if (record.t === "keys") prepared.set(chunk, parseHashes(String(record.h ?? "")));
+    else if (record.t === "send") {
+      const hashes = record.h !== undefined ? parseHashes(String(record.h)) : prepared.get(chunk);
+      prepared.delete(chunk);
+      if (hashes) pending.set(chunk, hashes);
+    } else if (record.t === "ok" || record.t === "fail" || record.t === "uncertain") {
+      // An outcome settles a chunk that went out; one of a chunk never sent is ignored.
+      const hashes = pending.get(chunk);
+      pending.delete(chunk);
+      if (hashes && record.t === "ok") {
         const failed = new Set(Array.isArray(record.failed) ? (record.failed as number[]) : []);
         for (let i = 0; i < hashes.length; i += 2) {
           if (!failed.has(i / 2)) keys.update(hashes[i]!, hashes[i + 1]!, DONE, UNCERTAIN);
         }
-        break;
-      }
-      case "fail":
-        pending.delete(chunk);
-        break;
-      case "uncertain": {
-        const hashes = pending.get(chunk);
-        pending.delete(chunk);
-        if (hashes) markUncertain(keys, hashes);
-        break;
-      }
+      } else if (hashes && record.t === "uncertain") markUncertain(keys, hashes);
     }
   };
   let rest = "";
-  try {
-    for await (const piece of handle.createReadStream({ encoding: "utf8", highWaterMark: 256 * 1024 })) {
-      const text = rest + (piece as string);
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        apply(text.slice(start, nl));
-        start = nl + 1;
-      }
-      rest = text.slice(start);
+  for await (const piece of handle.createReadStream({ encoding: "utf8", highWaterMark: 256 * 1024 })) {
+    const text = rest + (piece as string);
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      apply(text.slice(start, nl));
+      start = nl + 1;
     }
-  } catch (error) {
-    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+    rest = text.slice(start);
   }
   apply(rest);
   // Sent, then nothing: the process died while the request was out.
@@ -412,9 +394,7 @@ async function syncDir(dir: string): Promise<void> {
 async function takeLock(path: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(path, "wx", 0o600);
-      await handle.write(String(process.pid));
-      await handle.close();
+      await writeFile(path, String(process.pid), { flag: "wx", mode: 0o600 });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

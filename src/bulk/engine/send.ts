@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
-import { type CheckedRows, type CheckInput, conflictReason, noRows } from "./check.js";
+import { type CheckedRows, type CheckInput, conflictReason } from "./check.js";
 import { type ChunkOutcome, Ledger, type LedgerTarget, ledgerError, skippedWarning } from "./ledger.js";
 import {
   addRow,
@@ -28,7 +28,6 @@ import {
   sortLists,
 } from "./summary.js";
 import {
-  type BulkProgress,
   type ChunkAnswer,
   DONE,
   type InvalidRow,
@@ -41,8 +40,7 @@ import {
   UNCERTAIN,
 } from "./types.js";
 
-export interface SendInput<T>
-  extends Pick<CheckInput, "ledgerDir" | "signal" | "inputName" | "noRowsMessage" | "conflictReason"> {
+export interface SendInput<T> extends Pick<CheckInput, "ledgerDir" | "signal" | "conflictReason"> {
   /** Names the ledger file and the summary's wording. */
   kind: "invite" | "upsert" | "callbacks" | (string & {});
   /** Ledger identity of a group (called once per group). */
@@ -63,7 +61,8 @@ export interface SendInput<T>
   send(group: string, rows: readonly SentRow<T>[], signal: AbortSignal): Promise<ChunkAnswer | undefined>;
   /** Opens the rejects file on first use; without it rejected rows are only reported. */
   rejects?: () => Promise<RejectsSink>;
-  onProgress?(progress: BulkProgress): void;
+  /** Rows read so far, rows whose fate is settled, and the rows the checking pass counted. */
+  onProgress?(progress: { rows: number; done: number; total?: number }): void;
   /** Each row's fate as it is settled (why, for all but "sent" and "alreadyDone"); not for unsent rows. */
   onRow?(line: number, fate: RowFate, error?: string): void;
   /** Subscribes to the client's 429 answers (with the time each request was sent); returns the unsubscribe. */
@@ -112,12 +111,11 @@ export class SendLoop<T> {
   private wake?: () => void;
   private stopped = false;
   private fatal?: unknown;
-  private rejects?: RejectsSink;
-  private rejectsOpening?: Promise<RejectsSink | undefined>;
+  /** Opened on the first rejected row; undefined once it could not be. */
+  private rejects?: Promise<RejectsSink | undefined>;
   private settled = 0;
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
-  private readonly conflictReason: (otherLine: number) => string;
 
   constructor(
     private readonly job: SendInput<T>,
@@ -125,7 +123,6 @@ export class SendLoop<T> {
   ) {
     if (job.dryRun) this.result.dryRun = true;
     this.limit = new AdaptiveLimit(job.concurrency);
-    this.conflictReason = conflictReason(job);
   }
 
   async execute(): Promise<BulkResult> {
@@ -140,7 +137,8 @@ export class SendLoop<T> {
         // The spool could not be read back, or a ledger could not be opened.
         this.stop();
         await this.drain();
-        if (this.result.chunks.total === 0 && this.inflight.size === 0 && this.released === 0) throw error;
+        // No chunk was settled yet: nothing was sent, so this is the run's own error.
+        if (this.released === 0) throw error;
         this.setFatal(
           new CliError(`${errorText(error)}; the run stopped there, after sending ${this.result.sent} rows`, {
             exitCode: 3,
@@ -157,17 +155,15 @@ export class SendLoop<T> {
         }
       }
       await this.drain();
-      if (this.result.rows === 0 && !this.stopped) throw noRows(this.job);
     } finally {
       this.job.signal?.removeEventListener("abort", onAbort);
       unwatch?.();
-      this.stopped ||= this.fatal !== undefined;
       await Promise.allSettled(this.inflight);
       for (const group of this.groups.values()) await group.ledger.close().catch(() => undefined);
-      await this.rejectsOpening?.catch(() => undefined);
-      await this.rejects?.close();
+      const rejects = await this.rejects;
+      await rejects?.close();
       // A rerun whose rejected rows are an earlier run's file, byte for byte, names that file (rejects.ts).
-      if (this.rejects) this.result.rejects = this.rejects.path;
+      if (rejects) this.result.rejects = rejects.path;
     }
     // Rows still in open chunks when the run stopped were never sent.
     for (const group of this.groups.values()) this.result.unsent += group.open?.rows.length ?? 0;
@@ -197,13 +193,12 @@ export class SendLoop<T> {
   private async readAll(): Promise<void> {
     const r = this.result;
     for await (const batch of this.checked.replay(() => this.stopped)) {
-      for (const entry of batch) {
+      for (const row of batch) {
         r.rows++;
-        if (entry.invalid) {
-          await this.invalid(entry.invalid);
+        if (row.invalid) {
+          await this.invalid(row.invalid);
           continue;
         }
-        const row = entry as ReadyRow<T>;
         const group = this.groups.get(row.group) ?? (await this.openGroup(row.group));
         const keys = group.ledger.keys;
         let flags: number;
@@ -216,7 +211,7 @@ export class SendLoop<T> {
           if (seen > 0) {
             const { line, label } = row;
             const source = this.checked.sourceOf(row);
-            await this.invalid({ line, label, error: this.conflictReason(seen), source });
+            await this.invalid({ line, label, error: conflictReason(this.job)(seen), source });
             continue;
           }
           flags = keys.get(row.hi, row.lo);
@@ -296,10 +291,11 @@ export class SendLoop<T> {
   private async dispatch(chunk: Chunk<T>): Promise<void> {
     // Numbered when it goes out, so a group's half-filled chunk never holds back the release of others.
     chunk.seq = this.seq++;
-    // Its keys go to the ledger now, while the requests before it are out (begin waits for them).
-    const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
+    // Its keys go to the ledger now, while the requests before it are out (begin waits for them). A dry run's
+    // ledger is read-only: it writes nothing.
     const id = `${this.runId}-${chunk.seq}`;
-    void ledger?.prepare(id, Uint32Array.from(chunk.hashes), [chunk.rows[0]!.line, chunk.rows.at(-1)!.line]);
+    const { group, hashes, rows } = chunk;
+    void group.ledger.prepare(id, Uint32Array.from(hashes), [rows[0]!.line, rows.at(-1)!.line]);
     const window = this.job.concurrency * 2;
     while (!this.stopped && (this.running >= this.limit.current || chunk.seq - this.released >= window)) {
       await new Promise<void>((resolve) => {
@@ -315,16 +311,7 @@ export class SendLoop<T> {
       return;
     }
     this.running++;
-    let requestDone = false;
-    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
-    const freeSlot = () => {
-      if (requestDone) return;
-      requestDone = true;
-      this.running--;
-      this.wake?.();
-    };
-    const task = this.sendChunk(chunk, id, freeSlot).finally(() => {
-      freeSlot();
+    const task = this.sendChunk(chunk, id).finally(() => {
       this.inflight.delete(task);
       this.wake?.();
     });
@@ -335,13 +322,14 @@ export class SendLoop<T> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
-  /** Records, sends and records the answer of one chunk; `answered` is called as soon as the request is over. */
-  private async sendChunk(chunk: Chunk<T>, id: string, answered: () => void): Promise<void> {
-    const ledger = this.job.dryRun ? undefined : chunk.group.ledger;
+  /** Records, sends and records the answer of one chunk; its request slot is freed as soon as the request is over. */
+  private async sendChunk(chunk: Chunk<T>, id: string): Promise<void> {
+    const { ledger } = chunk.group;
     try {
-      await ledger?.begin(id);
+      await ledger.begin(id);
     } catch (error) {
-      this.finish(chunk, { kind: "fatal", error: ledgerError(ledger!.path, error), sent: false });
+      this.running--;
+      this.finish(chunk, { kind: "fatal", error: ledgerError(ledger.path, error), sent: false });
       return;
     }
     let outcome: Outcome;
@@ -356,13 +344,15 @@ export class SendLoop<T> {
     }
     // A fatal answer stops the run before its slot could take another chunk.
     if (outcome.kind === "fatal") this.setFatal(outcome.error);
-    answered();
+    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
+    this.running--;
+    this.wake?.();
     let unrecorded: CliError | undefined;
     try {
-      await ledger?.end(id, toLedger(outcome));
+      await ledger.end(id, toLedger(outcome));
     } catch (error) {
       // The answer is known but not recorded: the rerun will see this chunk as uncertain.
-      unrecorded = ledgerError(ledger!.path, error);
+      unrecorded = ledgerError(ledger.path, error);
     }
     this.finish(chunk, outcome);
     if (unrecorded) this.setFatal(unrecorded);
@@ -448,26 +438,16 @@ export class SendLoop<T> {
   }
 
   /**
-   * Writes a rejected row; the sink is opened on first use, and written synchronously after that. A sink that
-   * cannot be opened stops the run; this never rejects, so callers need not wait.
+   * Writes a rejected row, in the order of the calls; the sink is opened on first use. A sink that cannot be
+   * opened stops the run; this never rejects, so callers need not wait.
    */
   private async reject(source: unknown, line: number, error: string): Promise<void> {
     if (!this.job.rejects || this.job.dryRun) return;
-    if (!this.rejects) {
-      this.rejectsOpening ??= this.job.rejects().then(
-        (sink) => {
-          this.rejects = sink;
-          this.result.rejects = sink.path;
-          return sink;
-        },
-        (failure: unknown) => {
-          this.setFatal(failure);
-          return undefined;
-        },
-      );
-      await this.rejectsOpening;
-    }
-    this.rejects?.write(source, line, error);
+    this.rejects ??= this.job.rejects().catch((failure: unknown) => {
+      this.setFatal(failure);
+      return undefined;
+    });
+    (await this.rejects)?.write(source, line, error);
   }
 
   private progress(): void {

@@ -94,12 +94,8 @@ export function sortLists(result: BulkResult): void {
 export function bulkExitCode(result: BulkResult): number {
   if (result.interrupted) return ExitCode.interrupted;
   if (result.dryRun) return ExitCode.ok;
-  const partial =
-    result.failed > 0 ||
-    result.uncertain > 0 ||
-    result.chunks.failed > 0 ||
-    result.chunks.uncertain > 0 ||
-    result.unmatched.length > 0;
+  // A failed or uncertain chunk counts its rows as failed or uncertain.
+  const partial = result.failed > 0 || result.uncertain > 0 || result.unmatched.length > 0;
   return partial ? ExitCode.partial : ExitCode.ok;
 }
 

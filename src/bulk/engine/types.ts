@@ -90,11 +90,4 @@ export type ReadyEntry<T> = ReadyRow<T> | { invalid: InvalidRow };
 export const FIRST = -1;
 export const REPEAT = 0;
 
-/** Rows read so far, rows whose fate is settled, and the rows the checking pass counted. */
-export interface BulkProgress {
-  rows: number;
-  done: number;
-  total?: number;
-}
-
 export type RowFate = "sent" | "failed" | "uncertain" | "invalid" | "duplicate" | "alreadyDone";

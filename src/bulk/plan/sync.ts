@@ -48,8 +48,7 @@ function read(record: Record<string, unknown>, name: string): unknown {
 }
 
 function text(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return String(value);
+  return value === undefined || value === null ? undefined : String(value);
 }
 
 /** Whether a row's value and the service's are the same. */
@@ -117,9 +116,8 @@ export function planSync(
 ): SyncPlan {
   const byExternal = new Map<string, Record<string, unknown>>();
   const byEmail = new Map<string, Record<string, unknown>>();
-  const all: Record<string, unknown>[] = [];
-  for (const record of service) {
-    all.push(record);
+  const all = [...service];
+  for (const record of all) {
     const external = text(read(record, "externalEmployeeId"));
     if (external) byExternal.set(external, record);
     const email = text(read(record, "email"))?.toLowerCase();
@@ -139,7 +137,7 @@ export function planSync(
   const kept = new Set(options.keep ?? []);
   // One row per employee: the first row of an e-mail holds it; a later one with the same values repeats it,
   // one with other values conflicts (neither is sent: which one should the service keep?).
-  const first = new Map<string, { line: number; content: string; at?: PlannedRow[] }>();
+  const first = new Map<string, { row: PlannedRow; content: string; at?: PlannedRow[] }>();
   const conflicts = (row: PlannedRow, other: number) =>
     plan.conflict.push({ ...row, error: `conflicts with line ${other}: the same e-mail with other values` });
   for (const { line, item } of rows) {
@@ -156,38 +154,30 @@ export function planSync(
     if (earlier) {
       if (earlier.content === content) plan.repeat.push(row);
       else {
-        conflicts(row, earlier.line);
+        conflicts(row, earlier.row.line);
         // The first row of the e-mail conflicts too: out of whichever class it was put in.
-        const i = earlier.at?.findIndex((r) => r.line === earlier.line) ?? -1;
-        if (i >= 0) {
-          conflicts(earlier.at!.splice(i, 1)[0]!, line);
-          plan.observed.delete(earlier.line);
+        if (earlier.at) {
+          earlier.at.splice(earlier.at.indexOf(earlier.row), 1);
+          conflicts(earlier.row, line);
+          plan.observed.delete(earlier.row.line);
+          earlier.at = undefined;
         }
-        earlier.at = undefined;
       }
       continue;
     }
     const record = (external ? byExternal.get(external) : undefined) ?? byEmail.get(email);
-    let at: PlannedRow[];
-    if (!record) {
-      at = plan.new;
-      plan.new.push(row);
-      plan.observed.set(line, digest(undefined));
-    } else {
+    if (record) {
       matched.add(record);
       const employeeId = Number(read(record, "employeeId"));
       if (Number.isFinite(employeeId)) row.employeeId = employeeId;
-      const fields = changedFields(item, record);
-      if (fields.length === 0) {
-        at = plan.unchanged;
-        plan.unchanged.push(row);
-      } else {
-        at = plan.changed;
-        plan.changed.push({ ...row, fields });
-        plan.observed.set(line, digest(record));
-      }
     }
-    first.set(email, { line, content, at });
+    const fields = record ? changedFields(item, record) : [];
+    const placed = fields.length > 0 ? { ...row, fields } : row;
+    const at: PlannedRow[] = !record ? plan.new : fields.length === 0 ? plan.unchanged : plan.changed;
+    at.push(placed);
+    // New and changed rows are sent: their keys hold what the service had.
+    if (at !== plan.unchanged) plan.observed.set(line, digest(record));
+    first.set(email, { row: placed, content, at });
   }
   if (options.prune) {
     for (const record of all) {
