@@ -399,7 +399,7 @@ async function takeLock(path: string): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const pid = Number((await readFile(path, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
         throw new UsageError(
           `Another assess run (pid ${pid}) is using the ledger ${path.replace(/\.lock$/, "")}`,
           "Wait for it to finish; if no such run exists, delete the .lock file beside the ledger.",
@@ -411,7 +411,8 @@ async function takeLock(path: string): Promise<void> {
   throw new UsageError(`Cannot lock the ledger ${path.replace(/\.lock$/, "")}`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id exists (EPERM: it does, as another user's); the ledger's and watch's locks ask. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

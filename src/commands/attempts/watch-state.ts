@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
+import { processAlive } from "../../bulk/engine/ledger.js";
 import { ensurePrivateDir, openForAppend, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
@@ -151,7 +152,7 @@ export function lockWatchState(path: string): () => void {
   for (let tries = 0; tries < 50; tries++) {
     if (createExclusive(lock)) return release;
     const pid = holder(lock);
-    if (pid !== undefined && alive(pid)) {
+    if (pid !== undefined && processAlive(pid)) {
       throw new UsageError(
         `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
         `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
@@ -166,7 +167,7 @@ export function lockWatchState(path: string): () => void {
     if (createExclusive(takeover)) {
       try {
         const again = holder(lock);
-        if (again === pid || (again !== undefined && !alive(again))) {
+        if (again === pid || (again !== undefined && !processAlive(again))) {
           replaceWithOwn(lock);
           return release;
         }
@@ -176,7 +177,7 @@ export function lockWatchState(path: string): () => void {
       continue;
     }
     const other = holder(takeover);
-    if (other !== undefined && !alive(other)) {
+    if (other !== undefined && !processAlive(other)) {
       throw new UsageError(
         `A watch stopped while taking over the lock ${lock}`,
         `If no \`assess attempts watch\` of these tests runs, delete ${takeover}.`,
@@ -232,15 +233,5 @@ function holder(lock: string): number | undefined {
     return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's process.
-    return (error as { code?: string }).code === "EPERM";
   }
 }
