@@ -303,6 +303,23 @@ describe("records of text without quotes, split without csv-parse", () => {
     });
   }
 
+  it("keeps a U+FEFF that starts a later line, in a part read from there as in the whole file", async () => {
+    const path = tmp.file(`feff-${n++}.csv`);
+    const content = "\uFEFFemail,name\na@example.com,A\n\uFEFFb@example.com,B\nc@example.com,C\n";
+    writeFileSync(path, content);
+    const whole = await collect(fieldBatches({ path, name: "f.csv", delimiter: ",", start: 0 }));
+    expect(whole[0]).toEqual(["email", "name"]);
+    const start = Buffer.from(content).indexOf("\n", Buffer.from(content).indexOf("A\n")) + 1;
+    for (const read of [fieldBatches, parsedBatches]) {
+      const part = await collect(read({ path, name: "f.csv", delimiter: ",", start }));
+      expect(part).toEqual([
+        ["\uFEFFb@example.com", "B"],
+        ["c@example.com", "C"],
+      ]);
+      expect(part).toEqual(whole.slice(2));
+    }
+  });
+
   it("gives csv-parse's records when a \\r\\n or a character straddles two reads", async () => {
     const PIECE = 16 * 1024; // csv.ts reads this much at a time
     for (let shift = -3; shift <= 3; shift++) {

@@ -223,7 +223,6 @@ function firstLineEnd(text: string): number {
  * error again. Blank lines are not skipped by the parser: each must count as a line.
  */
 const PARSE_OPTIONS = {
-  bom: true,
   relax_quotes: true,
   rtrim: true,
   relax_column_count: true,
@@ -308,7 +307,8 @@ export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> 
     let data = rest ? Buffer.concat([rest, piece]) : piece;
     if (first) {
       first = false;
-      if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+      // Only the file's first bytes can be a BOM: a part from a later line keeps a U+FEFF as text, as one pass does.
+      if (start === 0 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
         data = data.subarray(3);
         at += 3;
       }
@@ -356,7 +356,7 @@ function splitLines(text: string, delimiter: string, last: boolean): string[][] 
 
 /** csv-parse's records of a part of the file, in batches (exported for the test). */
 export async function* parsedBatches(part: FilePart): AsyncGenerator<string[][]> {
-  const parser = parse({ ...PARSE_OPTIONS, delimiter: part.delimiter });
+  const parser = parse({ ...PARSE_OPTIONS, bom: part.start === 0, delimiter: part.delimiter });
   const records = batchesOf(parser);
   pipeline(readPart(part), utf8Only(part.path, part.name, part.start), parser, (error) => {
     if (error) records.fail(error);
