@@ -62,31 +62,62 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
   await confirmAction(ctx, `${what}. Make them?`);
 }
 
+/** The test id of an attempt as a number: the service's lists may spell ids as strings (`"1134601"`). */
+export function attemptTestId(attempt: TestAttempt): number | undefined {
+  const value = Number(attempt.testId);
+  return attempt.testId === null || attempt.testId === undefined || !Number.isFinite(value)
+    ? undefined
+    : value;
+}
+
+/** A test of another account (403, exit 4) or a typo is an error before any listing, not an empty one. */
+export async function requireTests(client: Client, tests: Iterable<number>): Promise<void> {
+  for (const testId of tests) await client.tests.get(testId);
+}
+
 /**
- * Pages of attempts, one per window in time order, with the listing's progress on `progress` when given; Ctrl-C
- * stops the listing before its next window.
+ * Pages of attempts, one per window in time order, only those of `tests` when given (an attempt without a test
+ * id is of none), with the listing's progress on `progress` when given; Ctrl-C stops the listing before its
+ * next window.
  */
 export function attemptsOfPeriod(
   ctx: Context,
   client: Client,
   period: Period,
-  { state, progress }: { state?: string; progress?: Progress } = {},
+  { state, progress, tests = [] }: { state?: string; progress?: Progress; tests?: readonly number[] } = {},
 ): AsyncGenerator<TestAttempt[]> {
   const onWindow = progress && ((done: number, total: number) => progress.update({ done, total }));
-  return client.attempts.pages({ from: period.start, to: period.end, state, signal: ctx.signal, onWindow });
+  const { start: from, end: to } = period;
+  const pages = client.attempts.pages({ from, to, state, signal: ctx.signal, onWindow });
+  return tests.length === 0 ? pages : pagesOfTests(pages, tests);
 }
 
-/** Calls `each` with every finished attempt of `period`, the listing's progress on stderr meanwhile. */
-export async function eachFinishedAttempt(
+/** The listing takes no test: the service lists every test's attempts, kept here to those asked for. */
+async function* pagesOfTests(pages: AsyncGenerator<TestAttempt[]>, tests: readonly number[]) {
+  for await (const page of pages) {
+    const kept = page.filter((attempt) => {
+      const testId = attemptTestId(attempt);
+      return testId !== undefined && tests.includes(testId);
+    });
+    if (kept.length > 0) yield kept;
+  }
+}
+
+/** The finished attempts of `period` (only those of `tests` when given), the listing's progress on stderr. */
+export async function finishedAttempts(
   ctx: Context,
   client: Client,
   period: Period,
-  each: (attempt: TestAttempt) => void,
-): Promise<void> {
+  tests: readonly number[] = [],
+): Promise<TestAttempt[]> {
+  const attempts: TestAttempt[] = [];
   const progress = ctx.progress("windows");
   try {
-    for await (const page of attemptsOfPeriod(ctx, client, period, { progress })) page.forEach(each);
+    for await (const page of attemptsOfPeriod(ctx, client, period, { progress, tests })) {
+      for (const attempt of page) attempts.push(attempt);
+    }
   } finally {
     progress.done();
   }
+  return attempts;
 }

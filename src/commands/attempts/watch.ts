@@ -20,7 +20,7 @@ import type { Client } from "../../sdk/client.js";
 import { Forwarder, parseDestination } from "../callbacks/forward.js";
 import { signerFor } from "../callbacks/signing.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
-import { attemptsOfPeriod, confirmCalls } from "./period.js";
+import { attemptsOfPeriod, confirmCalls, requireTests } from "./period.js";
 import {
   backoff,
   type Deliverer,
@@ -77,8 +77,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     key: keyFingerprint(client.api.client.options.apiKey),
     tests,
   });
-  // A test of another account, or a typo, is an error now rather than a watch that never shows anything.
-  for (const testId of tests) await client.tests.get(testId);
+  await requireTests(client, tests);
 
   const deliverer =
     o.exec !== undefined
@@ -268,9 +267,8 @@ async function poll(
   state: WatchState,
 ): Promise<TestAttempt[]> {
   const fresh: TestAttempt[] = [];
-  for await (const page of attemptsOfPeriod(ctx, client, period)) {
+  for await (const page of attemptsOfPeriod(ctx, client, period, { tests })) {
     for (const attempt of page) {
-      if (tests.length > 0 && !tests.includes(Number(attempt.testId))) continue;
       if (state.shown[String(attempt.testInvitationId)] === undefined) fresh.push(attempt);
     }
   }

@@ -11,7 +11,7 @@ import { field, isRecord } from "../../fields.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { finishedAttempts, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { listInput, requireFile } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
@@ -38,16 +38,14 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   // The log is read first: a bad one is an error before any call.
   const received = await finalNotifications(log);
   const period = await periodFromOptions(ctx, { ...o, to: o.to ?? new Date() });
-  const tests = new Set(o.test ?? []);
+  const tests = [...new Set(o.test ?? [])];
   const client = await ctx.client();
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
-  const attempts = new Set<number>();
-  await eachFinishedAttempt(ctx, client, period, (attempt) => {
-    if (tests.size === 0 || tests.has(Number(attempt.testId))) attempts.add(attempt.testInvitationId);
-  });
+  const finished = await finishedAttempts(ctx, client, period, tests);
+  const attempts = new Set(finished.map((attempt) => attempt.testInvitationId));
   const missing = [...attempts].filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
   const found = attempts.size - missing.length;
-  const what = o.test ? ` of test${tests.size > 1 ? "s" : ""} ${[...tests].join(", ")}` : "";
+  const what = o.test ? ` of test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "";
   ctx.info(
     `${formatCount(attempts.size)} finished attempt${attempts.size === 1 ? "" : "s"}${what} in the period; ` +
       `${formatCount(found)} with a final notification in ${log}; ${formatCount(missing.length)} missing.`,

@@ -7,7 +7,7 @@ import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { eachFinishedAttempt, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { finishedAttempts, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { fileInput, type IdsInput, listInput } from "./ids.js";
 
@@ -121,11 +121,9 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
   if (o.file !== undefined) return fileInput(o.file, ctx.io.stdin);
   const range = await periodFromOptions(ctx, o);
   ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
-  const ids: number[] = [];
+  const attempts = await finishedAttempts(ctx, await ctx.client(), range);
   // Number(): the service may send its ids as numeric strings (api/schemas.ts num); the request takes numbers.
-  await eachFinishedAttempt(ctx, await ctx.client(), range, (attempt) =>
-    ids.push(Number(attempt.testInvitationId)),
-  );
+  const ids = attempts.map((attempt) => Number(attempt.testInvitationId));
   if (ids.length === 0) {
     ctx.info("No finished attempts in that period: nothing to resend.");
     return undefined;

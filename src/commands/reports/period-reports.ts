@@ -7,17 +7,9 @@ import type { Context } from "../../context.js";
 import { ExitCode, InterruptedError } from "../../errors.js";
 import type { Client } from "../../sdk/client.js";
 import { mapOrdered } from "../../sdk/map-ordered.js";
-import { eachFinishedAttempt, type Period } from "../attempts/period.js";
+import { finishedAttempts, type Period, requireTests } from "../attempts/period.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
-
-/** The test id of an attempt as a number: the service's lists may spell ids as strings (`"1134601"`). */
-export function attemptTestId(attempt: TestAttempt): number | undefined {
-  const value = Number(attempt.testId);
-  return attempt.testId === null || attempt.testId === undefined || !Number.isFinite(value)
-    ? undefined
-    : value;
-}
 
 /**
  * The finished attempts of `period`, only those of `testIds` when given (none means every test), and each
@@ -30,13 +22,8 @@ export async function periodReports(
   testIds: readonly number[],
   concurrency: number,
 ) {
-  // Another account's test is refused here (403, exit 4) rather than silently giving nothing.
-  for (const testId of testIds) await client.tests.get(testId);
-  const wanted = new Set(testIds);
-  const attempts: TestAttempt[] = [];
-  await eachFinishedAttempt(ctx, client, period, (attempt) => {
-    if (wanted.size === 0 || wanted.has(attemptTestId(attempt) ?? Number.NaN)) attempts.push(attempt);
-  });
+  await requireTests(client, testIds);
+  const attempts = await finishedAttempts(ctx, client, period, testIds);
 
   const outcomes: ReportOutcome[] = [];
   const fetching = ctx.progress("reports");

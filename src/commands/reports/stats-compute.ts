@@ -5,8 +5,9 @@
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
+import { attemptTestId } from "../attempts/period.js";
 import { numberOf } from "../employees/records.js";
-import { attemptTestId, type ReportOutcome } from "./period-reports.js";
+import type { ReportOutcome } from "./period-reports.js";
 import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
 
 /** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
