@@ -80,7 +80,7 @@ export async function requireTests(client: Client, tests: Iterable<number>): Pro
  * id is of none), with the listing's progress on `progress` when given; Ctrl-C stops the listing before its
  * next window.
  */
-export function attemptsOfPeriod(
+export async function* attemptsOfPeriod(
   ctx: Context,
   client: Client,
   period: Period,
@@ -88,16 +88,11 @@ export function attemptsOfPeriod(
 ): AsyncGenerator<TestAttempt[]> {
   const onWindow = progress && ((done: number, total: number) => progress.update({ done, total }));
   const { start: from, end: to } = period;
-  const pages = client.attempts.pages({ from, to, state, signal: ctx.signal, onWindow });
-  return tests.length === 0 ? pages : pagesOfTests(pages, tests);
-}
-
-/** The listing takes no test: the service lists every test's attempts, kept here to those asked for. */
-async function* pagesOfTests(pages: AsyncGenerator<TestAttempt[]>, tests: readonly number[]) {
-  for await (const page of pages) {
+  for await (const page of client.attempts.pages({ from, to, state, signal: ctx.signal, onWindow })) {
+    // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
     const kept = page.filter((attempt) => {
       const testId = attemptTestId(attempt);
-      return testId !== undefined && tests.includes(testId);
+      return tests.length === 0 || (testId !== undefined && tests.includes(testId));
     });
     if (kept.length > 0) yield kept;
   }

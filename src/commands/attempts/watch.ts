@@ -268,9 +268,7 @@ async function poll(
 ): Promise<TestAttempt[]> {
   const fresh: TestAttempt[] = [];
   for await (const page of attemptsOfPeriod(ctx, client, period, { tests })) {
-    for (const attempt of page) {
-      if (state.shown[String(attempt.testInvitationId)] === undefined) fresh.push(attempt);
-    }
+    fresh.push(...page.filter((attempt) => state.shown[String(attempt.testInvitationId)] === undefined));
   }
   return fresh;
 }

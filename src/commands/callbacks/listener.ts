@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { field } from "../../fields.js";
+import { field, isRecord } from "../../fields.js";
 import { type Delivery, describeDestination, type Forwarder } from "./forward.js";
 import { webhookId } from "./signing.js";
 
@@ -235,10 +235,8 @@ function parseNotification(body: Buffer) {
   } catch (error) {
     return { error: `malformed JSON: ${(error as Error).message}` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { error: "expected a JSON object (the test-completion notification)" };
-  }
-  const notification = value as Record<string, unknown>;
+  if (!isRecord(value)) return { error: "expected a JSON object (the test-completion notification)" };
+  const notification = value;
   // The real body is PascalCase (`TestInvitationId`, `Status`); any casing is read.
   const rawId = field(notification, "TestInvitationId");
   const id = typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : rawId;

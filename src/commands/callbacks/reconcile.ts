@@ -42,17 +42,18 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const client = await ctx.client();
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
   const finished = await finishedAttempts(ctx, client, period, tests);
-  const attempts = new Set(finished.map((attempt) => attempt.testInvitationId));
-  const missing = [...attempts].filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
-  const found = attempts.size - missing.length;
+  // Each attempt once: the listing is deduplicated by id.
+  const attempts = finished.map((attempt) => attempt.testInvitationId);
+  const missing = attempts.filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
+  const found = attempts.length - missing.length;
   const what = o.test ? ` of test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "";
   ctx.info(
-    `${formatCount(attempts.size)} finished attempt${attempts.size === 1 ? "" : "s"}${what} in the period; ` +
+    `${formatCount(attempts.length)} finished attempt${attempts.length === 1 ? "" : "s"}${what} in the period; ` +
       `${formatCount(found)} with a final notification in ${log}; ${formatCount(missing.length)} missing.`,
   );
   const report = (resent: number, alreadyQueued = 0) => {
     if (ctx.out.isJson) {
-      ctx.out.json({ attempts: attempts.size, received: found, missing, resent, alreadyQueued });
+      ctx.out.json({ attempts: attempts.length, received: found, missing, resent, alreadyQueued });
     } else if (missing.length > 0) ctx.out.write(`${missing.join("\n")}\n`);
   };
   if (missing.length === 0) {
