@@ -1,7 +1,7 @@
 /**
- * The attempts of a period of any length (`attempts list`, `callbacks resend --from --to`, `callbacks reconcile`,
- * `reports export` and `reports stats`): one call per ≤30-day window, deduplicated by id. More than
- * MAX_WINDOWS_UNASKED windows need a confirmation.
+ * The attempts of a period of any length (`attempts list` and `watch`, `callbacks resend --from --to` and
+ * `reconcile`, `reports export` and `stats`): one call per ≤30-day window, deduplicated by id, only --test's
+ * tests when given. More than MAX_WINDOWS_UNASKED windows need a confirmation.
  */
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
