@@ -63,11 +63,9 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
 }
 
 /** The test id of an attempt as a number: the service's lists may spell ids as strings (`"1134601"`). */
-export function attemptTestId(attempt: TestAttempt): number | undefined {
-  const value = Number(attempt.testId);
-  return attempt.testId === null || attempt.testId === undefined || !Number.isFinite(value)
-    ? undefined
-    : value;
+export function attemptTestId({ testId }: TestAttempt): number | undefined {
+  const value = Number(testId);
+  return testId === null || testId === undefined || !Number.isFinite(value) ? undefined : value;
 }
 
 /** A test of another account (403, exit 4) or a typo is an error before any listing, not an empty one. */
