@@ -7,13 +7,7 @@ import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import {
-  type BulkFileFlags,
-  bulkFileOptions,
-  bulkFlags,
-  openBulkFile,
-  withInputFile,
-} from "../shared/bulk-file.js";
+import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import type { Wording } from "../shared/bulk-report.js";
 import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
 
@@ -21,12 +15,16 @@ export type EmployeeInput = Awaited<ReturnType<typeof openEmployees>>;
 
 // --concurrency defaults to 8 (index.ts): requests of 100 employees are small, more in flight hide the latency.
 export const fileOptions = z.object(bulkFileOptions(MAX_UPSERT_EMPLOYEES));
+type FileOptions = z.infer<typeof fileOptions>;
+
+/** The header an empty CSV file's hint shows. */
+const CSV_EXAMPLE = "email,firstName,lastName,externalEmployeeId,department";
 
 /** Opens the file (standard input copied aside first), hands it to `use`, and lets go of it afterwards. */
 export async function withEmployees<R>(
   ctx: Context,
   file: string,
-  o: BulkFileFlags,
+  o: FileOptions,
   use: (input: EmployeeInput) => Promise<R>,
 ): Promise<R> {
   return withInputFile(ctx, file, async (source) => use(await openEmployees(ctx, source, o)), {
@@ -34,22 +32,13 @@ export async function withEmployees<R>(
   });
 }
 
-async function openEmployees(ctx: Context, source: InputFile, o: BulkFileFlags) {
+async function openEmployees(ctx: Context, source: InputFile, o: FileOptions) {
   const { json, name: file } = source;
   if (!json) {
-    const opened = await openBulkFile(
-      ctx,
-      source,
-      o,
-      "email,firstName,lastName,externalEmployeeId,department",
-    );
+    const opened = await openBulkFile(ctx, source, o, CSV_EXAMPLE);
     return {
+      ...opened,
       rows: csvRows(opened.input, { rows: "employees", columns: employeeColumns(opened.input) }),
-      rejects: opened.rejects,
-      inputName: opened.inputName,
-      locate: opened.locate,
-      unit: opened.unit,
-      noRows: opened.noRowsMessage,
     };
   }
   if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
@@ -72,7 +61,7 @@ async function openEmployees(ctx: Context, source: InputFile, o: BulkFileFlags) 
 /** The bulk job of both commands but its rows: chunks of checked, serialized rows to the upsert operation. */
 export async function upsertJob(
   ctx: Context,
-  o: BulkFileFlags,
+  o: FileOptions,
   input: EmployeeInput,
   kind: "upsert" | "sync",
 ): Promise<Omit<CommandJob<Employee>, "read">> {

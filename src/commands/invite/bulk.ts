@@ -4,19 +4,14 @@ import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { type FinishedIndex, finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
+import type { InputFile } from "../../bulk/rows/open.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
-import {
-  type BulkFile,
-  bulkFileOptions,
-  bulkFlags,
-  openBulkFile,
-  withInputFile,
-} from "../shared/bulk-file.js";
+import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
@@ -55,12 +50,11 @@ export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>
     timezoneId: o.timezone,
     proctoringMode: o.proctoring,
   });
-  return withInputFile(ctx, file, async (source) =>
-    invite(ctx, o, settings, await openBulkFile(ctx, source, o, "email,name")),
-  );
+  return withInputFile(ctx, file, (source) => invite(ctx, o, settings, source));
 }
 
-async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, file: BulkFile) {
+async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, source: InputFile) {
+  const file = await openBulkFile(ctx, source, o, "email,name");
   const { input } = file;
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
@@ -90,7 +84,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, fi
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
     for await (const batch of rows.read()) entries.push(...batch);
-    if (entries.length === 0) throw new UsageError(file.noRowsMessage);
+    if (entries.length === 0) throw new UsageError(file.noRows);
     const finished = await lookUp();
     const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites(
@@ -114,7 +108,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, fi
     {
       kind: "invite",
       ...common,
-      noRowsMessage: file.noRowsMessage,
+      noRowsMessage: file.noRows,
       ...rows,
       ...bulkFlags(o, MAX_BULK_CANDIDATES),
       rejects: file.rejects,

@@ -84,9 +84,7 @@ export async function openBulkFile(ctx: Context, source: InputFile, o: BulkFileF
     unit,
     inputName: inputLabel(input),
     locate: (line: number) => rowPlace(input, line),
-    noRowsMessage: noRowsMessage(input),
+    noRows: noRowsMessage(input),
     rejects: async () => new CsvRejects(target, input.header, input.delimiter, force, unit),
   };
 }
-
-export type BulkFile = Awaited<ReturnType<typeof openBulkFile>>;
