@@ -1,21 +1,13 @@
 /** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
-import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
-import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
-import {
-  type InputFile,
-  inputFile,
-  isWorkbook,
-  openRows,
-  sheetWithoutWorkbook,
-} from "../../bulk/rows/open.js";
-import { CsvRejects, JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import { type InputFile, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
+import { JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import { bulkFileOptions } from "../shared/bulk-options.js";
+import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import type { Wording } from "../shared/bulk-report.js";
 import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
 
@@ -25,6 +17,9 @@ export type EmployeeInput = Awaited<ReturnType<typeof openEmployees>>;
 export const fileOptions = z.object(bulkFileOptions(MAX_UPSERT_EMPLOYEES));
 type FileOptions = z.infer<typeof fileOptions>;
 
+/** The header an empty CSV file's hint shows. */
+const CSV_EXAMPLE = "email,firstName,lastName,externalEmployeeId,department";
+
 /** Opens the file (standard input copied aside first), hands it to `use`, and lets go of it afterwards. */
 export async function withEmployees<R>(
   ctx: Context,
@@ -32,46 +27,34 @@ export async function withEmployees<R>(
   o: FileOptions,
   use: (input: EmployeeInput) => Promise<R>,
 ): Promise<R> {
-  const source = await inputFile(file, ctx.io.stdin, { jsonArrays: true });
-  try {
-    return await use(await openEmployees(ctx, source, o));
-  } finally {
-    source.close();
-  }
+  return withInputFile(ctx, file, async (source) => use(await openEmployees(ctx, source, o)), {
+    jsonArrays: true,
+  });
 }
 
 async function openEmployees(ctx: Context, source: InputFile, o: FileOptions) {
-  const force = o.force === true;
   const { json, name: file } = source;
-  if (json && o.sheet !== undefined) throw sheetWithoutWorkbook(file);
-  // A workbook's rejected rows go to a CSV file (employees.rejects.csv), which can be fed back in as it is.
-  const extension = json ? ".json" : isWorkbook(source.path) ? ".csv" : undefined;
-  const target = rejectsTarget(source.rejectsBeside, o.rejects, { force, dryRun: ctx.dryRun, extension });
-  if (json) {
+  if (!json) {
+    const opened = await openBulkFile(ctx, source, o, CSV_EXAMPLE);
     return {
-      rows: { read: employeeJsonEntries(source.path, file) },
-      openRejects: async () => new JsonRejects(target, force),
-      inputName: file,
-      locate: (line: number) => `${file}:${line}`,
-      unit: "line",
-      noRows: `${file}: an empty array: nothing to send`,
+      ...opened,
+      rows: csvRows(opened.input, { rows: "employees", columns: employeeColumns(opened.input) }),
     };
   }
-  const input = await openRows(source.path, {
-    delimiter: o.delimiter,
-    sheet: o.sheet,
-    name: file,
-    example: "email,firstName,lastName,externalEmployeeId,department",
+  if (o.sheet !== undefined) throw sheetWithoutWorkbook(file);
+  const force = o.force === true;
+  const target = rejectsTarget(source.rejectsBeside, o.rejects, {
+    force,
+    dryRun: ctx.dryRun,
+    extension: ".json",
   });
-  // How the input's rows are counted: lines of a text file, rows of a sheet.
-  const unit = input.sheet !== undefined ? "row" : "line";
   return {
-    rows: csvRows(input, { rows: "employees", columns: employeeColumns(input) }),
-    openRejects: async () => new CsvRejects(target, input.header, input.delimiter, force, unit),
-    inputName: inputLabel(input),
-    locate: (line: number) => rowPlace(input, line),
-    unit,
-    noRows: noRowsMessage(input),
+    rows: { read: employeeJsonEntries(source.path, file) },
+    rejects: async () => new JsonRejects(target, force),
+    inputName: file,
+    locate: (line: number) => `${file}:${line}`,
+    unit: "line",
+    noRows: `${file}: an empty array: nothing to send`,
   };
 }
 
@@ -90,13 +73,8 @@ export async function upsertJob(
     locate: input.locate,
     noRowsMessage: input.noRows,
     target: () => ({ baseUrl, key }),
-    chunkSize: o.chunkSize,
-    maxChunk: MAX_UPSERT_EMPLOYEES,
-    concurrency: o.concurrency,
-    skipInvalid: o.skipInvalid === true,
-    restart: o.restart === true,
-    retryUncertain: o.retryUncertain === true,
-    rejects: input.openRejects,
+    ...bulkFlags(o, MAX_UPSERT_EMPLOYEES),
+    rejects: input.rejects,
     send: async (_group, rows) => readUpsertAnswer(rows, await client.api.upsertEmployees(rows)),
   };
 }

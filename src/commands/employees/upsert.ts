@@ -1,15 +1,16 @@
+import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
-import { runAndReport } from "../shared/bulk-run.js";
+import { runReported } from "../shared/bulk-run.js";
 import { fileOptions, upsertJob, upsertWording, withEmployees } from "./input.js";
 
 export const options = fileOptions;
 export const args = z.tuple([z.string()]);
 
 export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.infer<typeof args>) {
-  return withEmployees(ctx, file, o, async (input) =>
-    runAndReport<Employee>(
+  return withEmployees(ctx, file, o, async (input) => {
+    const result = await runReported<Employee>(
       ctx,
       {
         ...(await upsertJob(ctx, o, input, "upsert")),
@@ -19,6 +20,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.in
           `conflicts with ${input.unit} ${line}: the same e-mail with other values (one row per employee)`,
       },
       upsertWording(input),
-    ),
-  );
+    );
+    return bulkExitCode(result);
+  });
 }

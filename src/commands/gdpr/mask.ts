@@ -1,7 +1,7 @@
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { emailFlag, validEmail } from "../invite/shared.js";
+import { emailFlag, validEmail } from "../shared/email.js";
 import { confirmOrYes, requireValues } from "../shared/options.js";
 
 export const options = z.object({

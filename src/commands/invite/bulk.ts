@@ -3,18 +3,15 @@ import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { type FinishedIndex, finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
-import { inputLabel, rowPlace } from "../../bulk/rows/columns.js";
-import { noRowsMessage } from "../../bulk/rows/csv.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
-import { type InputFile, inputFile, isWorkbook, openRows } from "../../bulk/rows/open.js";
-import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
+import type { InputFile } from "../../bulk/rows/open.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
-import { bulkFileOptions } from "../shared/bulk-options.js";
+import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
@@ -53,27 +50,12 @@ export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>
     timezoneId: o.timezone,
     proctoringMode: o.proctoring,
   });
-  const source = await inputFile(file, ctx.io.stdin);
-  try {
-    return await invite(ctx, o, settings, source);
-  } finally {
-    source.close();
-  }
+  return withInputFile(ctx, file, (source) => invite(ctx, o, settings, source));
 }
 
 async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, source: InputFile) {
-  // A workbook's rejected rows go to a CSV file (candidates.rejects.csv), which can be fed back in as it is.
-  const rejects = rejectsTarget(source.rejectsBeside, o.rejects, {
-    force: o.force === true,
-    dryRun: ctx.dryRun,
-    extension: isWorkbook(source.path) ? ".csv" : undefined,
-  });
-  const input = await openRows(source.path, {
-    delimiter: o.delimiter,
-    sheet: o.sheet,
-    name: source.name,
-    example: "email,name",
-  });
+  const file = await openBulkFile(ctx, source, o, "email,name");
+  const { input } = file;
   const columns = inviteColumns(input, { emailColumn: o.emailColumn, nameColumn: o.nameColumn });
   if (columns.test !== undefined && o.test !== undefined) {
     throw new UsageError(
@@ -90,8 +72,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   const ledgerOf = (testId: number) => ({ baseUrl, key, testId });
   // What the invites' run and the reattempts' run both take: how to name rows, which ledger a group is.
   const common = {
-    inputName: inputLabel(input),
-    locate: (line: number) => rowPlace(input, line),
+    inputName: file.inputName,
+    locate: file.locate,
     target: (group: string) => ledgerOf(Number(group)),
     retryUncertain: o.retryUncertain === true,
   };
@@ -102,7 +84,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
     for await (const batch of rows.read()) entries.push(...batch);
-    if (entries.length === 0) throw new UsageError(noRowsMessage(input));
+    if (entries.length === 0) throw new UsageError(file.noRows);
     const finished = await lookUp();
     const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites(
@@ -126,21 +108,10 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     {
       kind: "invite",
       ...common,
-      noRowsMessage: noRowsMessage(input),
+      noRowsMessage: file.noRows,
       ...rows,
-      chunkSize: o.chunkSize,
-      maxChunk: MAX_BULK_CANDIDATES,
-      concurrency: o.concurrency,
-      skipInvalid: o.skipInvalid === true,
-      restart: o.restart === true,
-      rejects: async () =>
-        new CsvRejects(
-          rejects,
-          input.header,
-          input.delimiter,
-          o.force === true,
-          input.sheet === undefined ? "line" : "row",
-        ),
+      ...bulkFlags(o, MAX_BULK_CANDIDATES),
+      rejects: file.rejects,
       beforeSend: async () => {
         finished = await lookUp();
       },

@@ -1,13 +1,13 @@
 /** What the invite verbs share: their common options, the invitation window, printing an invitation made. */
-import { Email, type Invitation } from "../../api/schemas.js";
+import type { Invitation } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import type { Column } from "../../output/output.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
-import { FLAG } from "../../parse/flag.js";
-import { date, id, parsed } from "../../parse/flags.js";
+import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { emailFlag, validEmail } from "../shared/email.js";
 
 const INVITATION_COLUMNS: Column[] = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -28,18 +28,6 @@ export async function showInvitation(
   const invitation = field(answer, "status") == null ? { ...answer, status: "Pending" } : answer;
   await ctx.out.record(invitation, INVITATION_COLUMNS);
 }
-
-export function validEmail(value: string): string | undefined {
-  return Email.safeParse(value).success ? undefined : `"${value}" is not a valid e-mail address`;
-}
-
-/** An e-mail flag: `--email: "x" is not a valid e-mail address`. */
-export const emailFlag = () =>
-  parsed((text) => {
-    const problem = validEmail(text);
-    if (problem) throw new UsageError(`${FLAG}: ${problem}`);
-    return text;
-  });
 
 /** --start, --end and --timezone of an invitation. */
 export const windowOptions = {

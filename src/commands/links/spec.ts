@@ -12,7 +12,7 @@ import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { choice, date, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { validEmail } from "../invite/shared.js";
+import { validEmail } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
 
 export const INVITATION_TYPES = InvitationType.options;

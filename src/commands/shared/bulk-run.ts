@@ -2,7 +2,7 @@
 import type { ApiClient, ApiName } from "../../api/client.js";
 import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
 import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
-import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
+import type { BulkResult } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import type { Progress } from "../../output/progress.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
@@ -31,12 +31,10 @@ function fromContext(ctx: Context, client: ApiClient, progress: Progress) {
 export type CommandJob<T> = Omit<BulkJob<T>, keyof ReturnType<typeof fromContext>> &
   Partial<Pick<BulkJob<T>, "ledgerDir">>;
 
-/** Runs a job with a progress bar and prints the result; returns the exit code: 0, 3 (partial) or 130. */
-export async function runAndReport<T>(ctx: Context, job: CommandJob<T>, wording: Wording): Promise<number> {
-  return bulkExitCode(await runReported(ctx, job, wording));
-}
-
-/** runAndReport, giving the result itself; a run stopped by an error prints what it did before rethrowing. */
+/**
+ * Runs a job with a progress bar and prints the result (`bulkExitCode` makes it an exit code); a run stopped by an
+ * error prints what it did before rethrowing.
+ */
 export async function runReported<T>(
   ctx: Context,
   job: CommandJob<T>,

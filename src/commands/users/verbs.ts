@@ -6,7 +6,7 @@ import { FLAG } from "../../parse/flag.js";
 import { id, parsed } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
-import { validEmail } from "../invite/shared.js";
+import { validEmail } from "../shared/email.js";
 import { requireValues } from "../shared/options.js";
 
 /** `--email` checked as `invite send` checks a candidate's: a malformed address is exit 2, nothing sent. */
