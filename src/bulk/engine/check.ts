@@ -45,8 +45,11 @@ export interface CheckedRows<T> {
 export interface CheckInput {
   /** Reads the input from its start, in batches (run.ts `BulkJob.read`). */
   read(): AsyncIterable<BulkEntry<unknown>[]>;
-  /** The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`). */
-  splitCheck?: SplitCheck;
+  /**
+   * The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`), given the job
+   * itself: it spools into `ledgerDir`, stops with exit 130 on `signal`, and tells `onDebug` how it went.
+   */
+  splitCheck?(job: CheckInput): Promise<Checked>;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
   /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
@@ -70,12 +73,7 @@ export interface CheckInput {
 /** Refuses (exit 2, nothing sent) an input without rows, or with invalid rows unless `skipInvalid`. */
 export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
   const checked = job.splitCheck
-    ? await job.splitCheck({
-        worker: job.checkWorker,
-        signal: job.signal,
-        debug: job.onDebug,
-        spoolDir: job.ledgerDir,
-      })
+    ? await job.splitCheck(job)
     : await onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
   const close = () => {
     for (const part of checked.parts) closeSpool(part.spool);
@@ -139,14 +137,6 @@ export interface Tally {
 export interface Checked extends Tally {
   parts: Array<{ spool: SpoolFile; lineOffset: number }>;
 }
-
-/** A check of a job's input in parts at once; it spools into `spoolDir` and stops with exit 130 on `signal`. */
-export type SplitCheck = (options: {
-  worker?: URL;
-  spoolDir: string;
-  signal?: AbortSignal;
-  debug?: (line: string) => void;
-}) => Promise<Checked>;
 
 /** Counts rows and invalid rows and spools them all, invalid ones too; stops with exit 130 on `signal`. */
 export async function tally(

@@ -11,10 +11,10 @@ import type { BulkCandidate } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import {
   type Checked,
+  type CheckInput,
   interrupted,
   onePass,
   SHOWN_ERRORS,
-  type SplitCheck,
   type Tally,
   tally,
 } from "../engine/check.js";
@@ -62,9 +62,7 @@ export function csvRows<R extends RowReader>(
 ): Pick<BulkJob<ItemOf<R>>, "read" | "splitCheck"> {
   const read = rowsOf(input, reader);
   // A sheet's rows are in memory already: there is no text to cut in two.
-  return input.sheet !== undefined
-    ? { read }
-    : { read, splitCheck: (options) => checkSplit(input, reader, options) };
+  return input.sheet !== undefined ? { read } : { read, splitCheck: (job) => checkSplit(input, reader, job) };
 }
 
 /** Rejects when `signal` fires; marked handled, as nobody waits for it once the check is over. */
@@ -97,19 +95,19 @@ export type WorkerAnswer =
 async function checkSplit(
   source: CsvSource,
   reader: RowReader,
-  { worker, signal, debug, spoolDir }: Parameters<SplitCheck>[0],
+  { checkWorker, signal, onDebug, ledgerDir }: CheckInput,
 ): Promise<Checked> {
-  const whole = () => onePass(spoolDir, (spool) => checkPart(source, reader, { signal, spool }));
+  const whole = () => onePass(ledgerDir, (spool) => checkPart(source, reader, { signal, spool }));
   const { size } = await stat(source.path);
-  const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
-  if (!worker || cut === undefined) return whole();
-  debug?.(
+  const cut = checkWorker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
+  if (!checkWorker || cut === undefined) return whole();
+  onDebug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
 
   // The worker writes to its spool's descriptor directly: a process's threads share them.
-  const firstSpool = openSpool(spoolDir);
-  const secondSpool = openSpool(spoolDir);
+  const firstSpool = openSpool(ledgerDir);
+  const secondSpool = openSpool(ledgerDir);
   let kept = false;
   // Data only (a CsvInput also carries a function).
   const { path, name, delimiter, header, headerLine } = source;
@@ -119,7 +117,7 @@ async function checkSplit(
     range: { start: cut, end: size },
     spool: { fd: secondSpool.fd, dir: secondSpool.dir },
   };
-  const thread = new Worker(worker, { workerData });
+  const thread = new Worker(checkWorker, { workerData });
   const answer = new Promise<WorkerAnswer>((resolve) => {
     thread.once("message", resolve);
     thread.once("error", (error) => resolve({ crash: error.message }));
@@ -138,7 +136,7 @@ async function checkSplit(
     } catch (error) {
       // Most likely the cut fell inside a quoted value.
       if (error instanceof CsvSyntaxError) {
-        debug?.(
+        onDebug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
         );
         return await whole();
@@ -154,7 +152,7 @@ async function checkSplit(
     if ("usage" in second) throw new UsageError(second.usage.message, second.usage.suggestion);
     // A thread that could not do its part (out of memory, say).
     if ("crash" in second) {
-      debug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
+      onDebug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
       return await whole();
     }
     const rest = second.tally;
