@@ -23,7 +23,7 @@ import {
   SpoolWriter,
   sourceOf,
 } from "../speedups/spool.js";
-import { type BulkEntry, FIRST, type ReadyEntry, type ReadyRow } from "./types.js";
+import type { BulkEntry, ReadyEntry, ReadyRow } from "./types.js";
 
 /** What the sending loop gets of the checking pass. */
 export interface CheckedRows<T> {
@@ -79,8 +79,8 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
     for (const part of checked.parts) closeSpool(part.spool);
   };
   try {
-    const index = checked.keyed > 0 ? indexRows(checked.parts, checked.keyed) : undefined;
-    if (index && index.conflicts > 0) {
+    const index = indexRows(checked.parts, checked.keyed);
+    if (index.conflicts > 0) {
       const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
       checked.invalid += conflicting.rows;
       checked.shown = conflicting.shown;
@@ -107,7 +107,7 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
       async *replay(countOnly) {
         for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
       },
-      take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
+      take: (row) => index.take(row.dhi, row.dlo, row.hi),
       sourceOf,
       close,
     };
