@@ -48,8 +48,9 @@ export interface CheckInput {
   /**
    * The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`), given the job
    * itself: it spools into `ledgerDir`, stops with exit 130 on `signal`, and tells `onDebug` how it went.
+   * Undefined when it does not split (a small file, no worker script, ...): the check is then one pass.
    */
-  splitCheck?(job: CheckInput): Promise<Checked>;
+  splitCheck?(job: CheckInput): Promise<Checked | undefined>;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
   /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
@@ -72,9 +73,7 @@ export interface CheckInput {
 
 /** Refuses (exit 2, nothing sent) an input without rows, or with invalid rows unless `skipInvalid`. */
 export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
-  const checked = job.splitCheck
-    ? await job.splitCheck(job)
-    : await onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
+  const checked = (await job.splitCheck?.(job)) ?? (await onePass(job));
   const close = () => {
     for (const part of checked.parts) closeSpool(part.spool);
   };
@@ -166,13 +165,10 @@ export async function tally(
 }
 
 /** One reader through the whole input, into a spool of its own (closed again if the check throws). */
-export async function onePass(
-  spoolDir: string,
-  check: (spool: SpoolTarget) => Promise<Tally>,
-): Promise<Checked> {
-  const spool = openSpool(spoolDir);
+async function onePass(job: CheckInput): Promise<Checked> {
+  const spool = openSpool(job.ledgerDir);
   try {
-    return { ...(await check(spool)), parts: [{ spool, lineOffset: 0 }] };
+    return { ...(await tally(job.read(), spool, job.signal)), parts: [{ spool, lineOffset: 0 }] };
   } catch (error) {
     closeSpool(spool);
     throw error;

@@ -2,7 +2,8 @@
  * A large CSV file's validate-first pass (engine/check.ts) in two halves at once, the second in a worker
  * thread (check-worker.ts), each into a spool of its own: the pass is all CPU while other cores wait. The
  * halves meet after a line break in the middle; if that break is inside a quoted value the first half ends
- * inside quotes, and the whole file is checked here instead: the outcome is always that of one reader.
+ * inside quotes, and the checking pass reads the whole file in one pass instead: the outcome is always that
+ * of one reader.
  * Row readers are described as data (`RowReader`), so the worker can be told which one to use.
  */
 import { stat } from "node:fs/promises";
@@ -13,7 +14,6 @@ import {
   type Checked,
   type CheckInput,
   interrupted,
-  onePass,
   SHOWN_ERRORS,
   type Tally,
   tally,
@@ -91,16 +91,15 @@ export type WorkerAnswer =
   | { usage: { message: string; suggestion?: string } }
   | { crash: string };
 
-/** Checks the input in two halves at once when it is large and the worker script is there; else in one pass. */
+/** Checks the input in two halves at once when it is large and the worker script is there (else undefined). */
 async function checkSplit(
   source: CsvSource,
   reader: RowReader,
   { checkWorker, signal, onDebug, ledgerDir }: CheckInput,
-): Promise<Checked> {
-  const whole = () => onePass(ledgerDir, (spool) => checkPart(source, reader, { signal, spool }));
+): Promise<Checked | undefined> {
   const { size } = await stat(source.path);
   const cut = checkWorker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
-  if (!checkWorker || cut === undefined) return whole();
+  if (!checkWorker || cut === undefined) return undefined;
   onDebug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
@@ -139,7 +138,7 @@ async function checkSplit(
         onDebug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
         );
-        return await whole();
+        return undefined;
       }
       throw error;
     }
@@ -153,7 +152,7 @@ async function checkSplit(
     // A thread that could not do its part (out of memory, say).
     if ("crash" in second) {
       onDebug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
-      return await whole();
+      return undefined;
     }
     const rest = second.tally;
     kept = true;
