@@ -23,7 +23,7 @@ import {
   SpoolWriter,
   sourceOf,
 } from "../speedups/spool.js";
-import { type BulkEntry, FIRST, type ReadyEntry, type ReadyRow } from "./types.js";
+import type { BulkEntry, ReadyEntry, ReadyRow } from "./types.js";
 
 /** What the sending loop gets of the checking pass. */
 export interface CheckedRows<T> {
@@ -45,8 +45,12 @@ export interface CheckedRows<T> {
 export interface CheckInput {
   /** Reads the input from its start, in batches (run.ts `BulkJob.read`). */
   read(): AsyncIterable<BulkEntry<unknown>[]>;
-  /** The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`). */
-  splitCheck?: SplitCheck;
+  /**
+   * The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`), given the job
+   * itself: it spools into `ledgerDir`, stops with exit 130 on `signal`, and tells `onDebug` how it went.
+   * Undefined when it does not split (a small file, no worker script, ...): the check is then one pass.
+   */
+  splitCheck?(job: CheckInput): Promise<Checked | undefined>;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
   /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
@@ -69,20 +73,13 @@ export interface CheckInput {
 
 /** Refuses (exit 2, nothing sent) an input without rows, or with invalid rows unless `skipInvalid`. */
 export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
-  const checked = job.splitCheck
-    ? await job.splitCheck({
-        worker: job.checkWorker,
-        signal: job.signal,
-        debug: job.onDebug,
-        spoolDir: job.ledgerDir,
-      })
-    : await onePass(job.ledgerDir, (spool) => tally(job.read(), spool, job.signal));
+  const checked = (await job.splitCheck?.(job)) ?? (await onePass(job));
   const close = () => {
     for (const part of checked.parts) closeSpool(part.spool);
   };
   try {
-    const index = checked.keyed > 0 ? indexRows(checked.parts, checked.keyed) : undefined;
-    if (index && index.conflicts > 0) {
+    const index = indexRows(checked.parts, checked.keyed);
+    if (index.conflicts > 0) {
       const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
       checked.invalid += conflicting.rows;
       checked.shown = conflicting.shown;
@@ -109,7 +106,7 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
       async *replay(countOnly) {
         for (const part of checked.parts) yield* replay<T>(part.spool.fd, part.lineOffset, countOnly);
       },
-      take: (row) => index?.take(row.dhi, row.dlo, row.hi) ?? FIRST,
+      take: (row) => index.take(row.dhi, row.dlo, row.hi),
       sourceOf,
       close,
     };
@@ -140,14 +137,6 @@ export interface Checked extends Tally {
   parts: Array<{ spool: SpoolFile; lineOffset: number }>;
 }
 
-/** A check of a job's input in parts at once; it spools into `spoolDir` and stops with exit 130 on `signal`. */
-export type SplitCheck = (options: {
-  worker?: URL;
-  spoolDir: string;
-  signal?: AbortSignal;
-  debug?: (line: string) => void;
-}) => Promise<Checked>;
-
 /** Counts rows and invalid rows and spools them all, invalid ones too; stops with exit 130 on `signal`. */
 export async function tally(
   entries: AsyncIterable<BulkEntry<unknown>[]>,
@@ -176,13 +165,10 @@ export async function tally(
 }
 
 /** One reader through the whole input, into a spool of its own (closed again if the check throws). */
-export async function onePass(
-  spoolDir: string,
-  check: (spool: SpoolTarget) => Promise<Tally>,
-): Promise<Checked> {
-  const spool = openSpool(spoolDir);
+async function onePass(job: CheckInput): Promise<Checked> {
+  const spool = openSpool(job.ledgerDir);
   try {
-    return { ...(await check(spool)), parts: [{ spool, lineOffset: 0 }] };
+    return { ...(await tally(job.read(), spool, job.signal)), parts: [{ spool, lineOffset: 0 }] };
   } catch (error) {
     closeSpool(spool);
     throw error;

@@ -20,18 +20,18 @@
  *   DONE only after an "ok" record that does not list it as failed.
  * - Reading never turns a doubt into DONE: keys never sent are ignored; a "send" without an outcome, or with
  *   "uncertain", reads as UNCERTAIN unless a later chunk confirmed the key; unreadable lines are counted.
- * - Only a file of its own in a private folder (ledger-dir.ts) is read or written: a symbolic link is refused.
+ * - Only a file of its own in a private folder (`ensureLedgerDir`) is read or written: a symbolic link is refused.
  * - One writer per ledger at a time (a lock file beside it); a read-only open never writes or locks.
  */
 import { createHash } from "node:crypto";
-import { constants, existsSync, fdatasyncSync, writeSync } from "node:fs";
+import { constants, existsSync, fdatasyncSync, mkdirSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { checkPrivateDir } from "../../config/private.js";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { KeySet } from "../speedups/keyset.js";
-import { checkLedgerDir, ensureLedgerDir } from "./ledger-dir.js";
 import { DONE, UNCERTAIN } from "./types.js";
 
 /** Ledger identity of one group: where the rows go. Holds the API key's fingerprint, never the key. */
@@ -49,6 +49,25 @@ export function keyFingerprint(apiKey: string): string {
 
 export function ledgerDir(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), "ledgers");
+}
+
+/**
+ * Makes the ledgers' folder if it is missing (0700), then checks it. What it holds (ledgers, spools of checked
+ * rows) decides what a rerun sends, so it is held to the config folder's rule (config/private.ts): refused
+ * (exit 2, before anything is sent) when it is a symbolic link, writable by others, or another user's.
+ */
+export function ensureLedgerDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } finally {
+    // Also when mkdir failed: a link to nowhere in the folder's place is named, rather than ENOENT.
+    checkLedgerDir(dir);
+  }
+}
+
+/** Checks the ledgers' folder if it is there (a dry run reads ledgers but makes nothing). */
+function checkLedgerDir(dir: string): void {
+  checkPrivateDir(dir, "where bulk runs keep their ledgers");
 }
 
 export function ledgerPath(dir: string, kind: string, target: LedgerTarget): string {

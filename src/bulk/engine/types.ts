@@ -61,15 +61,6 @@ export const DONE = 1;
 export const UNCERTAIN = 2;
 export const SEEN = 4;
 
-/**
- * The keys of a group and their flags: the ledger's state plus this run's SEEN (speedups/keyset.ts). `get` is 0
- * for an absent key; `update` sets `add` and clears `clear` (adding the key), and returns the flags it had.
- */
-export interface KeyFlags {
-  get(hi: number, lo: number): number;
-  update(hi: number, lo: number, add: number, clear?: number): number;
-}
-
 /** A checked row ready to send: its keys hashed, its item serialized. */
 export interface ReadyRow<T> extends SentRow<T> {
   line: number;

@@ -125,8 +125,9 @@ export class DedupeIndex {
   }
 }
 
-/** The index of the rows in the spools (`rows`: how many have a dedupe key). */
+/** The index of the rows in the spools (`rows`: how many have a dedupe key; none: an empty index, unread). */
 export function indexRows(parts: SpooledPart[], rows: number): DedupeIndex {
+  if (rows === 0) return new DedupeIndex(0);
   const keys = new KeySet(rows);
   let more = 0;
   scanParts(parts, (r) => {

@@ -3,7 +3,6 @@
  * a JS string in a Set (≈ 80 bytes). Two of a million different keys collide with a chance of about 1e-7, and
  * a collision could only make a row look already sent.
  */
-import type { KeyFlags } from "../engine/types.js";
 
 /** The three flags a key can have (DONE, UNCERTAIN, SEEN: engine/types.ts), in the low bits of its `lo`. */
 export const FLAGS = 7;
@@ -52,8 +51,11 @@ export function probe(table: Uint32Array, capacity: number, words: number, hi: n
   }
 }
 
-/** Open addressing (`probe`), growing 1.5× past MAX_LOAD. */
-export class KeySet implements KeyFlags {
+/**
+ * The keys of a group and their flags: the ledger's state plus this run's SEEN. Open addressing (`probe`),
+ * growing 1.5× past MAX_LOAD.
+ */
+export class KeySet {
   private table: Uint32Array;
   private capacity: number;
   private count = 0;

@@ -2,7 +2,8 @@
  * A large CSV file's validate-first pass (engine/check.ts) in two halves at once, the second in a worker
  * thread (check-worker.ts), each into a spool of its own: the pass is all CPU while other cores wait. The
  * halves meet after a line break in the middle; if that break is inside a quoted value the first half ends
- * inside quotes, and the whole file is checked here instead: the outcome is always that of one reader.
+ * inside quotes, and the checking pass reads the whole file in one pass instead: the outcome is always that
+ * of one reader.
  * Row readers are described as data (`RowReader`), so the worker can be told which one to use.
  */
 import { stat } from "node:fs/promises";
@@ -11,10 +12,9 @@ import type { BulkCandidate } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import {
   type Checked,
+  type CheckInput,
   interrupted,
-  onePass,
   SHOWN_ERRORS,
-  type SplitCheck,
   type Tally,
   tally,
 } from "../engine/check.js";
@@ -62,9 +62,7 @@ export function csvRows<R extends RowReader>(
 ): Pick<BulkJob<ItemOf<R>>, "read" | "splitCheck"> {
   const read = rowsOf(input, reader);
   // A sheet's rows are in memory already: there is no text to cut in two.
-  return input.sheet !== undefined
-    ? { read }
-    : { read, splitCheck: (options) => checkSplit(input, reader, options) };
+  return input.sheet !== undefined ? { read } : { read, splitCheck: (job) => checkSplit(input, reader, job) };
 }
 
 /** Rejects when `signal` fires; marked handled, as nobody waits for it once the check is over. */
@@ -93,23 +91,22 @@ export type WorkerAnswer =
   | { usage: { message: string; suggestion?: string } }
   | { crash: string };
 
-/** Checks the input in two halves at once when it is large and the worker script is there; else in one pass. */
+/** Checks the input in two halves at once when it is large and the worker script is there (else undefined). */
 async function checkSplit(
   source: CsvSource,
   reader: RowReader,
-  { worker, signal, debug, spoolDir }: Parameters<SplitCheck>[0],
-): Promise<Checked> {
-  const whole = () => onePass(spoolDir, (spool) => checkPart(source, reader, { signal, spool }));
+  { checkWorker, signal, onDebug, ledgerDir }: CheckInput,
+): Promise<Checked | undefined> {
   const { size } = await stat(source.path);
-  const cut = worker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
-  if (!worker || cut === undefined) return whole();
-  debug?.(
+  const cut = checkWorker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
+  if (!checkWorker || cut === undefined) return undefined;
+  onDebug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,
   );
 
   // The worker writes to its spool's descriptor directly: a process's threads share them.
-  const firstSpool = openSpool(spoolDir);
-  const secondSpool = openSpool(spoolDir);
+  const firstSpool = openSpool(ledgerDir);
+  const secondSpool = openSpool(ledgerDir);
   let kept = false;
   // Data only (a CsvInput also carries a function).
   const { path, name, delimiter, header, headerLine } = source;
@@ -119,7 +116,7 @@ async function checkSplit(
     range: { start: cut, end: size },
     spool: { fd: secondSpool.fd, dir: secondSpool.dir },
   };
-  const thread = new Worker(worker, { workerData });
+  const thread = new Worker(checkWorker, { workerData });
   const answer = new Promise<WorkerAnswer>((resolve) => {
     thread.once("message", resolve);
     thread.once("error", (error) => resolve({ crash: error.message }));
@@ -138,10 +135,10 @@ async function checkSplit(
     } catch (error) {
       // Most likely the cut fell inside a quoted value.
       if (error instanceof CsvSyntaxError) {
-        debug?.(
+        onDebug?.(
           `the first half ends inside a quoted value (${error.detail}): checking the whole file in one pass`,
         );
-        return await whole();
+        return undefined;
       }
       throw error;
     }
@@ -154,8 +151,8 @@ async function checkSplit(
     if ("usage" in second) throw new UsageError(second.usage.message, second.usage.suggestion);
     // A thread that could not do its part (out of memory, say).
     if ("crash" in second) {
-      debug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
-      return await whole();
+      onDebug?.(`the worker thread failed (${second.crash}): checking the whole file in one pass`);
+      return undefined;
     }
     const rest = second.tally;
     kept = true;

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CliError } from "../../errors.js";
-import { ensureLedgerDir } from "../engine/ledger-dir.js";
+import { ensureLedgerDir } from "../engine/ledger.js";
 import type { BulkRow, InvalidRow, ReadyEntry, ReadyRow } from "../engine/types.js";
 import { hashHalves, hashKey } from "./keyset.js";
 
