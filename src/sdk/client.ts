@@ -191,6 +191,18 @@ function derive(client: { readonly api: Api }): Derived {
 function carries<K extends keyof Client>(_resources: K[]): void {}
 carries([] as Array<keyof Derived>);
 
+/** A derived method that AssessClient (types.ts) does not declare: the places of those, `never` when none. */
+type Undeclared<D, P> = {
+  [K in keyof D]: K extends keyof P
+    ? D[K] extends (...args: never[]) => unknown
+      ? never
+      : Undeclared<D[K], P[K]>
+    : K;
+}[keyof D];
+/** Consumers see only what AssessClient declares: a new operation fails here until given its line in types.ts. */
+function declared<_Missing extends never>(): void {}
+declared<Undeclared<Derived, AssessClient>>();
+
 /**
  * The public types of types.ts are the schemas' types written out (a consumer has no zod): the compiler checks
  * here that each is exactly its schema's type, both ways.
