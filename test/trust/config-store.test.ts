@@ -16,10 +16,12 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  closeSync,
   linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -29,7 +31,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
 import { ROOT } from "../bulk/helpers.js";
 import { runBin, SANDBOX_KEYS, tempDir } from "../helpers/cli.js";
@@ -129,6 +131,9 @@ describe("what conf writes", () => {
     const { file, env } = planted();
     writeFileSync(file, '{"note":"mine","profiles":{"default":{"output":"table"}}}\n', { mode: 0o644 });
     const inode = statSync(file).ino;
+    // Held open, the first file keeps its inode: a later file cannot be given the same number once it is freed.
+    const original = openSync(file, "r");
+    onTestFinished(() => closeSync(original));
     for (const args of [
       ["config", "set", "--profile", "eu.prod", "output", "json"],
       ["config", "set", "--profile", "eu.prod", "timeout", "5000"],
