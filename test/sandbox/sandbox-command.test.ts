@@ -31,6 +31,22 @@ describe("a busy port is said as such (exit 2), never as a bug", () => {
 });
 
 describe("the one-command sandbox finishes attempts; the SDK works against `assess sandbox`", () => {
+  it("`assess --sandbox auth status` shows the demo account's key (redacted) and the sandbox's URLs, accepted", async () => {
+    const env = { ASSESS_CONFIG_DIR: tmp.fresh() };
+    const r = await runBin(["--sandbox", "auth", "status", "--json"], { env });
+    expect(r.stderr).not.toContain("No API key");
+    expect(r.code).toBe(0);
+    const status = r.json<Record<string, unknown>>();
+    expect(status).toMatchObject({ profile: "default", keySource: "sandbox", valid: true });
+    expect(status.key).toMatch(/^\*{4}[0-9a-z]{4}$/);
+    expect(status.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(r.stderr).toContain(`is accepted by ${status.baseUrl}`);
+    // Without --sandbox and no key anywhere: the same command is exit 4, as before.
+    const plain = await runBin(["auth", "status"], { env });
+    expect(plain.code).toBe(4);
+    expect(plain.stderr).toContain('No API key for profile "default"');
+  });
+
   it("`assess --sandbox sandbox complete <id>` completes an attempt of the embedded sandbox", async () => {
     const env = { ASSESS_CONFIG_DIR: tmp.fresh() };
     const send = await runBin(

@@ -63,18 +63,21 @@ const STATUS_COLUMNS: Column[] = [
 
 async function showStatus(ctx: Context) {
   const s = ctx.settings;
-  if (!s.apiKey) {
+  // With --sandbox: the embedded sandbox's URLs, and its demo account's key unless --api-key gives one.
+  const sandbox = ctx.flags.sandbox ? (await ctx.apiClient()).options : undefined;
+  const apiKey = sandbox?.apiKey ?? s.apiKey;
+  if (!apiKey) {
     throw new AuthError(`No API key for profile "${s.profile}"`, {
       suggestion: "Run `assess auth login`, or set ASSESS_API_KEY.",
     });
   }
-  const check = await verifyKey(ctx, s.apiKey);
+  const check = await verifyKey(ctx, apiKey);
   const report = {
     profile: s.profile,
-    key: redactKey(s.apiKey),
-    keySource: s.apiKeySource,
-    baseUrl: s.baseUrl,
-    skillsBaseUrl: s.skillsBaseUrl,
+    key: redactKey(apiKey),
+    keySource: sandbox && s.apiKeySource !== "flag" ? "sandbox" : s.apiKeySource,
+    baseUrl: sandbox?.baseUrl ?? s.baseUrl,
+    skillsBaseUrl: sandbox?.skillsBaseUrl ?? s.skillsBaseUrl,
     valid: check.ok,
   };
   await ctx.out.record(report, STATUS_COLUMNS);
@@ -83,7 +86,7 @@ async function showStatus(ctx: Context) {
       status: check.status,
       suggestion: "Run `assess auth login` with a valid key.",
     });
-  ctx.success(`Key ${report.key} (from ${s.apiKeySource}) is accepted by ${s.baseUrl}`);
+  ctx.success(`Key ${report.key} (from ${report.keySource}) is accepted by ${report.baseUrl}`);
   return 0;
 }
 
