@@ -27,7 +27,7 @@ import { createHash } from "node:crypto";
 import { constants, existsSync, fdatasyncSync, mkdirSync, writeSync } from "node:fs";
 import { type FileHandle, open, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { checkPrivateDir } from "../../config/private.js";
+import { checkPrivateDir, processAlive } from "../../config/private.js";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
@@ -168,10 +168,8 @@ export class Ledger {
 
   /** Durably records the keys of a chunk as soon as it is formed; `begin` waits for them. */
   prepare(chunk: string, hashes: Uint32Array, lines: [number, number]): Promise<void> {
-    const bytes = Buffer.allocUnsafe(hashes.length * 4);
-    for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
-    const h = bytes.toString("base64");
-    const written = this.append({ t: "keys", c: chunk, n: hashes.length / 2, lines, h });
+    // A read-only ledger (a dry run's) writes nothing: the chunk is only marked prepared, its keys not encoded.
+    const written = this.handle ? this.append(keysRecord(chunk, hashes, lines)) : Promise.resolve();
     // Awaited by begin; a chunk that never goes out must not leave its failure unheard.
     written.catch(() => undefined);
     this.keysWritten.set(chunk, written);
@@ -430,16 +428,6 @@ async function takeLock(path: string): Promise<void> {
   throw new UsageError(`Cannot lock the ledger ${path.replace(/\.lock$/, "")}`);
 }
 
-/** Whether a process of this id exists (EPERM: it does, as another user's); the ledger's and watch's locks ask. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Unreadable lines were ignored. One is what a run that stopped mid-write leaves; more mean something else
  * changed the file, and rows whose records were lost with them may be sent again.
@@ -465,4 +453,11 @@ export function ledgerError(path: string, error: unknown): CliError {
       cause: error,
     },
   );
+}
+
+/** A chunk's keys as the ledger stores them: its hashes' bytes (little-endian words) in base64. */
+function keysRecord(chunk: string, hashes: Uint32Array, lines: [number, number]) {
+  const bytes = Buffer.allocUnsafe(hashes.length * 4);
+  for (let i = 0; i < hashes.length; i++) bytes.writeUInt32LE(hashes[i]!, i * 4);
+  return { t: "keys", c: chunk, n: hashes.length / 2, lines, h: bytes.toString("base64") };
 }

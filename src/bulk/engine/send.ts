@@ -322,40 +322,50 @@ export class SendLoop<T> {
     while (this.inflight.size > 0) await Promise.race(this.inflight);
   }
 
-  /** Records, sends and records the answer of one chunk; its request slot is freed as soon as the request is over. */
+  /** Records, sends and records the answer of one chunk; its request slot is freed once, when the request is over. */
   private async sendChunk(chunk: Chunk<T>, id: string): Promise<void> {
     const { ledger } = chunk.group;
-    try {
-      await ledger.begin(id);
-    } catch (error) {
+    let holding = true;
+    const freeSlot = () => {
+      if (!holding) return;
+      holding = false;
       this.running--;
-      this.finish(chunk, { kind: "fatal", error: ledgerError(ledger.path, error), sent: false });
-      return;
-    }
-    let outcome: Outcome;
+      this.wake?.();
+    };
     try {
-      const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
-      this.limit.answered();
-      outcome = answer?.refused
-        ? { kind: "refused", error: answer.refused }
-        : { kind: "ok", answer: answer ?? {} };
-    } catch (error) {
-      outcome = classify(error);
+      try {
+        await ledger.begin(id);
+      } catch (error) {
+        freeSlot();
+        this.finish(chunk, { kind: "fatal", error: ledgerError(ledger.path, error), sent: false });
+        return;
+      }
+      let outcome: Outcome;
+      try {
+        const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
+        this.limit.answered();
+        outcome = answer?.refused
+          ? { kind: "refused", error: answer.refused }
+          : { kind: "ok", answer: answer ?? {} };
+      } catch (error) {
+        outcome = classify(error);
+      }
+      // A fatal answer stops the run before its slot could take another chunk.
+      if (outcome.kind === "fatal") this.setFatal(outcome.error);
+      // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
+      freeSlot();
+      let unrecorded: CliError | undefined;
+      try {
+        await ledger.end(id, toLedger(outcome));
+      } catch (error) {
+        // The answer is known but not recorded: the rerun will see this chunk as uncertain.
+        unrecorded = ledgerError(ledger.path, error);
+      }
+      this.finish(chunk, outcome);
+      if (unrecorded) this.setFatal(unrecorded);
+    } finally {
+      freeSlot();
     }
-    // A fatal answer stops the run before its slot could take another chunk.
-    if (outcome.kind === "fatal") this.setFatal(outcome.error);
-    // The slot is free once the answer is in: recording it (end) can share the next chunk's flush (begin).
-    this.running--;
-    this.wake?.();
-    let unrecorded: CliError | undefined;
-    try {
-      await ledger.end(id, toLedger(outcome));
-    } catch (error) {
-      // The answer is known but not recorded: the rerun will see this chunk as uncertain.
-      unrecorded = ledgerError(ledger.path, error);
-    }
-    this.finish(chunk, outcome);
-    if (unrecorded) this.setFatal(unrecorded);
   }
 
   private finish(chunk: Chunk<T>, outcome: Outcome): void {
