@@ -100,3 +100,13 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
 export function openForAppend(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
 }
+
+/** Whether a process of this id exists (EPERM: yes, another user's): for the ledger's and watch's locks. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,7 +1,7 @@
 /**
  * The bulk engine: the one loop behind `invite bulk`, `employees upsert` and `callbacks resend`. A command hands
  * it rows (`read`) and a `send` for one chunk; the engine runs the checking pass (check.ts), then the sending
- * loop (send.ts), with the ledger (ledger.ts) and the summary (summary.ts). `runAndReport` in
+ * loop (send.ts), with the ledger (ledger.ts) and the summary (summary.ts). `runReported` in
  * commands/shared/bulk-run.ts wraps it for the CLI.
  *
  * Invariants: nothing is sent before every row is checked; nothing confirmed is sent twice, by this run or a

@@ -34,7 +34,7 @@ const MORE = 2;
  * Which rows of the input repeat or conflict, by their dedupe keys (built by `indexRows`): a table of the keys
  * that come more than once, so a key it does not hold is the first (and only) of its rows.
  */
-export class DedupeIndex {
+class DedupeIndex {
   private readonly table: Uint32Array;
   private readonly capacity: number;
   private count = 0;

@@ -7,8 +7,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
-import { processAlive } from "../../bulk/engine/ledger.js";
-import { ensurePrivateDir, openForAppend, writePrivateFile } from "../../config/private.js";
+import { ensurePrivateDir, openForAppend, processAlive, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 

@@ -5,11 +5,11 @@ import type { Readable } from "node:stream";
 import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
+import { SHOWN } from "../shared/bulk-report.js";
 import { boundedLines } from "./lines.js";
 
 const BATCH = 1000;
 /** Invalid ids listed in the error; the count says how many more. */
-const SHOWN = 20;
 
 type Entries = AsyncGenerator<BulkEntry<number>[]>;
 

@@ -12,6 +12,7 @@ import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { finishedAttempts, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { SHOWN } from "../shared/bulk-report.js";
 import { listInput, requireFile } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
@@ -19,7 +20,6 @@ import { resendIds } from "./resend.js";
 const LOG_SUGGESTION =
   "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).";
 /** Ids listed on stderr; stdout and --json have them all. */
-const SHOWN = 20;
 
 export const options = z.object({
   ...periodOptions,

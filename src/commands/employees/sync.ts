@@ -14,6 +14,7 @@ import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { mapOrdered } from "../../sdk/map-ordered.js";
+import { SHOWN } from "../shared/bulk-report.js";
 import { runReported } from "../shared/bulk-run.js";
 import { confirmOrYes } from "../shared/options.js";
 import { type EmployeeInput, fileOptions, upsertJob, upsertWording, withEmployees } from "./input.js";
@@ -29,7 +30,6 @@ export const args = z.tuple([z.string()]);
 const CONCURRENCY = 4; // deactivations, and pages of the employee list, in flight at once
 const PAGE_SIZE = 100; // employees per page of the list: the most the skills API serves
 const MAX_PAGES = 100_000; // pages fetched at once only up to this many; a larger total is not believed
-const SHOWN = 20; // rows of each class listed on stderr; the JSON plan has them all
 
 export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.infer<typeof args>) {
   return withEmployees(ctx, file, o, (input) => sync(ctx, o, input));

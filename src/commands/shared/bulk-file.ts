@@ -30,7 +30,7 @@ export function bulkFileOptions(maxChunk: number) {
 }
 
 /** What `bulkFileOptions` parse to. */
-export type BulkFileFlags = z.infer<ReturnType<typeof z.object<ReturnType<typeof bulkFileOptions>>>>;
+type BulkFileFlags = z.infer<ReturnType<typeof z.object<ReturnType<typeof bulkFileOptions>>>>;
 
 /** The job's settings its flags give: rows per request, requests in flight, what to skip, resend or start over. */
 export function bulkFlags(o: BulkFileFlags, maxChunk: number) {

@@ -21,7 +21,7 @@ export interface Wording {
   held?: string;
 }
 
-/** Rows listed per section on stderr; the JSON summary and the rejects file have more. */
+/** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
 export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
