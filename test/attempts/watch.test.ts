@@ -244,11 +244,9 @@ describe("assess attempts watch", () => {
     const watch = start(["attempts", "watch", "--interval", "5s", "--retries", "0"]);
     try {
       await watch.waitFor("stderr", /Rate limited; next poll in 2m\n/);
-      const interrupted = Date.now();
       watch.child.kill("SIGINT");
+      // Not the 120 s the service asked for: a watch that slept on would outlast the test's 60 s timeout.
       expect((await watch.exit).code).toBe(130);
-      // Not the 120 s the service asked for: the wait ends with the signal.
-      expect(Date.now() - interrupted).toBeLessThan(60_000);
       expect(watch.stderr()).toContain("Stopped after 0 polls: 0 attempts shown");
       expectNoStack(watch.stderr());
     } finally {

@@ -154,7 +154,7 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
   return startSandbox({ assessPrefix: "/api", skillsPrefix: "/skills", ...options });
 }
 
-export async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
+async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
   const sandbox = await startTestSandbox(options);
   const configDir = mkdtempSync(join(tmpdir(), "assess-test-"));
   const env = {
@@ -320,7 +320,7 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
         if (ended) throw new Error(`the command ended before ${pattern} showed:\n${texts.stderr()}`);
         if (Date.now() > until)
           throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${texts.stderr()}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
       }
     },
   };

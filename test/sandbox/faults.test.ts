@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { sleep } from "../helpers/cli.js";
 import { ACME, call, start, useSandbox } from "./helpers.js";
 
 const { sb, c } = useSandbox();
@@ -107,7 +108,7 @@ describe("hang and close", () => {
     const pending = fetch(`${other.url}/v3/tests`, { headers: { "x-api-key": ACME } }).catch(
       (e: unknown) => e,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     await other.close();
     expect(await pending).toBeInstanceOf(Error);
   });

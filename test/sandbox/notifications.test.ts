@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sleep } from "../helpers/cli.js";
 import { call, useSandbox } from "./helpers.js";
 
 interface Received {
@@ -142,7 +143,7 @@ describe("test-completion notifications", () => {
       result: { testinvitationIds: { successful: [done], failed: [pending] } },
       errors: null,
     });
-    for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && received.length === 0; i++) await sleep(20);
     expect(received.map((r) => [r.path, r.body.Status, r.body.TestInvitationId])).toEqual([
       ["/hook/d", "Complete", done],
     ]);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { useTempDir } from "../helpers/cli.js";
+import { sleep, useTempDir } from "../helpers/cli.js";
 import { clients, start } from "./helpers.js";
 
 const tmp = useTempDir("assess-sandbox-");
@@ -16,7 +16,7 @@ describe("state file", () => {
     const link = await c1.api("POST", "/v3/tests/1002/testlinks/3005", { body: { testLinkName: "Renamed" } });
     expect(link.status).toBe(200);
     // Saved within ~100 ms of the mutation, before close.
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
     expect(
       JSON.parse(readFileSync(stateFile, "utf8")).state.invitations.some(
         (i: { email: string }) => i.email === "persist@example.com",

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, ROOT, useTestEnv } from "../helpers/cli.js";
+import { BIN, ROOT, sleep, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../links/terminal.js";
 
@@ -38,7 +38,7 @@ async function settled(term: Terminal): Promise<void> {
   let seen = -1;
   while (seen !== term.output.length) {
     seen = term.output.length;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

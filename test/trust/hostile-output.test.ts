@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
-import { type RunOptions, type RunResult, runBin, runCli, useTestEnv } from "../helpers/cli.js";
+import { ndjson, type RunOptions, type RunResult, runBin, runCli, useTestEnv } from "../helpers/cli.js";
 import { Terminal } from "../links/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
@@ -169,10 +169,7 @@ describe("the service's control characters reach no terminal", () => {
       const values =
         format === "json"
           ? r.json<Array<{ testName: string; status: string }>>()
-          : r.stdout
-              .trim()
-              .split("\n")
-              .map((line) => JSON.parse(line) as { testName: string; status: string });
+          : ndjson<{ testName: string; status: string }>(r.stdout);
       expect(values.map((v) => [v.testName, v.status])).toEqual(TESTS.map((v) => [v.testName, v.status]));
     }
   });
