@@ -75,6 +75,27 @@ describe("assess attempts watch", () => {
     }
   });
 
+  it("a state file it did not write (cut short, or a pending delivery without its attempt) is refused, left as it is", async () => {
+    const first = await runBuilt(["attempts", "watch", "--once"]);
+    expect(first.code, first.stderr).toBe(0);
+    const [file] = stateFiles();
+    const good = JSON.parse(readFileSync(file!, "utf8")) as Record<string, unknown>;
+    const since = new Date().toISOString();
+    for (const text of [
+      JSON.stringify(good).slice(0, 25),
+      JSON.stringify({ ...good, pending: [{ since, tries: 1 }] }),
+    ]) {
+      writeFileSync(file!, text);
+      const r = await runBuilt(["attempts", "watch", "--once"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
+      expect(r.stderr).toContain("hint: Delete it to start again from --since");
+      expect(r.stdout).toBe("");
+      expect(readFileSync(file!, "utf8")).toBe(text);
+      expectNoStack(r.stderr);
+    }
+  });
+
   it("--once twice across a restart: each attempt shown by exactly one run, and a run with nothing new prints nothing", async () => {
     const first = await finishedAttempt("once.a@example.com");
     const a = await runBuilt(["attempts", "watch", "--once"]);

@@ -155,6 +155,26 @@ describe("callbacks listen --forward-to", () => {
     }
   });
 
+  it.each([
+    ["callbacks listen", ["callbacks", "listen", "--port", "0", "--forward-to"], "--forward-to"],
+    ["attempts watch", ["attempts", "watch", "--once", "--forward"], "--forward"],
+  ])(
+    "%s refuses --signing-secret for a Slack destination (exit 2, nothing started)",
+    async (_name, argv, flag) => {
+      const secret = `whsec_${randomBytes(24).toString("base64")}`;
+      const r = await t.run([
+        ...argv,
+        "slack:https://hooks.slack.com/services/T0/B0/x",
+        "--signing-secret",
+        secret,
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`error: --signing-secret signs what ${flag} sends to a plain URL`);
+      expect(r.stderr).toContain(`hint: Give ${flag} <url>, or leave --signing-secret out.`);
+      expect(r.stderr).not.toContain(secret);
+    },
+  );
+
   it("a plain URL gets the body unchanged, signed: the signature checks out with the secret", async () => {
     const plain = await receiver(() => 204);
     const secret = `whsec_${randomBytes(24).toString("base64")}`;
