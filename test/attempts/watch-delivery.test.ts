@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
-import { Terminal } from "../links/terminal.js";
+import { Terminal } from "../helpers/terminal.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, freePort, startReceiver } from "./watch-helpers.js";
 

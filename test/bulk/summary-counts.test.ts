@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin, SANDBOX_KEYS, useScenarios } from "../helpers/cli.js";
-import { KEY, Terminal } from "../links/terminal.js";
+import { KEY, Terminal } from "../helpers/terminal.js";
 
 const t = useScenarios();
 const { scenario } = t;
@@ -101,7 +101,7 @@ describe("the summary of a bulk run", () => {
       expect(prompt).not.toContain("*");
       expect(prompt).not.toContain(SANDBOX_KEYS.acme.slice(0, 8));
     } finally {
-      term.kill();
+      await term.close();
     }
   });
 

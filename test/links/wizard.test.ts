@@ -4,11 +4,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { useTestEnv } from "../helpers/cli.js";
-import { KEY, Terminal } from "./terminal.js";
+import { KEY, Terminal } from "../helpers/terminal.js";
 
 const t = useTestEnv();
 let terminal: Terminal | undefined;
-afterEach(() => terminal?.kill());
+afterEach(() => terminal?.close());
 
 const linkPosts = () => t.sandbox.requests.filter((r) => r.method === "POST" && /\/testlinks$/.test(r.path));
 const wizard = (args: string[]) => {

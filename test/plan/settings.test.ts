@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { SETTING_FLAGS } from "../../src/spec/settings-flags.js";
-import { Terminal } from "../links/terminal.js";
+import { Terminal } from "../helpers/terminal.js";
 import { useBuilt, writes } from "./built.js";
 
 const b = useBuilt();
@@ -79,7 +79,7 @@ describe("tests settings pull and apply", () => {
       await declined.answer("Change 1 setting of test 1003?", "n");
       expect(await declined.exited).toBe(130);
     } finally {
-      declined.kill();
+      await declined.close();
     }
     expect(writes(b.sent())).toEqual([]);
     const accepted = Terminal.start(["tests", "settings", "apply", "1003", file], env);
@@ -87,7 +87,7 @@ describe("tests settings pull and apply", () => {
       await accepted.answer("Change 1 setting of test 1003?", "y");
       expect(await accepted.exited).toBe(0);
     } finally {
-      accepted.kill();
+      await accepted.close();
     }
     const posts = writes(b.sent());
     expect(posts).toHaveLength(1);

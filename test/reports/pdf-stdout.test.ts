@@ -7,11 +7,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
-import { spawn as spawnPty } from "@lydell/node-pty";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { BIN, SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { Terminal } from "../helpers/terminal.js";
 
 const t = useTestEnv({ clearFaults: true });
 const tmp = useTempDir("assess-first-hour-c-");
@@ -85,21 +85,10 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
   it("on a terminal it still saves report-<id>.pdf (and writes no PDF bytes to the screen)", async () => {
     const id = await finishedAttempt("pdf.terminal@example.com");
     const cwd = mkdtempSync(tmp.file("cwd-tty-"));
-    const pty = spawnPty(process.execPath, [BIN, "reports", "pdf", String(id)], {
-      name: "xterm-256color",
-      cols: 120,
-      rows: 30,
-      cwd,
-      env: cliEnv({ TERM: "xterm-256color" }),
-    });
-    let screen = "";
-    pty.onData((data) => {
-      screen += data;
-    });
-    const code = await new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
-    expect(code).toBe(0);
-    expect(screen).toContain(`report-${id}.pdf`);
-    expect(screen).not.toContain("%PDF");
+    const term = Terminal.start(["reports", "pdf", String(id)], cliEnv({ TERM: "xterm-256color" }), 120, cwd);
+    expect(await term.exited).toBe(0);
+    expect(term.output).toContain(`report-${id}.pdf`);
+    expect(term.output).not.toContain("%PDF");
     expect(
       readFileSync(join(cwd, `report-${id}.pdf`))
         .subarray(0, 5)

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, ROOT, sleep, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
-import { Terminal } from "../links/terminal.js";
+import { Terminal } from "../helpers/terminal.js";
 
 const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that the emulator never wraps: the lines as the program wrote them. */
@@ -20,9 +20,7 @@ const ATTEMPTS = "POST /v3/candidates/testattempts";
 
 const t = useTestEnv({ clearFaults: true });
 const terminals: Terminal[] = [];
-afterEach(() => {
-  for (const term of terminals.splice(0)) term.kill();
-});
+afterEach(() => Promise.all(terminals.splice(0).map((term) => term.close())));
 
 /** The built CLI in a terminal of `cols` columns, run to its end. */
 async function inTerminal(args: string[], cols: number) {

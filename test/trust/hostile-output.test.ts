@@ -12,7 +12,7 @@ import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
 import { ndjson, type RunOptions, type RunResult, runBin, runCli, useTestEnv } from "../helpers/cli.js";
-import { Terminal } from "../links/terminal.js";
+import { Terminal } from "../helpers/terminal.js";
 
 /** Clears the screen, retitles the window, rings the bell. */
 const CLEAR_AND_RETITLE = "\u001b[2J\u001b]0;pwned\u0007";
@@ -363,7 +363,7 @@ describe("a period of many windows needs confirmation", () => {
       expect(screen).toContain("takes 2,801 calls to the service");
       expect(screen).toContain("Cancelled; nothing was sent");
     } finally {
-      no.kill();
+      await no.close();
     }
     expect(listings(before)).toBe(0);
 
@@ -374,7 +374,7 @@ describe("a period of many windows needs confirmation", () => {
       expect(await yes.exited).toBe(0);
       expect(yes.screen.replace(/\s+/g, " ")).toContain(`takes ${MAX_WINDOWS_UNASKED + 1} calls`);
     } finally {
-      yes.kill();
+      await yes.close();
     }
     expect(listings(before)).toBe(MAX_WINDOWS_UNASKED + 1);
   });

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
+import { afterAll } from "vitest";
 
 export const KEY = {
   enter: "\r",
@@ -11,6 +12,15 @@ export const KEY = {
 } as const;
 
 const WAIT_LIMIT_MS = 20_000;
+const CLOSE_LIMIT_MS = 10_000;
+
+/**
+ * Every terminal not yet seen to exit. node-pty reports a child's exit from a thread of its own: if the test
+ * file's worker is torn down while a child still runs, that report aborts the whole test run (`Napi::Error`,
+ * exit 134). So no file ends with one open: each is closed, and awaited, before the file's workers go.
+ */
+const open = new Set<Terminal>();
+afterAll(() => Promise.all([...open].map((term) => term.close())));
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
@@ -27,21 +37,27 @@ export class Terminal {
     pty.onData((data) => {
       this.raw += data;
     });
-    this.exited = new Promise((done) => pty.onExit(({ exitCode }) => done(exitCode)));
+    this.exited = new Promise((done) =>
+      pty.onExit(({ exitCode }) => {
+        open.delete(this);
+        done(exitCode);
+      }),
+    );
+    open.add(this);
   }
 
-  /** The built CLI with `args`, in a terminal of `cols` columns (120 unless given). */
-  static start(args: string[], env: Record<string, string>, cols = 120): Terminal {
-    return Terminal.spawn(process.execPath, [resolve(ROOT, "bin/assess.js"), ...args], env, cols);
+  /** The built CLI with `args`, in a terminal of `cols` columns (120 unless given), run in `cwd`. */
+  static start(args: string[], env: Record<string, string>, cols = 120, cwd = ROOT): Terminal {
+    return Terminal.spawn(process.execPath, [resolve(ROOT, "bin/assess.js"), ...args], env, cols, cwd);
   }
 
-  /** Any program in the terminal (a shell, say), run from the repository's root. */
-  static spawn(file: string, args: string[], env: Record<string, string>, cols = 120): Terminal {
+  /** Any program in the terminal (a shell, say), run from the repository's root unless `cwd` is given. */
+  static spawn(file: string, args: string[], env: Record<string, string>, cols = 120, cwd = ROOT): Terminal {
     const pty = spawn(file, args, {
       name: "xterm-256color",
       cols,
       rows: 40,
-      cwd: ROOT,
+      cwd,
       env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", NO_COLOR: "1", ...env },
     });
     return new Terminal(pty);
@@ -87,11 +103,19 @@ export class Terminal {
     this.type(`${keys}${KEY.enter}`);
   }
 
-  kill(): void {
-    try {
-      this.pty.kill();
-    } catch {
-      // already gone
-    }
+  /** Ends the program (SIGHUP, then SIGKILL if it lingers) and resolves once its exit is reported. */
+  async close(): Promise<void> {
+    if (!open.has(this)) return;
+    const signal = (name: string) => {
+      try {
+        this.pty.kill(name);
+      } catch {
+        // already gone
+      }
+    };
+    signal("SIGHUP");
+    const lingering = setTimeout(() => signal("SIGKILL"), CLOSE_LIMIT_MS);
+    await this.exited;
+    clearTimeout(lingering);
   }
 }
