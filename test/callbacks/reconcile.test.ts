@@ -132,6 +132,26 @@ describe("callbacks reconcile", () => {
     expect(t.sandbox.requests.length).toBe(listings);
   });
 
+  it("--test of a test not found, or of another account, is refused as attempts list refuses it, before any listing", async () => {
+    const log = tmp.file("empty.ndjson");
+    appendFileSync(log, "");
+    const errorLines = (stderr: string) => stderr.split("\n").filter((line) => /^(error|hint):/.test(line));
+    for (const [test, code] of [
+      ["999999", 1],
+      ["2001", 4],
+    ] as const) {
+      const listed = await runBuilt(["attempts", "list", "--from", "7d", "--to", "now", "--test", test]);
+      expect(listed.code).toBe(code);
+      const mark = t.sandbox.requests.length;
+      const r = await runBuilt(["callbacks", "reconcile", "--from", "7d", "--log", log, "--test", test]);
+      expect(r.code, r.stderr).toBe(code);
+      expect(errorLines(r.stderr)).toEqual(errorLines(listed.stderr));
+      expect(errorLines(r.stderr)).toHaveLength(2);
+      expect(r.stdout).toBe("");
+      expect(t.sandbox.requests.slice(mark).map((q) => q.path)).toEqual([`/v3/tests/${test}`]);
+    }
+  });
+
   it("callbacks resend prints its JSON summary on stdout only with --json, even when it exits 3", async () => {
     const id = await h.finishedAttempt(t, "resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
     const plain = await runBuilt(["callbacks", "resend", String(id), "999999999"]);

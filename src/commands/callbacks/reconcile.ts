@@ -11,7 +11,7 @@ import { field, isRecord } from "../../fields.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { finishedAttempts, periodFromOptions, periodOptions } from "../attempts/period.js";
+import { finishedAttempts, periodFromOptions, periodOptions, requireTests } from "../attempts/period.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { listInput, requireFile } from "./ids.js";
 import { boundedLines } from "./lines.js";
@@ -41,6 +41,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const tests = [...new Set(o.test ?? [])];
   const client = await ctx.client();
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
+  await requireTests(client, tests);
   const finished = await finishedAttempts(ctx, client, period, tests);
   // Each attempt once: the listing is deduplicated by id.
   const attempts = finished.map((attempt) => attempt.testInvitationId);
