@@ -2,6 +2,7 @@
  * Ids and numbers the service sends as strings (as an ASP.NET service sends its Integer64s) are read: the built
  * CLI behind a proxy that turns every number of the sandbox's answers into a string.
  */
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,5 +116,28 @@ describe("ids and numbers the service sends as strings are read", () => {
       .flatMap((r) => (r.body as { testinvitationIds: unknown[] }).testinvitationIds);
     expect(sent.length).toBe(counts(direct).rows);
     expect(sent.every((value) => typeof value === "number")).toBe(true);
+  });
+
+  it("`callbacks reconcile`: an attempt listed with a string id whose notification the log holds is not missing", async () => {
+    const listed = await runBin(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
+    const ids = listed.json<Array<{ testInvitationId: string }>>().map((a) => a.testInvitationId);
+    expect(ids.length).toBeGreaterThan(1);
+    const log = tmp.file("string-ids.ndjson");
+    const [missed, ...heard] = ids;
+    writeFileSync(
+      log,
+      heard.map((id) => `${JSON.stringify({ TestInvitationId: id, Status: "Completed" })}\n`).join(""),
+    );
+    const r = await runBin(["callbacks", "reconcile", "--from", "30d", "--log", log, "--dry-run", "--json"], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toEqual({
+      attempts: ids.length,
+      received: heard.length,
+      missing: [Number(missed)],
+      resent: 0,
+      alreadyQueued: 0,
+    });
   });
 });

@@ -43,8 +43,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
   await requireTests(client, tests);
   const finished = await finishedAttempts(ctx, client, period, tests);
-  // Each attempt once: the listing is deduplicated by id.
-  const attempts = finished.map((attempt) => attempt.testInvitationId);
+  // Each attempt once (the listing is deduplicated by id); Number(): the service may send ids as numeric strings.
+  const attempts = finished.map((attempt) => Number(attempt.testInvitationId));
   const missing = attempts.filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
   const found = attempts.length - missing.length;
   const what = o.test ? ` of test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "";
