@@ -15,10 +15,7 @@ import type { Client } from "../../sdk/client.js";
 import { requireValues } from "../shared/options.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/verbs.js";
 
-export interface Period {
-  start: Date;
-  end: Date;
-}
+export type Period = ReturnType<typeof orderedRange>;
 
 export const periodOptions = {
   from: date("start").optional(),
@@ -88,10 +85,8 @@ export async function* attemptsOfPeriod(
   const { start: from, end: to } = period;
   for await (const page of client.attempts.pages({ from, to, state, signal: ctx.signal, onWindow })) {
     // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
-    const kept = page.filter((attempt) => {
-      const testId = attemptTestId(attempt);
-      return tests.length === 0 || (testId !== undefined && tests.includes(testId));
-    });
+    const kept =
+      tests.length === 0 ? page : page.filter((attempt) => tests.includes(attemptTestId(attempt)!));
     if (kept.length > 0) yield kept;
   }
 }
@@ -106,9 +101,8 @@ export async function finishedAttempts(
   const attempts: TestAttempt[] = [];
   const progress = ctx.progress("windows");
   try {
-    for await (const page of attemptsOfPeriod(ctx, client, period, { progress, tests })) {
-      for (const attempt of page) attempts.push(attempt);
-    }
+    for await (const page of attemptsOfPeriod(ctx, client, period, { progress, tests }))
+      attempts.push(...page);
   } finally {
     progress.done();
   }

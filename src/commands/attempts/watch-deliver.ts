@@ -161,10 +161,11 @@ export async function deliverPending(
     const wait = backoff(o.intervalMs, entry.tries - 1, outcome.retryAfterMs);
     entry.nextAt = toServiceTime(new Date(now + wait));
     const id = entry.attempt.testInvitationId;
-    if (outcome.fatal || now - Date.parse(entry.since) >= o.giveUpAfterMs) {
+    const age = now - Date.parse(entry.since);
+    if (outcome.fatal || age >= o.giveUpAfterMs) {
       const reason = outcome.fatal
-        ? `${outcome.error ?? "cannot be delivered"}`
-        : `${outcome.error} (given up after ${tries(entry)} over ${formatDuration(now - Date.parse(entry.since))})`;
+        ? (outcome.error ?? "cannot be delivered")
+        : `${outcome.error} (given up after ${tries(entry)} over ${formatDuration(age)})`;
       const file = deadLetterPath(statePath);
       writeDeadLetter(file, entry, reason, deliverer.name);
       queue.splice(queue.indexOf(entry), 1);

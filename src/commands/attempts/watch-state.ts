@@ -10,6 +10,7 @@ import type { TestAttempt } from "../../api/schemas.js";
 import { ensurePrivateDir, openForAppend, processAlive, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
+import { isRecord } from "../../fields.js";
 
 export interface WatchState {
   version: 1;
@@ -64,18 +65,16 @@ export function loadWatchState(path: string): WatchState | undefined {
   return state;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null;
 const isTime = (value: unknown) => typeof value === "string" && !Number.isNaN(Date.parse(value));
 
 function isState(value: unknown): value is WatchState {
   const isPending = (entry: unknown) =>
-    isObject(entry) && isObject(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
+    isRecord(entry) && isRecord(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
   return (
-    isObject(value) &&
+    isRecord(value) &&
     value.version === 1 &&
     isTime(value.polledUntil) &&
-    isObject(value.shown) &&
+    isRecord(value.shown) &&
     (value.pending === undefined || (Array.isArray(value.pending) && value.pending.every(isPending)))
   );
 }

@@ -67,7 +67,6 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   }
   const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
-  const out = watchOutput(ctx, o.once === true);
   if (o.exec !== undefined || o.forward !== undefined)
     ctx.planWithReads("Reading attempts to show what --exec or --forward would do");
   const client = await ctx.client();
@@ -85,7 +84,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       : o.forward && forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
   const unlock = lockWatchState(path);
   try {
-    return await watch(ctx, client, o, out, path, tests, deliverer);
+    return await watch(ctx, client, o, path, tests, deliverer);
   } finally {
     unlock();
     await deliverer?.close?.();
@@ -96,7 +95,6 @@ async function watch(
   ctx: Context,
   client: Client,
   o: Options,
-  out: Output,
   path: string,
   tests: number[],
   deliverer: Deliverer | undefined,
@@ -123,6 +121,7 @@ async function watch(
     if (!ctx.dryRun) saveWatchState(path, state);
   };
 
+  const out = watchOutput(ctx, o.once === true);
   const printer = new Printer(out);
   // While it waits for its next poll on a terminal, the status line says it is still polling.
   const idle = ctx.statusLine;
@@ -151,9 +150,14 @@ async function watch(
     for (;;) {
       const until = new Date(wholeSecond(Date.now()));
       if (from.getTime() > until.getTime()) from = until;
-      let fresh: TestAttempt[];
+      // The attempts of this poll not shown before, in the listing's order.
+      const fresh: TestAttempt[] = [];
       try {
-        fresh = await poll(ctx, client, { start: from, end: until }, tests, state);
+        for await (const page of attemptsOfPeriod(ctx, client, { start: from, end: until }, { tests })) {
+          fresh.push(
+            ...page.filter((attempt) => state.shown[String(attempt.testInvitationId)] === undefined),
+          );
+        }
       } catch (error) {
         interrupted = error instanceof InterruptedError;
         if (interrupted) break;
@@ -256,21 +260,6 @@ async function watch(
     `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown${delivered}; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
-}
-
-/** The attempts of one poll not shown before, of the tests watched, in the listing's order. */
-async function poll(
-  ctx: Context,
-  client: Client,
-  period: { start: Date; end: Date },
-  tests: number[],
-  state: WatchState,
-): Promise<TestAttempt[]> {
-  const fresh: TestAttempt[] = [];
-  for await (const page of attemptsOfPeriod(ctx, client, period, { tests })) {
-    fresh.push(...page.filter((attempt) => state.shown[String(attempt.testInvitationId)] === undefined));
-  }
-  return fresh;
 }
 
 /** Why a poll failed, when waiting may help: a rate limit, the service failing, or the network. */

@@ -63,7 +63,7 @@ export class Forwarder {
   }
 
   /** One try: 2xx is delivered, anything else (or no whole answer by the deadline) is a failure. */
-  async tryOnce(delivery: Delivery, signal?: AbortSignal): Promise<TryOutcome> {
+  async tryOnce(delivery: Delivery, signal: AbortSignal): Promise<TryOutcome> {
     const { url, kind } = this.destination;
     const headers: Record<string, string> = {
       "user-agent": `assess/${VERSION}`,
@@ -82,7 +82,7 @@ export class Forwarder {
         method: "POST",
         headers,
         body,
-        signal: AbortSignal.any(signal ? [deadline, signal] : [deadline]),
+        signal: AbortSignal.any([deadline, signal]),
       });
       // Read to its end (or ANSWER_BYTES) under the deadline: a trickled answer is a failed try.
       let size = 0;
@@ -102,7 +102,7 @@ export class Forwarder {
       };
     } catch (error) {
       if (deadline.aborted) return { error: `no whole answer within ${formatDuration(this.timeoutMs)}` };
-      if (signal?.aborted) return { error: "interrupted" };
+      if (signal.aborted) return { error: "interrupted" };
       return { error: (error as { code?: string }).code ?? (error as Error).message };
     }
   }

@@ -9,7 +9,7 @@ import { SHOWN } from "../shared/bulk-report.js";
 import { boundedLines } from "./lines.js";
 
 const BATCH = 1000;
-/** Invalid ids listed in the error; the count says how many more. */
+const FILE_SUGGESTION = "Give a text file with one testInvitationId per line, or - for stdin.";
 
 type Entries = AsyncGenerator<BulkEntry<number>[]>;
 
@@ -19,26 +19,6 @@ export interface IdsInput {
   read: () => Entries;
 }
 
-/** One id per line; blank lines and `#` comments (whole-line or trailing) are skipped. */
-function idEntry(text: string, line: number): BulkEntry<number> | undefined {
-  const value = text
-    .replace(/^\uFEFF/, "")
-    .replace(/#.*$/, "")
-    .trim();
-  if (value === "") return undefined;
-  const id = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
-    return {
-      invalid: {
-        line,
-        label: value,
-        error: `"${value}" is not a testInvitationId (a positive whole number)`,
-      },
-    };
-  }
-  return { row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } };
-}
-
 export function idsOfList(values: ReadonlyArray<string | number>, name: string): Entries {
   return entriesOfLines(values.map(String), name);
 }
@@ -46,8 +26,6 @@ export function idsOfList(values: ReadonlyArray<string | number>, name: string):
 export function listInput(values: ReadonlyArray<string | number>, name: string): IdsInput {
   return { name, read: () => idsOfList(values, name) };
 }
-
-const FILE_SUGGESTION = "Give a text file with one testInvitationId per line, or - for stdin.";
 
 /** `--file`: a file is read again at every read; stdin (`-`) can be read once, so its lines are kept (ids are short). */
 export async function fileInput(file: string, stdin: Readable): Promise<IdsInput> {
@@ -75,22 +53,32 @@ export async function requireFile(flag: string, file: string, suggestion: string
 }
 
 /**
- * Every id checked as it is read. An invalid one stops the run before anything is sent, with every invalid
- * id listed (`callbacks resend` has no --skip-invalid, which the bulk engine's own message would suggest).
+ * One id per line; blank lines and `#` comments (whole-line or trailing) are skipped. Every id is checked as it
+ * is read: an invalid one stops the run before anything is sent, with every invalid id listed (`callbacks
+ * resend` has no --skip-invalid, which the bulk engine's own message would suggest).
  */
 async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, name: string): Entries {
   let batch: BulkEntry<number>[] = [];
   let line = 0;
-  let entries = 0;
+  let valid = 0;
   const invalid: string[] = [];
   let invalidCount = 0;
   for await (const text of lines) {
-    const entry = idEntry(text, ++line);
-    if (entry?.invalid) {
-      if (++invalidCount <= SHOWN) invalid.push(`${name}:${entry.invalid.line}: ${entry.invalid.error}`);
-    } else if (entry) batch.push(entry);
+    line++;
+    const value = text
+      .replace(/^\uFEFF/, "")
+      .replace(/#.*$/, "")
+      .trim();
+    if (value === "") continue;
+    const id = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
+      const error = `"${value}" is not a testInvitationId (a positive whole number)`;
+      if (++invalidCount <= SHOWN) invalid.push(`${name}:${line}: ${error}`);
+      continue;
+    }
+    valid++;
+    batch.push({ row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } });
     if (batch.length >= BATCH) {
-      entries += batch.length;
       yield batch;
       batch = [];
     }
@@ -98,12 +86,12 @@ async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, 
   if (invalidCount > 0) {
     const listed = [...invalid, ...(invalidCount > SHOWN ? [`… and ${invalidCount - SHOWN} more`] : [])];
     throw new UsageError(
-      `${invalidCount} of ${entries + batch.length + invalidCount} ids ${invalidCount === 1 ? "is not a testInvitationId" : "are not testInvitationIds"}; nothing was sent:\n  ${listed.join("\n  ")}`,
+      `${invalidCount} of ${valid + invalidCount} ids ${invalidCount === 1 ? "is not a testInvitationId" : "are not testInvitationIds"}; nothing was sent:\n  ${listed.join("\n  ")}`,
       "Fix or remove them, then run the command again.",
       listed,
     );
   }
-  if (entries + batch.length === 0) {
+  if (valid === 0) {
     throw new UsageError(
       `${name} holds no ids: nothing to resend`,
       "Put one testInvitationId per line; blank lines and # comments are skipped.",

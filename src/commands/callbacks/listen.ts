@@ -72,8 +72,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   if (log) ctx.info(`Appending each request to ${o.log}`);
   ctx.info("Press Ctrl-C to stop.");
 
-  if (!ctx.signal.aborted)
-    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+  if (!ctx.signal.aborted) await once(ctx.signal, "abort");
   await listener.close();
   await forwarder?.close();
   if (log) {

@@ -19,7 +19,7 @@ import { resendIds } from "./resend.js";
 
 const LOG_SUGGESTION =
   "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).";
-/** Ids listed on stderr; stdout and --json have them all. */
+const LOG_FILE = "Give the file `assess callbacks listen --log <file>` appends to.";
 
 export const options = z.object({
   ...periodOptions,
@@ -30,10 +30,7 @@ export const options = z.object({
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const log = o.log;
   if (log === undefined) {
-    throw new UsageError(
-      "Missing --log <listen.ndjson>: the notifications received",
-      "Give the file `assess callbacks listen --log <file>` appends to.",
-    );
+    throw new UsageError("Missing --log <listen.ndjson>: the notifications received", LOG_FILE);
   }
   // The log is read first: a bad one is an error before any call.
   const received = await finalNotifications(log);
@@ -81,7 +78,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
  * --log` wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
  */
 async function finalNotifications(file: string): Promise<Set<number>> {
-  await requireFile("--log", file, "Give the file `assess callbacks listen --log <file>` appends to.");
+  await requireFile("--log", file, LOG_FILE);
   const ids = new Set<number>();
   const lines = boundedLines(createReadStream(file), `--log ${file}`, LOG_SUGGESTION);
   for await (const { text, line, last } of lines) {
