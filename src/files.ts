@@ -119,8 +119,14 @@ export class AtomicFile {
     if (temp === undefined) return;
     fsyncSync(this.fd);
     closeSync(this.fd);
-    if (this.force) renameSync(temp, this.path);
-    else placeNew(temp, this.path);
+    try {
+      if (this.force) renameSync(temp, this.path);
+      else placeNew(temp, this.path);
+    } catch (error) {
+      // A file appeared at the target: what was written stays in `temp`, where the error says it is.
+      if (error instanceof CliError) this.temp = undefined;
+      throw error;
+    }
     this.temp = undefined;
   }
 
