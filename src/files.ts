@@ -22,7 +22,7 @@ import {
   type Stats,
   statSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -109,8 +109,7 @@ export class AtomicFile {
   }
 
   write(data: string | Uint8Array): void {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    writeFileSync(this.fd, data);
   }
 
   /** Moves the file into place, its bytes on disk first (a crash never leaves an empty file there). */
@@ -119,8 +118,14 @@ export class AtomicFile {
     if (temp === undefined) return;
     fsyncSync(this.fd);
     closeSync(this.fd);
-    if (this.force) renameSync(temp, this.path);
-    else placeNew(temp, this.path);
+    try {
+      if (this.force) renameSync(temp, this.path);
+      else placeNew(temp, this.path);
+    } catch (error) {
+      // A file appeared at the target: what was written stays in `temp`, where the error says it is.
+      if (error instanceof CliError) this.temp = undefined;
+      throw error;
+    }
     this.temp = undefined;
   }
 

@@ -35,7 +35,8 @@ export function withHiddenKey<T extends { apiKey: string }>(options: T): T {
   return showAs(copy, () => ({ ...rest, apiKey: redactKey(apiKey) }));
 }
 
-const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#:@]*):[^\s/?#@]*@/gi;
+/** `user:password@` up to the last `@` before the path, as URL parsers read it: `p@ss` is one password. */
+const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#:]*):[^\s/?#]*@/gi;
 
 /** `https://user:secret@host` → `https://user:****@host`, for every URL in `text`. */
 export function redactUrl(text: string): string {

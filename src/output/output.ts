@@ -82,10 +82,7 @@ export class Output {
 
   /** One record: a two-column table on a terminal, the object itself in JSON. */
   async record(row: Row, columns?: Column[]): Promise<void> {
-    if (this.format === "json") {
-      this.json(this.options.fields ? this.project(row, this.columns(columns ?? [], row)) : row);
-      return;
-    }
+    if (this.format === "json") return this.json(this.project(row, this.columns(columns ?? [], row)));
     const cols: Column[] = columns ?? Object.keys(row).map((key) => ({ key }));
     if (this.format !== "table" || this.options.fields) {
       await this.list([row], cols);

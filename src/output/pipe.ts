@@ -1,6 +1,5 @@
 import type { Writable } from "node:stream";
 
-const GUARDED = new WeakSet<Writable>();
 /** Streams whose reader went away (process.stdout is never destroyed: its `destroy` leaves fd 1 open). */
 const GONE = new WeakSet<Writable>();
 
@@ -18,15 +17,12 @@ export function readerGone(error: NodeJS.ErrnoException): boolean {
 }
 
 export function quietWhenClosed(stream: Writable): void {
-  if (GUARDED.has(stream)) return;
-  GUARDED.add(stream);
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (readerGone(error)) {
-      GONE.add(stream);
-      return;
-    }
-    throw error;
-  });
+  if (!stream.listeners("error").includes(onWriteError)) stream.on("error", onWriteError);
+}
+
+function onWriteError(this: Writable, error: NodeJS.ErrnoException): void {
+  if (!readerGone(error)) throw error;
+  GONE.add(this);
 }
 
 export function isClosed(stream: Writable): boolean {

@@ -88,16 +88,9 @@ export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-export function orderedRange(
-  start: Date,
-  end: Date,
-  names: [string, string] = ["--from", "--to"],
-): { start: Date; end: Date } {
-  if (end.getTime() < start.getTime()) {
-    throw new UsageError(
-      `${names[1]} (${toServiceTime(end)}) is before ${names[0]} (${toServiceTime(start)})`,
-    );
-  }
+export function orderedRange(start: Date, end: Date): { start: Date; end: Date } {
+  if (end.getTime() < start.getTime())
+    throw new UsageError(`--to (${toServiceTime(end)}) is before --from (${toServiceTime(start)})`);
   return { start, end };
 }
 
@@ -105,10 +98,10 @@ export function orderedRange(
 const PAST_SLACK_MS = 60_000;
 
 /** An end already passed is refused: the service would silently make an invitation expired at once. */
-export function refusePastEnd(end: Date | undefined, option = "--end", now: Date = new Date()): void {
-  if (end === undefined || end.getTime() >= now.getTime() - PAST_SLACK_MS) return;
+export function refusePastEnd(end: Date | undefined): void {
+  if (end === undefined || end.getTime() >= Date.now() - PAST_SLACK_MS) return;
   throw new UsageError(
-    `${option} (${toServiceTime(end)}) is in the past: it would be expired from the start`,
+    `--end (${toServiceTime(end)}) is in the past: it would be expired from the start`,
     "Nothing was sent. Give a later end, such as +7d (7 days from now) or a future date.",
   );
 }

@@ -5,7 +5,7 @@
 import { UsageError } from "../errors.js";
 import { type Bound, formatDuration, parseDate, parseDuration } from "./dates.js";
 import { FLAG } from "./flag.js";
-import { oneOf, parseId, parseIntInRange } from "./numbers.js";
+import { parseId, parseIntInRange } from "./numbers.js";
 import { NEVER, string } from "./zod.js";
 
 /** A string read by `parse`; the usage error it throws (naming the value `FLAG`) becomes the issue. */
@@ -28,7 +28,11 @@ export const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 
 /** One of `allowed`; `anyCase` accepts `Video` for `video` (and trims), giving the listed spelling. */
 export const choice = <T extends string>(allowed: readonly T[], { anyCase = false } = {}) =>
-  parsed((text) => oneOf(anyCase ? text.trim().toLowerCase() : text, FLAG, allowed));
+  parsed((text): T => {
+    const value = anyCase ? text.trim().toLowerCase() : text;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    throw new UsageError(`${FLAG} must be one of ${allowed.join(", ")}, got "${value}"`);
+  });
 
 export const date = (bound: Bound) => parsed((text) => parseDate(text, bound, FLAG));
 

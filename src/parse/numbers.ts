@@ -19,8 +19,3 @@ export function parseIntInRange(value: unknown, name: string, min: number, max: 
   }
   return n;
 }
-
-export function oneOf<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${name} must be one of ${allowed.join(", ")}, got "${String(value)}"`);
-}
