@@ -155,17 +155,29 @@ export class Context {
   }
 
   /**
-   * A client for the configured service (or the embedded sandbox), sending `apiKey` (a key being verified) or
-   * the configured one. Every client comes from here: all honour --sandbox, --timeout, --retries, --debug, --dry-run.
+   * Where requests go and with which key: the settings, or with --sandbox the embedded sandbox's URLs and its
+   * demo account's key (only an explicit `--api-key` picks another account; a real key would fail there).
+   */
+  async target() {
+    const { settings } = this;
+    const sandbox = this.flags.sandbox ? await this.embeddedSandbox() : undefined;
+    const demo = sandbox !== undefined && settings.apiKeySource !== "flag";
+    return {
+      apiKey: demo ? (await import("./sandbox/index.js")).SANDBOX_KEYS.acme : settings.apiKey,
+      keySource: demo ? "sandbox" : settings.apiKeySource,
+      baseUrl: sandbox?.url ?? settings.baseUrl,
+      skillsBaseUrl: sandbox?.skillsUrl ?? settings.skillsBaseUrl,
+    };
+  }
+
+  /**
+   * A client for target(), sending `apiKey` (a key being verified) or target's. Every client comes from here:
+   * all honour --sandbox, --timeout, --retries, --debug, --dry-run.
    */
   async clientFor(apiKey?: string): Promise<ApiClient> {
     const { settings } = this;
-    let key = apiKey ?? settings.apiKey;
-    const sandbox = this.flags.sandbox ? await this.embeddedSandbox() : undefined;
-    // Only an explicit key picks another sandbox account; a real key from the environment would fail here.
-    if (sandbox && apiKey === undefined && settings.apiKeySource !== "flag") {
-      key = (await import("./sandbox/index.js")).SANDBOX_KEYS.acme;
-    }
+    const target = await this.target();
+    const key = apiKey ?? target.apiKey;
     if (!key) {
       throw new AuthError("No API key configured", {
         suggestion:
@@ -174,8 +186,8 @@ export class Context {
     }
     const { ApiClient } = await import("./api/client.js");
     return new ApiClient({
-      baseUrl: sandbox?.url ?? settings.baseUrl,
-      skillsBaseUrl: sandbox?.skillsUrl ?? settings.skillsBaseUrl,
+      baseUrl: target.baseUrl,
+      skillsBaseUrl: target.skillsBaseUrl,
       apiKey: key,
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,

@@ -19,11 +19,7 @@ export const options = z.object({
   include: z.boolean().optional(),
 });
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [methodArg, pathArg]: string[],
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, pathArg]: string[]) {
   const method = (methodArg ?? "").toUpperCase() as RequestOptions["method"];
   if (!(METHODS as readonly string[]).includes(method))
     throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);

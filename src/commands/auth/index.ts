@@ -9,7 +9,7 @@ export function register(auth: Command, { lazy }: GroupSetup): void {
         "Ask for the API key (hidden), verify it with one call, and store it in the profile (file mode 0600)",
       )
       .option("--with-key", "read the key from stdin instead of prompting")
-      .action(lazy(() => import("./verbs.js").then((m) => m.login))),
+      .action(lazy(() => import("./login.js").then((m) => m.login))),
     ["assess auth login", "printf '%s' \"$KEY\" | assess auth login --with-key --profile staging"],
   );
   examples(

@@ -24,7 +24,7 @@ import {
   reattemptHeld,
   tellHeld,
 } from "./finished.js";
-import { serviceWindow, windowOptions } from "./shared.js";
+import { serviceWindow, windowOptions } from "./verbs.js";
 
 export const options = z.object({
   test: id().optional(),

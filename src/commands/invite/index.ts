@@ -21,7 +21,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .option("--hide-instruction", "skip the test instruction page")
       .option("--stakeholders <emails>", "comma-separated e-mails told of completion, or `disable`")
       .option("--anonymous", "no e-mail or name needed: the service generates both")
-      .action(lazy(() => import("./send.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.send))),
     [
       "assess invite send --test 1001 --email ada@example.com --name 'Ada Lovelace'",
       "assess invite send --test 1001 --email ada@example.com --name Ada --end +7d --send-email --json",
@@ -98,7 +98,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .option("--send-email", "let the service e-mail the invitation to the candidate")
       .option("--hide-instruction", "skip the test instruction page")
       .option("--anonymous", "no e-mail or name needed: the service generates both")
-      .action(lazy(() => import("./link.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.link))),
     ["assess invite link --test 1001 --link 7 --email ada@example.com --name 'Ada Lovelace'"],
   );
 
@@ -107,7 +107,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .command("cancel")
       .description("Cancel a pending invitation")
       .argument("<testInvitationId>", "the invitation's id")
-      .action(lazy(() => import("./cancel.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.cancel))),
     ["assess invite cancel 50123"],
   );
 
@@ -122,7 +122,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .option("--callback-url <url>", "address that receives the test-completion notification")
       .option("--redirect-url <url>", "address the candidate is sent to after the test")
       .option("--hide-instruction", "skip the test instruction page")
-      .action(lazy(() => import("./reattempt.js"))),
+      .action(lazy(() => import("./verbs.js").then((m) => m.reattempt))),
     ["assess invite reattempt 50123 --end +3d"],
   );
 }

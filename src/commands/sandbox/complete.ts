@@ -12,11 +12,7 @@ export const options = z.object({
 });
 export const args = z.tuple([idFlag()]);
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [id]: z.infer<typeof args>,
-): Promise<number> {
+export async function run(ctx: Context, o: z.infer<typeof options>, [id]: z.infer<typeof args>) {
   // With --sandbox, the embedded sandbox (its saved state): the attempts other `--sandbox` commands made.
   const base = (o.url ?? (await ctx.assessBaseUrl())).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;

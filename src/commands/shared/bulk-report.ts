@@ -7,8 +7,7 @@ import { formatCount } from "../../output/progress.js";
 /** A summary's words: "Invited" 3 ["candidate", "candidates"] "to test 1001" (defaults: Sent, rows). */
 export interface Wording {
   verb?: string;
-  /** Plural, or [singular, plural]. */
-  noun?: string | [string, string];
+  noun?: [string, string];
   target?: string;
   /** The input, for `file:line` references, unless `locate` says where a row is (a sheet's row). */
   inputName?: string;
@@ -104,22 +103,20 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
     );
   }
 
-  const noun: [string, string] =
-    typeof w.noun === "string" ? [w.noun.replace(/s$/, ""), w.noun] : (w.noun ?? ["row", "rows"]);
   if (r.dryRun) {
     ctx.info(
-      `[dry-run] would send ${count(r.wouldSend ?? 0, noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
+      `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
     );
   } else if (r.interrupted) {
     ctx.warn(
-      `Interrupted: ${count(r.sent - r.uncertain, noun)} recorded in the ledger; run the same command again to resume.`,
+      `Interrupted: ${count(r.sent - r.uncertain, w.noun)} recorded in the ledger; run the same command again to resume.`,
     );
   } else if (code === ExitCode.ok) {
     const confirmed = r.sent - r.failed;
     // Invalid rows skipped (--skip-invalid) are not done: never a ✓ that says there is nothing left.
     const fix = `${count(r.invalid, ["invalid row", "invalid rows"])} still to fix${r.rejects ? ` (in ${r.rejects})` : ""}`;
     if (confirmed > 0)
-      ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, noun)}${w.target ? ` ${w.target}` : ""}`);
+      ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, w.noun)}${w.target ? ` ${w.target}` : ""}`);
     else if (r.invalid > 0)
       ctx.warn(
         `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,

@@ -2,11 +2,7 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 
 /** The test a command works on: `--test`, or picked from the account's tests when prompts are allowed. */
-export async function resolveTestId(
-  ctx: Context,
-  value: number | undefined,
-  flag = "--test",
-): Promise<number> {
+export async function resolveTestId(ctx: Context, value: number | undefined, flag = "--test") {
   if (value !== undefined) return value;
   if (!ctx.canPrompt)
     throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");

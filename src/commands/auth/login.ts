@@ -1,0 +1,51 @@
+/** `assess auth login`: a profile's key, stored only once one call with it has succeeded. */
+import { text } from "node:stream/consumers";
+import { Api } from "../../api/endpoints.js";
+import { writeProfile } from "../../config/store.js";
+import type { Context } from "../../context.js";
+import { AuthError, UsageError } from "../../errors.js";
+import * as z from "../../parse/zod.js";
+import { redactKey } from "../../redact.js";
+import { Client } from "../../sdk/client.js";
+import { checkKey } from "./verbs.js";
+
+const options = z.object({ withKey: z.boolean().optional() });
+
+export const login = { options, run: logIn };
+
+async function logIn(ctx: Context, o: z.infer<typeof options>) {
+  if (ctx.io.env.ASSESS_API_KEY) {
+    throw new UsageError(
+      "ASSESS_API_KEY is set: a stored key would be shadowed by it",
+      "Unset ASSESS_API_KEY (`unset ASSESS_API_KEY`) and run `assess auth login` again, or keep using the variable.",
+    );
+  }
+  if (!o.withKey && !ctx.canPrompt) {
+    throw new UsageError(
+      "No terminal to ask for the key",
+      "Pipe it in: `printf '%s' \"$KEY\" | assess auth login --with-key`",
+    );
+  }
+  const key = (o.withKey ? await text(ctx.io.stdin) : await askKey(ctx)).trim();
+  if (!key) throw new UsageError("The key read from stdin is empty");
+  if (/\s/.test(key)) throw new UsageError("The key contains white space; check what was pasted or piped");
+
+  const http = await ctx.clientFor(key);
+  const check = await checkKey(new Client(new Api(http), ctx.io.env)).finally(() => http.close());
+  if (!check.ok)
+    throw new AuthError("The service refused this key; nothing was stored", {
+      status: check.status,
+      suggestion: "Check the key (copy it again from the service's admin pages) and retry.",
+    });
+  await writeProfile(ctx.io.env, ctx.profileName, { "api-key": key });
+  ctx.success(`Key ${redactKey(key)} verified and stored in profile "${ctx.profileName}"`);
+  return 0;
+}
+
+/** The key typed at a hidden prompt; no mask, as a `*` per character would tell onlookers the key's length. */
+async function askKey(ctx: Context): Promise<string> {
+  const { password } = await import("@inquirer/prompts");
+  const { promptIo } = await import("../../prompts/io.js");
+  const validate = (v: string) => v.trim().length > 0 || "The key is empty";
+  return password({ message: "API key", validate }, promptIo(ctx));
+}

@@ -1,0 +1,183 @@
+/**
+ * The verbs of one invitation (send, link, cancel, reattempt), and the invitation window `invite bulk` takes
+ * too.
+ */
+import type { Invitation, InviteBody } from "../../api/schemas.js";
+import type { Context } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { field } from "../../fields.js";
+import type { Column } from "../../output/output.js";
+import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
+import { date, id } from "../../parse/flags.js";
+import { parseId } from "../../parse/numbers.js";
+import * as z from "../../parse/zod.js";
+import { emailFlag, validEmail } from "../shared/email.js";
+import { dropUndefined } from "../shared/fields.js";
+import { requireValues, resolveTestId } from "../shared/options.js";
+
+/** --start, --end and --timezone of an invitation. */
+export const windowOptions = {
+  start: date("start").optional(),
+  end: date("end").optional(),
+  timezone: id().optional(),
+};
+
+/** --start and --end as the service writes times: the end after the start, and not past. */
+export function serviceWindow({ start, end }: { start?: Date; end?: Date }) {
+  if (start && end && end <= start) throw new UsageError("--end must be after --start");
+  refusePastEnd(end);
+  return { start: start && toServiceTime(start), end: end && toServiceTime(end) };
+}
+
+/** What happens around the test: --callback-url, --redirect-url, --hide-instruction. */
+const aroundOptions = {
+  callbackUrl: z.string().optional(),
+  redirectUrl: z.string().optional(),
+  hideInstruction: z.boolean().optional(),
+};
+
+/** The options of one candidate's invitation, in `invite send` and `invite link`. */
+const candidateOptions = {
+  email: emailFlag().optional(),
+  name: z.string().optional(),
+  ...aroundOptions,
+  sendEmail: z.boolean().optional(),
+  anonymous: z.boolean().optional(),
+};
+type CandidateFlags = z.infer<ReturnType<typeof z.object<typeof candidateOptions>>>;
+
+/** The candidate's --email and --name, asked for when missing. */
+function candidateValues(o: CandidateFlags) {
+  return o.anonymous
+    ? []
+    : [
+        { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
+        { flag: "--name", value: o.name, question: "Candidate full name" },
+      ];
+}
+
+/** The body fields `invite send` and `invite link` share, in the order both send them. */
+function candidateFields(o: CandidateFlags, email: string | undefined, name: string | undefined) {
+  return {
+    emailId: email,
+    fullName: name,
+    callbackURL: o.callbackUrl,
+    redirectURL: o.redirectUrl,
+    disableMandatoryFields: o.anonymous ? (1 as const) : undefined,
+    hideInstruction: o.hideInstruction ? (1 as const) : undefined,
+  };
+}
+
+const INVITATION_COLUMNS: Column[] = [
+  { key: "testInvitationId", header: "INVITATION" },
+  { key: "testUrl", header: "TEST URL" },
+  { key: "status", header: "STATUS" },
+];
+
+/** Says who was invited where, then prints the invitation: Pending where its answer has none (send's). */
+async function showInvitation(ctx: Context, answer: Invitation, email: string | undefined, where: string) {
+  ctx.success(
+    `Invited ${email ?? "an anonymous candidate"} ${where} (invitation ${answer.testInvitationId})`,
+  );
+  const invitation = field(answer, "status") == null ? { ...answer, status: "Pending" } : answer;
+  await ctx.out.record(invitation, INVITATION_COLUMNS);
+}
+
+const sendOptions = z.object({
+  test: id().optional(),
+  ...candidateOptions,
+  ...windowOptions,
+  proctoring: z.enum(["disabled", "image", "video"]).optional(),
+  stakeholders: z.string().optional(),
+});
+
+export const send = {
+  options: sendOptions,
+  async run(ctx: Context, o: z.infer<typeof sendOptions>) {
+    const testId = await resolveTestId(ctx, o.test);
+    const [email, name] = await requireValues(ctx, candidateValues(o));
+    const { start, end } = serviceWindow(o);
+    const body = dropUndefined<InviteBody>({
+      ...candidateFields(o, email, name),
+      sendEmail: o.sendEmail ? "yes" : undefined,
+      stakeholderEmails: o.stakeholders,
+      startDateTime: start,
+      endDateTime: end,
+      timeZoneId: o.timezone,
+      ProctoringMode: o.proctoring,
+    });
+    const client = await ctx.client();
+    await showInvitation(ctx, await client.invitations.create(testId, body), email, `to test ${testId}`);
+    return 0;
+  },
+};
+
+const linkOptions = z.object({ test: id().optional(), link: id().optional(), ...candidateOptions });
+
+export const link = {
+  options: linkOptions,
+  async run(ctx: Context, o: z.infer<typeof linkOptions>) {
+    const testId = await resolveTestId(ctx, o.test);
+    const [linkId, email, name] = await requireValues(ctx, [
+      { flag: "--link", value: o.link, question: "Test link id" },
+      ...candidateValues(o),
+    ]);
+    // A prompted answer is read as the flag would have been.
+    const testLinkId = parseId(linkId, "--link");
+    const client = await ctx.client();
+    const invitation = await client.testLinks.invite(
+      testId,
+      testLinkId,
+      dropUndefined({
+        ...candidateFields(o, email, name),
+        sendEmail: o.sendEmail ? (1 as const) : undefined,
+      }),
+    );
+    await showInvitation(ctx, invitation, email, `through link ${testLinkId}`);
+    return 0;
+  },
+};
+
+const invitationId = z.tuple([id()]);
+
+export const cancel = {
+  args: invitationId,
+  async run(ctx: Context, _o: unknown, [testInvitationId]: z.infer<typeof invitationId>) {
+    const client = await ctx.client();
+    const answer = await client.invitations.cancel(testInvitationId);
+    ctx.success(`Invitation ${testInvitationId} cancelled`);
+    await ctx.out.record({ testInvitationId, status: "cancelled", ...answer });
+    return 0;
+  },
+};
+
+const reattemptOptions = z.object({ ...windowOptions, ...aroundOptions });
+
+export const reattempt = {
+  options: reattemptOptions,
+  args: invitationId,
+  async run(ctx: Context, o: z.infer<typeof reattemptOptions>, [previous]: z.infer<typeof invitationId>) {
+    const { start, end } = serviceWindow(o);
+    const client = await ctx.client();
+    // The service spells these fields with capitals, unlike the invite body.
+    const answer = await client.invitations.reattempt(
+      previous,
+      dropUndefined({
+        StartDateTime: start,
+        EndDateTime: end,
+        TimeZoneId: o.timezone,
+        CallbackUrl: o.callbackUrl,
+        RedirectUrl: o.redirectUrl,
+        hideInstruction: o.hideInstruction ? (1 as const) : undefined,
+      }),
+    );
+    const newId = answer.testInvitationId;
+    ctx.success(
+      newId && newId !== previous
+        ? `Reattempt allowed: new invitation ${String(newId)}`
+        : `Reattempt allowed for invitation ${previous}`,
+    );
+    await ctx.out.record(answer);
+    return 0;
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * `auth logout`, and `auth status` up to the call that checks a key, load neither zod nor undici: the built CLI
+ * writes a code cache for each of those bundles it loads (src/runtime/code-cache.ts), so the cache folder tells.
+ */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runBin, runCli, SANDBOX_KEYS, useTempDir } from "../helpers/cli.js";
+
+describe("the bundles an auth verb loads", () => {
+  let configDir: string;
+  const run = (argv: string[]) =>
+    runBin(argv, { env: { PATH: process.env.PATH, ASSESS_CONFIG_DIR: configDir } });
+  const loaded = () => readdirSync(join(configDir, "cache")).map((name) => name.split("-")[0]);
+
+  beforeEach(() => {
+    configDir = mkdtempSync(join(tmpdir(), "assess-auth-loads-"));
+  });
+  afterEach(() => rmSync(configDir, { recursive: true, force: true }));
+
+  it("logout: commander only", async () => {
+    const r = await run(["auth", "logout"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('No key stored in profile "default"; nothing to do.');
+    expect(loaded()).toEqual(["commander"]);
+  });
+
+  it("status without a key: commander only", async () => {
+    const r = await run(["auth", "status"]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('No API key for profile "default"');
+    expect(loaded()).toEqual(["commander"]);
+  });
+
+  it("status with the sandbox's key: all three, as it checks the key with one call", async () => {
+    const r = await run(["--sandbox", "auth", "status", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(loaded().sort()).toEqual(["commander", "undici", "zod"]);
+  });
+});
+
+describe("auth status --sandbox", () => {
+  const tmp = useTempDir("assess-auth-status-");
+  it("an explicit --api-key picks another sandbox account: its key, from the flag, checked with one call", async () => {
+    const r = await runCli(
+      ["--sandbox", "--debug", "--api-key", SANDBOX_KEYS.globex, "auth", "status", "--json"],
+      {
+        env: { ASSESS_CONFIG_DIR: tmp.dir },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const status = r.json<Record<string, unknown>>();
+    expect(status).toMatchObject({
+      key: `****${SANDBOX_KEYS.globex.slice(-4)}`,
+      keySource: "flag",
+      valid: true,
+    });
+    expect(status.skillsBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr.match(/\[debug\] → GET /g)).toHaveLength(1);
+  });
+});
