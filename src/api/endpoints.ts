@@ -41,7 +41,7 @@ export type Paged = { [O in Operation]: Record_<O> extends { pagination: object 
 export type ItemOf<O extends Paged> =
   Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
 
-type Extra = Pick<RequestOptions, "query" | "raw" | "safe">;
+type Extra = Pick<RequestOptions, "query" | "raw">;
 
 /**
  * The operations, sent and read by their records (operations/); those whose requests or answers are their own
@@ -99,8 +99,7 @@ export class Api {
     state = "completed",
   ): Promise<s.TestAttempt[]> {
     const body = { StartDateTime: startDateTime, EndDateTime: endDateTime };
-    const answer = await this.send("listAttempts", [], { query: { state }, body, safe: true });
-    return OPERATIONS.listAttempts.read(answer);
+    return OPERATIONS.listAttempts.read(await this.send("listAttempts", [], { query: { state }, body }));
   }
   /** A 401 that names ids refuses those ids, not the key: they come back as `invalid`, nothing queued. */
   async processCallbacks(
@@ -143,29 +142,29 @@ export class Api {
   }
 
   /**
-   * An operation's request sent, and its answer with where it came from. An HTML page after a write (a proxy's
-   * login page that says 200) is refused here, whatever the operation: it may or may not have been processed.
+   * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
+   * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
+   * whatever the operation: it may or may not have been processed.
    */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
-    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "safe"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
   ): Promise<Answer> {
+    const record: OperationRecord = OPERATIONS[operation];
+    const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const res = await this.client.request({ ...target, ...extra });
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(extra.query ?? {})) {
-      if (value !== undefined) query.set(key, String(value));
-    }
-    const raw = (OPERATIONS[operation] as OperationRecord).raw === true;
+    const res = await this.client.request({ ...target, ...extra, safe });
+    const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
+    const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
-      data: raw ? res.data : unwrap(res.data),
+      data: record.raw ? res.data : unwrap(res.data),
       method: target.method,
       path: query.size > 0 ? `${target.path}?${query}` : target.path,
       skills: target.api === "skills",
     };
     if (res.notJson) answer.notJson = true;
-    if (res.notJson && !(target.method === "GET" || extra.safe) && isHtml(String(res.data))) {
+    if (res.notJson && !safe && isHtml(String(res.data))) {
       throw new UncertainError(
         target.method,
         this.client.url(target.api, answer.path),
