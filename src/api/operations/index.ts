@@ -55,7 +55,10 @@ export interface OperationRecord {
   /** How the answer becomes the value returned (leniently: read.ts); `raw`: its envelope left closed. */
   read?: (answer: Answer) => unknown;
   raw?: true;
-  /** For the OpenAPI document: body and answer; 201 too; the answer also text/plain; a 401 of ids. */
+  /**
+   * For the OpenAPI document: body (a strict body is documented as its own schema) and answer; 201 too; the
+   * answer also text/plain; a 401 of ids.
+   */
   request?: Content;
   response?: Content;
   created?: true;
@@ -159,7 +162,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.InviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
-    request: "InviteBody",
     response: "Invitation",
     created: true,
   }),
@@ -197,7 +199,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.ReattemptBody,
     read: (answer: Answer): Fields => asRecord(answer.data),
-    request: "ReattemptBody",
     response: "Record",
   }),
   inviteThroughLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}/invite", "testLinks.invite", {
@@ -207,7 +208,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.LinkInviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
-    request: "LinkInviteBody",
     response: "Invitation",
     created: true,
   }),
@@ -281,7 +281,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.TestLinkBody,
     read: readLink,
-    request: "TestLinkBody",
     response: "TestLink",
   }),
   getLink: op("GET /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.get", {
@@ -300,7 +299,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.TestLinkBody,
     read: readLink,
-    request: "TestLinkBody",
     response: "TestLink",
   }),
   createUser: op("POST /v3/accounts/user/create", "users.create", {
@@ -310,7 +308,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.UserCreateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserCreateBody",
     response: "User",
   }),
   updateUser: op("POST /v3/accounts/user/update", "users.update", {
@@ -319,7 +316,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.UserUpdateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserUpdateBody",
     response: "User",
   }),
   setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
@@ -328,7 +324,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.UserStatusBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserStatusBody",
     response: "User",
   }),
   maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
@@ -342,7 +337,6 @@ export const OPERATIONS = {
       const result = isRecord(data) ? (field(data, "result") ?? field(data, "message")) : data;
       return typeof result === "string" && result.trim() ? result : "Request accepted for processing";
     },
-    request: "GdprBody",
     response: "GdprAnswer",
   }),
 
