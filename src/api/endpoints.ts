@@ -1,7 +1,7 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
-import type * as z from "../parse/zod.js";
+import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
@@ -78,7 +78,7 @@ export class Api {
     settings: s.BulkInviteSettings,
     candidates: readonly JsonBytes<s.BulkCandidate>[],
   ): Promise<boolean> {
-    s.BulkCandidateCount.parse(candidates.length);
+    checkCount("bulkInvite", candidates.length);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.send("bulkInvite", [testId], { json });
@@ -123,7 +123,7 @@ export class Api {
     }
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
-    s.UpsertItemCount.parse(items.length);
+    checkCount("upsertEmployees", items.length);
     const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
     return read(s.UpsertResult, answer, "upsert result");
   }
@@ -173,6 +173,11 @@ export class Api {
     }
     return answer;
   }
+}
+
+/** A bulk request's count of items, within its record's limit (each item was checked where its row was read). */
+function checkCount(operation: "bulkInvite" | "upsertEmployees", count: number): void {
+  z.number().int().min(1).max(OPERATIONS[operation].limits.items).parse(count);
 }
 
 /** Pages until the last one; a page that repeats the one before (page number ignored) ends it with a warning. */
