@@ -185,10 +185,6 @@ function derive(client: { readonly api: Api }): Derived {
   return tree as Derived;
 }
 
-/** Every resource of the table is a member of the client: a new one fails here until given its line above. */
-function carries<K extends keyof Client>(_resources: K[]): void {}
-carries([] as Array<keyof Derived>);
-
 /** A derived method that AssessClient (types.ts) does not declare: the places of those, `never` when none. */
 type Undeclared<D, P> = {
   [K in keyof D]: K extends keyof P
