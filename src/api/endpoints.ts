@@ -1,17 +1,11 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
-import { field, isRecord } from "../fields.js";
+import { type Fields, field, isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
-import {
-  type Fields,
-  isSkills,
-  OPERATIONS,
-  type Operation,
-  type OperationRecord,
-} from "./operations/index.js";
+import { isSkills, OPERATIONS, type Operation, type OperationRecord } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 

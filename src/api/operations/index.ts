@@ -12,8 +12,6 @@ import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../
 import { type Answer, isHtml, notJsonError, read, readList } from "../read.js";
 import * as s from "../schemas.js";
 
-export type { Fields };
-
 type Json = Record<string, unknown>;
 
 /** A body or an answer as the OpenAPI document shows it: a named schema, or another content. */
