@@ -1,17 +1,11 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
-import { field, isRecord } from "../fields.js";
-import type * as z from "../parse/zod.js";
+import { type Fields, field, isRecord } from "../fields.js";
+import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
-import {
-  type Fields,
-  isSkills,
-  OPERATIONS,
-  type Operation,
-  type OperationRecord,
-} from "./operations/index.js";
+import { isSkills, OPERATIONS, type Operation, type OperationRecord } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 
@@ -41,7 +35,7 @@ export type Paged = { [O in Operation]: Record_<O> extends { pagination: object 
 export type ItemOf<O extends Paged> =
   Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
 
-type Extra = Pick<RequestOptions, "query" | "raw" | "safe">;
+type Extra = Pick<RequestOptions, "query" | "raw">;
 
 /**
  * The operations, sent and read by their records (operations/); those whose requests or answers are their own
@@ -78,7 +72,7 @@ export class Api {
     settings: s.BulkInviteSettings,
     candidates: readonly JsonBytes<s.BulkCandidate>[],
   ): Promise<boolean> {
-    s.BulkCandidateCount.parse(candidates.length);
+    checkCount("bulkInvite", candidates.length);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.send("bulkInvite", [testId], { json });
@@ -99,8 +93,7 @@ export class Api {
     state = "completed",
   ): Promise<s.TestAttempt[]> {
     const body = { StartDateTime: startDateTime, EndDateTime: endDateTime };
-    const answer = await this.send("listAttempts", [], { query: { state }, body, safe: true });
-    return OPERATIONS.listAttempts.read(answer);
+    return OPERATIONS.listAttempts.read(await this.send("listAttempts", [], { query: { state }, body }));
   }
   /** A 401 that names ids refuses those ids, not the key: they come back as `invalid`, nothing queued. */
   async processCallbacks(
@@ -124,7 +117,7 @@ export class Api {
     }
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
-    s.UpsertItemCount.parse(items.length);
+    checkCount("upsertEmployees", items.length);
     const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
     return read(s.UpsertResult, answer, "upsert result");
   }
@@ -143,29 +136,29 @@ export class Api {
   }
 
   /**
-   * An operation's request sent, and its answer with where it came from. An HTML page after a write (a proxy's
-   * login page that says 200) is refused here, whatever the operation: it may or may not have been processed.
+   * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
+   * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
+   * whatever the operation: it may or may not have been processed.
    */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
-    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "safe"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
   ): Promise<Answer> {
+    const record: OperationRecord = OPERATIONS[operation];
+    const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const res = await this.client.request({ ...target, ...extra });
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(extra.query ?? {})) {
-      if (value !== undefined) query.set(key, String(value));
-    }
-    const raw = (OPERATIONS[operation] as OperationRecord).raw === true;
+    const res = await this.client.request({ ...target, ...extra, safe });
+    const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
+    const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
-      data: raw ? res.data : unwrap(res.data),
+      data: record.raw ? res.data : unwrap(res.data),
       method: target.method,
       path: query.size > 0 ? `${target.path}?${query}` : target.path,
       skills: target.api === "skills",
     };
     if (res.notJson) answer.notJson = true;
-    if (res.notJson && !(target.method === "GET" || extra.safe) && isHtml(String(res.data))) {
+    if (res.notJson && !safe && isHtml(String(res.data))) {
       throw new UncertainError(
         target.method,
         this.client.url(target.api, answer.path),
@@ -174,6 +167,11 @@ export class Api {
     }
     return answer;
   }
+}
+
+/** A bulk request's count of items, within its record's limit (each item was checked where its row was read). */
+function checkCount(operation: "bulkInvite" | "upsertEmployees", count: number): void {
+  z.number().int().min(1).max(OPERATIONS[operation].limits.items).parse(count);
 }
 
 /** Pages until the last one; a page that repeats the one before (page number ignored) ends it with a warning. */

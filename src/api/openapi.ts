@@ -88,6 +88,7 @@ const SCHEMAS = {
   StatusMessage: z.lazy(() => z.looseObject({ statusCode: z.number().int(), message: z.string() })),
   PascalMessage: z.lazy(() => z.looseObject({ Message: z.string() })),
 } satisfies Record<string, z.ZodType>;
+type Named = keyof typeof SCHEMAS;
 
 /** A named schema; a record naming one not among SCHEMAS is refused. */
 function ref(name: string): Json {
@@ -192,14 +193,15 @@ function operation(operationId: Operation, doc: OperationRecord): Json {
   };
   const result: Json = { operationId, summary: doc.summary, tags: [doc.tag] };
   if (parameters.length > 0) result.parameters = parameters;
-  if (doc.request) {
+  const request = doc.request ?? Object.keys(SCHEMAS).find((name) => SCHEMAS[name as Named] === doc.body);
+  if (request) {
     result.requestBody =
-      typeof doc.request === "string"
-        ? { required: true, content: json(ref(doc.request)) }
+      typeof request === "string"
+        ? { required: true, content: json(ref(request)) }
         : {
-            required: doc.request.contentType !== "application/json",
-            description: doc.request.description,
-            content: { [doc.request.contentType]: { schema: doc.request.schema } },
+            required: request.contentType !== "application/json",
+            description: request.description,
+            content: { [request.contentType]: { schema: request.schema } },
           };
   }
   result.responses = responses;

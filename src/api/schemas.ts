@@ -5,7 +5,6 @@
  */
 
 import * as z from "../parse/zod.js";
-import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
 
 type Shape = Parameters<typeof z.looseObject>[0];
@@ -147,8 +146,6 @@ export const BulkCandidateName = z.lazy(() => z.string().min(1));
 /** One candidate of a bulk invite, as the request's `candidates` holds it. */
 export const BulkCandidate = strict(() => ({ email: Email, name: BulkCandidateName }));
 export type BulkCandidate = z.infer<typeof BulkCandidate>;
-/** The candidates of one bulk invite, each checked where its row was read (api/json.ts): their count only. */
-export const BulkCandidateCount = z.lazy(() => z.number().int().min(1).max(MAX_BULK_CANDIDATES));
 
 export const TestAttempt = loose(() => ({
   testInvitationId: num(z.number()),
@@ -242,8 +239,6 @@ export const EmployeeUpsertItem = strict(() => ({
   employeeHRMSInfo: EmployeeHrms.optional(),
 }));
 export type EmployeeUpsertItem = z.infer<typeof EmployeeUpsertItem>;
-/** The employees of one upsert, each checked where its row was read (api/json.ts): their count only. */
-export const UpsertItemCount = z.lazy(() => z.number().int().min(1).max(MAX_UPSERT_EMPLOYEES));
 const UpsertOutcome = loose(() => ({
   email: z.string().nullish(),
   employeeId: num(z.number()).nullish(),

@@ -24,7 +24,6 @@ import {
   sendEmployees,
   sendInvites,
 } from "../sdk/bulk.js";
-import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
 /** Rows one call takes: the bound on what a model sends in one message. */
@@ -63,7 +62,7 @@ const SPECS: Record<
   invite: {
     ...builtOn("bulkInvite"),
     title: "Invite many candidates to a test",
-    description: `Invites up to ${MAX_ROWS} candidates ({email, name}) to one test, each with a unique link, in requests of up to ${MAX_BULK_CANDIDATES}. Dates are UTC YYYY-MM-DDTHH:mm:ssZ.${HOW}`,
+    description: `Invites up to ${MAX_ROWS} candidates ({email, name}) to one test, each with a unique link, in requests of up to ${OPERATIONS.bulkInvite.limits.items}. Dates are UTC YYYY-MM-DDTHH:mm:ssZ.${HOW}`,
     writes: "invite",
     input: () =>
       z.strictObject({
@@ -91,7 +90,7 @@ const SPECS: Record<
   upsert: {
     ...builtOn("upsertEmployees"),
     title: "Create or update many employees",
-    description: `Creates or updates up to ${MAX_ROWS} employees (email, firstName, lastName, jobCode, employeeHRMSInfo), in requests of up to ${MAX_UPSERT_EMPLOYEES}; an employee unchanged since a confirmed earlier run is not sent again.${HOW}`,
+    description: `Creates or updates up to ${MAX_ROWS} employees (email, firstName, lastName, jobCode, employeeHRMSInfo), in requests of up to ${OPERATIONS.upsertEmployees.limits.items}; an employee unchanged since a confirmed earlier run is not sent again.${HOW}`,
     writes: "employees",
     input: () =>
       z.strictObject({
@@ -107,7 +106,7 @@ const SPECS: Record<
   callbacks: {
     ...builtOn("processCallbacks"),
     title: "Resend test-completion notifications",
-    description: `Asks the service to send again the completion notifications (callbacks) of up to ${MAX_ROWS} attempts, in requests of up to ${MAX_CALLBACK_IDS}; the ids are testInvitationIds, as list_attempts gives them.${HOW}`,
+    description: `Asks the service to send again the completion notifications (callbacks) of up to ${MAX_ROWS} attempts, in requests of up to ${OPERATIONS.processCallbacks.limits.items}; the ids are testInvitationIds, as list_attempts gives them.${HOW}`,
     writes: "callbacks",
     input: () =>
       z.strictObject({ testInvitationIds: z.array(s.Id).min(1).max(MAX_ROWS), planToken: planToken() }),

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Api } from "../api/endpoints.js";
 import { toJson } from "../api/json.js";
+import { OPERATIONS } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
 import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
@@ -20,7 +21,6 @@ import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/ty
 import { contentKey } from "../bulk/rows/employees.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
-import { MAX_BULK_CANDIDATES, MAX_UPSERT_EMPLOYEES } from "../spec/limits.js";
 import type { BulkOptions, BulkOutcome, InviteSettings, RowOutcome, RowStatus } from "./types.js";
 
 /** A checked row: its item's JSON text, and what the ledger and the dedupe know it by. */
@@ -32,8 +32,6 @@ interface BulkSpec<R, T> {
   target: LedgerTarget;
   send(rows: readonly SentRow<T>[]): Promise<ChunkAnswer | undefined>;
 }
-
-const MAX_CHUNK = { invite: MAX_BULK_CANDIDATES, upsert: MAX_UPSERT_EMPLOYEES };
 
 type Employee = z.input<typeof s.EmployeeUpsertItem>;
 
@@ -73,7 +71,7 @@ async function runRows<R, T>(
   env: NodeJS.ProcessEnv,
   options: BulkOptions,
 ): Promise<BulkOutcome<R>> {
-  const maxChunk = MAX_CHUNK[spec.kind];
+  const maxChunk = OPERATIONS[spec.kind === "invite" ? "bulkInvite" : "upsertEmployees"].limits.items;
   const chunkSize = options.chunkSize ?? maxChunk;
   if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > maxChunk) {
     throw new UsageError(`chunkSize must be a whole number from 1 to ${maxChunk}, got ${chunkSize}`);

@@ -23,8 +23,6 @@ import { showAs } from "../redact.js";
 import type * as t from "./types.js";
 import type { AssessClient, AttemptSpan, IterateOptions, Page, PageRequest, Upload } from "./types.js";
 
-type Fields = Record<string, unknown>;
-
 const DEFAULT_PAGE_SIZE = 100;
 
 /** The listing's code (windows, dates) is loaded on first use: most commands never list attempts. */
@@ -131,7 +129,7 @@ export class Client implements AssessClient {
       (await import("./bulk.js")).upsertRows(this.api, this.env, ...args),
     certificates: {
       ...this.derived.employees.certificates,
-      list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<Fields[]> =>
+      list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<t.Fields[]> =>
         this.api.call("listCertificates", [employeeId], undefined, {
           query: { includeSkills: options.includeSkills === true || undefined },
         }),
@@ -140,7 +138,7 @@ export class Client implements AssessClient {
     uploadResume: (
       employeeId: number,
       upload: Upload | NonNullable<RequestOptions["raw"]>,
-    ): Promise<Fields> =>
+    ): Promise<t.Fields> =>
       this.api.call("uploadResume", [employeeId], undefined, {
         raw: {
           ...upload,
@@ -165,12 +163,12 @@ export class Client implements AssessClient {
  * The client's own members take the place of any derived here.
  */
 function derive(client: { readonly api: Api }): Derived {
-  const tree: Fields = {};
+  const tree: t.Fields = {};
   for (const [operation, record] of operations()) {
     let node = tree;
     for (const key of record.resource.split(".")) {
       node[key] ??= {};
-      node = node[key] as Fields;
+      node = node[key] as t.Fields;
     }
     if (record.pagination) {
       const page = (n: number, size: number) => client.api.page(operation as Paged, n, size);
@@ -186,10 +184,6 @@ function derive(client: { readonly api: Api }): Derived {
   }
   return tree as Derived;
 }
-
-/** Every resource of the table is a member of the client: a new one fails here until given its line above. */
-function carries<K extends keyof Client>(_resources: K[]): void {}
-carries([] as Array<keyof Derived>);
 
 /** A derived method that AssessClient (types.ts) does not declare: the places of those, `never` when none. */
 type Undeclared<D, P> = {

@@ -1,29 +1,140 @@
 /**
- * Every operation of both services, one record each (record.ts says what a record holds): the only place its
+ * Every operation of both services, one record each (what a record holds is written first): the only place its
  * method and path are spelled. The API layer (api/endpoints.ts) sends and reads it by its record, the SDK's
  * client (sdk/client.ts) puts it at `client.<resource>.<verb>`, `assess openapi` documents it and `assess mcp`
  * offers it as a tool. Adding one: its record, its sandbox route, its verb under src/commands/; the SDK's
  * public interface (sdk/types.ts, written out) shows it once given its line there, and a write is an MCP tool
  * once mcp/operations.ts names its group.
  */
-import { field, isRecord } from "../../fields.js";
+import { type Fields, field, isRecord } from "../../fields.js";
+import * as z from "../../parse/zod.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import { type Answer, read, readList } from "../read.js";
+import { type Answer, isHtml, notJsonError, read, readList } from "../read.js";
 import * as s from "../schemas.js";
-import {
-  AnyRecord,
-  asRecord,
-  type Fields,
-  type OperationRecord,
-  op,
-  paged,
-  query,
-  readLink,
-  readRecord,
-} from "./record.js";
 
-export type { Content, Fields, OperationRecord, QueryParameter } from "./record.js";
-export { pathParameters } from "./record.js";
+type Json = Record<string, unknown>;
+
+/** A body or an answer as the OpenAPI document shows it: a named schema, or another content. */
+export type Content = string | { contentType: string; schema: Json; description?: string };
+
+export interface QueryParameter {
+  name: string;
+  schema: Json;
+  required?: boolean;
+  description: string;
+}
+
+export interface OperationRecord {
+  method: "GET" | "POST" | "PATCH";
+  /** `{name}` is an integer path parameter; paths under /v3 are the assessment API's, others the skills API's. */
+  path: string;
+  /** Where the SDK's client has it: `client.<resource>.<verb>`, unique together. */
+  resource: string;
+  verb: string;
+  /** The OpenAPI summary and tag, and what it does in words a person or a model can act on. */
+  summary: string;
+  tag: string;
+  description: string;
+  /** `add` only adds; `overwrite` may change or remove what exists. */
+  effect: "read" | "add" | "overwrite";
+  query?: readonly QueryParameter[];
+  pagination?: {
+    page: string;
+    size: string;
+    items: z.ZodType;
+    /** The keys the list may be under (read.ts looks for others too). */
+    keys: readonly string[];
+    what: string;
+  };
+  /** The most items one request may carry. */
+  limits?: { items: number };
+  /** A strict schema (refused before sending), any record (`fields`), or always `{}` (`empty`). */
+  body?: z.ZodType | "fields" | "empty";
+  /** How the answer becomes the value returned (leniently: read.ts); `raw`: its envelope left closed. */
+  read?: (answer: Answer) => unknown;
+  raw?: true;
+  /**
+   * For the OpenAPI document: body (a strict body is documented as its own schema) and answer; 201 too; the
+   * answer also text/plain; a 401 of ids.
+   */
+  request?: Content;
+  response?: Content;
+  created?: true;
+  alsoText?: true;
+  resultErrors?: true;
+}
+
+type Method = OperationRecord["method"];
+type Rest = Omit<OperationRecord, "method" | "path" | "resource" | "verb" | "tag"> & { tag?: string };
+/** `"tests.settings.get"` as `["tests.settings", "get"]`: the resource, and the verb after the last dot. */
+type Split<Place extends string> = Place extends `${infer Head}.${infer Tail}`
+  ? Tail extends `${string}.${string}`
+    ? [`${Head}.${Split<Tail>[0]}`, Split<Tail>[1]]
+    : [Head, Tail]
+  : never;
+
+/**
+ * A record from its route (`"GET /v3/tests"`), its place on the SDK's client (`"tests.settings.get"`) and the
+ * rest; its tag is its resource's first name unless given. The place stays literal in the record's type: the
+ * SDK's client is typed from it (sdk/client.ts).
+ */
+function op<
+  const M extends Method,
+  const P extends string,
+  const Place extends `${string}.${string}`,
+  const F extends Rest,
+>(route: `${M} ${P}`, place: Place, fields: F) {
+  const [method, path] = route.split(" ") as [M, P];
+  const resource = place.slice(0, place.lastIndexOf(".")) as Split<Place>[0];
+  const verb = place.slice(resource.length + 1) as Split<Place>[1];
+  return { method, path, resource, verb, tag: resource.split(".")[0]!, ...fields };
+}
+
+/** The names of a path's parameters (`{testId}`), in order. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+function query(name: string, schema: Json, description: string, required?: true): QueryParameter {
+  return { name, schema, required, description };
+}
+
+/** A paged list: its page parameters, as documented query parameters, and where its items are. */
+function paged<I extends z.ZodType>(page: string, size: string, items: I, keys: string[], what: string) {
+  return {
+    query: [
+      pageParameter(page, "page number, from 1"),
+      pageParameter(size, "items per page (the service allows 1 to 100)"),
+    ],
+    pagination: { page, size, items, keys, what },
+  };
+}
+
+/** One object per name: the YAML document writes a schema that operations share once, with an anchor. */
+const pageParameters = new Map<string, QueryParameter>();
+function pageParameter(name: string, description: string): QueryParameter {
+  const param = pageParameters.get(name) ?? query(name, { type: "integer", minimum: 1 }, description);
+  pageParameters.set(name, param);
+  return param;
+}
+
+const AnyRecord = z.record(z.string(), z.unknown());
+
+function asRecord(data: unknown): Fields {
+  return isRecord(data) ? data : { result: data };
+}
+
+/** A read's answer as a record, whatever its shape; but an HTML page (a login page that says 200) is no answer. */
+function readRecord(answer: Answer, what: string): Fields {
+  if (answer.notJson && isHtml(String(answer.data))) throw notJsonError(answer, what);
+  return asRecord(answer.data);
+}
+
+/** A test link's answer: the link itself, or the link under `testLink` (or an envelope). */
+function readLink(answer: Answer): s.TestLink {
+  const inner = field(answer.data, "testLink");
+  return read(s.TestLink, answer, "test link", isRecord(inner) ? inner : answer.data);
+}
 
 export const OPERATIONS = {
   // The assessment API's ({base_url}, paths under /v3).
@@ -49,7 +160,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.InviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
-    request: "InviteBody",
     response: "Invitation",
     created: true,
   }),
@@ -87,7 +197,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.ReattemptBody,
     read: (answer: Answer): Fields => asRecord(answer.data),
-    request: "ReattemptBody",
     response: "Record",
   }),
   inviteThroughLink: op("POST /v3/tests/{testId}/testlinks/{testLinkId}/invite", "testLinks.invite", {
@@ -97,7 +206,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.LinkInviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
-    request: "LinkInviteBody",
     response: "Invitation",
     created: true,
   }),
@@ -171,7 +279,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.TestLinkBody,
     read: readLink,
-    request: "TestLinkBody",
     response: "TestLink",
   }),
   getLink: op("GET /v3/tests/{testId}/testlinks/{testLinkId}", "testLinks.get", {
@@ -190,7 +297,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.TestLinkBody,
     read: readLink,
-    request: "TestLinkBody",
     response: "TestLink",
   }),
   createUser: op("POST /v3/accounts/user/create", "users.create", {
@@ -200,7 +306,6 @@ export const OPERATIONS = {
     effect: "add",
     body: s.UserCreateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserCreateBody",
     response: "User",
   }),
   updateUser: op("POST /v3/accounts/user/update", "users.update", {
@@ -209,7 +314,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.UserUpdateBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserUpdateBody",
     response: "User",
   }),
   setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
@@ -218,7 +322,6 @@ export const OPERATIONS = {
     effect: "overwrite",
     body: s.UserStatusBody,
     read: (answer: Answer): s.User => read(s.User, answer, "user"),
-    request: "UserStatusBody",
     response: "User",
   }),
   maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
@@ -232,7 +335,6 @@ export const OPERATIONS = {
       const result = isRecord(data) ? (field(data, "result") ?? field(data, "message")) : data;
       return typeof result === "string" && result.trim() ? result : "Request accepted for processing";
     },
-    request: "GdprBody",
     response: "GdprAnswer",
   }),
 
