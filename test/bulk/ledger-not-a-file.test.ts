@@ -34,7 +34,7 @@ describe("a folder or a FIFO in the ledger's place", () => {
     mkdirSync(ledger);
     const mark = t.sandbox.requests.length;
 
-    for (const more of [[], ["--skip-invalid"], ["--dry-run"]]) {
+    for (const more of [[], ["--restart"], ["--skip-invalid"], ["--dry-run"]]) {
       const r = await invite(...more);
       expect(r.code, `${more.join(" ")}\n${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(
