@@ -51,7 +51,7 @@ function scenario(from: number) {
   const invite = (testId: string) =>
     t.run(["invite", "bulk", file, "--test", testId, "--concurrency", "1", "--json"], { env });
   const ledger = () => {
-    const dir = join(env.ASSESS_CONFIG_DIR, "ledgers");
+    const dir = join(cwd, ".config", "ledgers");
     return readdirSync(dir)
       .filter((name) => name.endsWith(".ndjson"))
       .map((name) => join(dir, name));
@@ -105,5 +105,24 @@ describe("a ledger record that cannot be written stops the run; the rerun sends 
     expect(summary.uncertainRows[0]).toMatchObject({ line: 4002 });
     expect(bulkRequests(t.sandbox, mark)).toHaveLength(5);
     expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, 9_200_000)).toEqual([]);
+  });
+
+  it("its first record (a new ledger's header): nothing is sent; the rerun sends every row", async () => {
+    const { invite, ledger, mark } = scenario(9_300_000);
+    fault.hit = false;
+    fault.record = /"ledger":1,"kind":"invite"/;
+    const run = await invite("1003");
+    expect(fault.hit).toBe(true);
+    const [path] = ledger();
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`error: Cannot write the ledger ${path}: ${EIO}`);
+    expect(run.stderr).toContain(HINT);
+    expect(run.stderr).not.toMatch(/looks like a bug/);
+    expect(bulkRequests(t.sandbox, mark)).toEqual([]);
+
+    const rerun = await invite("1003");
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.json<BulkResult>()).toMatchObject({ rows: ROWS, alreadyDone: 0, sent: ROWS });
+    expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, 9_300_000)).toEqual([]);
   });
 });

@@ -160,7 +160,11 @@ export class Ledger {
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
         [ledger.tail, ledger.torn] = await recordsEnd(handle, size);
         if (fresh) {
-          await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
+          await ledger
+            .append({ ledger: 1, kind, target, created: new Date().toISOString() })
+            .catch((error: unknown) => {
+              throw ledgerError(path, error);
+            });
           // The new directory entry must survive a crash too.
           await syncDir(dir);
         }
