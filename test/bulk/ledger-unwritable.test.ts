@@ -2,8 +2,8 @@
  * The ledger cannot be written in the middle of a run (a failing disk): the run stops at once with exit 1,
  * "Cannot write the ledger <path>: …" and what to do, and a rerun once the disk is mended sends every row the
  * service has not had, so each e-mail reaches it exactly once. Through `main(argv)` against the sandbox: the
- * fault is node:fs's writeSync (the one call the ledger writes its records with) failing, nothing written, for
- * the one write that carries a chosen record. Records of one turn of the event loop share a write (ledger.ts):
+ * fault is node:fs's writeSync (the one call the ledger writes its records with) failing for the one write that
+ * carries a chosen record, having written nothing or (`landed`) all of it but its last byte. Records of one turn of the event loop share a write (ledger.ts):
  * with one request at a time, a chunk's answer ("ok") shares it with the next chunk's "send".
  */
 import { readdirSync } from "node:fs";
@@ -13,8 +13,8 @@ import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { useScenarios } from "../helpers/cli.js";
 import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
-/** When set, the next writeSync whose bytes match fails, writing nothing (once). */
-const fault = vi.hoisted(() => ({ record: undefined as RegExp | undefined, hit: false }));
+/** When set, the next writeSync whose bytes match fails (once): having written nothing, or all but its last byte. */
+const fault = vi.hoisted(() => ({ record: undefined as RegExp | undefined, landed: false, hit: false }));
 
 vi.mock("node:fs", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:fs")>();
@@ -23,6 +23,10 @@ vi.mock("node:fs", async (importOriginal) => {
     if (record && data instanceof Uint8Array && record.test(Buffer.from(data).toString("utf8"))) {
       fault.record = undefined;
       fault.hit = true;
+      if (fault.landed) {
+        const [offset = 0, length = data.length - offset, position] = rest as Array<number | undefined>;
+        actual.writeSync(fd, data, offset, length - 1, position);
+      }
       throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
     }
     return (actual.writeSync as (...args: unknown[]) => number)(fd, data, ...rest);
@@ -83,6 +87,33 @@ describe("a ledger record that cannot be written stops the run; the rerun sends 
     expect(summary).toMatchObject({ rows: ROWS, alreadyDone: 1000, uncertain: 1000, sent: 3000 });
     expect(summary.uncertainRows[0]).toMatchObject({ line: 1002 });
     expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, 9_100_000)).toEqual([]);
+  });
+
+  it("at the start of a chunk, the failed write having landed but for its last byte: the rerun knows that chunk never went out and sends it", async () => {
+    const { invite, ledger, mark } = scenario(9_400_000);
+    fault.hit = false;
+    fault.landed = true;
+    // Its records read back whole (the next write starts on a line of its own), the third chunk's "send" too.
+    fault.record = /"t":"send","c":"[0-9a-f]+-2"/;
+    const run = await invite("1004").finally(() => {
+      fault.landed = false;
+    });
+    expect(fault.hit).toBe(true);
+    const [path] = ledger();
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`error: Cannot write the ledger ${path}: ${EIO}`);
+    expect(bulkRequests(t.sandbox, mark)).toHaveLength(2);
+
+    // The second chunk's answer landed; the third chunk's "send" did too, but its request never went out.
+    const rerun = await invite("1004");
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.json<BulkResult>()).toMatchObject({
+      rows: ROWS,
+      alreadyDone: 2000,
+      uncertain: 0,
+      sent: 3000,
+    });
+    expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, 9_400_000)).toEqual([]);
   });
 
   it("at the end of a chunk (the last one's answer): the rerun holds that chunk uncertain and sends nothing again", async () => {
