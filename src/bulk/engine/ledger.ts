@@ -139,8 +139,14 @@ export class Ledger {
       await takeLock(lockPath);
     } else checkLedgerDir(dir);
     try {
-      // A link in the ledger's place goes, not its target (rm does not follow it).
-      if (options.restart && lockPath) await rm(path, { force: true });
+      // A link in the ledger's place goes, not its target (rm does not follow it); a folder is refused.
+      if (options.restart && lockPath) {
+        await rm(path, { force: true }).catch((error: unknown) => {
+          throw (error as NodeJS.ErrnoException).code === "ERR_FS_EISDIR"
+            ? notAFile(path, "not a file")
+            : error;
+        });
+      }
       const { keys, skipped, skippedAt } = options.restart
         ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
@@ -154,7 +160,11 @@ export class Ledger {
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
         [ledger.tail, ledger.torn] = await recordsEnd(handle, size);
         if (fresh) {
-          await ledger.append({ ledger: 1, kind, target, created: new Date().toISOString() });
+          await ledger
+            .append({ ledger: 1, kind, target, created: new Date().toISOString() })
+            .catch((error: unknown) => {
+              throw ledgerError(path, error);
+            });
           // The new directory entry must survive a crash too.
           await syncDir(dir);
         }

@@ -337,6 +337,10 @@ export class SendLoop<T> {
         await ledger.begin(id);
       } catch (error) {
         freeSlot();
+        // The failed write may have left its "send" readable: say, if the ledger still can, that nothing went out.
+        await ledger
+          .end(id, { t: "fail", error: "not sent: the ledger could not be written" })
+          .catch(() => undefined);
         this.finish(chunk, { kind: "fatal", error: ledgerError(ledger.path, error), sent: false });
         return;
       }
