@@ -285,9 +285,8 @@ export async function* replay<T>(
 /** What `scan` gives of each record; one object, filled again for each. */
 export interface Scanned {
   line: number;
-  /** The ledger key's hash. */
+  /** Half the ledger key's hash: a keyed row's content, which dedupe.ts tells rows apart by. */
   hi: number;
-  lo: number;
   /** Has a dedupe key, hashed in dhi and dlo. */
   dedupe: boolean;
   dhi: number;
@@ -299,14 +298,13 @@ export interface Scanned {
 /** Goes through a spool file's records in order, their keys and lines only (and an invalid row's error). */
 export function scan(fd: number, lineOffset: number, visit: (record: Scanned) => void): void {
   const window = new SpoolWindow(fd, PIECE_BYTES, 0);
-  const record: Scanned = { line: 0, hi: 0, lo: 0, dedupe: false, dhi: 0, dlo: 0 };
+  const record: Scanned = { line: 0, hi: 0, dedupe: false, dhi: 0, dlo: 0 };
   const read = (at: number) => {
     const { buffer, words } = window;
     const i = at >>> 2;
     const flags = words[i + 4]!;
     record.line = words[i + 1]! + lineOffset;
     record.hi = words[i + 2]!;
-    record.lo = words[i + 3]!;
     record.dedupe = (flags & DEDUPE) !== 0;
     record.dhi = words[i + 5]!;
     record.dlo = words[i + 6]!;
