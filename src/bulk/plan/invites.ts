@@ -22,7 +22,6 @@ import { type BulkEntry, DONE, UNCERTAIN } from "../engine/types.js";
 import { hashHalves, hashKey } from "../speedups/keyset.js";
 
 const INVITE_CLASSES = ["new", "ledger", "uncertain", "finished", "invalid", "repeat"] as const;
-type InviteClass = (typeof INVITE_CLASSES)[number];
 
 /** A finished attempt as the listing gives it, with the ≤30-day window it was listed in. */
 export interface FinishedAttempt {
@@ -88,7 +87,7 @@ export interface InvitePlanRow {
   email: string;
   /** The row's test (its group). */
   testId: number;
-  class: InviteClass;
+  class: (typeof INVITE_CLASSES)[number];
   /** invalid: why; repeat: which line it repeats. */
   reason?: string;
   /** finished: the attempt. */
@@ -152,15 +151,10 @@ export async function planInvites(
 
 /** The plan as `--json` prints it: counts, then the rows of each class. */
 export function planByClass(rows: InvitePlanRow[]): Record<string, unknown> {
-  const counts = Object.fromEntries(INVITE_CLASSES.map((c) => [c, 0])) as Record<InviteClass, number>;
-  const byClass = Object.fromEntries(INVITE_CLASSES.map((c) => [c, [] as unknown[]])) as Record<
-    InviteClass,
-    unknown[]
-  >;
-  for (const row of rows) {
-    counts[row.class]++;
-    const { class: _class, testId, ...rest } = row;
-    byClass[row.class].push(Number.isNaN(testId) ? rest : { ...rest, testId });
+  const byClass = Object.fromEntries(INVITE_CLASSES.map((c) => [c, [] as unknown[]]));
+  for (const { class: name, testId, ...rest } of rows) {
+    byClass[name]!.push(Number.isNaN(testId) ? rest : { ...rest, testId });
   }
+  const counts = Object.fromEntries(INVITE_CLASSES.map((c) => [c, byClass[c]!.length]));
   return { rows: rows.length, counts, ...byClass };
 }

@@ -36,10 +36,7 @@ export function findColumn(
   override?: string,
 ): number | undefined {
   const wanted = override !== undefined ? [normalizeHeader(override)] : aliases;
-  const hits: number[] = [];
-  header.forEach((cell, index) => {
-    if (wanted.includes(normalizeHeader(cell))) hits.push(index);
-  });
+  const hits = header.flatMap((cell, index) => (wanted.includes(normalizeHeader(cell)) ? [index] : []));
   if (override !== undefined && hits.length === 0) {
     throw new UsageError(
       `${where.at}: no column named "${override}" (${where.option}); the header has: ${listHeader(header)}`,

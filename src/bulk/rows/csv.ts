@@ -98,11 +98,10 @@ export function csvInput(
   source: CsvSource,
   part: { range?: ByteRange; end?: { line: number } } = {},
 ): CsvInput {
-  const { path, name, delimiter } = source;
   const { range, end } = part;
   return {
     ...source,
-    batches: () => readRecords({ path, name, delimiter, start: range?.start ?? 0, end: range?.end }, { end }),
+    batches: () => readRecords({ ...source, start: range?.start ?? 0, end: range?.end }, { end }),
   };
 }
 
@@ -161,9 +160,8 @@ async function sniff(path: string, name: string, example: string): Promise<strin
     );
   }
   const complete = buffer.length < size ? completeUtf8(buffer) : buffer.length;
-  if (!isUtf8(buffer.subarray(0, complete))) {
-    throw notUtf8(name, lineAt(buffer, firstInvalidUtf8(buffer.subarray(0, complete))));
-  }
+  const invalid = firstInvalidUtf8(buffer.subarray(0, complete));
+  if (invalid !== -1) throw notUtf8(name, lineAt(buffer, invalid));
   const text = buffer.toString("utf8", 0, complete).replace(/^\uFEFF/, "");
   if (size > SNIFF_BYTES && firstLineEnd(text) === -1) {
     throw new UsageError(
@@ -195,16 +193,10 @@ function notUtf8(name: string, line: number): UsageError {
 
 /** The header row decides: the candidate delimiter seen most often outside quotes (comma when none is). */
 export function detectDelimiter(text: string): string {
-  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
-  let quoted = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === "\n" || ch === "\r")) break;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
-  }
-  let best = ",";
-  for (const d of DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
-  return best;
+  const end = firstLineEnd(text);
+  const unquoted = text.slice(0, end === -1 ? undefined : end).replace(/"[^"]*"?/g, "");
+  const count = (delimiter: string) => unquoted.split(delimiter).length;
+  return DELIMITERS.reduce((best, d) => (count(d) > count(best) ? d : best), ",");
 }
 
 /** Index of the first line break outside quotes, or -1. */
@@ -302,16 +294,12 @@ export async function* fieldBatches(part: FilePart): AsyncGenerator<string[][]> 
   /** The unfinished last line; `at`: the file offset of its first byte. */
   let rest: Buffer | undefined;
   let at = start;
-  let first = true;
   for await (const piece of utf8Only(path, name, start)(file)) {
     let data = rest ? Buffer.concat([rest, piece]) : piece;
-    if (first) {
-      first = false;
-      // Only the file's first bytes can be a BOM: a part from a later line keeps a U+FEFF as text, as one pass does.
-      if (start === 0 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
-        data = data.subarray(3);
-        at += 3;
-      }
+    // Only the file's first bytes can be a BOM: a part from a later line keeps a U+FEFF as text, as one pass does.
+    if (at === 0 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+      data = data.subarray(3);
+      at = 3;
     }
     const quote = data.indexOf(QUOTE);
     // Whole lines end at the last break (a final \r may be half a \r\n), or at the start of the first quote's line.
@@ -419,9 +407,8 @@ function utf8Only(path: string, name: string, start: number) {
       const data = carry ? Buffer.concat([carry, piece]) : piece;
       // A character split between two reads waits for the next one.
       const complete = completeUtf8(data);
-      if (!isUtf8(data.subarray(0, complete))) {
-        throw notUtf8(name, await lineOfOffset(path, offset + firstInvalidUtf8(data.subarray(0, complete))));
-      }
+      const invalid = firstInvalidUtf8(data.subarray(0, complete));
+      if (invalid !== -1) throw notUtf8(name, await lineOfOffset(path, offset + invalid));
       carry = complete < data.length ? Buffer.from(data.subarray(complete)) : undefined;
       offset += complete;
       if (complete > 0) yield data.subarray(0, complete);
@@ -452,8 +439,9 @@ function completeUtf8(data: Buffer): number {
   return n;
 }
 
-/** Offset of the first byte that is not part of a valid UTF-8 sequence. */
+/** Offset of the first byte that is not part of a valid UTF-8 sequence, or -1 when all are. */
 function firstInvalidUtf8(data: Buffer): number {
+  if (isUtf8(data)) return -1;
   let i = 0;
   while (i < data.length) {
     const b = data[i]!;

@@ -6,6 +6,7 @@
 import { toJson } from "../../api/json.js";
 import { Email, EmployeeUpsertItem } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
+import { isRecord } from "../../fields.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { BulkEntry } from "../engine/types.js";
 import { columnLabel, extraFields, normalizeHeader, rowPlace } from "./columns.js";
@@ -142,10 +143,9 @@ export function employeeJsonEntries(path: string, name: string): () => AsyncIter
     for await (const batch of jsonArrayBatches(path, name)) {
       yield batch.map(({ line, value, error }): BulkEntry<Employee> => {
         if (error) return { invalid: { line, error, source: undefined } };
-        if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        if (!isRecord(value))
           return { invalid: { line, error: "an employee must be a JSON object", source: value } };
-        }
-        const { [ERROR_COLUMN]: _ignored, ...item } = value as Record<string, unknown>;
+        const { [ERROR_COLUMN]: _ignored, ...item } = value;
         return jsonEntry(line, item, value);
       });
     }
@@ -155,9 +155,8 @@ export function employeeJsonEntries(path: string, name: string): () => AsyncIter
 /** Normalises dates and validates with the item schema (a JSON item's shape is anyone's guess). */
 function jsonEntry(line: number, raw: Record<string, unknown>, source: unknown): BulkEntry<Employee> {
   const problems: string[] = [];
-  const hrms = raw.employeeHRMSInfo;
-  if (hrms && typeof hrms === "object" && !Array.isArray(hrms)) {
-    const info = { ...(hrms as Record<string, unknown>) };
+  if (isRecord(raw.employeeHRMSInfo)) {
+    const info = { ...raw.employeeHRMSInfo };
     for (const field of DATE_FIELDS) {
       const value = info[field];
       if (typeof value === "string") info[field] = checkedDate(field, value, problems);

@@ -22,7 +22,7 @@ const BATCH = 1024;
 export async function openSheet(path: string, options: { sheet?: string } = {}): Promise<CsvInput> {
   const name = displayName(path);
   await sizeOf(path, name, "a workbook");
-  const { sheet, rows } = await readRows(path, name, options.sheet);
+  const { sheet, data: rows } = await readRows(path, name, options.sheet);
   const place = inputLabel({ name, sheet });
   checkCellSizes(rows, place);
   const headerIndex = rows.findIndex((row) => !isBlank(row));
@@ -64,6 +64,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
 }
 
 type Cell = unknown;
+type Sheet = { sheet: string; data: Cell[][] };
 const EMPTY: Cell[] = [];
 
 /** Refuses the first cell longer than MAX_CELL_CHARS (one 2 MiB shared string in 2,000 rows is 4 GB of text). */
@@ -82,18 +83,14 @@ function checkCellSizes(rows: Cell[][], place: string): void {
   }
 }
 
-async function readRows(
-  path: string,
-  name: string,
-  wanted: string | undefined,
-): Promise<{ sheet: string; rows: Cell[][] }> {
-  let sheets: Array<{ sheet: string; data: unknown[] }>;
+/** The one sheet wanted (the first without --sheet), parsed alone; the reader answers it or throws. */
+async function readRows(path: string, name: string, wanted: string | undefined): Promise<Sheet> {
   // A file that is no archive goes to the reader as it is, which says what it is.
   const workbook = await guardWorkbook(path, name, wanted);
   try {
-    // Only the one sheet wanted is parsed.
     const options = { sheets: [wanted ?? 1] } as Parameters<typeof readXlsxFile>[1];
-    sheets = (await readXlsxFile(workbook ?? path, options)) as typeof sheets;
+    const [found] = (await readXlsxFile(workbook ?? path, options)) as Sheet[];
+    return found!;
   } catch (error) {
     // Sheet names are unique whatever their case, as in the spreadsheet: `--sheet staff` finds "Staff".
     const sheets = (error as { name?: string; sheets?: string[] }).sheets;
@@ -101,9 +98,6 @@ async function readRows(
     if (same?.length === 1 && same[0] !== wanted) return readRows(path, name, same[0]);
     throw readError(name, wanted, error);
   }
-  const found = sheets.find((s) => wanted === undefined || s.sheet === wanted) ?? sheets[0];
-  if (!found) throw new UsageError(`${name}: the workbook has no sheet`);
-  return { sheet: found.sheet, rows: found.data as Cell[][] };
 }
 
 /** The reader's errors as usage errors. */
@@ -151,23 +145,14 @@ function isBlank(row: Cell[]): boolean {
 function cellText(cell: Cell): string {
   if (cell === null || cell === undefined) return "";
   if (typeof cell === "string") return cell;
-  if (typeof cell === "number") return generalNumber(cell);
   if (typeof cell === "boolean") return cell ? "TRUE" : "FALSE";
-  if (cell instanceof Date) return dateText(cell);
+  // Excel's General format: at most 15 significant digits.
+  if (typeof cell === "number") return Number.isFinite(cell) ? String(Number(cell.toPrecision(15))) : "";
+  if (cell instanceof Date) {
+    // A Date at UTC (from the sheet's zoneless time), rounded to the second.
+    if (Number.isNaN(cell.getTime())) return "";
+    const iso = new Date(Math.round(cell.getTime() / 1000) * 1000).toISOString();
+    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.slice(0, 19);
+  }
   return String(cell);
-}
-
-/** Excel's General format: at most 15 significant digits, no exponent below 1e15. */
-function generalNumber(value: number): string {
-  if (!Number.isFinite(value)) return "";
-  if (Number.isInteger(value) && Math.abs(value) < 1e15) return String(value);
-  return String(Number(value.toPrecision(15)));
-}
-
-/** A date cell (a Date at UTC, from the sheet's zoneless time), rounded to the second. */
-function dateText(date: Date): string {
-  const ms = date.getTime();
-  if (Number.isNaN(ms)) return "";
-  const iso = new Date(Math.round(ms / 1000) * 1000).toISOString();
-  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.slice(0, 19);
 }

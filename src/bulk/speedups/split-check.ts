@@ -65,16 +65,6 @@ export function csvRows<R extends RowReader>(
   return input.sheet !== undefined ? { read } : { read, splitCheck: (job) => checkSplit(input, reader, job) };
 }
 
-/** Rejects when `signal` fires; marked handled, as nobody waits for it once the check is over. */
-function whenAborted(signal: AbortSignal | undefined): Promise<never> {
-  const promise = new Promise<never>((_, reject) => {
-    if (signal?.aborted) reject(interrupted());
-    signal?.addEventListener("abort", () => reject(interrupted()), { once: true });
-  });
-  promise.catch(() => undefined);
-  return promise;
-}
-
 /** The rows of the file or of one part of it (`end` receives the line after its last record), checked. */
 export function checkPart(
   source: CsvSource,
@@ -142,7 +132,12 @@ async function checkSplit(
       }
       throw error;
     }
-    const second = await Promise.race([answer, whenAborted(signal)]);
+    // Ctrl-C while the worker is at its half: exit 130 without waiting for it.
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal?.aborted) reject(interrupted());
+      signal?.addEventListener("abort", () => reject(interrupted()), { once: true });
+    });
+    const second = await Promise.race([answer, aborted]);
     const offset = end.line - 1;
     if ("syntax" in second) {
       const { line, detail, hint } = second.syntax;

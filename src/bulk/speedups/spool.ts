@@ -118,8 +118,8 @@ export function closeSpool(file: SpoolFile): void {
 /** Eleven u32 words (the layout above). */
 const HEADER_BYTES = 11 * 4;
 const BUFFER_BYTES = 1024 * 1024;
-/** Pieces the sending pass reads: ~1,500 invites (0.1–0.3 s less a million rows than 64 KiB). */
-const REPLAY_BYTES = 256 * 1024;
+/** Pieces the passes read: ~1,500 invites (0.1–0.3 s less a million rows than 64 KiB). */
+const PIECE_BYTES = 256 * 1024;
 
 /** Byte lengths of the strings `SpoolWriter.record` last wrote. */
 const LENGTHS = new Uint32Array(4);
@@ -176,7 +176,14 @@ export class SpoolWriter {
   private record(group: string, label: string, json: string, source: string): number {
     // At most 3 bytes of UTF-8 per UTF-16 unit, and 3 of padding.
     const most = HEADER_BYTES + 3 * (group.length + label.length + json.length + source.length) + 3;
-    if (this.at + most > this.buffer.length) this.room(most);
+    if (this.at + most > this.buffer.length) {
+      this.flush();
+      // A huge record gets a buffer of its own.
+      if (most > this.buffer.length) {
+        this.buffer = Buffer.allocUnsafeSlow(most);
+        this.words = wordsOf(this.buffer);
+      }
+    }
     const b = this.buffer;
     const start = this.at;
     let p = start + HEADER_BYTES;
@@ -206,15 +213,6 @@ export class SpoolWriter {
     return i;
   }
 
-  /** Makes room for a record of up to `most` bytes: writes what is buffered, grows the buffer for a huge one. */
-  private room(most: number): void {
-    this.flush();
-    if (most > this.buffer.length) {
-      this.buffer = Buffer.allocUnsafeSlow(most);
-      this.words = wordsOf(this.buffer);
-    }
-  }
-
   /** Writes what is buffered; call once the last row is added. */
   flush(): void {
     let done = 0;
@@ -238,7 +236,7 @@ export async function* replay<T>(
   lineOffset = 0,
   countOnly: () => boolean = () => false,
 ): AsyncGenerator<ReadyEntry<T>[]> {
-  const window = new SpoolWindow(fd, REPLAY_BYTES, REPLAY_BYTES / 2, true);
+  const window = new SpoolWindow(fd, PIECE_BYTES, PIECE_BYTES / 2, true);
   let group = "";
   for (let more = true; more; ) {
     const rows: Array<SpooledRow<T> | { invalid: InvalidRow }> = [];
@@ -287,9 +285,8 @@ export async function* replay<T>(
 /** What `scan` gives of each record; one object, filled again for each. */
 export interface Scanned {
   line: number;
-  /** The ledger key's hash. */
+  /** Half the ledger key's hash: a keyed row's content, which dedupe.ts tells rows apart by. */
   hi: number;
-  lo: number;
   /** Has a dedupe key, hashed in dhi and dlo. */
   dedupe: boolean;
   dhi: number;
@@ -298,19 +295,16 @@ export interface Scanned {
   error?: string;
 }
 
-const SCAN_BYTES = 256 * 1024;
-
 /** Goes through a spool file's records in order, their keys and lines only (and an invalid row's error). */
 export function scan(fd: number, lineOffset: number, visit: (record: Scanned) => void): void {
-  const window = new SpoolWindow(fd, SCAN_BYTES, 0);
-  const record: Scanned = { line: 0, hi: 0, lo: 0, dedupe: false, dhi: 0, dlo: 0 };
+  const window = new SpoolWindow(fd, PIECE_BYTES, 0);
+  const record: Scanned = { line: 0, hi: 0, dedupe: false, dhi: 0, dlo: 0 };
   const read = (at: number) => {
     const { buffer, words } = window;
     const i = at >>> 2;
     const flags = words[i + 4]!;
     record.line = words[i + 1]! + lineOffset;
     record.hi = words[i + 2]!;
-    record.lo = words[i + 3]!;
     record.dedupe = (flags & DEDUPE) !== 0;
     record.dhi = words[i + 5]!;
     record.dlo = words[i + 6]!;
