@@ -87,10 +87,10 @@ function checkCellSizes(rows: Cell[][], place: string): void {
 async function readRows(path: string, name: string, wanted: string | undefined): Promise<Sheet> {
   // A file that is no archive goes to the reader as it is, which says what it is.
   const workbook = await guardWorkbook(path, name, wanted);
+  let found: Sheet | undefined;
   try {
     const options = { sheets: [wanted ?? 1] } as Parameters<typeof readXlsxFile>[1];
-    const [found] = (await readXlsxFile(workbook ?? path, options)) as Sheet[];
-    return found!;
+    [found] = (await readXlsxFile(workbook ?? path, options)) as Sheet[];
   } catch (error) {
     // Sheet names are unique whatever their case, as in the spreadsheet: `--sheet staff` finds "Staff".
     const sheets = (error as { name?: string; sheets?: string[] }).sheets;
@@ -98,6 +98,9 @@ async function readRows(path: string, name: string, wanted: string | undefined):
     if (same?.length === 1 && same[0] !== wanted) return readRows(path, name, same[0]);
     throw readError(name, wanted, error);
   }
+  // The reader answers the sheet asked for or throws; should it answer nothing, a refusal still, not a crash.
+  if (!found) throw new UsageError(`${name}: the workbook has no sheet`);
+  return found;
 }
 
 /** The reader's errors as usage errors. */
