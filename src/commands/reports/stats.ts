@@ -74,10 +74,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     const width = out.options.width || 80;
     if (stats.length > 0) out.write(stats.map((test) => renderTest(test, out.style, width)).join("\n"));
   } else if (out.isJson) {
-    await out.list(stats as unknown as Array<Record<string, unknown>>, [
-      { key: "testId" },
-      { key: "testName" },
-    ]);
+    await out.list(stats, [{ key: "testId" }, { key: "testName" }]);
   } else {
     await out.list(stats.map(flatRow), flatColumns(stats));
   }
@@ -137,11 +134,9 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     i === test.histogram.length - 1 ? `${b.from}–${b.to}` : `${b.from}–<${b.to}`,
   );
   const labelWidth = Math.max(...bucketLabels.map((l) => l.length));
-  test.histogram.forEach((bucket, i) => {
-    const drawn = bar(bucket.count, maxCount, HISTOGRAM_WIDTH);
-    lines.push(
-      `    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn.padEnd(HISTOGRAM_WIDTH)} ${bucket.count}`,
-    );
+  test.histogram.forEach(({ count }, i) => {
+    const drawn = bar(count, maxCount, HISTOGRAM_WIDTH).padEnd(HISTOGRAM_WIDTH);
+    lines.push(`    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn} ${count}`);
   });
 
   if (test.perDay.length > 0) {

@@ -44,12 +44,11 @@ async function createUser(ctx: Context, o: z.infer<typeof createOptions>) {
     { flag: "--email", value: o.email, question: "E-mail of the new user", validate: validEmail },
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
-  const businessunitId = o.businessUnit;
   const client = await ctx.client();
   const user = await client.users.create({
     email: email!,
     fullName: fullName!,
-    ...(businessunitId ? { businessunitId } : {}),
+    ...(o.businessUnit ? { businessunitId: o.businessUnit } : {}),
   });
   ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
   await ctx.out.record(user, USER_COLUMNS);
