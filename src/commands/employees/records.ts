@@ -5,11 +5,10 @@
 import { field, isRecord, numberOf, text, textOf } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 
+/** The full name, else first and last name. */
 function employeeName(row: Row): string | undefined {
-  const full = textOf(row, "fullName", "name", "employeeName");
-  if (full) return full;
   const parts = [textOf(row, "firstName"), textOf(row, "lastName")].filter(Boolean);
-  return parts.length > 0 ? parts.join(" ") : undefined;
+  return textOf(row, "fullName", "name", "employeeName") ?? (parts.join(" ") || undefined);
 }
 
 /** `Software Engineer II (SWE2)`, or whichever half the answer carries. */

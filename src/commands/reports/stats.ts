@@ -101,16 +101,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One test's block, as text for a terminal `width` columns wide. */
 function renderTest(test: TestStats, style: Style, width: number): string {
-  const lines: string[] = [];
-  const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
-  lines.push(style.bold(`Test ${test.testId ?? "(none)"}${name}`));
   const label = (text: string) => `  ${text.padEnd(11)}`;
-
+  const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
   const failed = test.failedReports.length;
-  lines.push(
+  const lines = [
+    style.bold(`Test ${test.testId ?? "(none)"}${name}`),
     `${label("Attempts")}${plural(test.attempts, "finished attempt")} · ${plural(test.reports, "report")}` +
       (failed > 0 ? ` · ${failed} failed` : ""),
-  );
+  ];
   const statuses = Object.entries(test.statuses)
     .map(([status, count]) => `${escapeControls(status)} ${count}`)
     .join(" · ");
