@@ -157,9 +157,7 @@ function renderTest(test: TestStats, style: Style, width: number): string {
 
 /** The flat columns of TSV and CSV: counts, statuses seen, statistics, the pass rate, histogram buckets. */
 function flatColumns(stats: readonly TestStats[]): Column[] {
-  const statuses = [...FINAL_STATUSES];
-  for (const test of stats)
-    for (const status of Object.keys(test.statuses)) if (!statuses.includes(status)) statuses.push(status);
+  const statuses = [...new Set([...FINAL_STATUSES, ...stats.flatMap((test) => Object.keys(test.statuses))])];
   // The same buckets for every test, even when there is none (a header still lists them).
   const buckets = histogram([]).map((b) => `score_${b.from}_${b.to}`);
   const plain = (keys: string[]) => keys.map((key) => ({ key }));
