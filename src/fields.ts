@@ -1,4 +1,4 @@
-/** Field names as the real service spells them: `TestInvitationId`, `test_invitation_id`... name one field. */
+/** Fields as the real service spells them (`TestInvitationId`, `test_invitation_id`... name one field), read as text or numbers. */
 
 export type Fields = Record<string, unknown>;
 
@@ -22,4 +22,24 @@ export function field(record: unknown, name: string): unknown {
   if (!isRecord(record)) return undefined;
   const key = findKey(record, name);
   return key === undefined ? undefined : record[key];
+}
+
+/** The first of the fields `names` that is a non-empty text or a number, as text. */
+export function textOf(row: unknown, ...names: string[]): string | undefined {
+  return names.map((name) => text(field(row, name))).find((value) => value !== undefined);
+}
+
+/** The first of the fields `names` that has a value (not null), as a number if it is one. */
+export function numberOf(row: unknown, ...names: string[]): number | undefined {
+  const value = names.map((name) => field(row, name)).find((value) => value !== undefined && value !== null);
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
+    return Number(value);
+  return undefined;
+}
+
+/** A non-empty text, or a number as text. */
+export function text(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim() === "" ? undefined : value;
+  return typeof value === "number" ? String(value) : undefined;
 }

@@ -200,4 +200,52 @@ describe("employees sync", () => {
     // Refused before the listing: not even a read.
     expect(b.sent()).toEqual([]);
   });
+
+  it("two rows of one e-mail with other values: a plan lists both, a run refuses them unread, --skip-invalid rejects them", async () => {
+    const file = join(b.dir, "twins.csv");
+    writeFileSync(
+      file,
+      csv([
+        { email: "twin@acme.example", firstName: "T", lastName: "One", department: "Sales" },
+        { email: "solo@acme.example", firstName: "S", lastName: "Two" },
+        { email: "TWIN@acme.example", firstName: "T", lastName: "One", department: "Legal" },
+      ]),
+    );
+    const conflicts = [
+      {
+        line: 2,
+        email: "twin@acme.example",
+        error: "conflicts with line 4: the same e-mail with other values",
+      },
+      {
+        line: 4,
+        email: "TWIN@acme.example",
+        error: "conflicts with line 2: the same e-mail with other values",
+      },
+    ];
+    const plan = await b.run(["employees", "sync", file, "--plan", "--json"]);
+    expect(plan.code).toBe(0);
+    const p = JSON.parse(plan.stdout);
+    expect(p.invalid).toEqual(conflicts);
+    expect(p.counts).toMatchObject({ rows: 3, new: 1, invalid: 2 });
+    expect(plan.stderr).toContain("twins.csv:2: conflicts with line 4");
+    b.sent();
+
+    const refused = await b.run(["employees", "sync", file, "--yes"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("2 of 3 rows are invalid; nothing was sent");
+    expect(refused.stderr).toContain("twins.csv:4: conflicts with line 2");
+    expect(b.sent()).toEqual([]);
+
+    const skipped = await b.run(["employees", "sync", file, "--skip-invalid", "--yes", "--json"]);
+    expect(skipped.code).toBe(0);
+    const out = JSON.parse(skipped.stdout);
+    expect(out.invalid).toEqual(conflicts);
+    expect(out.upsert).toMatchObject({ sent: 1, invalid: 2 });
+    expect(readFileSync(out.upsert.rejects, "utf8")).toContain("Legal");
+    const upserts = writes(b.sent());
+    expect(upserts.map((r) => (r.body as Array<{ email: string }>).map((e) => e.email))).toEqual([
+      ["solo@acme.example"],
+    ]);
+  });
 });

@@ -36,6 +36,17 @@ describe("users", () => {
     expect(t.sandbox.requests.length).toBe(before);
   });
 
+  it("a bad --email of every users verb names the address and hints at the user's", async () => {
+    const before = t.sandbox.requests.length;
+    for (const verb of [["create", "--name", "X"], ["update", "--business-unit", "11"], ["deactivate"]]) {
+      const r = await t.run(["users", ...verb, "--email", "x@"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--email: "x@" is not a valid e-mail address');
+      expect(r.stderr).toContain("Give the user's address, like grace@example.com.");
+    }
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
   it("create of an existing user surfaces the service's message", async () => {
     await t.run(["users", "create", "--email", "dup@example.com", "--name", "Dup"]);
     const r = await t.run(["users", "create", "--email", "dup@example.com", "--name", "Dup"]);

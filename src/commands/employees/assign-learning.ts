@@ -54,25 +54,19 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]
     `Assigned ${assigned ? `${assigned.length} learning item${assigned.length === 1 ? "" : "s"}` : "learning"} to employee ${employeeId}` +
       (id === undefined ? "" : ` (assignment ${String(id)})`),
   );
-  if (ctx.out.isJson || !assigned) {
-    await ctx.out.record(answer);
-    return 0;
-  }
-  await ctx.out.list(assigned, [
-    { key: "learningResourceId", header: "RESOURCE" },
-    { key: "title", header: "TITLE" },
-    { key: "skillName", header: "SKILL" },
-  ]);
+  if (ctx.out.isJson || !assigned) await ctx.out.record(answer);
+  else
+    await ctx.out.list(assigned, [
+      { key: "learningResourceId", header: "RESOURCE" },
+      { key: "title", header: "TITLE" },
+      { key: "skillName", header: "SKILL" },
+    ]);
   return 0;
 }
 
 /** Skill names compare without case, as the skill gap's are matched. */
 function unique(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.filter((name) => {
-    const key = name.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const byKey = new Map<string, string>();
+  for (const name of names) if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
+  return [...byKey.values()];
 }

@@ -2,14 +2,13 @@
  * Employees and skills read out of the service's answers. Its documentation shows none of these shapes, so
  * each field is looked up under the names it plausibly has, and anything unexpected is passed through.
  */
-import { field, isRecord } from "../../fields.js";
+import { field, isRecord, numberOf, text, textOf } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 
+/** The full name, else first and last name. */
 function employeeName(row: Row): string | undefined {
-  const full = textOf(row, "fullName", "name", "employeeName");
-  if (full) return full;
   const parts = [textOf(row, "firstName"), textOf(row, "lastName")].filter(Boolean);
-  return parts.length > 0 ? parts.join(" ") : undefined;
+  return textOf(row, "fullName", "name", "employeeName") ?? (parts.join(" ") || undefined);
 }
 
 /** `Software Engineer II (SWE2)`, or whichever half the answer carries. */
@@ -93,22 +92,3 @@ export const TOP_SKILLS_COLUMN: Column = {
 };
 
 export const PROFILE_COLUMNS = [...EMPLOYEE_COLUMNS.filter((c) => c.key !== "status"), TOP_SKILLS_COLUMN];
-
-/** The first of the fields `names` that is a non-empty text or a number, as text. */
-export function textOf(row: unknown, ...names: string[]): string | undefined {
-  return names.map((name) => text(field(row, name))).find((value) => value !== undefined);
-}
-
-/** The first of the fields `names` that has a value (not null), as a number if it is one. */
-export function numberOf(row: unknown, ...names: string[]): number | undefined {
-  const value = names.map((name) => field(row, name)).find((value) => value !== undefined && value !== null);
-  if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
-    return Number(value);
-  return undefined;
-}
-
-function text(value: unknown): string | undefined {
-  if (typeof value === "string") return value.trim() === "" ? undefined : value;
-  return typeof value === "number" ? String(value) : undefined;
-}

@@ -1,9 +1,9 @@
 import type { Context } from "../../context.js";
-import { field, isRecord } from "../../fields.js";
+import { field, isRecord, numberOf, textOf } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { jobOf, numberOf, textOf } from "./records.js";
+import { jobOf } from "./records.js";
 
 const GAP_COLUMNS: Column[] = [
   { key: "skillName", header: "SKILL" },

@@ -53,17 +53,19 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
 
   const items = rows.map((row) => ({ line: row.line, item: JSON.parse(row.json) as Employee }));
   const previewing = o.plan === true || ctx.dryRun;
-  // Invalid rows, and rows of one e-mail that conflict (whatever the service holds): a run refuses them before
-  // it reads anything; a plan lists them.
-  const invalidRows = [
-    ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
-    ...planSync(items, []).conflict.map(({ line, email, error }) => ({ line, email, error })),
-  ].sort((a, b) => a.line - b.line);
-  if (!previewing && !o.skipInvalid && invalidRows.length > 0) {
-    const listed = invalidRows.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
-    if (invalidRows.length > SHOWN) listed.push(`… and ${invalidRows.length - SHOWN} more`);
+  // Invalid rows, and rows of one e-mail that conflict (whatever the service holds): a plan lists them; a run
+  // refuses them before it reads anything, its conflicts found by planning against no employees.
+  const invalidWith = (conflict: SyncPlan["conflict"]) =>
+    [
+      ...invalid.map(({ line, label, error }) => ({ line, email: label ?? "", error })),
+      ...conflict.map(({ line, email, error }) => ({ line, email, error })),
+    ].sort((a, b) => a.line - b.line);
+  const refused = previewing || o.skipInvalid ? [] : invalidWith(planSync(items, []).conflict);
+  if (refused.length > 0) {
+    const listed = refused.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
+    if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
     throw new UsageError(
-      `${invalidRows.length} of ${rows.length + invalid.length} rows ${invalidRows.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
+      `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
       "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
       listed,
     );
@@ -78,6 +80,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     prune: o.prune === true,
     keep: invalid.map((row) => (row.label ?? "").toLowerCase()),
   });
+  const invalidRows = invalidWith(plan.conflict);
   const limit = pruneLimit(plan.active, o.maxPrune);
   const classes = {
     new: plan.new,

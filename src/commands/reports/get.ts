@@ -66,8 +66,7 @@ export async function run(
   await ctx.out.record(report, reportColumns(report));
   if (ctx.out.format !== "table" || ctx.out.options.fields) return 0;
   for (const [name, columns] of Object.entries(LISTS)) {
-    const key = findKey(report, name);
-    const list = key === undefined ? undefined : report[key];
+    const list = field(report, name);
     if (Array.isArray(list) && list.length > 0) await ctx.out.list(list.filter(isRecord), columns);
   }
   return 0;

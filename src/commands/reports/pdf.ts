@@ -119,21 +119,18 @@ class ToStdout implements Download {
   }
 
   /** Resolves when stdout can take more; rejects when it never will ('drain' never comes once the reader went). */
-  private drained(): Promise<void> {
+  private async drained(): Promise<void> {
     const stream = this.stdout;
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        for (const event of WAKE_EVENTS) stream.off(event, done);
-        try {
-          this.check();
+    if (!this.gone && !this.failure && !isClosed(stream)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          for (const event of WAKE_EVENTS) stream.off(event, done);
           resolve();
-        } catch (error) {
-          reject(error);
-        }
-      };
-      for (const event of WAKE_EVENTS) stream.on(event, done);
-      if (this.gone || this.failure || isClosed(stream)) done();
-    });
+        };
+        for (const event of WAKE_EVENTS) stream.on(event, done);
+      });
+    }
+    this.check();
   }
 }
 

@@ -4,9 +4,8 @@
  * total. The day of an attempt is the report's `completedOn`, else its `attemptedOn`; no offset means UTC.
  */
 import type { Report, TestAttempt } from "../../api/schemas.js";
-import { field } from "../../fields.js";
+import { field, numberOf } from "../../fields.js";
 import { attemptTestId } from "../attempts/period.js";
-import { numberOf } from "../employees/records.js";
 import type { ReportOutcome } from "./period-reports.js";
 import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
 

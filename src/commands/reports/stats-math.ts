@@ -1,10 +1,11 @@
 /** The numbers and marks of `reports stats`: statistics, histogram, days, bars and sparklines; no I/O. */
 
 export function mean(values: readonly number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  let sum = 0;
-  for (const value of values) sum += value;
-  return sum / values.length;
+  return values.length === 0 ? undefined : sum(values) / values.length;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /**
@@ -71,9 +72,7 @@ export function perDay(days: readonly string[], first: string, last: string) {
 
 /** The largest of `values`, 0 for none; never `Math.max(...values)`, which overflows the stack on long arrays. */
 export function largest(values: readonly number[]): number {
-  let max = 0;
-  for (const value of values) if (value > max) max = value;
-  return max;
+  return values.reduce((max, value) => (value > max ? value : max), 0);
 }
 
 const SPARKS = "▁▂▃▄▅▆▇█";
@@ -91,11 +90,7 @@ export function sparkline(values: readonly number[]): string {
 /** Sums of consecutive runs of `size` values (the last run may be shorter). */
 export function groupSums(values: readonly number[], size: number): number[] {
   const sums: number[] = [];
-  for (let i = 0; i < values.length; i += size) {
-    let sum = 0;
-    for (const value of values.slice(i, i + size)) sum += value;
-    sums.push(sum);
-  }
+  for (let i = 0; i < values.length; i += size) sums.push(sum(values.slice(i, i + size)));
   return sums;
 }
 

@@ -74,10 +74,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     const width = out.options.width || 80;
     if (stats.length > 0) out.write(stats.map((test) => renderTest(test, out.style, width)).join("\n"));
   } else if (out.isJson) {
-    await out.list(stats as unknown as Array<Record<string, unknown>>, [
-      { key: "testId" },
-      { key: "testName" },
-    ]);
+    await out.list(stats, [{ key: "testId" }, { key: "testName" }]);
   } else {
     await out.list(stats.map(flatRow), flatColumns(stats));
   }
@@ -104,16 +101,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One test's block, as text for a terminal `width` columns wide. */
 function renderTest(test: TestStats, style: Style, width: number): string {
-  const lines: string[] = [];
-  const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
-  lines.push(style.bold(`Test ${test.testId ?? "(none)"}${name}`));
   const label = (text: string) => `  ${text.padEnd(11)}`;
-
+  const name = test.testName === null ? "" : ` · ${escapeControls(test.testName)}`;
   const failed = test.failedReports.length;
-  lines.push(
+  const lines = [
+    style.bold(`Test ${test.testId ?? "(none)"}${name}`),
     `${label("Attempts")}${plural(test.attempts, "finished attempt")} · ${plural(test.reports, "report")}` +
       (failed > 0 ? ` · ${failed} failed` : ""),
-  );
+  ];
   const statuses = Object.entries(test.statuses)
     .map(([status, count]) => `${escapeControls(status)} ${count}`)
     .join(" · ");
@@ -137,11 +132,9 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     i === test.histogram.length - 1 ? `${b.from}–${b.to}` : `${b.from}–<${b.to}`,
   );
   const labelWidth = Math.max(...bucketLabels.map((l) => l.length));
-  test.histogram.forEach((bucket, i) => {
-    const drawn = bar(bucket.count, maxCount, HISTOGRAM_WIDTH);
-    lines.push(
-      `    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn.padEnd(HISTOGRAM_WIDTH)} ${bucket.count}`,
-    );
+  test.histogram.forEach(({ count }, i) => {
+    const drawn = bar(count, maxCount, HISTOGRAM_WIDTH).padEnd(HISTOGRAM_WIDTH);
+    lines.push(`    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn} ${count}`);
   });
 
   if (test.perDay.length > 0) {
@@ -164,9 +157,7 @@ function renderTest(test: TestStats, style: Style, width: number): string {
 
 /** The flat columns of TSV and CSV: counts, statuses seen, statistics, the pass rate, histogram buckets. */
 function flatColumns(stats: readonly TestStats[]): Column[] {
-  const statuses = [...FINAL_STATUSES];
-  for (const test of stats)
-    for (const status of Object.keys(test.statuses)) if (!statuses.includes(status)) statuses.push(status);
+  const statuses = [...new Set([...FINAL_STATUSES, ...stats.flatMap((test) => Object.keys(test.statuses))])];
   // The same buckets for every test, even when there is none (a header still lists them).
   const buckets = histogram([]).map((b) => `score_${b.from}_${b.to}`);
   const plain = (keys: string[]) => keys.map((key) => ({ key }));

@@ -2,20 +2,21 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { FLAG } from "../../parse/flag.js";
 import { id, parsed } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
-import { validEmail } from "../shared/email.js";
+import { emailFlag, validEmail } from "../shared/email.js";
 import { requireValues } from "../shared/options.js";
 
-/** `--email` checked as `invite send` checks a candidate's: a malformed address is exit 2, nothing sent. */
+/** `--email` as emailFlag checks it (a malformed address is exit 2, nothing sent), with a hint of its own. */
 const userEmail = () =>
   parsed((text) => {
-    const problem = validEmail(text);
-    if (problem)
-      throw new UsageError(`${FLAG}: ${problem}`, "Give the user's address, like grace@example.com.");
-    return text;
+    const checked = emailFlag().safeParse(text);
+    if (checked.success) return checked.data;
+    throw new UsageError(
+      checked.error.issues[0]!.message,
+      "Give the user's address, like grace@example.com.",
+    );
   });
 
 const createOptions = z.object({
@@ -43,12 +44,11 @@ async function createUser(ctx: Context, o: z.infer<typeof createOptions>) {
     { flag: "--email", value: o.email, question: "E-mail of the new user", validate: validEmail },
     { flag: "--name", value: o.name, question: "Full name" },
   ]);
-  const businessunitId = o.businessUnit;
   const client = await ctx.client();
   const user = await client.users.create({
     email: email!,
     fullName: fullName!,
-    ...(businessunitId ? { businessunitId } : {}),
+    ...(o.businessUnit ? { businessunitId: o.businessUnit } : {}),
   });
   ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
   await ctx.out.record(user, USER_COLUMNS);
