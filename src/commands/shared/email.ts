@@ -8,10 +8,10 @@ export function validEmail(value: string): string | undefined {
   return Email.safeParse(value).success ? undefined : `"${value}" is not a valid e-mail address`;
 }
 
-/** An e-mail flag: `--email: "x" is not a valid e-mail address`. */
-export const emailFlag = () =>
+/** An e-mail flag: `--email: "x" is not a valid e-mail address`, with `hint` under it if given. */
+export const emailFlag = (hint?: string) =>
   parsed((text) => {
     const problem = validEmail(text);
-    if (problem) throw new UsageError(`${FLAG}: ${problem}`);
+    if (problem) throw new UsageError(`${FLAG}: ${problem}`, hint);
     return text;
   });

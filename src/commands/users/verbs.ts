@@ -1,23 +1,14 @@
 /** The verbs of `assess users`: each names the user by `--email`, asked for when missing and prompts are on. */
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
-import { id, parsed } from "../../parse/flags.js";
+import { id } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
 import { emailFlag, validEmail } from "../shared/email.js";
 import { requireValues } from "../shared/options.js";
 
 /** `--email` as emailFlag checks it (a malformed address is exit 2, nothing sent), with a hint of its own. */
-const userEmail = () =>
-  parsed((text) => {
-    const checked = emailFlag().safeParse(text);
-    if (checked.success) return checked.data;
-    throw new UsageError(
-      checked.error.issues[0]!.message,
-      "Give the user's address, like grace@example.com.",
-    );
-  });
+const userEmail = () => emailFlag("Give the user's address, like grace@example.com.");
 
 const createOptions = z.object({
   email: userEmail().optional(),
