@@ -1,13 +1,14 @@
 /**
  * Text from the service, input files or callers is shown, never obeyed (a test name must not clear the screen
  * or reverse its text): C0 and C1 controls, DEL, and the characters that reorder or hide text (bidi controls,
- * zero-width space, word joiner, BOM, line and paragraph separators) are written as visible escapes, `\t`,
- * `\x1b`, `\u202e`. ZWJ and ZWNJ stay: scripts and emoji need them. Every text writer goes through these two.
+ * zero-width space, word joiner, invisible operators, deprecated format controls, BOM, line and paragraph
+ * separators) are written as visible escapes, `\t`, `\x1b`, `\u202e`. ZWJ and ZWNJ stay: scripts and emoji
+ * need them. Every text writer goes through these two.
  */
 
 /** The characters above, as a regex class's body. */
 const SHOWN_ESCAPED =
-  "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060\\u2066-\\u2069\\ufeff";
+  "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff";
 const CONTROL = new RegExp(`[${SHOWN_ESCAPED}]`);
 const CONTROLS = new RegExp(`[${SHOWN_ESCAPED}]`, "g");
 /** Those JSON.stringify leaves raw (it escapes only U+0000–U+001F). */

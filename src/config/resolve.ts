@@ -118,7 +118,8 @@ const MAX_TIMEOUT_MS = 3_600_000;
 
 function wholeNumber(value: string, name: string, min: number, max: number, unit = ""): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
+  // Digits only, as `config set` takes them: not 1e3, 0x10 or +5.
+  if (!/^\s*\d+\s*$/.test(value) || n < min || n > max)
     throw new UsageError(`${name} must be a whole number${unit} from ${min} to ${max}, got "${value}"`);
   return n;
 }

@@ -111,6 +111,9 @@ describe("escapeControls and jsonText", () => {
     expect(escapeControls(`a\tb\nc\rd\u0000\u007f${C1_CSI}`)).toBe("a\\tb\\nc\\rd\\x00\\x7f\\x9b31m");
     expect(escapeControls("a\tb\nc\rd", "\t\n")).toBe("a\tb\nc\\rd");
     expect(escapeControls("plain, accented é and 😀")).toBe("plain, accented é and 😀");
+    // Invisible operators (U+2061–2064) and deprecated format controls (U+206A–206F) hide or reorder text too.
+    expect(escapeControls("a\u2062b\u2064c\u206ad\u206fe")).toBe("a\\u2062b\\u2064c\\u206ad\\u206fe");
+    expect(escapeControls("zw\u200djoin\u200cer")).toBe("zw\u200djoin\u200cer");
     const value = { name: `${CLEAR_AND_RETITLE}${C1_CSI}\u007f` };
     const text = jsonText(value, 2);
     expect(rawControls(text)).toEqual([]);

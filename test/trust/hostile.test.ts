@@ -543,6 +543,10 @@ describe("absurd flag values → exit 2 with a message, nothing sent", () => {
     [["tests", "list", "--timeout", "0"], /--timeout must be/],
     [["tests", "list", "--timeout", "1e100"], /--timeout must be/],
     [["tests", "list", "--timeout", "3000000000"], /--timeout must be/],
+    // Only digits, as `config set timeout` takes them.
+    [["tests", "list", "--timeout", "1e3"], /--timeout must be/],
+    [["tests", "list", "--timeout", "0x10"], /--timeout must be/],
+    [["tests", "list", "--retries", "+5"], /--retries must be/],
     [["tests", "list", "--retries", "-1"], /--retries must be a whole number from 0 to 20/],
     [["tests", "list", "--retries", "1000"], /--retries must be a whole number from 0 to 20/],
     [["tests", "get", "-5"], /testId must be a positive whole number/],
