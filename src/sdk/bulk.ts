@@ -11,14 +11,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Api } from "../api/endpoints.js";
-import { toJson } from "../api/json.js";
 import { OPERATIONS } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
 import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult, BulkStopped } from "../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
-import { contentKey } from "../bulk/rows/employees.js";
+import { employeeRow } from "../bulk/rows/employees.js";
+import { candidateProblems, candidateRow } from "../bulk/rows/invites.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
 import type { BulkOptions, BulkOutcome, InviteSettings, RowOutcome, RowStatus } from "./types.js";
@@ -168,42 +168,25 @@ export function checkInviteSettings(settings: InviteSettings): s.BulkInviteSetti
   throw new UsageError(`Invalid bulk invite settings: ${lines.join("; ")}`, undefined, lines);
 }
 
-/** A candidate of a bulk invite: checked against the API layer's schemas, keyed by lower-cased e-mail. */
+/** A candidate of a bulk invite: checked and keyed as a file's rows are (bulk/rows/invites.ts). */
 export function prepareCandidate(row: s.BulkCandidate): Prepared<s.BulkCandidate> | { invalid: string } {
-  const problems: string[] = [];
   const email = typeof row?.email === "string" ? row.email.trim() : "";
   const name = typeof row?.name === "string" ? row.name.trim() : "";
-  if (!s.Email.safeParse(email).success)
-    problems.push(`email: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
-  if (!s.BulkCandidateName.safeParse(name).success) problems.push("name: empty");
-  if (problems.length > 0) return { invalid: problems.join("; ") };
-  return { json: toJson<s.BulkCandidate>({ email, name }), key: email.toLowerCase(), label: email };
+  const problems = candidateProblems(email, name);
+  return problems.length > 0 ? { invalid: problems.join("; ") } : candidateRow(email, name);
 }
 
 /**
- * An employee of an upsert: keyed by its content (a rerun skips an unchanged employee, sends a changed one),
- * deduplicated by lower-cased e-mail.
+ * An employee of an upsert: checked against the API layer's schema (with its messages), keyed as a file's rows
+ * are (bulk/rows/employees.ts).
  */
 export function prepareEmployee(row: Employee): Prepared<s.EmployeeUpsertItem> | { invalid: string } {
   const parsed = s.EmployeeUpsertItem.safeParse(row);
-  if (!parsed.success) {
-    return {
-      invalid: parsed.error.issues
-        .map((issue) => `${issue.path.map(String).join(".") || "item"}: ${issue.message}`)
-        .join("; "),
-    };
-  }
-  const item = parsed.data;
-  const json = toJson(item);
-  const lower = item.email.toLowerCase();
+  if (parsed.success) return employeeRow(parsed.data);
   return {
-    json,
-    key: contentKey(
-      { ...item, email: lower },
-      item.email === lower ? json : JSON.stringify({ ...item, email: lower }),
-    ),
-    dedupeKey: lower,
-    label: item.email,
+    invalid: parsed.error.issues
+      .map((issue) => `${issue.path.map(String).join(".") || "item"}: ${issue.message}`)
+      .join("; "),
   };
 }
 

@@ -182,24 +182,24 @@ function jsonEntry(line: number, raw: Record<string, unknown>, source: unknown):
 }
 
 /**
- * A checked employee, keyed by its content (reruns skip unchanged rows) and deduplicated by its e-mail (rows
- * of one e-mail are sent once when the same, and conflict when not: dedupe.ts).
+ * A checked employee as the engine takes it, keyed by its content (reruns skip unchanged rows) and deduplicated
+ * by its e-mail (rows of one e-mail are sent once when the same, and conflict when not: dedupe.ts). The one key
+ * of a file's rows and of `client.employees.upsert`'s.
  */
-function valid(line: number, item: Employee, source: unknown): BulkEntry<Employee> {
+export function employeeRow(item: Employee) {
   const json = toJson<Employee>(item);
   const email = item.email.toLowerCase();
   const key = contentKey(item, json);
   return {
-    row: {
-      line,
-      group: "",
-      key: email === item.email ? key : sameCase(key, item.email, email),
-      dedupeKey: email,
-      label: item.email,
-      json,
-      source,
-    },
+    json,
+    key: email === item.email ? key : sameCase(key, item.email, email),
+    dedupeKey: email,
+    label: item.email,
   };
+}
+
+function valid(line: number, item: Employee, source: unknown): BulkEntry<Employee> {
+  return { row: { line, group: "", ...employeeRow(item), source } };
 }
 
 function emailProblem(email: string, label = "email"): string {
@@ -230,7 +230,7 @@ function sameCase(key: string, email: string, lower: string): string {
  * A row's ledger key: the employee as JSON, its custom fields in order of name (zod writes the other fields in
  * the schema's order), so the same employee written in another order is the same row.
  */
-export function contentKey(item: Employee, json: string): string {
+function contentKey(item: Employee, json: string): string {
   const hrms = item.employeeHRMSInfo;
   const custom = hrms?.customFieldWithValue;
   if (!custom) return json;

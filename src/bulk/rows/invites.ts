@@ -76,18 +76,37 @@ export function inviteEntries(input: CsvInput, columns: InviteColumns, testId: n
       if (group === undefined)
         problems.push(`${testLabel}: ${raw === "" ? "empty" : `"${raw}" is not a test id`}`);
     }
-    if (!Email.safeParse(email).success) {
-      problems.push(`${emailLabel}: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
-    }
-    if (!BulkCandidateName.safeParse(name).success) problems.push(`${nameLabel}: empty`);
+    candidateProblems(email, name, { email: emailLabel, name: nameLabel }, problems);
     if (problems.length > 0)
       return { invalid: { line, error: problems.join("; "), label: email, source: fields } };
-    // `toJson({ email, name })` written out: 0.11 µs a row instead of 0.18.
-    const json = asJson<BulkCandidate>(`{"email":${JSON.stringify(email)},"name":${JSON.stringify(name)}}`);
-    return { row: { line, group: group!, key: email.toLowerCase(), label: email, json, source: fields } };
+    return { row: { line, group: group!, ...candidateRow(email, name), source: fields } };
   };
 
   return async function* entries() {
     for await (const batch of input.batches()) yield batch.map(({ line, fields }) => entry(line, fields));
   };
+}
+
+/**
+ * What is wrong with a candidate (its e-mail and name, trimmed), added to `problems`, each named as `labels`
+ * name its fields: the one check of a file's rows and of `client.invitations.bulk`'s.
+ */
+export function candidateProblems(
+  email: string,
+  name: string,
+  labels = { email: "email", name: "name" },
+  problems: string[] = [],
+): string[] {
+  if (!Email.safeParse(email).success) {
+    problems.push(`${labels.email}: ${email === "" ? "empty" : `"${email}" is not a valid e-mail address`}`);
+  }
+  if (!BulkCandidateName.safeParse(name).success) problems.push(`${labels.name}: empty`);
+  return problems;
+}
+
+/** A valid candidate as the engine takes it, keyed by the lower-cased e-mail. */
+export function candidateRow(email: string, name: string) {
+  // `toJson({ email, name })` written out: 0.11 µs a row instead of 0.18.
+  const json = asJson<BulkCandidate>(`{"email":${JSON.stringify(email)},"name":${JSON.stringify(name)}}`);
+  return { json, key: email.toLowerCase(), label: email };
 }
