@@ -99,7 +99,7 @@ export interface InvitePlanRow {
  * `reattempted` open a test's invite ledger and its reattempt ledger (keyed by the finished attempts' ids).
  */
 export async function planInvites(
-  entries: AsyncIterable<BulkEntry<unknown>[]>,
+  entries: Iterable<BulkEntry<unknown>[]> | AsyncIterable<BulkEntry<unknown>[]>,
   lookups: {
     finished: FinishedIndex;
     invited(testId: number): Promise<LedgerFlags>;

@@ -87,16 +87,11 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     if (entries.length === 0) throw new UsageError(file.noRows);
     const finished = await lookUp();
     const dir = ledgerDir(ctx.io.env);
-    const planned = await planInvites(
-      (async function* () {
-        yield entries;
-      })(),
-      {
-        finished,
-        invited: (testId) => readLedger(dir, "invite", ledgerOf(testId)),
-        reattempted: (testId) => readLedger(dir, "reattempt", ledgerOf(testId)),
-      },
-    );
+    const planned = await planInvites([entries], {
+      finished,
+      invited: (testId) => readLedger(dir, "invite", ledgerOf(testId)),
+      reattempted: (testId) => readLedger(dir, "reattempt", ledgerOf(testId)),
+    });
     await printInvitePlan(ctx, planned, common.locate);
     return 0;
   }
