@@ -17,7 +17,8 @@ import type { AttemptSpan } from "./types.js";
 export const MAX_WINDOW_MS = MAX_ATTEMPT_SPAN_DAYS * 86_400_000;
 const SECOND_MS = 1000;
 
-interface Span {
+/** A span of time as the CLI's --from and --to give it (`Period` of commands/attempts/period.ts). */
+export interface Span {
   start: Date;
   /** Inclusive, to the second. */
   end: Date;

@@ -10,12 +10,12 @@ import { formatCount, type Progress } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
 import { date } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
-import { windowCount } from "../../sdk/attempts.js";
+import { type Span, windowCount } from "../../sdk/attempts.js";
 import type { Client } from "../../sdk/client.js";
 import { requireValues } from "../shared/options.js";
 import { MAX_WINDOWS_UNASKED } from "../shared/verbs.js";
 
-export type Period = ReturnType<typeof orderedRange>;
+export type Period = Span;
 
 export const periodOptions = {
   from: date("start").optional(),
