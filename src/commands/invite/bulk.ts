@@ -10,6 +10,7 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { sendInvites } from "../../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
@@ -116,12 +117,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
         held.push({ line, attempt });
         return heldReason(attempt);
       },
-      send: async (group, rows) => {
-        const accepted = await client.api.bulkInvite(Number(group), settings, rows);
-        return accepted
-          ? undefined
-          : { refused: "the service answered false: no candidate of this request was invited" };
-      },
+      send: (group, rows) => sendInvites(client.api, Number(group), settings)(rows),
     },
     {
       verb: "Invited",
