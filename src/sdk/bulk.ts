@@ -72,14 +72,8 @@ async function runRows<R, T>(
   options: BulkOptions,
 ): Promise<BulkOutcome<R>> {
   const maxChunk = OPERATIONS[spec.kind === "invite" ? "bulkInvite" : "upsertEmployees"].limits.items;
-  const chunkSize = options.chunkSize ?? maxChunk;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1 || chunkSize > maxChunk) {
-    throw new UsageError(`chunkSize must be a whole number from 1 to ${maxChunk}, got ${chunkSize}`);
-  }
-  const concurrency = options.concurrency ?? 2;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-    throw new UsageError(`concurrency must be a whole number from 1 to 16, got ${concurrency}`);
-  }
+  const chunkSize = upTo("chunkSize", options.chunkSize ?? maxChunk, maxChunk);
+  const concurrency = upTo("concurrency", options.concurrency ?? 2, 16);
 
   // Rows are numbered from 1 for the engine (its lines); outcomes are indexed from 0.
   const outcomes: RowOutcome<R>[] = [];
@@ -136,6 +130,12 @@ async function runRows<R, T>(
   finish(bulk);
   if (bulk.interrupted) throw Object.assign(new InterruptedError(), { outcome: result });
   return result;
+}
+
+/** An option's value, refused unless a whole number from 1 to `max`. */
+function upTo(name: string, value: number, max: number): number {
+  if (Number.isInteger(value) && value >= 1 && value <= max) return value;
+  throw new UsageError(`${name} must be a whole number from 1 to ${max}, got ${value}`);
 }
 
 /** The engine's entry of the row at `index` (from 0) of a list, as checked. */
