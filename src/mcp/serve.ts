@@ -70,11 +70,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   /** Calls under way: a client that ends stdin right after its last request still gets the answers. */
   const pending = new Set<Promise<unknown>>();
   const tracked = <T>(work: Promise<T>): Promise<T> => {
+    const settled = () => pending.delete(work);
     pending.add(work);
-    work.then(
-      () => pending.delete(work),
-      () => pending.delete(work),
-    );
+    work.then(settled, settled);
     return work;
   };
 
