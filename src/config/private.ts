@@ -20,7 +20,6 @@ import {
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
@@ -104,7 +103,7 @@ export function openForAppend(path: string): number {
 }
 
 /** Whether a process of this id exists (EPERM: yes, another user's). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -173,20 +172,14 @@ export function takeLock(lock: string, messages: LockMessages): () => void {
 
 /** Creates `file` holding this process's id; false when it exists. */
 function createExclusive(file: string, messages: LockMessages): boolean {
-  let fd: number;
   try {
     // "wx": O_CREAT | O_EXCL, which fails on anything already there, a link included.
-    fd = openSync(file, "wx", 0o600);
+    writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw messages.failed(file, error);
   }
-  try {
-    writeSync(fd, String(process.pid));
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 /** The lock, holding this process's id, put in place in one step. */
