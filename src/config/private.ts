@@ -164,7 +164,7 @@ export function takeLock(lock: string, messages: LockMessages): () => void {
       continue;
     }
     const other = lockHolder(takeover);
-    if (other !== undefined && !processAlive(other)) throw messages.stuck(takeover);
+    if (other !== undefined && !live(other)) throw messages.stuck(takeover);
     sleepSync(20);
   }
   throw messages.busy();
