@@ -94,6 +94,7 @@ export function checkTarget(path: string, { option, force, what }: TargetOptions
 export class AtomicFile {
   readonly fd: number;
   private temp?: string;
+  private closed = false;
 
   constructor(
     readonly path: string,
@@ -117,7 +118,7 @@ export class AtomicFile {
     const temp = this.temp;
     if (temp === undefined) return;
     fsyncSync(this.fd);
-    closeSync(this.fd);
+    this.close();
     try {
       if (this.force) renameSync(temp, this.path);
       else placeNew(temp, this.path);
@@ -143,15 +144,37 @@ export class AtomicFile {
     if (temp === undefined) return;
     this.temp = undefined;
     try {
-      closeSync(this.fd);
+      this.close();
     } catch {
-      // already closed
+      // a failing disk: the file goes all the same
     }
     try {
       unlinkSync(temp);
     } catch {
       // gone already
     }
+  }
+
+  /** Closes the file once: a descriptor closed twice may be another file's by then. */
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+/** Writes `file` with `fill`, then moves it into place; on any failure what was written goes (`discard`). */
+export async function commitOrDiscard<T>(
+  file: Pick<AtomicFile, "commit" | "discard">,
+  fill: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    const result = await fill();
+    file.commit();
+    return result;
+  } catch (error) {
+    file.discard();
+    throw error;
   }
 }
 

@@ -15,6 +15,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -101,12 +102,112 @@ export function openForAppend(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
 }
 
-/** Whether a process of this id exists (EPERM: yes, another user's): for the ledger's and watch's locks. */
-export function processAlive(pid: number): boolean {
+/** Whether a process of this id exists (EPERM: yes, another user's). */
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** What `takeLock` throws, in the words of the group that takes the lock. */
+export interface LockMessages {
+  /** A live process (`pid`) holds the lock. */
+  held(pid: number): Error;
+  /** A process stopped while taking over a stale lock, leaving `takeover` behind. */
+  stuck(takeover: string): Error;
+  /** The lock kept changing hands. */
+  busy(): Error;
+  /** `file` could not be made. */
+  failed(file: string, error: unknown): Error;
+}
+
+/** The locks this process holds: one holding its id but not listed here was left by an earlier process of that id. */
+const heldHere = new Set<string>();
+
+/**
+ * Takes `lock`, a file holding this process's id, for one writer at a time (a bulk run's ledger, a watch's
+ * state). A lock whose process is gone is taken over by one process only, under an exclusive
+ * `<lock>.takeover`, and replaced by a rename (it never stops existing). Returns the release function.
+ */
+export function takeLock(lock: string, messages: LockMessages): () => void {
+  const live = (pid: number | undefined) =>
+    pid !== undefined && (pid === process.pid ? heldHere.has(lock) : processAlive(pid));
+  const taken = () => {
+    heldHere.add(lock);
+    return () => {
+      if (heldHere.delete(lock) && lockHolder(lock) === process.pid) rmSync(lock, { force: true });
+    };
+  };
+  for (let tries = 0; tries < 50; tries++) {
+    if (createExclusive(lock, messages)) return taken();
+    const pid = lockHolder(lock);
+    if (live(pid)) throw messages.held(pid!);
+    // No id in it yet: being written this instant, unless it has been empty for a while (a crash).
+    if (pid === undefined && ageMs(lock) < 2000) {
+      sleepSync(20);
+      continue;
+    }
+    const takeover = `${lock}.takeover`;
+    if (createExclusive(takeover, messages)) {
+      try {
+        const again = lockHolder(lock);
+        if (again === pid || (again !== undefined && !live(again))) {
+          writeLock(lock, messages);
+          return taken();
+        }
+      } finally {
+        rmSync(takeover, { force: true });
+      }
+      continue;
+    }
+    const other = lockHolder(takeover);
+    if (other !== undefined && !live(other)) throw messages.stuck(takeover);
+    sleepSync(20);
+  }
+  throw messages.busy();
+}
+
+/** Creates `file` holding this process's id; false when it exists. */
+function createExclusive(file: string, messages: LockMessages): boolean {
+  try {
+    // "wx": O_CREAT | O_EXCL, which fails on anything already there, a link included.
+    writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw messages.failed(file, error);
+  }
+}
+
+/** The lock, holding this process's id, put in place in one step. */
+function writeLock(lock: string, messages: LockMessages): void {
+  try {
+    writePrivateFile(lock, String(process.pid));
+  } catch (error) {
+    throw messages.failed(lock, error);
+  }
+}
+
+function lockHolder(lock: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

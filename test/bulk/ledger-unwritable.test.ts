@@ -6,7 +6,7 @@
  * carries a chosen record, having written nothing or (`landed`) all of it but its last byte. Records of one turn of the event loop share a write (ledger.ts):
  * with one request at a time, a chunk's answer ("ok") shares it with the next chunk's "send".
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
@@ -39,6 +39,19 @@ const t = useScenarios();
 const ROWS = 5000;
 const EIO = "EIO: i/o error, write";
 const HINT = "hint: Check the disk space and permissions of ASSESS_CONFIG_DIR; rerun to resume.";
+
+/** This process's descriptors open on `path` (Linux's /proc; none seen elsewhere). */
+function openDescriptorsOf(path: string): string[] {
+  if (!existsSync("/proc/self/fd")) return [];
+  const real = realpathSync(path);
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === real;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** A scenario with ROWS candidates, bulk invites held 100 ms each (so the next chunk is formed while one is out). */
 function scenario(from: number) {
@@ -150,6 +163,8 @@ describe("a ledger record that cannot be written stops the run; the rerun sends 
     expect(run.stderr).toContain(HINT);
     expect(run.stderr).not.toMatch(/looks like a bug/);
     expect(bulkRequests(t.sandbox, mark)).toEqual([]);
+    // The run was in this process (as in `assess mcp serve`): it left no descriptor of the ledger open.
+    expect(openDescriptorsOf(path!)).toEqual([]);
 
     const rerun = await invite("1003");
     expect(rerun.code, rerun.stderr).toBe(0);

@@ -3,7 +3,17 @@
  * when a file appears at the target while it writes, the refusal says where what it wrote was left, and the
  * callers' discard() after the failed commit must leave it there.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../../src/errors.js";
 import { AtomicFile } from "../../src/files.js";
@@ -36,5 +46,29 @@ describe("a file that appears at the target while AtomicFile writes", () => {
     expect(readFileSync(target, "utf8")).toBe("theirs\n");
     expect(existsSync(kept!)).toBe(true);
     expect(readFileSync(kept!, "utf8")).toBe("what assess wrote\n");
+  });
+});
+
+describe("a commit that fails for another reason (the rename)", () => {
+  it("closes the file once: discard() leaves a file opened since alone, and removes what was written", () => {
+    const target = tmp.fresh("report.pdf");
+    // A folder with something in it at the target: the rename of --force fails (EISDIR).
+    mkdirSync(target);
+    writeFileSync(`${target}/inside`, "");
+    const file = new AtomicFile(target, true);
+    file.write("what assess wrote\n");
+    expect(() => file.commit()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    // The lowest free descriptor: the one the commit closed.
+    const other = openSync(tmp.fresh("unrelated"), "w");
+    try {
+      expect(other).toBe(file.fd);
+      file.discard();
+      expect(() => fstatSync(other)).not.toThrow();
+    } finally {
+      closeSync(other);
+    }
+    expect(readdirSync(dirname(target)).filter((name) => name.startsWith(`.${basename(target)}.`))).toEqual(
+      [],
+    );
   });
 });

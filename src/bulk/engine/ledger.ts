@@ -25,9 +25,9 @@
  */
 import { createHash } from "node:crypto";
 import { constants, existsSync, fdatasyncSync, mkdirSync, writeSync } from "node:fs";
-import { type FileHandle, open, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { checkPrivateDir, processAlive } from "../../config/private.js";
+import { checkPrivateDir, takeLock } from "../../config/private.js";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
@@ -111,7 +111,8 @@ export class Ledger {
   private reserving?: Promise<void>;
   /** A write failed, maybe half done: the next record starts on a line of its own. */
   private torn = false;
-  private lockPath?: string;
+  /** Releases the lock of a ledger opened to write. */
+  private unlock?: () => void;
 
   private constructor(
     readonly path: string,
@@ -133,14 +134,16 @@ export class Ledger {
     options: { restart?: boolean; readOnly?: boolean; expected?: number } = {},
   ): Promise<Ledger> {
     const path = ledgerPath(dir, kind, target);
-    const lockPath = options.readOnly ? undefined : `${path}.lock`;
-    if (lockPath) {
+    let unlock: (() => void) | undefined;
+    if (options.readOnly) checkLedgerDir(dir);
+    else {
       ensureLedgerDir(dir);
-      await takeLock(lockPath);
-    } else checkLedgerDir(dir);
+      unlock = lockLedger(path);
+    }
+    let ledger: Ledger | undefined;
     try {
       // A link in the ledger's place goes, not its target (rm does not follow it); a folder is refused.
-      if (options.restart && lockPath) {
+      if (options.restart && unlock) {
         await rm(path, { force: true }).catch((error: unknown) => {
           throw (error as NodeJS.ErrnoException).code === "ERR_FS_EISDIR"
             ? notAFile(path, "not a file")
@@ -150,9 +153,9 @@ export class Ledger {
       const { keys, skipped, skippedAt } = options.restart
         ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
-      const ledger = new Ledger(path, keys, skipped, skippedAt);
-      if (lockPath) {
-        ledger.lockPath = lockPath;
+      ledger = new Ledger(path, keys, skipped, skippedAt);
+      if (unlock) {
+        ledger.unlock = unlock;
         const fresh = keys.size === 0 && !existsSync(path);
         const [handle, size] = await openFile(path, WRITE_FLAGS);
         ledger.handle = handle;
@@ -171,7 +174,9 @@ export class Ledger {
       }
       return ledger;
     } catch (error) {
-      if (lockPath) await unlink(lockPath).catch(() => undefined);
+      // Nothing stays open or locked: a long-lived process (`assess mcp serve`) would keep it.
+      await ledger?.close().catch(() => undefined);
+      unlock?.();
       throw error;
     }
   }
@@ -269,7 +274,7 @@ export class Ledger {
     // The zeros past the records go (a crash that leaves them is harmless: reading ignores them).
     await handle?.truncate(this.tail).catch(() => undefined);
     await handle?.close();
-    if (this.lockPath) await unlink(this.lockPath).catch(() => undefined);
+    this.unlock?.();
   }
 }
 
@@ -418,24 +423,22 @@ async function syncDir(dir: string): Promise<void> {
  * One run per ledger at a time: two runs against the same target would both send the rows neither has
  * confirmed yet. A lock left by a process that died is taken over.
  */
-async function takeLock(path: string): Promise<void> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await writeFile(path, String(process.pid), { flag: "wx", mode: 0o600 });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number((await readFile(path, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
-        throw new UsageError(
-          `Another assess run (pid ${pid}) is using the ledger ${path.replace(/\.lock$/, "")}`,
-          "Wait for it to finish; if no such run exists, delete the .lock file beside the ledger.",
-        );
-      }
-      await unlink(path).catch(() => undefined);
-    }
-  }
-  throw new UsageError(`Cannot lock the ledger ${path.replace(/\.lock$/, "")}`);
+function lockLedger(ledger: string): () => void {
+  const lock = `${ledger}.lock`;
+  return takeLock(lock, {
+    held: (pid) =>
+      new UsageError(
+        `Another assess run (pid ${pid}) is using the ledger ${ledger}`,
+        "Wait for it to finish; if no such run exists, delete the .lock file beside the ledger.",
+      ),
+    stuck: (takeover) =>
+      new UsageError(
+        `An assess run stopped while taking over the lock of the ledger ${ledger}`,
+        `If no assess run is using the ledger, delete ${takeover}.`,
+      ),
+    busy: () => new UsageError(`Cannot lock the ledger ${ledger}`),
+    failed: (_, error) => error as Error,
+  });
 }
 
 /**

@@ -4,10 +4,10 @@
  * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
-import { ensurePrivateDir, openForAppend, processAlive, writePrivateFile } from "../../config/private.js";
+import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { isRecord } from "../../fields.js";
@@ -137,99 +137,28 @@ export function pruneShown(state: WatchState, from: Date): void {
 }
 
 /**
- * Takes `<state>.lock` (holding this process's id) while the watch runs: two watches of one state would each
- * deliver the same attempt. A lock whose process is gone is taken over by one watch only, under an exclusive
- * `<state>.lock.takeover`, and replaced by a rename (it never stops existing). Returns the release function.
+ * Takes `<state>.lock` while the watch runs: two watches of one state would each deliver the same attempt.
+ * Returns the release function.
  */
 export function lockWatchState(path: string): () => void {
   const lock = `${path}.lock`;
   ensureFolder(path);
-  const release = () => {
-    if (holder(lock) === process.pid) rmSync(lock, { force: true });
-  };
-  for (let tries = 0; tries < 50; tries++) {
-    if (createExclusive(lock)) return release;
-    const pid = holder(lock);
-    if (pid !== undefined && processAlive(pid)) {
-      throw new UsageError(
+  return takeLock(lock, {
+    held: (pid) =>
+      new UsageError(
         `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
         `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
-      );
-    }
-    // No id in it yet: being written this instant, unless it has been empty for a while (a crash).
-    if (pid === undefined && ageMs(lock) < 2000) {
-      sleepSync(20);
-      continue;
-    }
-    const takeover = `${lock}.takeover`;
-    if (createExclusive(takeover)) {
-      try {
-        const again = holder(lock);
-        if (again === pid || (again !== undefined && !processAlive(again))) {
-          replaceWithOwn(lock);
-          return release;
-        }
-      } finally {
-        rmSync(takeover, { force: true });
-      }
-      continue;
-    }
-    const other = holder(takeover);
-    if (other !== undefined && !processAlive(other)) {
-      throw new UsageError(
+      ),
+    stuck: (takeover) =>
+      new UsageError(
         `A watch stopped while taking over the lock ${lock}`,
         `If no \`assess attempts watch\` of these tests runs, delete ${takeover}.`,
-      );
-    }
-    sleepSync(20);
-  }
-  throw new CliError(`Cannot lock the watch state ${lock}: it keeps changing hands`, {
-    suggestion: "Another watch of the same tests is starting; try again in a moment.",
+      ),
+    busy: () =>
+      new CliError(`Cannot lock the watch state ${lock}: it keeps changing hands`, {
+        suggestion: "Another watch of the same tests is starting; try again in a moment.",
+      }),
+    failed: (file, error) =>
+      new CliError(`Cannot lock the watch state ${file}: ${(error as Error).message}`, { cause: error }),
   });
-}
-
-/** Creates `file` holding this process's id; false when it exists. */
-function createExclusive(file: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, "wx", 0o600);
-  } catch (error) {
-    if ((error as { code?: string }).code === "EEXIST") return false;
-    throw new CliError(`Cannot lock the watch state ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  try {
-    writeSync(fd, String(process.pid));
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-/** The lock, holding this process's id, put in place in one step. */
-function replaceWithOwn(lock: string): void {
-  const temp = `${lock}.${process.pid}.tmp`;
-  rmSync(temp, { force: true });
-  if (!createExclusive(temp)) throw new CliError(`Cannot lock the watch state: ${temp} is in the way`);
-  renameSync(temp, lock);
-}
-
-function ageMs(file: string): number {
-  try {
-    return Date.now() - statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function holder(lock: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(lock, "utf8").trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import type { Download } from "../../api/client.js";
 import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
-import { AtomicFile, checkTarget } from "../../files.js";
+import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { isClosed, readerGone } from "../../output/pipe.js";
 import { id as idFlag } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
@@ -47,14 +47,7 @@ export async function run(
     return 0;
   }
   const file = new PdfFile(out, force);
-  let bytes: number;
-  try {
-    bytes = await client.reports.pdf(id, file);
-    file.commit();
-  } catch (error) {
-    file.discard();
-    throw error;
-  }
+  const bytes = await commitOrDiscard(file, () => client.reports.pdf(id, file));
   ctx.success(`Saved the report of attempt ${id} to ${out} (${bytes} bytes)`);
   if (ctx.out.isJson) ctx.out.json({ testInvitationId: id, file: out, bytes });
   return 0;

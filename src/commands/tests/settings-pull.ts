@@ -1,5 +1,5 @@
 import type { Context } from "../../context.js";
-import { AtomicFile, checkTarget } from "../../files.js";
+import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { readableSettings } from "./settings-file.js";
@@ -19,13 +19,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.
     return 0;
   }
   const file = new AtomicFile(out, force);
-  try {
-    file.write(text);
-    file.commit();
-  } catch (error) {
-    file.discard();
-    throw error;
-  }
+  await commitOrDiscard(file, () => file.write(text));
   ctx.success(`Settings of test ${testId} written to ${out}`);
   ctx.hint(`Edit it, then: assess tests settings apply ${testId} ${out}`);
   return 0;
