@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Invitation } from "../../src/sandbox/index.js";
@@ -99,6 +100,18 @@ describe("reports export", () => {
     expect(again.stderr).toContain("already exists");
     expect(t.sandbox.requests.length).toBe(before);
     expect((await t.run(["reports", "export", ...PERIOD, "--out", file, "--force"])).code).toBe(0);
+  });
+
+  it("--out never writes through a link planted at its temporary file's name (the name is not guessable, the file new)", async () => {
+    const file = tmp.file("planted.csv");
+    const victim = tmp.file("victim.txt");
+    writeFileSync(victim, "keep me");
+    // The name the temporary file had when it was `.<name>.<pid>.tmp` (main() runs in this process).
+    symlinkSync(victim, join(dirname(file), `.${basename(file)}.${process.pid}.tmp`));
+    const r = await t.run(["reports", "export", ...PERIOD, "--test", "1001", "--out", file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(victim, "utf8")).toBe("keep me");
+    expect(readFileSync(file, "utf8").startsWith("\uFEFFInvitation ID,")).toBe(true);
   });
 
   it("exports months of attempts: every finished attempt of the period, each report fetched once", async () => {

@@ -1,4 +1,6 @@
 /** `reports export`: one flat row per finished attempt of a period, on stdout or in a file. */
+
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -141,8 +143,9 @@ async function writeExport(
   rows: Row[],
   columns: Column[],
 ) {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  const stream = createWriteStream(temp);
+  // A name no one can plant a link at beforehand, and "wx": a new file, never one already there.
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
+  const stream = createWriteStream(temp, { flags: "wx" });
   try {
     if (format === "xlsx") {
       // The workbook writer, a large library, is loaded for this alone.
