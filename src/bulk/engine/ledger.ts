@@ -161,7 +161,9 @@ export class Ledger {
         ledger.handle = handle;
         ledger.reserved = size;
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
-        [ledger.tail, ledger.torn] = await recordsEnd(handle, size);
+        [ledger.tail, ledger.torn] = await recordsEnd(handle, size).catch((error: unknown) => {
+          throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+        });
         if (fresh) {
           await ledger
             .append({ ledger: 1, kind, target, created: new Date().toISOString() })
@@ -174,8 +176,10 @@ export class Ledger {
       }
       return ledger;
     } catch (error) {
-      // Nothing stays open or locked: a long-lived process (`assess mcp serve`) would keep it.
-      await ledger?.close().catch(() => undefined);
+      // Nothing stays open or locked (a long-lived `assess mcp serve` would keep it), and the file stays as it
+      // is: close() would cut it at a tail not yet read, all of an earlier run's records gone with it.
+      await ledger?.reserving?.catch(() => undefined);
+      await ledger?.handle?.close().catch(() => undefined);
       unlock?.();
       throw error;
     }
