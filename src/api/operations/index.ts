@@ -136,6 +136,9 @@ function readLink(answer: Answer): s.TestLink {
   return read(s.TestLink, answer, "test link", isRecord(inner) ? inner : answer.data);
 }
 
+/** A user's answer (create, update, status). */
+const readUser = (answer: Answer): s.User => read(s.User, answer, "user");
+
 export const OPERATIONS = {
   // The assessment API's ({base_url}, paths under /v3).
   listTests: op("GET /v3/tests", "tests.list", {
@@ -305,7 +308,7 @@ export const OPERATIONS = {
       "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
     effect: "add",
     body: s.UserCreateBody,
-    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    read: readUser,
     response: "User",
   }),
   updateUser: op("POST /v3/accounts/user/update", "users.update", {
@@ -313,7 +316,7 @@ export const OPERATIONS = {
     description: "Moves the user with this Email to another business unit (BusinessunitId).",
     effect: "overwrite",
     body: s.UserUpdateBody,
-    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    read: readUser,
     response: "User",
   }),
   setUserStatus: op("POST /v3/accounts/user/status", "users.setStatus", {
@@ -321,7 +324,7 @@ export const OPERATIONS = {
     description: "Activates or deactivates a user: an inactive user cannot sign in.",
     effect: "overwrite",
     body: s.UserStatusBody,
-    read: (answer: Answer): s.User => read(s.User, answer, "user"),
+    read: readUser,
     response: "User",
   }),
   maskCandidate: op("POST /v3/gdpr/requests", "gdpr.mask", {
