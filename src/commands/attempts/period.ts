@@ -101,8 +101,10 @@ export async function finishedAttempts(
   const attempts: TestAttempt[] = [];
   const progress = ctx.progress("windows");
   try {
-    for await (const page of attemptsOfPeriod(ctx, client, period, { progress, tests }))
-      attempts.push(...page);
+    // One at a time: a page spread into push() as arguments would overflow the stack at a few 100,000.
+    for await (const page of attemptsOfPeriod(ctx, client, period, { progress, tests })) {
+      for (const attempt of page) attempts.push(attempt);
+    }
   } finally {
     progress.done();
   }
