@@ -4,7 +4,7 @@
  * sandbox; the ledger's path is the one a first run reports.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
@@ -68,5 +68,21 @@ describe("a folder or a FIFO in the ledger's place", () => {
     }
     expect(bulkRequests(t.sandbox, mark)).toEqual([]);
     expect(statSync(ledger).isFIFO()).toBe(true);
+  });
+
+  it("a folder in the lock's place (an old one): exit 1, 'Cannot lock the ledger', nothing sent, the folder left", async () => {
+    const { ledger, invite } = await ledgerOfFirstRun("1003", 8_300_000);
+    const lock = `${ledger}.lock`;
+    mkdirSync(lock);
+    // Old enough to be no lock being written this instant: the run tries to take it over, and cannot.
+    utimesSync(lock, new Date(0), new Date(0));
+    const mark = t.sandbox.requests.length;
+    const r = await invite();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`error: Cannot lock the ledger ${ledger}: `);
+    expect(r.stderr).toContain(`hint: Check ${lock}`);
+    expect(r.stderr).not.toMatch(/looks like a bug|\n\s+at \S+ \(|node:internal/);
+    expect(bulkRequests(t.sandbox, mark)).toEqual([]);
+    expect(statSync(lock).isDirectory()).toBe(true);
   });
 });

@@ -162,7 +162,7 @@ export class Ledger {
         ledger.reserved = size;
         // A write torn by a crash leaves a last line without its newline: start on a line of our own.
         [ledger.tail, ledger.torn] = await recordsEnd(handle, size).catch((error: unknown) => {
-          throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+          throw unreadable(path, error);
         });
         if (fresh) {
           await ledger
@@ -329,8 +329,12 @@ async function load(path: string, expected: number) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { keys: new KeySet(Math.max(1024, expected)), skipped: 0, skippedAt: [] };
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
+    throw unreadable(path, error);
   }
+}
+
+function unreadable(path: string, error: unknown): UsageError {
+  return new UsageError(`Cannot read the ledger ${path}: ${(error as Error).message}`);
 }
 
 /** Folds a ledger file into a KeySet, streaming it line by line (a million-row ledger is ~17 MB). */
@@ -441,7 +445,11 @@ function lockLedger(ledger: string): () => void {
         `If no assess run is using the ledger, delete ${takeover}.`,
       ),
     busy: () => new UsageError(`Cannot lock the ledger ${ledger}`),
-    failed: (_, error) => error as Error,
+    failed: (file, error) =>
+      new CliError(`Cannot lock the ledger ${ledger}: ${(error as Error).message}`, {
+        suggestion: `Check ${file}: a run makes it beside the ledger, holding its process id, while it runs.`,
+        cause: error,
+      }),
   });
 }
 
