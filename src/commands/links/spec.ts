@@ -8,6 +8,7 @@ import {
   type TestLinkBody,
 } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
+import { numberOf } from "../../fields.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { choice, date, id, parsed } from "../../parse/flags.js";
@@ -160,10 +161,11 @@ export function specFromLink(link: TestLink): LinkSpec {
     type: known(INVITATION_TYPES, link.invitationType),
     proctoring: known(PROCTORING_MODES, link.proctoringSettings?.proctoringMode),
     schedule: known(SCHEDULE_TYPES, link.invitationSchedule?.scheduleType),
-    validityDays: details?.invitationValidityInDays ?? undefined,
+    // Numbers the service may send as numeric strings: written back, they must be numbers again.
+    validityDays: numberOf(details, "invitationValidityInDays"),
     start: serviceDate(details?.startDateTime, "start"),
     end: serviceDate(details?.endDateTime, "end"),
-    timezone: details?.timeZoneId ?? undefined,
+    timezone: numberOf(details, "timeZoneId"),
     stakeholders: link.stakeholderEmails || undefined,
     status: known(LINK_STATUSES, link.testLinkStatus),
     apiLink: link.isApiLink ?? undefined,
