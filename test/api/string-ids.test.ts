@@ -118,6 +118,37 @@ describe("ids and numbers the service sends as strings are read", () => {
     expect(sent.every((value) => typeof value === "number")).toBe(true);
   });
 
+  it("`links update` writes back the link's numbers it read as strings as numbers (timeZoneId, invitationValidityInDays)", async () => {
+    const mark = t.sandbox.requests.length;
+    const r = await runBin(["links", "update", "3001", "--test", "1001", "--name", "Campus drive 2027"], {
+      env,
+    });
+    expect(r.stderr).not.toMatch(/Invalid request|error:/);
+    expect(r.code).toBe(0);
+    const sent = t.sandbox.requests.slice(mark).find((request) => request.method === "POST");
+    expect(sent?.body).toMatchObject({
+      testLinkName: "Campus drive 2027",
+      invitationSchedule: {
+        scheduleType: "validityindays",
+        scheduleDetails: { invitationValidityInDays: 7, timeZoneId: 1720 },
+      },
+    });
+  });
+
+  it("`tests settings set` writes back the settings it read as strings as the Integers of API.md 2.2", async () => {
+    const mark = t.sandbox.requests.length;
+    const r = await runBin(["tests", "settings", "set", "1001", "--copy-paste", "yes"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = t.sandbox.requests.slice(mark).find((request) => request.method === "POST");
+    const body = sent?.body as Record<string, unknown>;
+    expect(body.copyPaste).toBe(1);
+    expect(Object.keys(body).length).toBeGreaterThan(3);
+    const notNumbers = Object.entries(body).filter(
+      ([name, value]) => name !== "testName" && name !== "testAliasName" && typeof value !== "number",
+    );
+    expect(notNumbers).toEqual([]);
+  });
+
   it("`callbacks reconcile`: an attempt listed with a string id whose notification the log holds is not missing", async () => {
     const listed = await runBin(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
     const ids = listed.json<Array<{ testInvitationId: string }>>().map((a) => a.testInvitationId);

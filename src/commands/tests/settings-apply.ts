@@ -16,7 +16,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId, fil
   const wanted = parseSettingsFile(file, await readJsonObject(file, "<file.json>"));
   const client = await ctx.client();
   ctx.planWithReads(`Reading the settings of test ${testId} to show what would change`);
-  const current = serviceValues(flatSettings(await client.tests.settings.get(testId)));
+  const current = flatSettings(await client.tests.settings.get(testId));
   const changes = settingsDiff(current, wanted);
   const report = (sent: boolean) =>
     ctx.out.isJson
@@ -48,16 +48,4 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId, fil
   if (ctx.out.isJson) await report(true);
   ctx.success(`Changed ${fields} of test ${testId}: ${changes.map((c) => c.field).join(", ")}`);
   return 0;
-}
-
-/** Settings as the service compares them: a flag or typeOfTest sent as true/false or "1"/"0" is a number. */
-function serviceValues(flat: Record<string, unknown>): Record<string, unknown> {
-  const numeric = (value: unknown) =>
-    typeof value === "boolean" || value === "1" || value === "0" || value === "2";
-  return Object.fromEntries(
-    Object.entries(flat).map(([name, value]) => [
-      name,
-      name !== "testName" && name !== "testAliasName" && numeric(value) ? Number(value) : value,
-    ]),
-  );
 }

@@ -11,8 +11,9 @@ const YES = new Set(["yes", "y", "true", "1", "on"]);
 const NO = new Set(["no", "n", "false", "0", "off"]);
 
 /**
- * The settings fields of an answer, flat, as they are written back. The real service groups them (`testSettings`,
- * `questionSettings`...): a field is taken from the top level, or else from the first group that holds it.
+ * The settings fields of an answer, flat, in the service's values, as they are written back. The real service
+ * groups them (`testSettings`, `questionSettings`...): a field is taken from the top level, or else from the
+ * first group that holds it.
  */
 export function flatSettings(answer: Record<string, unknown>): Record<string, unknown> {
   // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
@@ -22,9 +23,15 @@ export function flatSettings(answer: Record<string, unknown>): Record<string, un
   const flat: Record<string, unknown> = {};
   for (const name of SETTINGS_FIELDS) {
     const value = groups.map((group) => field(group, name)).find((v) => v !== undefined);
-    if (value !== undefined) flat[name] = value;
+    if (value !== undefined) flat[name] = serviceValue(name, value);
   }
   return flat;
+}
+
+/** A flag or typeOfTest answered as true/false or "1"/"0" is the Integer the service takes (API.md 2.2). */
+function serviceValue(name: string, value: unknown): unknown {
+  const numeric = typeof value === "boolean" || value === "1" || value === "0" || value === "2";
+  return name !== "testName" && name !== "testAliasName" && numeric ? Number(value) : value;
 }
 
 /** A Yes/No flag sent as 1 or 0 as `yes` or `no`; any other value as it is. */
