@@ -171,9 +171,10 @@ export const reattempt = {
         hideInstruction: o.hideInstruction ? (1 as const) : undefined,
       }),
     );
+    // The id may come as a numeric string ("50123"): the same attempt's, not a new one.
     const newId = answer.testInvitationId;
     ctx.success(
-      newId && newId !== previous
+      newId && Number(newId) !== previous
         ? `Reattempt allowed: new invitation ${String(newId)}`
         : `Reattempt allowed for invitation ${previous}`,
     );
