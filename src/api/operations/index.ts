@@ -120,7 +120,9 @@ function pageParameter(name: string, description: string): QueryParameter {
 
 const AnyRecord = z.record(z.string(), z.unknown());
 
+/** An answer as a record: an empty one (204 No Content) is no field at all. */
 function asRecord(data: unknown): Fields {
+  if (data === undefined) return {};
   return isRecord(data) ? data : { result: data };
 }
 
