@@ -423,6 +423,38 @@ describe("invite bulk: faults", () => {
     expect(run.stderr).toMatch(/error:/);
   });
 
+  it("a 403 on a chunk stops the run with exit 4; what it did is on stderr, claiming no other exit code", async () => {
+    const file = tmp.file("forbidden.csv");
+    writeCandidates(file, 20, 650_000);
+    env.sandbox.faults.add({
+      method: "POST",
+      path: BULK,
+      kind: "status",
+      status: 403,
+      body: '{"statusCode":403,"message":"You do not have permission to access resource"}',
+      skip: 1,
+    });
+    const run = await env.run([
+      "invite",
+      "bulk",
+      file,
+      "--test",
+      "1001",
+      "--chunk-size",
+      "5",
+      "--concurrency",
+      "1",
+      "--lookback",
+      "0",
+    ]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/rows were refused by the service/);
+    expect(run.stderr).toMatch(/error: You do not have permission to access resource/);
+    expect(run.stderr).not.toMatch(/\(exit 3\)/);
+    // The JSON summary that exit 3 prints unasked: not for an exit 4.
+    expect(run.stdout).toBe("");
+  });
+
   it("Ctrl-C lets the request in flight finish, records it, exits 130; the rerun completes each e-mail once", async () => {
     const file = tmp.file("ctrlc.csv");
     writeCandidates(file, 5000, 700_000);

@@ -23,10 +23,14 @@ export interface Wording {
 /** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
-export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
+/**
+ * `stopped`: an error (a 401 or 403, the network) ended the run; it is printed next with its own exit code, so
+ * no verdict here names another, and the JSON summary comes only when asked for (exit 3 is not the code).
+ */
+export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped = false): void {
   const code = bulkExitCode(r);
-  const json =
-    w.json === undefined ? ctx.out.isJson || code === ExitCode.partial : w.json === "asked" && ctx.out.isJson;
+  const unasked = w.json === undefined && code === ExitCode.partial && !stopped;
+  const json = w.json === "never" ? false : ctx.out.isJson || unasked;
   if (json) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
@@ -103,6 +107,7 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
     );
   }
 
+  if (stopped) return;
   if (r.dryRun) {
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
