@@ -124,6 +124,16 @@ describe("config", () => {
       expect(flag.code).toBe(2);
       expect(flag.stderr).toContain(`--${key} ${message}`);
     }
+    // A value written into the file by hand is named by its key: no flag was given.
+    const dir = join(t.configDir, "hand-edited");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { default: { timeout: "abc" } } }));
+    const edited = await t.run(["tests", "list"], { env: { ASSESS_CONFIG_DIR: dir } });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain(
+      'timeout must be a whole number of milliseconds from 1 to 3600000, got "abc"',
+    );
+    expect(edited.stderr).not.toContain("--timeout");
   });
 
   it("the config file is 0600 after any write, even if it was 0644", async () => {
