@@ -174,9 +174,7 @@ async function run(env: ToolEnv, job: Job, dryRun: boolean) {
     kind: job.kind,
     inputName: "rows",
     locate: (line) => `rows[${line - 1}]`,
-    read: async function* () {
-      yield job.entries;
-    },
+    read: () => [job.entries],
     target: () => job.target,
     ledgerDir: ledgerDir(env.ctx.io.env),
     chunkSize: job.maxChunk,

@@ -106,9 +106,7 @@ async function runRows<R, T>(
   try {
     bulk = await runBulk<T>({
       kind: spec.kind,
-      read: async function* () {
-        yield entries;
-      },
+      read: () => [entries],
       target: () => spec.target,
       ledgerDir: own ?? (typeof options.ledger === "string" ? options.ledger : ledgerDir(env)),
       chunkSize,
