@@ -43,3 +43,9 @@ export function text(value: unknown): string | undefined {
   if (typeof value === "string") return value.trim() === "" ? undefined : value;
   return typeof value === "number" ? String(value) : undefined;
 }
+
+/** An id: a positive safe whole number, or its digits in a text (spaces around allowed). */
+export function positiveId(value: unknown): number | undefined {
+  const id = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}

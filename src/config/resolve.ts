@@ -1,4 +1,5 @@
 import { UsageError } from "../errors.js";
+import { parseIntInRange } from "../parse/numbers.js";
 import { redactUrl } from "../redact.js";
 import { CONFIG_KEYS, type ConfigKey, configPath, listProfiles, readProfile } from "./store.js";
 
@@ -105,23 +106,25 @@ export function resolveSettings(
     baseUrl: withoutCredentials(values["base-url"].value!),
     skillsBaseUrl: withoutCredentials(values["skills-base-url"].value!),
     output: values.output.value,
-    timeoutMs: wholeNumber(values.timeout.value!, "--timeout", 1, MAX_TIMEOUT_MS, " of milliseconds"),
-    retries: wholeNumber(values.retries.value!, "--retries", 0, 20),
+    timeoutMs: numberSetting("timeout", values.timeout.value!, values.timeout.origin ?? "timeout"),
+    retries: numberSetting("retries", values.retries.value!, values.retries.origin ?? "retries"),
   };
   checkBaseUrl(settings.baseUrl, "--base-url", flags.allowHttp);
   checkBaseUrl(settings.skillsBaseUrl, "--skills-base-url", flags.allowHttp);
   return settings;
 }
 
-/** As `config set` allows: a timeout beyond an hour is a typo (and past 2^31 ms node's timers fire at once). */
-const MAX_TIMEOUT_MS = 3_600_000;
+/** The number settings' ranges, as flags and `config set` take them. */
+const NUMBER_SETTINGS = {
+  // A timeout beyond an hour is a typo (and past 2^31 ms node's timers fire at once).
+  timeout: { min: 1, max: 3_600_000, unit: " of milliseconds" },
+  retries: { min: 0, max: 20, unit: "" },
+};
 
-function wholeNumber(value: string, name: string, min: number, max: number, unit = ""): number {
-  const n = Number(value);
-  // Digits only, as `config set` takes them: not 1e3, 0x10 or +5.
-  if (!/^\s*\d+\s*$/.test(value) || n < min || n > max)
-    throw new UsageError(`${name} must be a whole number${unit} from ${min} to ${max}, got "${value}"`);
-  return n;
+/** A number setting's value, named in the message as `name` (its flag, or its key in `config set`). */
+export function numberSetting(key: keyof typeof NUMBER_SETTINGS, value: string, name: string): number {
+  const { min, max, unit } = NUMBER_SETTINGS[key];
+  return parseIntInRange(value, name, min, max, unit);
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;

@@ -11,19 +11,13 @@ import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
 import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
+import { checkEmployee } from "../bulk/rows/employees.js";
 import { idsOfList } from "../commands/callbacks/ids.js";
 import { resendChunk } from "../commands/callbacks/resend.js";
 import { ledgerTarget } from "../commands/shared/bulk-run.js";
 import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
-import {
-  checkInviteSettings,
-  entryOf,
-  prepareCandidate,
-  prepareEmployee,
-  sendEmployees,
-  sendInvites,
-} from "../sdk/bulk.js";
+import { checkInviteSettings, entryOf, prepareCandidate, sendEmployees, sendInvites } from "../sdk/bulk.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
 /** Rows one call takes: the bound on what a model sends in one message. */
@@ -98,7 +92,7 @@ const SPECS: Record<
         planToken: planToken(),
       }),
     job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
-      entries: employees.map((employee, index) => entryOf(prepareEmployee(employee), index, employee.email)),
+      entries: employees.map((employee, index) => entryOf(checkEmployee(employee), index, employee.email)),
       target: await ledgerTarget(env.ctx, "skills"),
       send: sendEmployees(env.client.api),
     }),
@@ -180,9 +174,7 @@ async function run(env: ToolEnv, job: Job, dryRun: boolean) {
     kind: job.kind,
     inputName: "rows",
     locate: (line) => `rows[${line - 1}]`,
-    read: async function* () {
-      yield job.entries;
-    },
+    read: () => [job.entries],
     target: () => job.target,
     ledgerDir: ledgerDir(env.ctx.io.env),
     chunkSize: job.maxChunk,

@@ -17,7 +17,7 @@ import { keyFingerprint, type LedgerTarget, ledgerDir } from "../bulk/engine/led
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult, BulkStopped } from "../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
-import { employeeRow } from "../bulk/rows/employees.js";
+import { checkEmployee } from "../bulk/rows/employees.js";
 import { candidateProblems, candidateRow } from "../bulk/rows/invites.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import type * as z from "../parse/zod.js";
@@ -56,7 +56,12 @@ export function upsertRows(
 ) {
   const send = sendEmployees(api);
   const target = ledgerTarget(api, "skills");
-  return runRows(rows, { kind: "upsert", prepare: prepareEmployee, target, send }, env, options);
+  return runRows<Employee, s.EmployeeUpsertItem>(
+    rows,
+    { kind: "upsert", prepare: checkEmployee, target, send },
+    env,
+    options,
+  );
 }
 
 /** Where requests go, as bulk ledgers name it: the base URL and the key's fingerprint, never the key. */
@@ -101,9 +106,7 @@ async function runRows<R, T>(
   try {
     bulk = await runBulk<T>({
       kind: spec.kind,
-      read: async function* () {
-        yield entries;
-      },
+      read: () => [entries],
       target: () => spec.target,
       ledgerDir: own ?? (typeof options.ledger === "string" ? options.ledger : ledgerDir(env)),
       chunkSize,
@@ -174,20 +177,6 @@ export function prepareCandidate(row: s.BulkCandidate): Prepared<s.BulkCandidate
   const name = typeof row?.name === "string" ? row.name.trim() : "";
   const problems = candidateProblems(email, name);
   return problems.length > 0 ? { invalid: problems.join("; ") } : candidateRow(email, name);
-}
-
-/**
- * An employee of an upsert: checked against the API layer's schema (with its messages), keyed as a file's rows
- * are (bulk/rows/employees.ts).
- */
-export function prepareEmployee(row: Employee): Prepared<s.EmployeeUpsertItem> | { invalid: string } {
-  const parsed = s.EmployeeUpsertItem.safeParse(row);
-  if (parsed.success) return employeeRow(parsed.data);
-  return {
-    invalid: parsed.error.issues
-      .map((issue) => `${issue.path.map(String).join(".") || "item"}: ${issue.message}`)
-      .join("; "),
-  };
 }
 
 /** Sends one chunk of a bulk invite; the service's `false` refuses the whole chunk. */

@@ -402,7 +402,8 @@ export interface AssessClient {
     iterate(options?: IterateOptions): AsyncGenerator<Fields>;
     /**
      * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
-     * to 100, and tells what became of each row.
+     * to 100, and tells what became of each row. Each is checked as an item of `assess employees upsert`'s JSON
+     * file: dates `YYYY-MM-DD` or ISO 8601, sent as `YYYY-MM-DDTHH:mm:ssZ`.
      */
     upsert(
       rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,

@@ -113,6 +113,20 @@ describe("runBulk", () => {
     });
   });
 
+  it("reads a list of batches as it reads a stream of them", async () => {
+    const batches: BulkEntry<string>[][] = [];
+    for await (const batch of rows(10)()) batches.push(batch);
+    const sent: string[] = [];
+    const result = await runBulk(
+      job({
+        read: () => batches,
+        send: async (_g, items) => void sent.push(...items.map((row) => row.label)),
+      }),
+    );
+    expect(result.sent).toBe(10);
+    expect(sent.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `k${i}`).sort());
+  });
+
   it("refuses a chunk size above the limit and an input without rows", async () => {
     await expect(runBulk(job({ chunkSize: 11 }))).rejects.toThrow(
       /--chunk-size must be a whole number from 1 to 10/,
@@ -123,13 +137,16 @@ describe("runBulk", () => {
 
   it("lists the first 20 invalid rows and a count, and sends nothing", async () => {
     const sent: string[][] = [];
-    const read = async function* (): AsyncGenerator<BulkEntry<string>[]> {
-      yield Array.from({ length: 50 }, (_, i) =>
-        i % 2
-          ? { invalid: { line: i + 2, error: "bad" } }
-          : { row: { line: i + 2, group: "", key: `k${i}`, label: "", json: toJson("") } },
-      );
-    };
+    // Rows already in memory are one list of batches: no generator around them.
+    const read = () => [
+      Array.from(
+        { length: 50 },
+        (_, i): BulkEntry<string> =>
+          i % 2
+            ? { invalid: { line: i + 2, error: "bad" } }
+            : { row: { line: i + 2, group: "", key: `k${i}`, label: "", json: toJson("") } },
+      ),
+    ];
     const error = (await runBulk(
       job({ read, send: async (_g, items) => void sent.push(items.map((row) => row.label)) }),
     ).catch((e: unknown) => e)) as Error & {

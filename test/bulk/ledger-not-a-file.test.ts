@@ -4,12 +4,12 @@
  * sandbox; the ledger's path is the one a first run reports.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { useScenarios } from "../helpers/cli.js";
-import { bulkRequests, writeCandidates } from "./helpers.js";
+import { bulkRequests, isUpsert, writeCandidates } from "./helpers.js";
 
 const t = useScenarios();
 
@@ -34,7 +34,7 @@ describe("a folder or a FIFO in the ledger's place", () => {
     mkdirSync(ledger);
     const mark = t.sandbox.requests.length;
 
-    for (const more of [[], ["--restart"], ["--skip-invalid"], ["--dry-run"]]) {
+    for (const more of [[], ["--restart"], ["--skip-invalid"], ["--dry-run"], ["--restart", "--dry-run"]]) {
       const r = await invite(...more);
       expect(r.code, `${more.join(" ")}\n${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(
@@ -52,6 +52,36 @@ describe("a folder or a FIFO in the ledger's place", () => {
     const after = await invite();
     expect(after.code, after.stderr).toBe(0);
     expect(after.json<BulkResult>()).toMatchObject({ rows: 10, sent: 10 });
+  });
+
+  it("employees upsert, a folder: exit 2 naming the ledger, nothing sent, with --restart and with --restart --dry-run", async () => {
+    const { cwd, env } = t.scenario();
+    const file = join(cwd, "staff.csv");
+    const staff = (n: number) =>
+      writeFileSync(
+        file,
+        `email,firstName,lastName\n${Array.from({ length: n }, (_, i) => `staff${i}@ledger.example,Ann,Lee${i}`).join("\n")}\n`,
+      );
+    staff(3);
+    const upsert = (...more: string[]) => t.run(["employees", "upsert", file, "--json", ...more], { env });
+    const first = await upsert();
+    expect(first.code, first.stderr).toBe(0);
+    const [ledger] = first.json<BulkResult>().ledgers;
+    staff(6);
+    rmSync(ledger!);
+    mkdirSync(ledger!);
+    const mark = t.sandbox.requests.length;
+
+    for (const more of [["--restart"], ["--restart", "--dry-run"]]) {
+      const r = await upsert(...more);
+      expect(r.code, `${more.join(" ")}\n${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`error: The ledger ${ledger} is not a file`);
+      expect(r.stderr).toMatch(/nothing was sent/);
+      expect(r.stderr).not.toMatch(/would send/);
+      expect(r.stdout).toBe("");
+    }
+    expect(t.sandbox.requests.slice(mark).filter(isUpsert)).toEqual([]);
+    expect(statSync(ledger!).isDirectory()).toBe(true);
   });
 
   it("a FIFO: exit 2 naming the ledger, at once (it is never waited on), nothing sent", async () => {

@@ -110,6 +110,32 @@ describe("config", () => {
     expect((await t.run(["config", "set", "base-url", "http://example.com"])).code).toBe(2);
   });
 
+  it("a bad timeout or retries gets one message, naming the key in `config set` and the flag on a command", async () => {
+    const cases = [
+      ["timeout", "abc", 'must be a whole number of milliseconds from 1 to 3600000, got "abc"'],
+      ["timeout", "-5", 'must be a whole number of milliseconds from 1 to 3600000, got "-5"'],
+      ["retries", "21", 'must be a whole number from 0 to 20, got "21"'],
+    ];
+    for (const [key, value, message] of cases) {
+      const set = await t.run(["config", "set", key!, value!]);
+      expect(set.code).toBe(2);
+      expect(set.stderr).toContain(`${key} ${message}`);
+      const flag = await t.run(["tests", "list", `--${key}`, value!]);
+      expect(flag.code).toBe(2);
+      expect(flag.stderr).toContain(`--${key} ${message}`);
+    }
+    // A value written into the file by hand is named by its key: no flag was given.
+    const dir = join(t.configDir, "hand-edited");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ profiles: { default: { timeout: "abc" } } }));
+    const edited = await t.run(["tests", "list"], { env: { ASSESS_CONFIG_DIR: dir } });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain(
+      'timeout must be a whole number of milliseconds from 1 to 3600000, got "abc"',
+    );
+    expect(edited.stderr).not.toContain("--timeout");
+  });
+
   it("the config file is 0600 after any write, even if it was 0644", async () => {
     const dir = join(t.configDir, "loose");
     mkdirSync(dir, { recursive: true });

@@ -432,6 +432,16 @@ describe("assess mcp --allow-writes", () => {
     });
     expect(plan.data).toMatchObject({ invalid: 2, toSend: 0 });
     expect(plan.data.planToken).toBeUndefined();
+    // Dates are read as a JSON file's items read them: not any text Date.parse takes.
+    const dated = await call(client, "upsert_employees", {
+      employees: [{ email: "emp.two@example.com", employeeHRMSInfo: { hireDate: "March 3, 2024" } }],
+    });
+    expect(dated.data).toMatchObject({
+      invalid: 1,
+      invalidRows: [
+        { row: 0, reason: 'hireDate: "March 3, 2024" is not a date (use YYYY-MM-DD or ISO 8601)' },
+      ],
+    });
     const bad = await call(client, "upsert_employees", { employees: [{ email: "not-an-email" }] });
     expect(bad.result.isError).toBe(true);
     expect(bad.text).toContain("employees.0.email");

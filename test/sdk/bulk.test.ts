@@ -290,6 +290,42 @@ describe("employees.upsert", () => {
     expect(stored).toMatchObject({ firstName: "Ann", lastName: "One" });
   });
 
+  it("checks and converts an employee as a JSON array file's item: its messages, the dates a CSV row sends", async () => {
+    const upserts = () =>
+      sandbox.requests.filter((r) => r.method === "POST" && r.path === "/employees/upsert");
+    const before = upserts().length;
+    const refused = await client.employees.upsert([
+      { email: "sdk-date-1@example.com", employeeHRMSInfo: { hireDate: "March 3, 2024" } },
+      { email: "sdk-date-2@example.com", nickname: "Dee" } as never,
+    ]);
+    expect(refused.rows.map((r) => [r.status, r.error])).toEqual([
+      ["invalid", 'hireDate: "March 3, 2024" is not a date (use YYYY-MM-DD or ISO 8601)'],
+      ["invalid", "unknown field: nickname"],
+    ]);
+    expect(upserts()).toHaveLength(before);
+
+    const rows = [{ email: "sdk-date-3@example.com", firstName: "Di", lastName: "Three" }];
+    const sdk = await client.employees.upsert([
+      { ...rows[0]!, employeeHRMSInfo: { hireDate: "2024-03-03" } },
+    ]);
+    expect(sdk.counts.sent).toBe(1);
+    const file = join(configDir, "dates.csv");
+    writeFileSync(file, "email,firstName,lastName,hireDate\nsdk-date-4@example.com,Di,Four,2024-03-03\n");
+    const cli = await runCli(["employees", "upsert", file, "-o", "json"], {
+      env: {
+        ASSESS_API_KEY: SANDBOX_KEYS.acme,
+        ASSESS_BASE_URL: sandbox.url,
+        ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
+        ASSESS_CONFIG_DIR: configDir,
+      },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    const sent = upserts()
+      .slice(before)
+      .map((r) => (r.body as Array<{ employeeHRMSInfo?: unknown }>)[0]!.employeeHRMSInfo);
+    expect(sent).toEqual([{ hireDate: "2024-03-03T00:00:00Z" }, { hireDate: "2024-03-03T00:00:00Z" }]);
+  });
+
   it("with a ledger, an unchanged employee is not sent again and a changed one is", async () => {
     const ledgerDir = mkdtempSync(join(tmpdir(), "assess-sdk-ledger-"));
     try {

@@ -23,7 +23,7 @@ import {
   SpoolWriter,
   sourceOf,
 } from "../speedups/spool.js";
-import type { BulkEntry, ReadyEntry, ReadyRow } from "./types.js";
+import type { EntryBatches, ReadyEntry, ReadyRow } from "./types.js";
 
 /** What the sending loop gets of the checking pass. */
 export interface CheckedRows<T> {
@@ -44,7 +44,7 @@ export interface CheckedRows<T> {
 
 export interface CheckInput {
   /** Reads the input from its start, in batches (run.ts `BulkJob.read`). */
-  read(): AsyncIterable<BulkEntry<unknown>[]>;
+  read(): EntryBatches<unknown>;
   /**
    * The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`), given the job
    * itself: it spools into `ledgerDir`, stops with exit 130 on `signal`, and tells `onDebug` how it went.
@@ -139,7 +139,7 @@ export interface Checked extends Tally {
 
 /** Counts rows and invalid rows and spools them all, invalid ones too; stops with exit 130 on `signal`. */
 export async function tally(
-  entries: AsyncIterable<BulkEntry<unknown>[]>,
+  entries: EntryBatches<unknown>,
   spool: SpoolTarget | undefined,
   signal?: AbortSignal,
 ): Promise<Tally> {

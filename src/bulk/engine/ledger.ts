@@ -25,7 +25,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants, existsSync, fdatasyncSync, mkdirSync, writeSync } from "node:fs";
-import { type FileHandle, open, rm } from "node:fs/promises";
+import { type FileHandle, lstat, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { checkPrivateDir, takeLock } from "../../config/private.js";
 import { configDir } from "../../config/store.js";
@@ -142,14 +142,10 @@ export class Ledger {
     }
     let ledger: Ledger | undefined;
     try {
-      // A link in the ledger's place goes, not its target (rm does not follow it); a folder is refused.
-      if (options.restart && unlock) {
-        await rm(path, { force: true }).catch((error: unknown) => {
-          throw (error as NodeJS.ErrnoException).code === "ERR_FS_EISDIR"
-            ? notAFile(path, "not a file")
-            : error;
-        });
-      }
+      // A link (or FIFO) in the ledger's place goes, not its target (rm does not follow it); a folder is refused,
+      // by a dry run too: it says what the run would do.
+      if (options.restart) await refuseFolder(path);
+      if (options.restart && unlock) await rm(path, { force: true });
       const { keys, skipped, skippedAt } = options.restart
         ? { keys: new KeySet(options.expected), skipped: 0, skippedAt: [] }
         : await load(path, options.expected ?? 0);
@@ -318,6 +314,12 @@ function notAFile(path: string, what: string): UsageError {
     `The ledger ${path} is ${what}; assess reads and writes ledgers only as files of their own`,
     "Replace it with a copy of the ledger it stands for (or delete it if no earlier run should count: its rows would be sent again); nothing was sent.",
   );
+}
+
+/** A folder in a ledger's place: never emptied for a restart, nor read as a ledger. */
+async function refuseFolder(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isDirectory()) throw notAFile(path, "not a file");
 }
 
 /** Reads a ledger (none yet reads as empty); a refused or unreadable one stops the run before it sends. */

@@ -17,11 +17,11 @@ import { UsageError } from "../../errors.js";
 import { type CheckInput, checkPass } from "./check.js";
 import { type SendInput, SendLoop } from "./send.js";
 import type { BulkResult } from "./summary.js";
-import type { BulkEntry } from "./types.js";
+import type { EntryBatches } from "./types.js";
 
 export interface BulkJob<T> extends CheckInput, SendInput<T> {
   /** Reads the input from its start, in batches; called once. Throws a UsageError for unreadable input. */
-  read(): AsyncIterable<BulkEntry<T>[]>;
+  read(): EntryBatches<T>;
   /** The service's limit per request; chunkSize above it is an error. */
   maxChunk: number;
   /** Called once the input is accepted, before the first request (`invite bulk` looks up who finished). */

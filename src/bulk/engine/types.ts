@@ -39,6 +39,9 @@ export type BulkEntry<T> =
   | { row: BulkRow<T>; invalid?: undefined }
   | { invalid: InvalidRow; row?: undefined };
 
+/** A run's input, in batches: a list of them (rows already in memory) or a stream. */
+export type EntryBatches<T> = Iterable<BulkEntry<T>[]> | AsyncIterable<BulkEntry<T>[]>;
+
 /** What `send` learned from an answered request. */
 export interface ChunkAnswer {
   /** The whole chunk was refused (bulk invite answered `false`): no row of it is confirmed. */

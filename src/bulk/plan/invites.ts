@@ -18,7 +18,7 @@ import type { TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
-import { type BulkEntry, DONE, UNCERTAIN } from "../engine/types.js";
+import { DONE, type EntryBatches, UNCERTAIN } from "../engine/types.js";
 import { hashHalves, hashKey } from "../speedups/keyset.js";
 
 const INVITE_CLASSES = ["new", "ledger", "uncertain", "finished", "invalid", "repeat"] as const;
@@ -99,7 +99,7 @@ export interface InvitePlanRow {
  * `reattempted` open a test's invite ledger and its reattempt ledger (keyed by the finished attempts' ids).
  */
 export async function planInvites(
-  entries: Iterable<BulkEntry<unknown>[]> | AsyncIterable<BulkEntry<unknown>[]>,
+  entries: EntryBatches<unknown>,
   lookups: {
     finished: FinishedIndex;
     invited(testId: number): Promise<LedgerFlags>;

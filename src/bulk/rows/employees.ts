@@ -145,28 +145,40 @@ export function employeeJsonEntries(path: string, name: string): () => AsyncIter
     for await (const batch of jsonArrayBatches(path, name)) {
       yield batch.map(({ line, value, error }): BulkEntry<Employee> => {
         if (error) return { invalid: { line, error, source: undefined } };
-        if (!isRecord(value))
-          return { invalid: { line, error: "an employee must be a JSON object", source: value } };
-        const { [ERROR_COLUMN]: _ignored, ...item } = value;
-        return jsonEntry(line, item, value);
+        const checked = checkEmployee(isRecord(value) ? withoutError(value) : value);
+        return "invalid" in checked
+          ? { invalid: { line, error: checked.invalid, label: checked.label, source: value } }
+          : { row: { line, group: "", ...checked, source: value } };
       });
     }
   };
 }
 
-/** Normalises dates and validates with the item schema (a JSON item's shape is anyone's guess). */
-function jsonEntry(line: number, raw: Record<string, unknown>, source: unknown): BulkEntry<Employee> {
+/** A rejects file's item without its `error`, so that a fixed rejects file can be fed back in as it is. */
+function withoutError({ [ERROR_COLUMN]: _error, ...item }: Record<string, unknown>): Record<string, unknown> {
+  return item;
+}
+
+/**
+ * An employee item, of a JSON array file or given to the SDK or `assess mcp` (whose shape is anyone's guess):
+ * its dates read as a file's and converted to the service's time, then checked by the item schema.
+ */
+export function checkEmployee(
+  raw: unknown,
+): ReturnType<typeof employeeRow> | { invalid: string; label: string } {
+  if (!isRecord(raw)) return { invalid: "an employee must be a JSON object", label: "" };
   const problems: string[] = [];
+  let item = raw;
   if (isRecord(raw.employeeHRMSInfo)) {
     const info = { ...raw.employeeHRMSInfo };
     for (const field of DATE_FIELDS) {
       const value = info[field];
       if (typeof value === "string") info[field] = checkedDate(field, value, problems);
     }
-    raw = { ...raw, employeeHRMSInfo: info };
+    item = { ...raw, employeeHRMSInfo: info };
   }
-  const email = typeof raw.email === "string" ? raw.email : "";
-  const parsed = EmployeeUpsertItem.safeParse(raw);
+  const email = typeof item.email === "string" ? item.email : "";
+  const parsed = EmployeeUpsertItem.safeParse(item);
   for (const issue of parsed.error?.issues ?? []) {
     const path = issue.path
       .map(String)
@@ -177,10 +189,9 @@ function jsonEntry(line: number, raw: Record<string, unknown>, source: unknown):
       problems.push(`unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`);
     else if (!DATE_FIELDS.has(path)) problems.push(`${path || "item"}: ${issue.message}`);
   }
-  if (problems.length > 0 || !parsed.success) {
-    return { invalid: { line, error: problems.join("; ") || "invalid employee", label: email, source } };
-  }
-  return { row: { line, group: "", ...employeeRow(parsed.data), source } };
+  if (problems.length > 0 || !parsed.success)
+    return { invalid: problems.join("; ") || "invalid employee", label: email };
+  return employeeRow(parsed.data);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
+import { positiveId } from "../../fields.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { boundedLines } from "./lines.js";
 
@@ -70,8 +71,8 @@ async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, 
       .replace(/#.*$/, "")
       .trim();
     if (value === "") continue;
-    const id = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
+    const id = positiveId(value);
+    if (id === undefined) {
       const error = `"${value}" is not a testInvitationId (a positive whole number)`;
       if (++invalidCount <= SHOWN) invalid.push(`${name}:${line}: ${error}`);
       continue;

@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { field, isRecord } from "../../fields.js";
+import { field, isRecord, positiveId } from "../../fields.js";
 import { type Delivery, describeDestination, type Forwarder } from "./forward.js";
 import { webhookId } from "./signing.js";
 
@@ -238,12 +238,10 @@ function parseNotification(body: Buffer) {
   if (!isRecord(value)) return { error: "expected a JSON object (the test-completion notification)" };
   const notification = value;
   // The real body is PascalCase (`TestInvitationId`, `Status`); any casing is read.
-  const rawId = field(notification, "TestInvitationId");
-  const id = typeof rawId === "string" && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
   const status = field(notification, "Status");
   return {
     notification,
-    testInvitationId: typeof id === "number" && Number.isSafeInteger(id) ? id : null,
+    testInvitationId: positiveId(field(notification, "TestInvitationId")) ?? null,
     status: typeof status === "string" ? status : null,
     attemptedAt: utcTime(field(notification, "AttemptedOnUtc")),
   };

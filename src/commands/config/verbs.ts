@@ -1,10 +1,15 @@
 /** The verbs of `assess config`: read and change one profile's settings, each checked when it is set. */
-import { checkBaseUrl, checkProfile, type Effective, effectiveValues } from "../../config/resolve.js";
+import {
+  checkBaseUrl,
+  checkProfile,
+  type Effective,
+  effectiveValues,
+  numberSetting,
+} from "../../config/resolve.js";
 import { CONFIG_KEYS, type ConfigKey, configPath, readProfile, writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { FORMATS } from "../../output/format.js";
-import { parseIntInRange } from "../../parse/numbers.js";
 import { redactKey, redactUrl } from "../../redact.js";
 
 /** The verbs, as index.ts loads each: `import("./verbs.js").then((m) => m.get)`. */
@@ -88,9 +93,8 @@ function checkValue(key: ConfigKey, value: string, allowHttp?: boolean): string 
         throw new UsageError(`output must be one of ${FORMATS.join(", ")}`);
       return value;
     case "timeout":
-      return String(parseIntInRange(value, "timeout", 1, 3_600_000));
     case "retries":
-      return String(parseIntInRange(value, "retries", 0, 20));
+      return String(numberSetting(key, value, key));
     case "api-key":
       if (!value.trim() || /\s/.test(value)) throw new UsageError("api-key must be a single word");
       return value;

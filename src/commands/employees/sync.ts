@@ -241,9 +241,7 @@ async function upsertPlanned(
     {
       ...job,
       skipInvalid: true,
-      read: async function* () {
-        yield entries;
-      },
+      read: () => [entries],
     },
     { ...upsertWording(input), json: "never" },
   );

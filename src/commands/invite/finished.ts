@@ -176,9 +176,7 @@ export async function reattemptHeld(
     {
       kind: "reattempt",
       ...run,
-      read: async function* () {
-        yield entries;
-      },
+      read: () => [entries],
       chunkSize: 1,
       maxChunk: 1,
       concurrency: Math.min(run.concurrency, 4),
