@@ -297,10 +297,12 @@ describe("employees.upsert", () => {
     const refused = await client.employees.upsert([
       { email: "sdk-date-1@example.com", employeeHRMSInfo: { hireDate: "March 3, 2024" } },
       { email: "sdk-date-2@example.com", nickname: "Dee" } as never,
+      { email: "sdk-date-5@example.com", employeeHRMSInfo: { exitDate: 20240303 } } as never,
     ]);
     expect(refused.rows.map((r) => [r.status, r.error])).toEqual([
       ["invalid", 'hireDate: "March 3, 2024" is not a date (use YYYY-MM-DD or ISO 8601)'],
       ["invalid", "unknown field: nickname"],
+      ["invalid", "exitDate: 20240303 is not a date (use YYYY-MM-DD or ISO 8601)"],
     ]);
     expect(upserts()).toHaveLength(before);
 

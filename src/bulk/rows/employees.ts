@@ -173,7 +173,7 @@ export function checkEmployee(
     const info = { ...raw.employeeHRMSInfo };
     for (const field of DATE_FIELDS) {
       const value = info[field];
-      if (typeof value === "string") info[field] = checkedDate(field, value, problems);
+      if (value !== undefined) info[field] = checkedDate(field, value, problems);
     }
     item = { ...raw, employeeHRMSInfo: info };
   }
@@ -219,13 +219,14 @@ function emailProblem(email: string, label = "email"): string {
  * A date field as the service takes it, read as date flags are (`YYYY-MM-DD` at midnight UTC, or ISO 8601);
  * the value as it was, and a problem, when it is no date.
  */
-function checkedDate(field: string, value: string, problems: string[]): string {
-  if (/^\d{4}-\d{2}-\d{2}/.test(value.trim())) {
+function checkedDate<V>(field: string, value: V, problems: string[]): V | string {
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value.trim())) {
     try {
       return toServiceTime(parseDate(value, "start", "date"));
     } catch {}
   }
-  problems.push(`${field}: "${value}" is not a date (use YYYY-MM-DD or ISO 8601)`);
+  const shown = typeof value === "string" ? `"${value}"` : JSON.stringify(value);
+  problems.push(`${field}: ${shown} is not a date (use YYYY-MM-DD or ISO 8601)`);
   return value;
 }
 
