@@ -81,7 +81,8 @@ function listOf<T>(schema: z.ZodType<T>, answer: Answer, keys: string[], what: s
   if (answer.notJson) throw notJsonError(answer, what);
   const found = findList(answer.data, keys);
   if (!found) {
-    const message = `The service's answer holds no list of ${what} (looked for ${keys.join(", ")})`;
+    const looked = keys.length > 0 ? ` (looked for ${keys.join(", ")})` : "";
+    const message = `The service's answer holds no list of ${what}${looked}`;
     throw answerError(answer, `${message}: ${preview(answer.data)}`);
   }
   return { items: read(schema.array(), answer, what, found.items), meta: found.meta };

@@ -240,12 +240,25 @@ describe("every attempt has a deadline and every answer a cap", () => {
   });
 });
 
+describe("assess api --paginate against a service that ignores the page number", () => {
+  it("stops at the repeated page with a warning, not in an endless loop that fills memory", async () => {
+    // Every page is the same non-empty list with no hasNextPage or counts, and no page size was asked for.
+    const server = await serve(startFixedAnswer({ body: '{"tests":[{"testId":1001},{"testId":1002}]}' }));
+    const r = await assess(server, ["api", "GET", "/v3/tests", "--paginate"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ testId: 1001 }, { testId: 1002 }]);
+    expect(r.stderr).toMatch(/Page 2 repeats page 1/);
+    expect(server.requests.map((req) => req.url)).toEqual(["/v3/tests?pageNo=1", "/v3/tests?pageNo=2"]);
+    expectClean(r);
+  });
+});
+
 describe("a 2xx answer that echoes the key never prints it", () => {
   const echoed = (key: string) => `****${key.slice(-4)}`;
   const commands: string[][] = [
     ["api", "GET", "/v3/tests"],
     ["api", "GET", "/v3/tests", "-i"],
-    ["api", "GET", "/employees", "--skills", "--paginate"],
+    ["api", "GET", "/v3/tests", "--paginate"],
     ["tests", "list"],
     ["tests", "list", "-o", "table"],
     ["tests", "list", "--json"],

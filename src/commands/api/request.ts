@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
+import { paginate } from "../../api/endpoints.js";
+import { OPERATIONS, type OperationRecord } from "../../api/operations/index.js";
+import { readPage } from "../../api/read.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
@@ -42,14 +45,29 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, 
   if (o.paginate) {
     if (method !== "GET") throw new UsageError("--paginate works with GET lists only");
     const pageKey = PAGE_KEYS.find((k) => k in query) ?? (api === "skills" ? "PageNumber" : "pageNo");
-    const items: unknown[] = [];
-    // Lists without hasNextPage end on a page shorter than the page size asked for, or on an empty one.
-    const size = Number(query.pageSize ?? query.PageSize ?? Number.NaN);
-    for (let page = Number(query[pageKey] ?? 1); ; page++) {
+    // With no page size given, a page's length says nothing: an empty page, the counts or hasNextPage end it.
+    const size = Number(query.pageSize ?? query.PageSize ?? 0) || 0;
+    // A documented list (`/v3/tests`) is read as its record says; another path's list is looked for.
+    const record = Object.values(OPERATIONS as Record<string, OperationRecord>).find(
+      (r) => r.method === "GET" && r.path === pathname && r.pagination,
+    )?.pagination;
+    const keys = record ? [...record.keys] : [];
+    const what = record?.what ?? `the list at ${pathname}`;
+    const fetchPage = async (page: number) => {
       const res = await client.request({ method, path: pathname, api, query: { ...query, [pageKey]: page } });
-      const { list, more } = pageOf(res.data);
-      items.push(...list);
-      if (!more || list.length === 0 || list.length < size) break;
+      const answer = {
+        data: res.data,
+        method,
+        path: pathname,
+        skills: api === "skills",
+        notJson: res.notJson,
+      };
+      return readPage(z.unknown(), answer, keys, what, page, size);
+    };
+    const items: unknown[] = [];
+    const first = Number(query[pageKey] ?? 1);
+    for await (const page of paginate(fetchPage, first, (message) => ctx.warn(message))) {
+      for (const item of page) items.push(item);
     }
     ctx.out.json(items);
     return 0;
@@ -102,14 +120,4 @@ async function readData(ctx: Context, data: string | undefined): Promise<unknown
       `--data${source ? ` (${source})` : ""} is not valid JSON: ${(error as Error).message}`,
     );
   }
-}
-
-/** The items of one page of any list shape the service uses, and whether another page may follow. */
-function pageOf(data: unknown): { list: unknown[]; more: boolean } {
-  if (Array.isArray(data)) return { list: data, more: data.length > 0 };
-  if (!data || typeof data !== "object") return { list: [], more: false };
-  const { result } = data as Record<string, unknown>;
-  const inner = (result && typeof result === "object" ? result : data) as Record<string, unknown>;
-  const list = Object.values(inner).find(Array.isArray) ?? [];
-  return { list, more: typeof inner.hasNextPage === "boolean" ? inner.hasNextPage : list.length > 0 };
 }
