@@ -1,7 +1,8 @@
 /**
- * Files assess writes for the user (`reports pdf --out`, bulk rejects): checked before any request goes out,
- * never written through a link, never clobbering a file unless `--force`, never seen half written. And the
- * files it reads: why one cannot be read (`unreadable`), standard input as a file (`stdinToFile`).
+ * Files assess writes for the user (`reports pdf` and `reports export --out`, `tests settings pull --out`,
+ * bulk rejects): checked before any request goes out, never written through a link, never clobbering a file
+ * unless `--force`, never seen half written. And the files it reads: why one cannot be read (`unreadable`),
+ * standard input as a file (`stdinToFile`).
  */
 
 import {
@@ -25,9 +26,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { NewFile } from "./config/private.js";
 import { CliError, UsageError } from "./errors.js";
 import { shellWord } from "./escape.js";
+import { NewFile } from "./new-file.js";
 
 interface TargetOptions {
   /** The option that named the file (`--out`, `--rejects`), for messages. */
@@ -86,7 +87,7 @@ export function checkTarget(path: string, { option, force, what }: TargetOptions
 }
 
 /**
- * A file written whole beside its target and moved into place by `commit` (config/private.ts's `NewFile`).
+ * A file written whole beside its target and moved into place by `commit` (a `NewFile`, ./new-file.ts).
  * Without `force`, `commit` refuses to replace a file that appeared at the target in the meantime.
  */
 export class AtomicFile extends NewFile {
@@ -98,7 +99,13 @@ export class AtomicFile extends NewFile {
   }
 
   override commit(): void {
-    super.commit(this.force ? renameSync : placeNew);
+    try {
+      super.commit(this.force ? renameSync : placeNew);
+    } catch (error) {
+      // A file appeared at the target: what was written stays in `temp`, where the error says it is.
+      if (error instanceof CliError) this.temp = undefined;
+      throw error;
+    }
   }
 
   /** Whether what was written is byte for byte the regular file at `other`. Call before `commit`. */

@@ -4,31 +4,24 @@
  * - folders are made 0700 and refused when a symbolic link (but the config folder itself), writable by others
  *   or another user's;
  * - a file is written whole under a new name (created, never opened through anything there), then renamed
- *   over the old one, mode 0600 (`NewFile`, which also writes the files asked for with --out: src/files.ts);
+ *   over the old one, mode 0600 (`NewFile`, src/new-file.ts, which also writes the files of --out: src/files.ts);
  *   a file appended to is opened with O_NOFOLLOW.
  * A refusal is a usage error (exit 2) saying what to run.
  */
-import { randomBytes } from "node:crypto";
 import {
-  closeSync,
   constants,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
-  unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { CliError, UsageError } from "../errors.js";
+import { dirname } from "node:path";
+import { UsageError } from "../errors.js";
 import { shellWord } from "../escape.js";
-
-/** Absent on Windows, where links need privileges. */
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+import { NewFile, NOFOLLOW } from "../new-file.js";
 
 /** What is wrong with the folder `dir`, or undefined when it is fine or not there yet. */
 export function privateDirProblem(dir: string, linkAllowed = false): string | undefined {
@@ -80,73 +73,6 @@ export function ensurePrivateDir(root: string, dir: string, what: string): void 
   checkPrivateDir(root, "the config folder", true);
   for (let folder = dir; folder.length > root.length && folder !== dirname(folder); folder = dirname(folder))
     checkPrivateDir(folder, what);
-}
-
-/**
- * A file written whole under a new name beside `path`, then moved over it by `commit`: never seen half written.
- * The name is random and hidden (`.<name>.<pid>-<random>.tmp`), the file created new (O_EXCL, O_NOFOLLOW:
- * never through a link nor over anything there), mode 0600, and flushed to disk before it moves.
- */
-export class NewFile {
-  readonly fd: number;
-  /** What was written, until it is moved into place or removed. */
-  protected temp?: string;
-  private closed = false;
-
-  constructor(readonly path: string) {
-    const temp = join(
-      dirname(path),
-      `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
-    );
-    this.fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    this.temp = temp;
-  }
-
-  write(data: string | Uint8Array): void {
-    writeFileSync(this.fd, data);
-  }
-
-  /**
-   * Moves the file into place with `place` (a rename over whatever is there), its bytes on disk first: a crash
-   * never leaves an empty file there. A CliError from `place` says where what was written stays: it is kept.
-   */
-  commit(place: (temp: string, path: string) => void = renameSync): void {
-    const temp = this.temp;
-    if (temp === undefined) return;
-    fsyncSync(this.fd);
-    this.close();
-    try {
-      place(temp, this.path);
-    } catch (error) {
-      if (error instanceof CliError) this.temp = undefined;
-      throw error;
-    }
-    this.temp = undefined;
-  }
-
-  /** Removes what was written; a committed file is left alone. */
-  discard(): void {
-    const temp = this.temp;
-    if (temp === undefined) return;
-    this.temp = undefined;
-    try {
-      this.close();
-    } catch {
-      // a failing disk: the file goes all the same
-    }
-    try {
-      unlinkSync(temp);
-    } catch {
-      // gone already
-    }
-  }
-
-  /** Closes the file once: a descriptor closed twice may be another file's by then. */
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    closeSync(this.fd);
-  }
 }
 
 /** Writes `data` to `path` whole (a `NewFile` renamed over whatever is there); on a failure nothing is left. */
