@@ -1,11 +1,11 @@
 /** `reports export`: one flat row per finished attempt of a period, on stdout or in a file. */
 
+import { createWriteStream } from "node:fs";
 import { extname } from "node:path";
-import { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
-import { CliError, ExitCode, UsageError } from "../../errors.js";
+import { ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { type Column, Output, type Row } from "../../output/output.js";
@@ -146,7 +146,7 @@ async function writeExport(
     await commitOrDiscard(file, () => fillExport(ctx, file, format, rows, columns));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (error instanceof CliError || typeof code !== "string") throw error;
+    if (typeof code !== "string") throw error;
     throw new UsageError(
       `--out ${path}: cannot write it (${code})`,
       "Check that the folder exists and is writable.",
@@ -167,17 +167,9 @@ async function fillExport(
     file.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
     return;
   }
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      try {
-        file.write(chunk);
-        done();
-      } catch (error) {
-        done(error as Error);
-      }
-    },
-  });
-  // A failed write ends the stream (Output writes no more), and `finished` rejects with its error.
+  // The descriptor stays the file's: flushed and closed by its commit, or closed by its discard.
+  const stream = createWriteStream("", { fd: file.fd, autoClose: false });
+  // A failed write is the error `finished` rejects with below.
   stream.on("error", () => {});
   // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
   if (format === "csv") stream.write("\uFEFF");
