@@ -1,16 +1,15 @@
 /**
- * Files assess writes for the user (`reports pdf --out`, bulk rejects): checked before any request goes out,
- * never written through a link, never clobbering a file unless `--force`, never seen half written. And the
- * files it reads: why one cannot be read (`unreadable`), standard input as a file (`stdinToFile`).
+ * Files assess writes for the user (`reports pdf` and `reports export --out`, `tests settings pull --out`,
+ * bulk rejects): checked before any request goes out, never written through a link, never clobbering a file
+ * unless `--force`, never seen half written. And the files it reads: why one cannot be read (`unreadable`),
+ * standard input as a file (`stdinToFile`).
  */
 
-import { randomBytes } from "node:crypto";
 import {
   accessSync,
   closeSync,
   constants,
   createWriteStream,
-  fsyncSync,
   linkSync,
   lstatSync,
   mkdtempSync,
@@ -22,14 +21,14 @@ import {
   type Stats,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CliError, UsageError } from "./errors.js";
 import { shellWord } from "./escape.js";
+import { NewFile } from "./new-file.js";
 
 interface TargetOptions {
   /** The option that named the file (`--out`, `--rejects`), for messages. */
@@ -88,46 +87,25 @@ export function checkTarget(path: string, { option, force, what }: TargetOptions
 }
 
 /**
- * A file written under a temporary name beside its target (mode 0600, created new) and moved into place by
- * `commit`. Without `force`, `commit` refuses to replace a file that appeared at the target in the meantime.
+ * A file written whole beside its target and moved into place by `commit` (a `NewFile`, ./new-file.ts).
+ * Without `force`, `commit` refuses to replace a file that appeared at the target in the meantime.
  */
-export class AtomicFile {
-  readonly fd: number;
-  private temp?: string;
-  private closed = false;
-
+export class AtomicFile extends NewFile {
   constructor(
-    readonly path: string,
+    path: string,
     private readonly force: boolean,
   ) {
-    const temp = join(
-      dirname(path),
-      `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
-    );
-    // "wx": O_CREAT | O_EXCL, which fails on anything already there, a link included.
-    this.fd = openSync(temp, "wx", 0o600);
-    this.temp = temp;
+    super(path);
   }
 
-  write(data: string | Uint8Array): void {
-    writeFileSync(this.fd, data);
-  }
-
-  /** Moves the file into place, its bytes on disk first (a crash never leaves an empty file there). */
-  commit(): void {
-    const temp = this.temp;
-    if (temp === undefined) return;
-    fsyncSync(this.fd);
-    this.close();
+  override commit(): void {
     try {
-      if (this.force) renameSync(temp, this.path);
-      else placeNew(temp, this.path);
+      super.commit(this.force ? renameSync : placeNew);
     } catch (error) {
       // A file appeared at the target: what was written stays in `temp`, where the error says it is.
       if (error instanceof CliError) this.temp = undefined;
       throw error;
     }
-    this.temp = undefined;
   }
 
   /** Whether what was written is byte for byte the regular file at `other`. Call before `commit`. */
@@ -137,29 +115,6 @@ export class AtomicFile {
     const theirs = statOrUndefined(() => lstatSync(other));
     if (!theirs?.isFile() || theirs.size !== statSync(temp).size) return false;
     return sameBytes(temp, other, theirs.size);
-  }
-
-  discard(): void {
-    const temp = this.temp;
-    if (temp === undefined) return;
-    this.temp = undefined;
-    try {
-      this.close();
-    } catch {
-      // a failing disk: the file goes all the same
-    }
-    try {
-      unlinkSync(temp);
-    } catch {
-      // gone already
-    }
-  }
-
-  /** Closes the file once: a descriptor closed twice may be another file's by then. */
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    closeSync(this.fd);
   }
 }
 

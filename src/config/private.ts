@@ -4,19 +4,16 @@
  * - folders are made 0700 and refused when a symbolic link (but the config folder itself), writable by others
  *   or another user's;
  * - a file is written whole under a new name (created, never opened through anything there), then renamed
- *   over the old one, mode 0600; a file appended to is opened with O_NOFOLLOW.
+ *   over the old one, mode 0600 (`NewFile`, src/new-file.ts, which also writes the files of --out: src/files.ts);
+ *   a file appended to is opened with O_NOFOLLOW.
  * A refusal is a usage error (exit 2) saying what to run.
  */
-import { randomBytes } from "node:crypto";
 import {
-  closeSync,
   constants,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -24,9 +21,7 @@ import {
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
 import { shellWord } from "../escape.js";
-
-/** Absent on Windows, where links need privileges. */
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+import { NewFile, NOFOLLOW } from "../new-file.js";
 
 /** What is wrong with the folder `dir`, or undefined when it is fine or not there yet. */
 export function privateDirProblem(dir: string, linkAllowed = false): string | undefined {
@@ -80,20 +75,14 @@ export function ensurePrivateDir(root: string, dir: string, what: string): void 
     checkPrivateDir(folder, what);
 }
 
-/** Writes `data` to `path` whole: a new file beside it, flushed, renamed over whatever is there. */
+/** Writes `data` to `path` whole (a `NewFile` renamed over whatever is there); on a failure nothing is left. */
 export function writePrivateFile(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const file = new NewFile(path);
   try {
-    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    try {
-      writeFileSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    file.write(data);
+    file.commit();
   } catch (error) {
-    rmSync(temp, { force: true });
+    file.discard();
     throw error;
   }
 }

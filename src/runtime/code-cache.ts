@@ -67,11 +67,16 @@ function writeStale(): void {
       const key = installKey(dist) ?? newInstallKey(dist);
       if (key === undefined) return;
       ensurePrivateDir(configDir(process.env), dirname(file), "V8's code caches");
-      // Caches of the bundle's other builds, unless written in the last day (another installation's).
+      // Caches of the bundle's other builds and what a stopped write left (`.<cache>.<pid>-<random>.tmp`),
+      // unless written in the last day (another installation's).
       for (const other of readdirSync(dirname(file))) {
         const path = join(dirname(file), other);
         const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-        if (other.startsWith(`${bundle}-`) && path !== file && written < Date.now() - DAY_MS)
+        if (
+          other.replace(/^\./, "").startsWith(`${bundle}-`) &&
+          path !== file &&
+          written < Date.now() - DAY_MS
+        )
           rmSync(path, { force: true });
       }
       // Written whole under a new name, then renamed: a concurrent run reads the old file or the new one.

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +112,31 @@ describe("reports export", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(victim, "utf8")).toBe("keep me");
     expect(readFileSync(file, "utf8").startsWith("\uFEFFInvitation ID,")).toBe(true);
+  });
+
+  it("--out is the same kind of file as pdf and settings pull write: checked before anything is sent, 0600", async () => {
+    // A folder that does not exist: refused before the first request, not after every report was fetched.
+    const before = t.sandbox.requests.length;
+    const missing = join(tmp.file("no-such-folder"), "export.csv");
+    const r = await t.run(["reports", "export", ...PERIOD, "--out", missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the folder ${dirname(missing)} does not exist`);
+    // A link at the target is not written through, nor taken for the file it points at.
+    const linked = tmp.file("linked.csv");
+    const victim = tmp.file("linked-victim.csv");
+    writeFileSync(victim, "keep me");
+    symlinkSync(victim, linked);
+    const l = await t.run(["reports", "export", ...PERIOD, "--out", linked]);
+    expect(l.code).toBe(2);
+    expect(l.stderr).toContain("is a symbolic link");
+    expect(t.sandbox.requests.length).toBe(before);
+    expect(readFileSync(victim, "utf8")).toBe("keep me");
+
+    // Candidates' names, e-mails and scores: the file is the user's alone, as the PDF reports are.
+    const file = tmp.file("private.csv");
+    const ok = await t.run(["reports", "export", ...PERIOD, "--test", "1001", "--out", file]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("exports months of attempts: every finished attempt of the period, each report fetched once", async () => {

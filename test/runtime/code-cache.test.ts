@@ -97,15 +97,20 @@ describe("the code cache", () => {
     const version = zod.slice(zod.indexOf("."));
     const old = `zod-OLDBUILD${version}`;
     const recent = `zod-OTHERBUILD${version}`;
+    // What a write stopped before its rename left (config/private.ts's NewFile names it so).
+    const stopped = `.${zod}.12345-0a1b2c3d.tmp`;
     writeFileSync(join(cacheDir(), old), "");
     writeFileSync(join(cacheDir(), recent), "");
+    writeFileSync(join(cacheDir(), stopped), "");
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
     utimesSync(join(cacheDir(), old), twoDaysAgo, twoDaysAgo);
+    utimesSync(join(cacheDir(), stopped), twoDaysAgo, twoDaysAgo);
     rmSync(join(cacheDir(), zod));
 
     await run();
     expect(caches()).toContain(zod);
     expect(caches()).toContain(recent);
     expect(caches()).not.toContain(old);
+    expect(caches()).not.toContain(stopped);
   });
 });

@@ -1,13 +1,12 @@
 /** `reports export`: one flat row per finished attempt of a period, on stdout or in a file. */
 
-import { randomBytes } from "node:crypto";
-import { once } from "node:events";
-import { createWriteStream, existsSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { createWriteStream } from "node:fs";
+import { extname } from "node:path";
+import { finished } from "node:stream/promises";
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
+import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { type Column, Output, type Row } from "../../output/output.js";
 import { id, int } from "../../parse/flags.js";
@@ -57,9 +56,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const file = o.out !== undefined && o.out !== "-" ? o.out : undefined;
   // Checked before anything is sent: what the file will hold, and that nothing is overwritten unasked.
   const format = file === undefined ? undefined : exportFormat(ctx, file);
-  if (file !== undefined && existsSync(file) && o.force !== true) {
-    throw new UsageError(`${file} already exists`, "Pass --force to overwrite it, or choose another --out");
-  }
+  if (file !== undefined) checkTarget(file, { option: "--out", force: o.force === true });
   const period = await periodFromOptions(ctx, o);
   const tests = o.test === undefined ? [] : [o.test];
   const { attempts, outcomes } = await periodReports(ctx, await ctx.client(), period, tests, o.concurrency);
@@ -70,7 +67,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const failed = outcomes.filter((outcome) => "error" in outcome);
   const columns = exportColumns(rows);
   if (file === undefined || format === undefined) await ctx.out.list(rows, columns);
-  else await writeExport(ctx, file, format, rows, columns);
+  else await writeExport(ctx, file, o.force === true, format, rows, columns);
 
   const where = file === undefined ? "" : ` to ${file}`;
   if (failed.length === 0) {
@@ -135,38 +132,48 @@ function exportFormat(ctx: Context, file: string): Format | "xlsx" {
   return asked ?? FORMAT_OF_EXTENSION[extension] ?? "csv";
 }
 
-/** Written beside the target and renamed into place, so a failed run never leaves half a file. */
+/** Written beside the target and moved into place (AtomicFile), so a failed run never leaves half a file. */
 async function writeExport(
   ctx: Context,
-  file: string,
+  path: string,
+  force: boolean,
   format: Format | "xlsx",
   rows: Row[],
   columns: Column[],
 ) {
-  // A name no one can plant a link at beforehand, and "wx": a new file, never one already there.
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
-  const stream = createWriteStream(temp, { flags: "wx" });
   try {
-    if (format === "xlsx") {
-      // The workbook writer, a large library, is loaded for this alone.
-      const { workbookBytes } = await import("./export-xlsx.js");
-      stream.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
-    } else {
-      // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
-      if (format === "csv") stream.write("\uFEFF");
-      await new Output(stream, { format, fields: ctx.out.options.fields, color: false }).list(rows, columns);
-    }
-    stream.end();
-    await once(stream, "close");
-    await rename(temp, file);
+    const file = new AtomicFile(path, force);
+    await commitOrDiscard(file, () => fillExport(ctx, file, format, rows, columns));
   } catch (error) {
-    stream.destroy();
-    await rm(temp, { force: true });
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string") throw error;
     throw new UsageError(
-      `--out ${file}: cannot write it (${code})`,
+      `--out ${path}: cannot write it (${code})`,
       "Check that the folder exists and is writable.",
     );
   }
+}
+
+async function fillExport(
+  ctx: Context,
+  file: AtomicFile,
+  format: Format | "xlsx",
+  rows: Row[],
+  columns: Column[],
+): Promise<void> {
+  if (format === "xlsx") {
+    // The workbook writer, a large library, is loaded for this alone.
+    const { workbookBytes } = await import("./export-xlsx.js");
+    file.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
+    return;
+  }
+  // The descriptor stays the file's: flushed and closed by its commit, or closed by its discard.
+  const stream = createWriteStream("", { fd: file.fd, autoClose: false });
+  // A failed write is the error `finished` rejects with below.
+  stream.on("error", () => {});
+  // A BOM makes spreadsheet programs read the file as UTF-8 (accented names stay intact).
+  if (format === "csv") stream.write("\uFEFF");
+  await new Output(stream, { format, fields: ctx.out.options.fields, color: false }).list(rows, columns);
+  stream.end();
+  await finished(stream);
 }
