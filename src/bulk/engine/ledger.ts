@@ -31,6 +31,7 @@ import { checkPrivateDir, takeLock } from "../../config/private.js";
 import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
+import { NOFOLLOW } from "../../new-file.js";
 import { KeySet } from "../speedups/keyset.js";
 import { DONE, UNCERTAIN } from "./types.js";
 
@@ -80,7 +81,6 @@ export function ledgerPath(dir: string, kind: string, target: LedgerTarget): str
 }
 
 /** O_DSYNC where the system has it: one system call per durable write instead of write + fdatasync. */
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const WRITE_FLAGS = constants.O_CREAT | constants.O_RDWR | (constants.O_DSYNC ?? 0) | NOFOLLOW;
 /** O_NONBLOCK: a FIFO in a ledger's place must not hang the run before it can be refused. */
 const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
