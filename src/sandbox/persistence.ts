@@ -1,7 +1,8 @@
-/** The optional state file: the whole store as JSON, written atomically (temp file + rename), debounced. */
+/** The optional state file: the whole store as JSON, written whole (new-file.ts), debounced. */
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { NewFile } from "../new-file.js";
 import type { SandboxState } from "./state.js";
 
 const FORMAT = "assess-sandbox-state";
@@ -31,7 +32,6 @@ export class StateSaver {
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> | undefined;
   private dirty = false;
-  private seq = 0;
 
   constructor(path: string, snapshot: () => SandboxState, onError: (e: Error) => void) {
     this.path = path;
@@ -76,9 +76,13 @@ export class StateSaver {
       state: this.snapshot(),
     });
     await mkdir(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.${++this.seq}.tmp`;
-    await writeFile(tmp, json);
-    // rename is atomic on one filesystem: a crash leaves the old file or the new one, never half of one.
-    await rename(tmp, this.path);
+    // The state may sit in a folder others write to (/tmp): never through a link planted at a guessable name.
+    const file = new NewFile(this.path);
+    try {
+      file.write(json);
+      file.commit();
+    } finally {
+      file.discard();
+    }
   }
 }

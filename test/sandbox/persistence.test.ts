@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sleep, useTempDir } from "../helpers/cli.js";
 import { clients, start } from "./helpers.js";
@@ -6,6 +6,28 @@ import { clients, start } from "./helpers.js";
 const tmp = useTempDir("assess-sandbox-");
 
 describe("state file", () => {
+  it("is never written through a link planted at the name of its temporary file", async () => {
+    const stateFile = tmp.file("planted.json");
+    const victim = tmp.file("victim.txt");
+    writeFileSync(victim, "not yours\n");
+    // The names the saver used to write to first: <state>.<pid>.<n>.tmp, guessable in a shared folder.
+    for (let n = 1; n <= 5; n++) symlinkSync(victim, `${stateFile}.${process.pid}.${n}.tmp`);
+    const sandbox = await start({ stateFile });
+    try {
+      const invited = await clients(sandbox).api("POST", "/v3/tests/1001/invite", {
+        body: { emailId: "planted@example.com", fullName: "Planted" },
+      });
+      expect(invited.status).toBe(201);
+    } finally {
+      await sandbox.close();
+    }
+    expect(readFileSync(victim, "utf8")).toBe("not yours\n");
+    const saved = lstatSync(stateFile);
+    expect(saved.isFile()).toBe(true);
+    expect(saved.mode & 0o777).toBe(0o600);
+    expect(readFileSync(stateFile, "utf8")).toContain("planted@example.com");
+  });
+
   it("survives a restart: invitations kept, ids keep counting", async () => {
     const stateFile = tmp.file("state.json");
     const first = await start({ stateFile });
