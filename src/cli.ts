@@ -24,15 +24,18 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   quietWhenClosed(io.stderr);
   const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
   let exitCode: number = ExitCode.ok;
+  let program: Command | undefined;
   try {
     await ctx.loadStyles();
     const setExitCode = (code: number) => {
       exitCode = code;
     };
-    const program = await buildProgram(ctx, setExitCode, argv);
+    program = await buildProgram(ctx, setExitCode, argv);
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
+    // A usage error commander raises comes before any action: the global options it read (--json) still apply.
+    if (error instanceof CommanderError && program) ctx.flags = { ...program.opts(), ...ctx.flags };
     return report(ctx, error);
   } finally {
     await ctx.close().catch(() => undefined);
@@ -135,13 +138,24 @@ function printError(ctx: Context, given: string, code: number, { hint, status, m
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
   if (hint) ctx.hint(redactUrl(hint));
-  const { json, output } = ctx.flags;
-  if (json === true || output === "json" || output === "ndjson") {
+  if (jsonOutput(ctx)) {
     ctx.io.stderr.write(
       `${jsonText({ error: { status: status ?? null, messages: messages?.map(redactUrl) ?? [message], ...(ids ? { ids } : {}) } })}\n`,
     );
   }
   return code;
+}
+
+/** Whether the output in effect is JSON (-o json or ndjson, --json, or the profile's output setting). */
+function jsonOutput(ctx: Context): boolean {
+  const { json, output } = ctx.flags;
+  if (json === true || output === "json" || output === "ndjson") return true;
+  try {
+    return ctx.out.isJson;
+  } catch {
+    // The error being reported may be that very setting (an unknown format, an unreadable config file).
+    return false;
+  }
 }
 
 function processIo(): Io {
