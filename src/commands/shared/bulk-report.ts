@@ -14,8 +14,8 @@ export interface Wording {
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
-  /** JSON summary on stdout with -o json and on exit 3 (default), with -o json only ("asked"), or never. */
-  json?: "asked" | "never";
+  /** JSON summary on stdout with -o json and on exit 3 (default), or never (a command with a summary of its own). */
+  json?: "never";
   /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
 }
@@ -25,9 +25,7 @@ export const SHOWN = 20;
 
 export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
   const code = bulkExitCode(r);
-  const json =
-    w.json === undefined ? ctx.out.isJson || code === ExitCode.partial : w.json === "asked" && ctx.out.isJson;
-  if (json) ctx.out.json(r);
+  if (w.json === undefined && (ctx.out.isJson || code === ExitCode.partial)) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
