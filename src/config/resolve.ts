@@ -108,8 +108,11 @@ export function resolveSettings(
     timeoutMs: wholeNumber(values.timeout.value!, "--timeout", 1, MAX_TIMEOUT_MS, " of milliseconds"),
     retries: wholeNumber(values.retries.value!, "--retries", 0, 20),
   };
-  checkBaseUrl(settings.baseUrl, "--base-url", flags.allowHttp);
-  checkBaseUrl(settings.skillsBaseUrl, "--skills-base-url", flags.allowHttp);
+  // An error names where the URL was given: the flag, the variable or the profile.
+  const givenAt = (key: "base-url" | "skills-base-url") =>
+    values[key].origin ?? `${key} of profile "${settings.profile}"`;
+  checkBaseUrl(settings.baseUrl, givenAt("base-url"), flags.allowHttp);
+  checkBaseUrl(settings.skillsBaseUrl, givenAt("skills-base-url"), flags.allowHttp);
   return settings;
 }
 
