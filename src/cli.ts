@@ -112,7 +112,7 @@ function report(ctx: Context, error: unknown): number {
 function keyHint(ctx: Context): string {
   const { apiKeySource, profile } = ctx.settings;
   const origin =
-    ctx.flags.sandbox === true
+    ctx.flags.sandbox === true && apiKeySource !== "flag"
       ? "the embedded sandbox's demo account"
       : apiKeySource === "flag"
         ? "--api-key"
