@@ -72,6 +72,13 @@ describe("invite send", () => {
     const r = await t.run(["invite", "send", "--test", "1001"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Missing --email, --name");
+    // A missing --test is listed with the others (CLI.md: "lists every missing value"), in send and link.
+    const noTest = await t.run(["invite", "send", "--email", "a@example.com"]);
+    expect(noTest.code).toBe(2);
+    expect(noTest.stderr).toContain("error: Missing --test <testId>, --name\n");
+    const link = await t.run(["invite", "link", "--name", "A"]);
+    expect(link.code).toBe(2);
+    expect(link.stderr).toContain("error: Missing --test <testId>, --link, --email\n");
     expect(t.sandbox.requests.length).toBe(before);
   });
 

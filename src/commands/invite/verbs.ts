@@ -13,7 +13,7 @@ import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
 import { emailFlag, validEmail } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
-import { requireValues, resolveTestId } from "../shared/options.js";
+import { missingFlags, requireValues, resolveTestId } from "../shared/options.js";
 
 /** --start, --end and --timezone of an invitation. */
 export const windowOptions = {
@@ -94,8 +94,9 @@ const sendOptions = z.object({
 export const send = {
   options: sendOptions,
   async run(ctx: Context, o: z.infer<typeof sendOptions>) {
-    const testId = await resolveTestId(ctx, o.test);
-    const [email, name] = await requireValues(ctx, candidateValues(o));
+    const candidate = candidateValues(o);
+    const testId = await resolveTestId(ctx, o.test, missingFlags(candidate));
+    const [email, name] = await requireValues(ctx, candidate);
     const { start, end } = serviceWindow(o);
     const body = dropUndefined<InviteBody>({
       ...candidateFields(o, email, name),
@@ -117,11 +118,9 @@ const linkOptions = z.object({ test: id().optional(), link: id().optional(), ...
 export const link = {
   options: linkOptions,
   async run(ctx: Context, o: z.infer<typeof linkOptions>) {
-    const testId = await resolveTestId(ctx, o.test);
-    const [linkId, email, name] = await requireValues(ctx, [
-      { flag: "--link", value: o.link, question: "Test link id" },
-      ...candidateValues(o),
-    ]);
+    const required = [{ flag: "--link", value: o.link, question: "Test link id" }, ...candidateValues(o)];
+    const testId = await resolveTestId(ctx, o.test, missingFlags(required));
+    const [linkId, email, name] = await requireValues(ctx, required);
     // A prompted answer is read as the flag would have been.
     const testLinkId = parseId(linkId, "--link");
     const client = await ctx.client();
