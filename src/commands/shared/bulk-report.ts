@@ -23,9 +23,10 @@ export interface Wording {
 /** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
-export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
+/** `stopped`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's. */
+export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped = false): void {
   const code = bulkExitCode(r);
-  if (w.json === undefined && (ctx.out.isJson || code === ExitCode.partial)) ctx.out.json(r);
+  if (w.json === undefined && (ctx.out.isJson || (code === ExitCode.partial && !stopped))) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
@@ -105,6 +106,8 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording): void {
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
     );
+  } else if (stopped) {
+    ctx.warn("Stopped before the end by the error below: fix its cause, then run the same command again.");
   } else if (r.interrupted) {
     ctx.warn(
       `Interrupted: ${count(r.sent - r.uncertain, w.noun)} recorded in the ledger; run the same command again to resume.`,

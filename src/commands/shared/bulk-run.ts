@@ -50,7 +50,7 @@ export async function runReported<T>(
   } catch (error) {
     progress.done();
     const partial = (error as { bulk?: BulkResult }).bulk;
-    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording);
+    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording, true);
     throw error;
   }
 }
