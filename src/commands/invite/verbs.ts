@@ -8,10 +8,11 @@ import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import type { Column } from "../../output/output.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
-import { date, id } from "../../parse/flags.js";
+import { FLAG } from "../../parse/flag.js";
+import { date, id, parsed } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
-import { emailFlag, validEmail } from "../shared/email.js";
+import { emailFlag, parseStakeholders, validEmail } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
 import { missingFlags, requireValues, resolveTestId } from "../shared/options.js";
 
@@ -88,7 +89,8 @@ const sendOptions = z.object({
   ...candidateOptions,
   ...windowOptions,
   proctoring: z.enum(["disabled", "image", "video"]).optional(),
-  stakeholders: z.string().optional(),
+  // The service's word for "tell no one" is `disable`.
+  stakeholders: parsed((text) => parseStakeholders(text, FLAG, "disable") ?? "disable").optional(),
 });
 
 export const send = {
