@@ -2,6 +2,7 @@ import { type Command, CommanderError } from "commander";
 import { groupOf } from "./commands/groups.js";
 import { registerCommands } from "./commands/index.js";
 import { groupSetup } from "./commands/shared/verbs.js";
+import { validKeyAdvice } from "./config/resolve.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
@@ -119,11 +120,7 @@ function keyHint(ctx: Context): string {
         : apiKeySource === "environment"
           ? "ASSESS_API_KEY"
           : `profile "${profile}"`;
-  const replace =
-    apiKeySource === "environment"
-      ? "set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)"
-      : `store a valid one with \`assess auth login --profile ${profile}\``;
-  return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${replace}.`;
+  return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${validKeyAdvice(ctx.settings)}.`;
 }
 
 interface Shown {

@@ -84,6 +84,13 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   );
 }
 
+/** What to do about a refused key, by where it came from: a stored key is replaced with `auth login`. */
+export function validKeyAdvice(settings: Pick<Settings, "apiKeySource" | "profile">): string {
+  return settings.apiKeySource === "environment"
+    ? "set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)"
+    : `store a valid one with \`assess auth login --profile ${settings.profile}\``;
+}
+
 export type Settings = ReturnType<typeof resolveSettings>;
 
 /** Precedence: flag > environment > profile > built-in default, resolved once per command. */
