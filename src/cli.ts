@@ -2,6 +2,7 @@ import { type Command, CommanderError } from "commander";
 import { groupOf } from "./commands/groups.js";
 import { registerCommands } from "./commands/index.js";
 import { groupSetup } from "./commands/shared/verbs.js";
+import { validKeyAdvice } from "./config/resolve.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
@@ -24,15 +25,18 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   quietWhenClosed(io.stderr);
   const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
   let exitCode: number = ExitCode.ok;
+  let program: Command | undefined;
   try {
     await ctx.loadStyles();
     const setExitCode = (code: number) => {
       exitCode = code;
     };
-    const program = await buildProgram(ctx, setExitCode, argv);
+    program = await buildProgram(ctx, setExitCode, argv);
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
+    // A usage error commander raises comes before any action: the global options it read (--json) still apply.
+    if (error instanceof CommanderError && program) ctx.flags = { ...program.opts(), ...ctx.flags };
     return report(ctx, error);
   } finally {
     await ctx.close().catch(() => undefined);
@@ -109,18 +113,14 @@ function report(ctx: Context, error: unknown): number {
 function keyHint(ctx: Context): string {
   const { apiKeySource, profile } = ctx.settings;
   const origin =
-    ctx.flags.sandbox === true
+    ctx.flags.sandbox === true && apiKeySource !== "flag"
       ? "the embedded sandbox's demo account"
       : apiKeySource === "flag"
         ? "--api-key"
         : apiKeySource === "environment"
           ? "ASSESS_API_KEY"
           : `profile "${profile}"`;
-  const replace =
-    apiKeySource === "environment"
-      ? "set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)"
-      : `store a valid one with \`assess auth login --profile ${profile}\``;
-  return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${replace}.`;
+  return `The key sent comes from ${origin}; \`assess auth status\` shows which key and base URL are in use. Check that the key is current and the subscription active, then ${validKeyAdvice(ctx.settings)}.`;
 }
 
 interface Shown {
@@ -135,13 +135,24 @@ function printError(ctx: Context, given: string, code: number, { hint, status, m
   const message = redactUrl(given);
   ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
   if (hint) ctx.hint(redactUrl(hint));
-  const { json, output } = ctx.flags;
-  if (json === true || output === "json" || output === "ndjson") {
+  if (jsonOutput(ctx)) {
     ctx.io.stderr.write(
       `${jsonText({ error: { status: status ?? null, messages: messages?.map(redactUrl) ?? [message], ...(ids ? { ids } : {}) } })}\n`,
     );
   }
   return code;
+}
+
+/** Whether the output in effect is JSON (-o json or ndjson, --json, or the profile's output setting). */
+function jsonOutput(ctx: Context): boolean {
+  const { json, output } = ctx.flags;
+  if (json === true || output === "json" || output === "ndjson") return true;
+  try {
+    return ctx.out.isJson;
+  } catch {
+    // The error being reported may be that very setting (an unknown format, an unreadable config file).
+    return false;
+  }
 }
 
 function processIo(): Io {

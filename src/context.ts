@@ -99,7 +99,8 @@ export class Context {
         fields: fields && fields.length > 0 ? fields : undefined,
         color: useColor(this.io.stdout.isTTY, this.io.env),
         style: this.stdoutStyle,
-        width: this.io.stdout.columns,
+        // A terminal that reports 0 columns (`docker run -t`, `script`) does not know its width.
+        width: this.io.stdout.columns || undefined,
       });
     }
     return this.outputCache;

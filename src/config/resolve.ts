@@ -85,6 +85,13 @@ export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
   );
 }
 
+/** What to do about a refused key, by where it came from: a stored key is replaced with `auth login`. */
+export function validKeyAdvice(settings: Pick<Settings, "apiKeySource" | "profile">): string {
+  return settings.apiKeySource === "environment"
+    ? "set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)"
+    : `store a valid one with \`assess auth login --profile ${settings.profile}\``;
+}
+
 export type Settings = ReturnType<typeof resolveSettings>;
 
 /** Precedence: flag > environment > profile > built-in default, resolved once per command. */
@@ -109,8 +116,11 @@ export function resolveSettings(
     timeoutMs: numberSetting("timeout", values.timeout.value!, values.timeout.origin ?? "timeout"),
     retries: numberSetting("retries", values.retries.value!, values.retries.origin ?? "retries"),
   };
-  checkBaseUrl(settings.baseUrl, "--base-url", flags.allowHttp);
-  checkBaseUrl(settings.skillsBaseUrl, "--skills-base-url", flags.allowHttp);
+  // An error names where the URL was given: the flag, the variable or the profile.
+  const givenAt = (key: "base-url" | "skills-base-url") =>
+    values[key].origin ?? `${key} of profile "${settings.profile}"`;
+  checkBaseUrl(settings.baseUrl, givenAt("base-url"), flags.allowHttp);
+  checkBaseUrl(settings.skillsBaseUrl, givenAt("skills-base-url"), flags.allowHttp);
   return settings;
 }
 

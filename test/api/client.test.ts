@@ -143,4 +143,11 @@ describe("secrets and transport safety", () => {
     expect(r.stderr).toContain("The key sent comes from ASSESS_API_KEY");
     expect(r.stderr).not.toContain("sbx-nope-000000000");
   });
+
+  it("--sandbox with --api-key sends the flag's key, and a refusal says it came from --api-key", async () => {
+    const r = await t.run(["--sandbox", "--api-key", "sbx-nope-000000000", "tests", "list"]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain("The key sent comes from --api-key;");
+    expect(r.stderr).not.toContain("demo account;");
+  });
 });

@@ -276,4 +276,20 @@ describe("employees upsert", () => {
     expect(upserts(mark)).toHaveLength(0);
     expect(rerun.json<BulkResult>()).toMatchObject({ alreadyDone: 50, uncertain: 100 });
   });
+
+  it("a refused key stops the run with exit 4, and what it printed says so, not 'exit 3'", async () => {
+    const file = tmp.file("wrong-key.csv");
+    writeFileSync(file, employeesCsv(3, "keyemp"));
+    const wrongKey = { env: { ASSESS_API_KEY: "sbx-wrong-key-0000" } };
+    const run = await env.run(["employees", "upsert", file], wrongKey);
+    expect(run.code).toBe(4);
+    expect(run.stderr).not.toContain("exit 3");
+    expect(run.stderr).toContain("warning: Stopped before the end by the error below");
+    expect(run.stderr).toMatch(/error: Access denied/);
+    // The JSON summary comes with --json; on its own it marks exit 3 (CLI.md), which this is not.
+    expect(run.stdout).toBe("");
+    const json = await env.run(["employees", "upsert", file, "--json"], wrongKey);
+    expect(json.code).toBe(4);
+    expect(json.json<BulkResult>()).toMatchObject({ rows: 3, failed: 3 });
+  });
 });

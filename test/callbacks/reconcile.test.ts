@@ -2,7 +2,7 @@
  * `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
  * notifications of some attempts; the others go to a callback URL where nothing listens, so the log misses
  * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
- * nothing. Also `callbacks resend` prints its JSON summary on stdout only with --json.
+ * nothing. Also `callbacks resend`, a bulk run, prints its JSON summary on stdout with --json and on exit 3.
  */
 import { appendFileSync, readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -152,12 +152,18 @@ describe("callbacks reconcile", () => {
     }
   });
 
-  it("callbacks resend prints its JSON summary on stdout only with --json, even when it exits 3", async () => {
+  it("callbacks resend, a bulk run, prints its JSON summary on stdout with --json and whenever it exits 3 (CLI.md)", async () => {
     const id = await h.finishedAttempt(t, "resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
     const plain = await runBuilt(["callbacks", "resend", String(id), "999999999"]);
     expect(plain.code, plain.stderr).toBe(3);
-    expect(plain.stdout).toBe("");
     expect(plain.stderr).toContain("999999999");
+    expect(JSON.parse(plain.stdout)).toMatchObject({ rows: 2, failed: 1, chunks: { total: 1 } });
+    // A run that ends well prints none without --json.
+    const again = await runBin(["callbacks", "resend", String(id)], {
+      env: { ...env, ASSESS_CONFIG_DIR: tmp.file("again") },
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe("");
     const json = await runBin(["callbacks", "resend", String(id), "999999999", "--json"], {
       env: { ...env, ASSESS_CONFIG_DIR: tmp.file("other") },
     });

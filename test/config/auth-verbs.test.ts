@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runBin, runCli, SANDBOX_KEYS, useTempDir } from "../helpers/cli.js";
+import { runBin, runCli, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 describe("the bundles an auth verb loads", () => {
   let configDir: string;
@@ -58,5 +58,26 @@ describe("auth status --sandbox", () => {
     });
     expect(status.skillsBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stderr.match(/\[debug\] → GET /g)).toHaveLength(1);
+  });
+});
+
+describe("auth status with a refused key", () => {
+  const t = useTestEnv();
+  it("exit 4, and the hint fits where the key came from: ASSESS_API_KEY (which login refuses) or the profile", async () => {
+    const env = await t.run(["auth", "status"], { env: { ASSESS_API_KEY: "sbx-wrong-0000" } });
+    expect(env.code).toBe(4);
+    expect(env.stderr).toContain(
+      "then set ASSESS_API_KEY to a valid key (or unset it and run `assess auth login`)",
+    );
+    const dir = mkdtempSync(join(tmpdir(), "assess-auth-refused-"));
+    try {
+      const profileEnv = { ASSESS_CONFIG_DIR: dir, ASSESS_API_KEY: undefined };
+      await t.run(["config", "set", "api-key", "sbx-wrong-0000"], { env: profileEnv });
+      const stored = await t.run(["auth", "status"], { env: profileEnv });
+      expect(stored.code).toBe(4);
+      expect(stored.stderr).toContain("then store a valid one with `assess auth login --profile default`");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -61,6 +61,19 @@ describe("invite send", () => {
     expect(lastRequest().headers["content-type"]).toContain("application/json");
   });
 
+  it("--stakeholders: e-mails checked before anything is sent; `disable` in any case is sent as disable", async () => {
+    const base = ["invite", "send", "--test", "1001", "--email", "s@example.com", "--name", "S"];
+    const before = t.sandbox.requests.length;
+    const bad = await t.run([...base, "--stakeholders", "hr@example.com,nobody"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error: --stakeholders: "nobody" is not a valid e-mail address\n');
+    expect(bad.stderr).toContain("or disable");
+    expect(t.sandbox.requests.length).toBe(before);
+    const off = await t.run([...base, "--stakeholders", "Disable", "--json"]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(lastRequest().body).toMatchObject({ stakeholderEmails: "disable" });
+  });
+
   it("--anonymous sends disableMandatoryFields=1 without e-mail or name", async () => {
     const r = await t.run(["invite", "send", "--test", "1001", "--anonymous", "--json"]);
     expect(r.code).toBe(0);
@@ -72,6 +85,13 @@ describe("invite send", () => {
     const r = await t.run(["invite", "send", "--test", "1001"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Missing --email, --name");
+    // A missing --test is listed with the others (CLI.md: "lists every missing value"), in send and link.
+    const noTest = await t.run(["invite", "send", "--email", "a@example.com"]);
+    expect(noTest.code).toBe(2);
+    expect(noTest.stderr).toContain("error: Missing --test <testId>, --name\n");
+    const link = await t.run(["invite", "link", "--name", "A"]);
+    expect(link.code).toBe(2);
+    expect(link.stderr).toContain("error: Missing --test <testId>, --link, --email\n");
     expect(t.sandbox.requests.length).toBe(before);
   });
 

@@ -1,7 +1,13 @@
 /** src/output/table.ts for every table: links and e-mails whole, and the table within the terminal when it can be. */
+import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli.js";
+import type { Io } from "../../src/context.js";
 import { isWhole, layoutTable } from "../../src/output/table.js";
+import { capture, useTestEnv } from "../helpers/cli.js";
+
+const t = useTestEnv();
 
 const word = fc.stringMatching(/^[a-z]{1,30}$/);
 const link = word.map((w) => `https://example.com/${w}`);
@@ -37,5 +43,18 @@ describe("layoutTable", () => {
         },
       ),
     );
+  });
+});
+
+describe("a terminal that reports no width", () => {
+  it("(0 columns: `docker run -t`, `script`) gets the table of an unknown width, every column, not the first alone", async () => {
+    const stdout = capture(true);
+    stdout.stream.columns = 0;
+    const stderr = capture();
+    const stdin = Readable.from([]) as Io["stdin"];
+    const env = { ...t.env, PATH: process.env.PATH, NO_COLOR: "1" };
+    const code = await main(["tests", "list"], { stdout: stdout.stream, stderr: stderr.stream, stdin, env });
+    expect(code, stderr.text()).toBe(0);
+    expect(stdout.text()).toMatch(/│ ID +│ NAME +│ STATUS +│ DURATION +│ LABELS +│/);
   });
 });

@@ -261,18 +261,34 @@ describe("plain http only to this machine", () => {
       await env.run(["config", "set", "base-url", "https://ok.example.com"], {
         env: { ASSESS_CONFIG_DIR: dir },
       });
-      const variants: Array<{ argv: string[]; env?: Record<string, string> }> = [
-        { argv: ["--base-url", url, "tests", "list"] },
-        { argv: ["--skills-base-url", url, "employees", "list"] },
-        { argv: ["tests", "list"], env: { ASSESS_BASE_URL: url } },
-        { argv: ["employees", "list"], env: { ASSESS_SKILLS_BASE_URL: url } },
+      // The error names where the URL was given.
+      const variants: Array<{ argv: string[]; env?: Record<string, string>; given: string }> = [
+        { argv: ["--base-url", url, "tests", "list"], given: "--base-url" },
+        { argv: ["--skills-base-url", url, "employees", "list"], given: "--skills-base-url" },
+        { argv: ["tests", "list"], env: { ASSESS_BASE_URL: url }, given: "ASSESS_BASE_URL" },
+        {
+          argv: ["employees", "list"],
+          env: { ASSESS_SKILLS_BASE_URL: url },
+          given: "ASSESS_SKILLS_BASE_URL",
+        },
       ];
       for (const v of variants) {
         const r = await env.run(v.argv, { env: { ASSESS_CONFIG_DIR: dir, ...v.env } });
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr).toContain("Refusing to send your API key over plain http");
+        expect(r.stderr).toContain(`(${v.given})\n`);
         expect(r.stderr).toContain("--allow-http");
       }
+      // A profile edited by hand (config set refuses such a URL, below).
+      const file = join(dir, "config.json");
+      const config = JSON.parse(readFileSync(file, "utf8"));
+      config.profiles.default["base-url"] = url;
+      writeFileSync(file, JSON.stringify(config));
+      const fromProfile = await env.run(["tests", "list"], {
+        env: { ASSESS_CONFIG_DIR: dir, ASSESS_BASE_URL: undefined },
+      });
+      expect(fromProfile.code, fromProfile.stderr).toBe(2);
+      expect(fromProfile.stderr).toContain('(base-url of profile "default")\n');
       const stored = await env.run(["config", "set", "base-url", url], { env: { ASSESS_CONFIG_DIR: dir } });
       expect(stored.code).toBe(2);
     });

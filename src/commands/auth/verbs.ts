@@ -1,4 +1,6 @@
 /** `assess auth status` and `logout`, which load neither zod nor the SDK (login.ts does, to verify a key). */
+
+import { validKeyAdvice } from "../../config/resolve.js";
 import { readProfile, writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { ApiError, AuthError } from "../../errors.js";
@@ -39,7 +41,7 @@ async function showStatus(ctx: Context) {
   if (!check.ok)
     throw new AuthError(`The service refused the key ${report.key} (HTTP ${check.status})`, {
       status: check.status,
-      suggestion: "Run `assess auth login` with a valid key.",
+      suggestion: `Check that the key is current and the subscription active, then ${validKeyAdvice(ctx.settings)}.`,
     });
   ctx.success(`Key ${report.key} (from ${report.keySource}) is accepted by ${report.baseUrl}`);
   return 0;

@@ -29,7 +29,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
   const { chunkSize, restart, retryUncertain } = o;
-  return bulkExitCode(await resendIds(ctx, input, { chunkSize, restart, retryUncertain, json: "asked" }));
+  return bulkExitCode(await resendIds(ctx, input, { chunkSize, restart, retryUncertain }));
 }
 
 /**
@@ -39,7 +39,7 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
 export async function resendIds(
   ctx: Context,
   input: IdsInput,
-  o: { chunkSize?: number; restart?: boolean; retryUncertain?: boolean; json: "asked" | "never" },
+  o: { chunkSize?: number; restart?: boolean; retryUncertain?: boolean; json?: "never" },
 ): Promise<BulkResult> {
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");

@@ -8,12 +8,13 @@ import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import type { Column } from "../../output/output.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
-import { date, id } from "../../parse/flags.js";
+import { FLAG } from "../../parse/flag.js";
+import { date, id, parsed } from "../../parse/flags.js";
 import { parseId } from "../../parse/numbers.js";
 import * as z from "../../parse/zod.js";
-import { emailFlag, validEmail } from "../shared/email.js";
+import { emailFlag, parseStakeholders, validEmail } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
-import { requireValues, resolveTestId } from "../shared/options.js";
+import { missingFlags, requireValues, resolveTestId } from "../shared/options.js";
 
 /** --start, --end and --timezone of an invitation. */
 export const windowOptions = {
@@ -88,14 +89,16 @@ const sendOptions = z.object({
   ...candidateOptions,
   ...windowOptions,
   proctoring: z.enum(["disabled", "image", "video"]).optional(),
-  stakeholders: z.string().optional(),
+  // The service's word for "tell no one" is `disable`.
+  stakeholders: parsed((text) => parseStakeholders(text, FLAG, "disable") ?? "disable").optional(),
 });
 
 export const send = {
   options: sendOptions,
   async run(ctx: Context, o: z.infer<typeof sendOptions>) {
-    const testId = await resolveTestId(ctx, o.test);
-    const [email, name] = await requireValues(ctx, candidateValues(o));
+    const candidate = candidateValues(o);
+    const testId = await resolveTestId(ctx, o.test, missingFlags(candidate));
+    const [email, name] = await requireValues(ctx, candidate);
     const { start, end } = serviceWindow(o);
     const body = dropUndefined<InviteBody>({
       ...candidateFields(o, email, name),
@@ -117,11 +120,9 @@ const linkOptions = z.object({ test: id().optional(), link: id().optional(), ...
 export const link = {
   options: linkOptions,
   async run(ctx: Context, o: z.infer<typeof linkOptions>) {
-    const testId = await resolveTestId(ctx, o.test);
-    const [linkId, email, name] = await requireValues(ctx, [
-      { flag: "--link", value: o.link, question: "Test link id" },
-      ...candidateValues(o),
-    ]);
+    const required = [{ flag: "--link", value: o.link, question: "Test link id" }, ...candidateValues(o)];
+    const testId = await resolveTestId(ctx, o.test, missingFlags(required));
+    const [linkId, email, name] = await requireValues(ctx, required);
     // A prompted answer is read as the flag would have been.
     const testLinkId = parseId(linkId, "--link");
     const client = await ctx.client();

@@ -13,7 +13,7 @@ import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { choice, date, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { validEmail } from "../shared/email.js";
+import { parseStakeholders } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
 
 export const INVITATION_TYPES = InvitationType.options;
@@ -35,25 +35,6 @@ export function parseName(value: string, name: string): string {
   const text = value.trim();
   if (!text) throw new UsageError(`${name} cannot be empty`);
   return text;
-}
-
-/** `none` (or nothing) clears the list; otherwise every comma-separated address must be an e-mail. */
-export function parseStakeholders(value: string, name: string): string | null {
-  const text = value.trim();
-  if (text === "" || text.toLowerCase() === "none") return null;
-  const emails = text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  for (const email of emails) {
-    const problem = validEmail(email);
-    if (problem)
-      throw new UsageError(
-        `${name}: ${problem}`,
-        "Give a comma-separated list like hr@example.com,cto@example.com, or none",
-      );
-  }
-  return emails.join(",");
 }
 
 /** The options of `links create` and `links update`; enum values in any case, sent lower-case. */

@@ -5,6 +5,7 @@ import { InterruptedError, UsageError } from "../../errors.js";
 import { type Bound, parseDate, toServiceTime } from "../../parse/dates.js";
 import { parseId } from "../../parse/numbers.js";
 import { promptIo } from "../../prompts/io.js";
+import { parseStakeholders } from "../shared/email.js";
 import {
   INVITATION_TYPES,
   isWindow,
@@ -12,7 +13,6 @@ import {
   type LinkSpec,
   PROCTORING_MODES,
   parseName,
-  parseStakeholders,
   SCHEDULE_TYPES,
 } from "./spec.js";
 

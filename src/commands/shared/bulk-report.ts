@@ -14,8 +14,8 @@ export interface Wording {
   locate?(line: number): string;
   /** When rows go to several groups: what a group is ("test"), shown beside each listed row. */
   groupLabel?: string;
-  /** JSON summary on stdout with -o json and on exit 3 (default), with -o json only ("asked"), or never. */
-  json?: "asked" | "never";
+  /** JSON summary on stdout with -o json and on exit 3 (default), or never (a command with a summary of its own). */
+  json?: "never";
   /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
 }
@@ -23,15 +23,10 @@ export interface Wording {
 /** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
-/**
- * `stopped`: an error (a 401 or 403, the network) ended the run; it is printed next with its own exit code, so
- * no verdict here names another, and the JSON summary comes only when asked for (exit 3 is not the code).
- */
+/** `stopped`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's. */
 export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped = false): void {
   const code = bulkExitCode(r);
-  const unasked = w.json === undefined && code === ExitCode.partial && !stopped;
-  const json = w.json === "never" ? false : ctx.out.isJson || unasked;
-  if (json) ctx.out.json(r);
+  if (w.json === undefined && (ctx.out.isJson || (code === ExitCode.partial && !stopped))) ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
@@ -107,11 +102,12 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
     );
   }
 
-  if (stopped) return;
   if (r.dryRun) {
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
     );
+  } else if (stopped) {
+    ctx.warn("Stopped before the end by the error below: fix its cause, then run the same command again.");
   } else if (r.interrupted) {
     ctx.warn(
       `Interrupted: ${count(r.sent - r.uncertain, w.noun)} recorded in the ledger; run the same command again to resume.`,

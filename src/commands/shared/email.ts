@@ -15,3 +15,25 @@ export const emailFlag = (hint?: string) =>
     if (problem) throw new UsageError(`${FLAG}: ${problem}`, hint);
     return text;
   });
+
+/**
+ * Stakeholders: every comma-separated address must be an e-mail; `off` (links: `none`, invites: `disable`) or
+ * nothing gives null.
+ */
+export function parseStakeholders(value: string, name: string, off = "none"): string | null {
+  const text = value.trim();
+  if (text === "" || text.toLowerCase() === off) return null;
+  const emails = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const email of emails) {
+    const problem = validEmail(email);
+    if (problem)
+      throw new UsageError(
+        `${name}: ${problem}`,
+        `Give a comma-separated list like hr@example.com,cto@example.com, or ${off}`,
+      );
+  }
+  return emails.join(",");
+}

@@ -1,11 +1,17 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 
-/** The test a command works on: `--test`, or picked from the account's tests when prompts are allowed. */
-export async function resolveTestId(ctx: Context, value: number | undefined, flag = "--test") {
+/**
+ * The test a command works on: `--test`, or picked from the account's tests when prompts are allowed. Without
+ * prompts, a missing --test is listed with the command's other missing values (`alsoMissing`).
+ */
+export async function resolveTestId(ctx: Context, value: number | undefined, alsoMissing: string[] = []) {
   if (value !== undefined) return value;
   if (!ctx.canPrompt)
-    throw new UsageError(`Missing ${flag} <testId>`, "Run `assess tests list` to see your tests.");
+    throw new UsageError(
+      `Missing ${["--test <testId>", ...alsoMissing].join(", ")}`,
+      "Run `assess tests list` to see your tests.",
+    );
   ctx.planWithReads("Reading your tests to pick one");
   const client = await ctx.client();
   const { pickTest } = await import("../../prompts/pickTest.js");
@@ -25,21 +31,26 @@ export async function confirmOrYes(ctx: Context, yes: unknown, question: string)
   await confirmAction(ctx, question);
 }
 
+interface Required {
+  flag: string;
+  value: unknown;
+  question: string;
+  validate?: (answer: string) => string | undefined;
+}
+
+const given = (r: { value: unknown }) => r.value !== undefined && r.value !== "";
+
+/** The flags of the values not given. */
+export function missingFlags(required: Required[]): string[] {
+  return required.filter((r) => !given(r)).map((r) => r.flag);
+}
+
 /** Values a command cannot do without: prompted for, else all missing ones in a single usage error. */
-export async function requireValues(
-  ctx: Context,
-  required: Array<{
-    flag: string;
-    value: unknown;
-    question: string;
-    validate?: (answer: string) => string | undefined;
-  }>,
-): Promise<string[]> {
-  const given = (r: { value: unknown }) => r.value !== undefined && r.value !== "";
-  const missing = required.filter((r) => !given(r));
+export async function requireValues(ctx: Context, required: Required[]): Promise<string[]> {
+  const missing = missingFlags(required);
   if (missing.length > 0 && !ctx.canPrompt) {
     throw new UsageError(
-      `Missing ${missing.map((r) => r.flag).join(", ")}`,
+      `Missing ${missing.join(", ")}`,
       "Pass the missing options (prompts are off: --no-input, CI, or not a terminal).",
     );
   }
