@@ -171,12 +171,13 @@ describe("api (raw requests)", () => {
     expect(t.sandbox.requests.length).toBe(before);
   });
 
-  it("reads the body from stdin with --data -", async () => {
-    const r = await t.run(["api", "POST", "/v3/accounts/user/create", "--data", "-"], {
-      stdin: '{"email":"stdin@example.com","fullName":"From Stdin"}',
+  it.each(["-", "@-"])("reads the body from stdin with --data %s (curl's @- too)", async (data) => {
+    const email = `stdin${data.length}@example.com`;
+    const r = await t.run(["api", "POST", "/v3/accounts/user/create", "--data", data], {
+      stdin: JSON.stringify({ email, fullName: "From Stdin" }),
     });
-    expect(r.code).toBe(0);
-    expect(lastRequest().body).toEqual({ email: "stdin@example.com", fullName: "From Stdin" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastRequest().body).toEqual({ email, fullName: "From Stdin" });
   });
 
   it("--skills --paginate follows every page of a skills list", async () => {

@@ -101,9 +101,11 @@ function splitPath(arg: string): [string, string | undefined] {
 
 async function readData(ctx: Context, data: string | undefined): Promise<unknown> {
   if (data === undefined) return undefined;
-  const source = data === "-" ? "stdin" : data.startsWith("@") ? data.slice(1) : undefined;
+  // `-` or curl's `@-`: stdin.
+  const stdin = data === "-" || data === "@-";
+  const source = stdin ? "stdin" : data.startsWith("@") ? data.slice(1) : undefined;
   let raw = data;
-  if (data === "-") raw = await text(ctx.io.stdin);
+  if (stdin) raw = await text(ctx.io.stdin);
   else if (source) {
     raw = await readFile(source, "utf8").catch((error) => {
       const why = unreadable(source, error, { stdin: true });
