@@ -76,7 +76,7 @@ A report that cannot be fetched is named on stderr and listed under failedReport
     [
       "assess reports stats --from 30d --to now",
       "assess reports stats --from 2026-10-01 --to 2026-12-31 --test 1001 --pass-mark 60",
-      "assess reports stats --from 90d --to now --test 1001,1002 --json | jq '.[] | {testId, median, passRate}'",
+      "assess reports stats --from 90d --to now --test 1001,1002 --pass-mark 60 --json | jq '.[] | {testId, median, passRate}'",
       "assess reports stats --from 90d --to now -o csv > stats.csv",
     ],
   );
