@@ -98,6 +98,25 @@ describe("one progress line, erased before anything else and at every exit", () 
   );
 
   it.each(WIDTHS)(
+    "the tour's reports stats --pass-mark 60 at %i columns: the bar erased, every line within the width",
+    async (cols) => {
+      const r = await inTerminal(
+        ["reports", "stats", "--from", "90d", "--to", "now", "--pass-mark", "60"],
+        cols,
+      );
+      expect(r.code).toBe(0);
+      expect(r.raw).toMatch(/\d+% \d+\/\d+ reports/);
+      expect(r.lines.filter((line) => BAR.test(line) || /reports\/s/.test(line))).toEqual([]);
+      expect(r.lines.filter((line) => /^Test \d+ · /.test(line))).toHaveLength(5);
+      expect(fitsWidth(r.raw, cols)).toEqual([]);
+      // The statistics, each whole, however they are folded: a line goes on under the first item.
+      const shown = r.lines.join("\n");
+      for (const name of ["mean", "median", "p10", "p90", "min", "max"])
+        expect(shown).toMatch(new RegExp(`(Score % {4}|· | {13})${name} [\\d.]+( ·|\n)`));
+    },
+  );
+
+  it.each(WIDTHS)(
     "employees list --all -o tsv at %i columns: every line of the list whole, no bar left",
     async (cols) => {
       const args = ["employees", "list", "--all", "--page-size", "2", "-o", "tsv"];
