@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeXlsxFile from "write-excel-file/node";
@@ -16,6 +17,8 @@ interface Expected {
   codes?: number[];
   /** Runs until stopped: started, seen waiting (its "Ctrl-C" line), then interrupted (exit 130). */
   longRunning?: boolean;
+  /** The fixed port it listens on: not run while something else holds it (a sandbox of the README's tour). */
+  port?: number;
   /** What its output shows (stdout). */
   shows?: RegExp;
   /** Not run, and why. */
@@ -40,7 +43,7 @@ const EXPECTED: Record<string, Expected> = {
     why: "what it resends the service refuses: no callback URL (exit 3); the sandbox's dates move with today",
   },
   "0 6 * * *": { skip: "a crontab line" },
-  "assess callbacks listen": { longRunning: true },
+  "assess callbacks listen": { longRunning: true, port: 4020 },
   "assess employees sync staff.csv --prune --yes": {
     codes: [2],
     why: "staff.csv (fixtures/employees.csv) is not the sandbox's whole staff: the 10 % guard refuses, as the next example's --max-prune allows",
@@ -48,7 +51,7 @@ const EXPECTED: Record<string, Expected> = {
   "assess gdpr mask --email ada@example.com\n": { codes: [2], why: "asks to confirm: no terminal here" },
   "assess links create\n": { codes: [2], why: "a wizard: no terminal here" },
   "npx @modelcontextprotocol/inspector": { skip: "downloads the MCP Inspector" },
-  "assess sandbox\n": { longRunning: true },
+  "assess sandbox\n": { longRunning: true, port: 4010 },
   "assess reports stats --from 90d --to now --test 1001,1002": { shows: /"passRate": 0\.\d+/ },
   "assess sandbox --port 0": { longRunning: true },
 };
@@ -189,13 +192,21 @@ async function folderFor(example: string): Promise<string> {
   return cwd;
 }
 
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
 describe("every example of every --help", () => {
   it("runs as written against a sandbox, exiting as expected", async () => {
     expect(all.length).toBeGreaterThan(100);
     const wrong: string[] = [];
     for (const example of all) {
       const expected = expectedOf(example) ?? {};
-      if (expected.skip) continue;
+      if (expected.skip || (expected.port !== undefined && !(await portFree(expected.port)))) continue;
       const cwd = await folderFor(example);
       const r = await bash(example, cwd, "", expected.longRunning === true);
       const codes = expected.longRunning ? [130] : (expected.codes ?? [0]);
