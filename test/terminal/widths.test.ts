@@ -98,21 +98,22 @@ describe("one progress line, erased before anything else and at every exit", () 
   );
 
   it.each(WIDTHS)(
-    "the tour's reports stats --pass-mark 60 at %i columns: the bar erased, every line within the width",
+    "the tour's reports stats --pass-mark 60 (of one test) at %i columns: the bar erased, every line within the width",
     async (cols) => {
-      const r = await inTerminal(
-        ["reports", "stats", "--from", "90d", "--to", "now", "--pass-mark", "60"],
-        cols,
-      );
+      // One test: a pseudo-terminal may drop the end of a long output at the exit, and the block is what matters.
+      const args = "reports stats --from 90d --to now --pass-mark 60 --test 1002".split(" ");
+      const r = await inTerminal(args, cols);
       expect(r.code).toBe(0);
       expect(r.raw).toMatch(/\d+% \d+\/\d+ reports/);
       expect(r.lines.filter((line) => BAR.test(line) || /reports\/s/.test(line))).toEqual([]);
-      expect(r.lines.filter((line) => /^Test \d+ · /.test(line))).toHaveLength(5);
+      const shown = r.lines.filter(Boolean);
+      expect(shown[0]).toBe("Test 1002 · Python Developer");
+      expect(shown.at(-1)).toMatch(/busiest day \d+/);
       expect(fitsWidth(r.raw, cols)).toEqual([]);
       // The statistics, each whole, however they are folded: a line goes on under the first item.
-      const shown = r.lines.join("\n");
+      const text = shown.join("\n");
       for (const name of ["mean", "median", "p10", "p90", "min", "max"])
-        expect(shown).toMatch(new RegExp(`(Score % {4}|· | {13})${name} [\\d.]+( ·|\n)`));
+        expect(text).toMatch(new RegExp(`(Score % {4}|· | {13})${name} [\\d.]+( ·|\n)`));
     },
   );
 
