@@ -108,7 +108,7 @@ function suggestionFor(status: number, path = ""): string | undefined {
       return "There is a report only once the employee completed the test; `assess employees list` and `assess tests list` show the ids.";
     }
     if (/\/employees\/\d+/.test(path)) return "Run `assess employees list` to see the employees' ids.";
-    return "Check the id and the base URL (`assess config get base-url`).";
+    return "Check the id and the base URL (`assess config list` shows the one in use).";
   }
   if (status === 429) return "The service is rate limiting; wait a little or raise --retries.";
   if (status >= 500) return "The service failed; try again later, or run with --debug to see the exchange.";

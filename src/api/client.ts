@@ -167,14 +167,14 @@ export class ApiClient {
           throw new CliError(`${opts.method} ${url}: ${reason}; stopped reading it, not retried`, {
             suggestion:
               "No answer of the service comes near this size: check that the base URL names the service itself " +
-              "(`assess config get base-url`); lists can be asked for in smaller pages (--page-size) or shorter periods.",
+              "(`assess config list` shows the one in use); lists can be asked for in smaller pages (--page-size) or shorter periods.",
             cause: error,
           });
         }
         if (last) {
           throw new NetworkError(
             `${opts.method} ${url}: ${reason}`,
-            `Check that ${new URL(url).origin} is reachable and the base URL is right (\`assess config get base-url\`); --timeout and --retries adjust patience.`,
+            `Check that ${new URL(url).origin} is reachable and the base URL is right (\`assess config list\` shows the one in use and where it comes from); --timeout and --retries adjust patience.`,
             error,
           );
         }

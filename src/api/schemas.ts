@@ -13,7 +13,7 @@ const loose = <T extends Shape>(shape: () => T) => z.lazy(() => z.looseObject(sh
 /** A request's object, built on first use: its documented fields only. */
 const strict = <T extends Shape>(shape: () => T) => z.lazy(() => z.strictObject(shape()));
 
-export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)]));
+export const Flag = z.lazy(() => z.union([z.literal(0), z.literal(1)], { error: "must be 1 or 0" }));
 export const UtcDateTime = z.lazy(() =>
   z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "must be YYYY-MM-DDTHH:mm:ssZ"),
 );

@@ -1,15 +1,33 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 
 describe("help topics", () => {
   it.each(["environment", "formatting", "exit-codes"])("assess help %s", async (topic) => {
     const r = await runCli(["help", topic]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(topic.toUpperCase().replace("-", " "));
+  });
+
+  it("assess help environment names every ASSESS_* variable the CLI reads", async () => {
+    const names = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory() && entry.name !== "sandbox") walk(path);
+        else if (entry.name.endsWith(".ts"))
+          for (const [name] of readFileSync(path, "utf8").matchAll(/\bASSESS_[A-Z_]+/g)) names.add(name);
+      }
+    };
+    walk(join(ROOT, "src"));
+    // Error codes, and the variables `attempts watch --exec` gives its command (its help says so).
+    const notRead = ["ASSESS_TOO_LARGE", "ASSESS_DEADLINE", "ASSESS_TEST_INVITATION_ID", "ASSESS_TEST_ID"];
+    const help = (await runCli(["help", "environment"])).stdout;
+    expect([...names].filter((name) => !notRead.includes(name) && !help.includes(name))).toEqual([]);
+    expect(names.has("ASSESS_WEBHOOK_SECRET")).toBe(true);
   });
 
   it("assess help <command> shows that command's help", async () => {

@@ -68,6 +68,20 @@ describe("an empty ASSESS_* variable is unset", () => {
   });
 });
 
+describe("a base URL that does not answer", () => {
+  it("the hint names `config list`, which shows the URL in use (the variable's), not `config get` (the profile's)", async () => {
+    const env = { ASSESS_CONFIG_DIR: dir.file("unreachable"), ASSESS_BASE_URL: "http://127.0.0.1:9" };
+    expect((await t.run(["config", "set", "base-url", t.sandbox.url], { env })).code).toBe(0);
+    const r = await t.run(["tests", "list", "--retries", "0"], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("connection refused");
+    expect(r.stderr).toContain("`assess config list` shows the one in use and where it comes from");
+    expect(r.stderr).not.toContain("config get");
+    const list = await t.run(["config", "list"], { env });
+    expect(list.stdout).toContain("base-url\thttp://127.0.0.1:9\tenv ASSESS_BASE_URL");
+  });
+});
+
 describe("output consistency", () => {
   it("config list shows the value in effect and its source, the key redacted", async () => {
     const r = await t.run(["config", "list", "--timeout", "900"]);

@@ -1,12 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.js";
+import { BIN, ROOT } from "../helpers/cli.js";
 
 it("npm pack makes a package named assess-cli that installs globally, puts `assess` on the PATH and runs from a clean directory", () => {
   const dir = mkdtempSync(join(tmpdir(), "assess-pack-"));
+  // A run of this clone's CLI makes its code-cache key beside the bundles (src/runtime/code-cache.ts).
+  const here = { ...process.env, ASSESS_CONFIG_DIR: join(dir, "here") };
+  expect(spawnSync(process.execPath, [BIN, "--sandbox", "tests", "list"], { env: here }).status).toBe(0);
+  expect(existsSync(join(ROOT, "dist", "code-cache.key"))).toBe(true);
   // dist/ is built once for the whole suite; --ignore-scripts keeps prepack from rebuilding it under other tests.
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, stdio: "pipe" });
   const tarball = readdirSync(dir).find((f) => /^assess-cli-\d.*\.tgz$/.test(f));
@@ -44,6 +48,16 @@ it("npm pack makes a package named assess-cli that installs globally, puts `asse
   });
   expect(list.status).toBe(0);
   expect(JSON.parse(list.stdout)[0]).toHaveProperty("testId");
+  // The secret that seals code caches is each installation's own: the packer's is not in the package (an
+  // installation sharing it could be sent a forged cache), and the installed CLI makes one and uses its caches.
+  const files = execFileSync("tar", ["tzf", join(dir, tarball!)], { encoding: "utf8" }).split("\n");
+  expect(files).toContain("package/dist/cli.cjs");
+  expect(files.filter((f) => f.includes("code-cache.key"))).toEqual([]);
+  const installedKey = join(prefix, "lib", "node_modules", "assess-cli", "dist", "code-cache.key");
+  expect(existsSync(installedKey)).toBe(true);
+  expect(statSync(installedKey).mode & 0o777).toBe(0o600);
+  expect(readFileSync(installedKey).equals(readFileSync(join(ROOT, "dist", "code-cache.key")))).toBe(false);
+  expect(readdirSync(join(clean, "cfg", "cache")).length).toBeGreaterThan(0);
 }, 120_000);
 
 it("the README installs and imports the package by its name, assess-cli, never the registry's unrelated `assess`", () => {

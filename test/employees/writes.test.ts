@@ -89,6 +89,12 @@ describe("employees report", () => {
 
     const table = await t.run(["employees", "report", "530", "--test", "1002"], { tty: true });
     expect(table.stdout).toContain("SECTION");
+    // The same report as `reports get` shows it: its columns (not the service's keys) and its lists.
+    const same = await t.run(["reports", "get", String(testInvitationId)], { tty: true });
+    expect(table.stdout).toBe(same.stdout);
+    expect(table.stdout).toContain("│ PERFORMANCE ");
+    const tsv = await t.run(["employees", "report", "530", "--test", "1002"]);
+    expect(tsv.stdout).toBe((await t.run(["reports", "get", String(testInvitationId)])).stdout);
   });
 
   it("no completed report: the service's 404 with a hint, exit 1", async () => {

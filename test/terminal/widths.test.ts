@@ -98,6 +98,26 @@ describe("one progress line, erased before anything else and at every exit", () 
   );
 
   it.each(WIDTHS)(
+    "the tour's reports stats --pass-mark 60 (of one test) at %i columns: the bar erased, every line within the width",
+    async (cols) => {
+      // One test: a pseudo-terminal may drop the end of a long output at the exit, and the block is what matters.
+      const args = "reports stats --from 90d --to now --pass-mark 60 --test 1002".split(" ");
+      const r = await inTerminal(args, cols);
+      expect(r.code).toBe(0);
+      expect(r.raw).toMatch(/\d+% \d+\/\d+ reports/);
+      expect(r.lines.filter((line) => BAR.test(line) || /reports\/s/.test(line))).toEqual([]);
+      const shown = r.lines.filter(Boolean);
+      expect(shown[0]).toBe("Test 1002 · Python Developer");
+      expect(shown.at(-1)).toMatch(/busiest day \d+/);
+      expect(fitsWidth(r.raw, cols)).toEqual([]);
+      // The statistics, each whole, however they are folded: a line goes on under the first item.
+      const text = shown.join("\n");
+      for (const name of ["mean", "median", "p10", "p90", "min", "max"])
+        expect(text).toMatch(new RegExp(`(Score % {4}|· | {13})${name} [\\d.]+( ·|\n)`));
+    },
+  );
+
+  it.each(WIDTHS)(
     "employees list --all -o tsv at %i columns: every line of the list whole, no bar left",
     async (cols) => {
       const args = ["employees", "list", "--all", "--page-size", "2", "-o", "tsv"];

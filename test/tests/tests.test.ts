@@ -150,6 +150,18 @@ describe("tests settings", () => {
     });
   });
 
+  it("set --file of a pulled file (flags as yes/no) names the field and points to `settings apply`; nothing sent", async () => {
+    const { join } = await import("node:path");
+    const file = join(t.configDir, "pulled.json");
+    expect((await t.run(["tests", "settings", "pull", "1003", "--out", file])).code).toBe(0);
+    const before = t.sandbox.requests.length;
+    const r = await t.run(["tests", "settings", "set", "1003", "--file", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: --file ${file}: practiceTest: must be 1 or 0`);
+    expect(r.stderr).toContain(`\`assess tests settings apply 1003 ${file}\``);
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
   it("a flag value that is not yes/no is refused before sending", async () => {
     const before = t.sandbox.requests.length;
     const r = await t.run(["tests", "settings", "set", "1002", "--copy-paste", "maybe"]);

@@ -3,8 +3,9 @@
  *
  * - workbooks made here, by hand, to exhaust memory (one cell at XFD1048576, a used range of 16 million
  *   cells, an unused part of 500 MiB, a sheet that inflates to 2 GiB, a 2 MiB shared string used by 2,000 rows,
- *   1,048,576 rows): each refused with exit 2 (or, for the unused part, read as if it were not there), nothing
- *   sent, at a peak RSS under 300 MiB measured in the process itself; the time and peak are printed;
+ *   1,048,576 rows, XML nested millions deep): each refused with exit 2 (or, for the unused part, read as if it
+ *   were not there), nothing sent, at a peak RSS under 300 MiB measured in the process itself; the time and peak
+ *   are printed;
  * - `reports stats` with a report dated .NET's minimum date and scores of 1e308 and -1e300;
  * - bidi and zero-width characters from the service escaped in table, TSV and CSV;
  * - the rejects CSV escapes ESC and BEL.
@@ -221,6 +222,27 @@ describe("workbooks crafted to exhaust memory", () => {
     expect(run.stderr).toContain(
       'sheet "Sheet1", cell B2: 2,097,152 characters, more than the 4096 a cell may hold',
     );
+    expect(sent).toBe(0);
+  });
+
+  it("a cell's text nested 9,000,000 elements deep (63 MiB of XML): refused as the scan passes 256", async () => {
+    const depth = 9_000_000;
+    const deep = `<row r="2"><c r="A2" t="inlineStr"><is>${"<r>".repeat(depth)}<t>a@example.com</t>${"</r>".repeat(depth)}</is></c></row>`;
+    const { run, sent } = await bulk("nested-9m", workbook(sheetXml(HEADER + deep)));
+    expectClean(run, 2, KEY);
+    expect(run.stderr).toContain("its part xl/worksheets/sheet1.xml nests elements more than 256 deep");
+    expect(sent).toBe(0);
+  });
+
+  it("shared strings nested 1,000,000 deep: refused naming the part", async () => {
+    const depth = 1_000_000;
+    const strings = part(
+      "xl/sharedStrings.xml",
+      `<?xml version="1.0"?><sst ${NS}><si>${"<r>".repeat(depth)}<t>x</t>${"</r>".repeat(depth)}</si></sst>`,
+    );
+    const { run, sent } = await bulk("nested-shared", workbook(sheetXml(HEADER), strings));
+    expectClean(run, 2, KEY);
+    expect(run.stderr).toContain("its part xl/sharedStrings.xml nests elements more than 256 deep");
     expect(sent).toBe(0);
   });
 

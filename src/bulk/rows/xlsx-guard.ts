@@ -21,6 +21,8 @@ const MAX_ROWS = 100_000;
 const MAX_CELLS = 2_000_000;
 /** A tag of the sheet's XML: a cell's or a row's is a few dozen bytes. */
 const MAX_TAG = 64 * 1024;
+/** Elements within elements: a cell's text is 7 deep; the reader's tree of a part nested millions deep passes 300 MiB. */
+const MAX_DEPTH = 256;
 /** The workbook file itself, read into memory to be taken apart. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
@@ -61,7 +63,9 @@ export async function guardWorkbook(path: string, name: string, sheet: string | 
     needed.push(entry);
     const chunks: Buffer[] = [];
     await inflate(file, entry, name, budget, (chunk) => void chunks.push(chunk));
-    return Buffer.concat(chunks).toString("utf8");
+    const xml = Buffer.concat(chunks).toString("utf8");
+    depthScan(name, part)(xml);
+    return xml;
   };
   const rels = (await text("xl/_rels/workbook.xml.rels")) ?? "";
   const workbook = (await text("xl/workbook.xml")) ?? "";
@@ -91,7 +95,7 @@ export async function guardWorkbook(path: string, name: string, sheet: string | 
   const sheetEntry = sheetPart === undefined ? undefined : byName.get(sheetPart);
   if (sheetEntry !== undefined) {
     needed.push(sheetEntry);
-    await inflate(file, sheetEntry, name, budget, sheetScan(name, wanted!.name));
+    await inflate(file, sheetEntry, name, budget, sheetScan(name, wanted!.name, sheetEntry.name));
   }
   return archiveOf(file, needed);
 }
@@ -198,8 +202,9 @@ async function inflate(
 }
 
 /** Counts a sheet's rows and finds its last row and column as its XML streams by, chunk after chunk. */
-function sheetScan(name: string, sheet: string): (chunk: Buffer) => void {
+function sheetScan(name: string, sheet: string, part: string): (chunk: Buffer) => void {
   const where = `sheet "${sheet}"`;
+  const nesting = depthScan(name, part);
   const decoder = new TextDecoder();
   let carry = "";
   let rows = 0;
@@ -213,7 +218,9 @@ function sheetScan(name: string, sheet: string): (chunk: Buffer) => void {
     const open = cut !== -1 && text.indexOf(">", cut) === -1;
     carry = open ? text.slice(cut) : "";
     if (carry.length > MAX_TAG) throw refuse(name, `${where} holds a tag longer than ${MAX_TAG / 1024} KiB`);
-    for (const match of (open ? text.slice(0, cut) : text).matchAll(/<(?:\w+:)?(row|c)\b([^>]*)>/g)) {
+    const tags = open ? text.slice(0, cut) : text;
+    nesting(tags);
+    for (const match of tags.matchAll(/<(?:\w+:)?(row|c)\b([^>]*)>/g)) {
       const address = /\sr="([A-Z]*)(\d+)"/.exec(match[2]!);
       if (match[1] === "c") {
         cells++;
@@ -237,6 +244,20 @@ function sheetScan(name: string, sheet: string): (chunk: Buffer) => void {
           `${where} uses a range of ${lastRow.toLocaleString("en-US")} rows × ${lastColumn.toLocaleString("en-US")} columns (up to ${columnName(lastColumn)}${lastRow}), more than ${MAX_CELLS.toLocaleString("en-US")} cells`,
         );
       }
+    }
+  };
+}
+
+/** Refuses a part's XML, given in pieces of whole tags, once its elements nest deeper than MAX_DEPTH. */
+function depthScan(name: string, part: string): (xml: string) => void {
+  let depth = 0;
+  return (xml) => {
+    // An opening tag goes one deeper, a closing one back; a declaration, comment or empty element neither.
+    for (const match of xml.matchAll(/<([/?!]?)[^>]*?(\/?)>/g)) {
+      if (match[1] === "/") depth--;
+      else if (match[1] === "" && match[2] === "") depth++;
+      if (depth > MAX_DEPTH)
+        throw refuse(name, `its part ${part} nests elements more than ${MAX_DEPTH} deep`);
     }
   };
 }

@@ -26,7 +26,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option(...PERIOD_YES)
       .action(lazy(() => import("./resend.js"))),
     [
-      "assess callbacks resend 50123 50124",
+      "assess callbacks resend 100001 100002",
       "assess callbacks resend --file ids.txt --json",
       "assess callbacks resend --from 2026-10-01 --to 2026-10-31",
     ],

@@ -1,7 +1,7 @@
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { SECTION_COLUMNS } from "../reports/get.js";
+import { showReport } from "../reports/get.js";
 import { resolveTestId } from "../shared/options.js";
 
 export const options = z.object({ test: id().optional() });
@@ -10,10 +10,6 @@ export const args = z.tuple([id()]);
 export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
   const testId = await resolveTestId(ctx, o.test);
   const client = await ctx.client();
-  await ctx.out.recordWithList(
-    await client.employees.report(employeeId, testId),
-    "sections",
-    SECTION_COLUMNS,
-  );
+  await showReport(ctx, await client.employees.report(employeeId, testId));
   return 0;
 }

@@ -12,7 +12,7 @@ export function register(gdpr: Command, { lazy }: GroupSetup): void {
       .action(lazy(() => import("./mask.js"))),
     [
       "assess gdpr mask --email ada@example.com",
-      "assess gdpr mask --email ada@example.com --invitation 50123 --yes",
+      "assess gdpr mask --email emeka.andersson@example.org --invitation 100002 --yes",
     ],
   );
 }

@@ -99,7 +99,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .option("--hide-instruction", "skip the test instruction page")
       .option("--anonymous", "no e-mail or name needed: the service generates both")
       .action(lazy(() => import("./verbs.js").then((m) => m.link))),
-    ["assess invite link --test 1001 --link 7 --email ada@example.com --name 'Ada Lovelace'"],
+    ["assess invite link --test 1001 --link 3001 --email ada@example.com --name 'Ada Lovelace'"],
   );
 
   examples(
@@ -108,7 +108,7 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .description("Cancel a pending invitation")
       .argument("<testInvitationId>", "the invitation's id")
       .action(lazy(() => import("./verbs.js").then((m) => m.cancel))),
-    ["assess invite cancel 50123"],
+    ["assess invite cancel 100303"],
   );
 
   examples(
@@ -123,6 +123,6 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       .option("--redirect-url <url>", "address the candidate is sent to after the test")
       .option("--hide-instruction", "skip the test instruction page")
       .action(lazy(() => import("./verbs.js").then((m) => m.reattempt))),
-    ["assess invite reattempt 50123 --end +3d"],
+    ["assess invite reattempt 100003 --end +3d"],
   );
 }

@@ -27,7 +27,7 @@ const either =
   (row: Row) =>
     names.map((name) => field(row, name)).find((value) => value !== undefined);
 
-export const SECTION_COLUMNS: Column[] = [
+const SECTION_COLUMNS: Column[] = [
   { key: "sectionName", header: "SECTION" },
   { key: "candidateScore", header: "SCORE" },
   { key: "sectionScore", header: "OUT OF" },
@@ -62,14 +62,18 @@ export async function run(
   const report = await client.reports.get(testInvitationId, {
     reportType: o.type ? (Number(o.type) as 1 | 2 | 3) : undefined,
   });
-  // --json prints the record as the service sent it; tables and TSV use these columns.
+  await showReport(ctx, report);
+  return 0;
+}
+
+/** A report (of `reports get` and `employees report`): --json as the service sent it, else these columns and lists. */
+export async function showReport(ctx: Context, report: Row): Promise<void> {
   await ctx.out.record(report, reportColumns(report));
-  if (ctx.out.format !== "table" || ctx.out.options.fields) return 0;
+  if (ctx.out.format !== "table" || ctx.out.options.fields) return;
   for (const [name, columns] of Object.entries(LISTS)) {
     const list = field(report, name);
     if (Array.isArray(list) && list.length > 0) await ctx.out.list(list.filter(isRecord), columns);
   }
-  return 0;
 }
 
 /** The documented columns, then any other plain field the answer carries, so that nothing sent is hidden. */

@@ -10,7 +10,7 @@ export function register(reports: Command, { lazy }: GroupSetup): void {
       .description("Show the report of one attempt")
       .addOption(new Option("--type <n>", "1 = by section, 2 = by skill, 3 = both").choices(["1", "2", "3"]))
       .action(lazy(() => import("./get.js"))),
-    ["assess reports get 50123", "assess reports get 50123 --type 3 --json"],
+    ["assess reports get 100001", "assess reports get 100001 --type 3 --json"],
   );
 
   examples(
@@ -23,9 +23,9 @@ export function register(reports: Command, { lazy }: GroupSetup): void {
       .option("--force", "overwrite an existing file")
       .action(lazy(() => import("./pdf.js"))),
     [
-      "assess reports pdf 50123",
-      "assess reports pdf 50123 > report.pdf",
-      "assess reports pdf 50123 --out r.pdf",
+      "assess reports pdf 100001",
+      "assess reports pdf 100001 > report.pdf",
+      "assess reports pdf 100001 --out r.pdf",
     ],
   );
 
@@ -76,7 +76,7 @@ A report that cannot be fetched is named on stderr and listed under failedReport
     [
       "assess reports stats --from 30d --to now",
       "assess reports stats --from 2026-10-01 --to 2026-12-31 --test 1001 --pass-mark 60",
-      "assess reports stats --from 90d --to now --test 1001,1002 --json | jq '.[] | {testId, median, passRate}'",
+      "assess reports stats --from 90d --to now --test 1001,1002 --pass-mark 60 --json | jq '.[] | {testId, median, passRate}'",
       "assess reports stats --from 90d --to now -o csv > stats.csv",
     ],
   );

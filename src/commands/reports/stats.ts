@@ -99,6 +99,19 @@ const num = (n: number | null) => (n === null ? "–" : String(n));
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** A label and items joined by " · " (or `separator`), going on under the first where a line would pass `width`. */
+function items(label: string, texts: string[], width: number, separator = " · "): string {
+  const lines: string[][] = [[]];
+  for (const text of texts) {
+    const line = lines.at(-1)!;
+    if (line.length > 0 && label.length + [...line, text].join(separator).length > width) lines.push([text]);
+    else line.push(text);
+  }
+  return lines
+    .map((line, i) => (i === 0 ? label : " ".repeat(label.length)) + line.join(separator))
+    .join("\n");
+}
+
 /** One test's block, as text for a terminal `width` columns wide. */
 function renderTest(test: TestStats, style: Style, width: number): string {
   const label = (text: string) => `  ${text.padEnd(11)}`;
@@ -109,17 +122,18 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     `${label("Attempts")}${plural(test.attempts, "finished attempt")} · ${plural(test.reports, "report")}` +
       (failed > 0 ? ` · ${failed} failed` : ""),
   ];
-  const statuses = Object.entries(test.statuses)
-    .map(([status, count]) => `${escapeControls(status)} ${count}`)
-    .join(" · ");
-  if (statuses !== "") lines.push(`${label("Status")}${statuses}`);
+  const statuses = Object.entries(test.statuses).map(
+    ([status, count]) => `${escapeControls(status)} ${count}`,
+  );
+  if (statuses.length > 0) lines.push(items(label("Status"), statuses, width));
   if (test.scored === 0) {
     lines.push(`${label("Score %")}no scores`);
     return `${lines.join("\n")}\n`;
   }
-  lines.push(
-    `${label("Score %")}mean ${num(test.mean)} · median ${num(test.median)} · p10 ${num(test.p10)} · p90 ${num(test.p90)} · min ${num(test.min)} · max ${num(test.max)}`,
+  const scores = (["mean", "median", "p10", "p90", "min", "max"] as const).map(
+    (name) => `${name} ${num(test[name])}`,
   );
+  lines.push(items(label("Score %"), scores, width));
   if (test.passMark !== null && test.passed !== null && test.passRate !== null) {
     lines.push(
       `${label("Pass rate")}${percent(test.passRate)} (${test.passed} of ${test.scored} scored ${test.passMark} or more)`,
@@ -144,9 +158,8 @@ function renderTest(test: TestStats, style: Style, width: number): string {
     const counts = test.perDay.map((d) => d.count);
     const each = size === 1 ? "" : `, each mark ${size} days`;
     lines.push(`${label("Per day")}${sparkline(groupSums(counts, size))}`);
-    lines.push(
-      `${" ".repeat(13)}${test.perDay[0]!.date} … ${test.perDay.at(-1)!.date} (busiest day ${largest(counts)}${each})`,
-    );
+    const range = `${test.perDay[0]!.date} … ${test.perDay.at(-1)!.date}`;
+    lines.push(items(label(""), [range, `(busiest day ${largest(counts)}${each})`], width, " "));
   }
   if (test.undated > 0)
     lines.push(`${label("")}${plural(test.undated, "report")} without a time in the period`);

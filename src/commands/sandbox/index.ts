@@ -35,9 +35,9 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .action(lazy(() => import("./complete.js"))),
     [
-      "assess sandbox complete 50123",
-      "assess sandbox complete 50123 --status TestLeft --url http://127.0.0.1:4010",
-      "assess --sandbox sandbox complete 50123   # an attempt of the embedded sandbox (`assess --sandbox ...`)",
+      "assess sandbox complete 100304",
+      "assess sandbox complete 100306 --status TestLeft --url http://127.0.0.1:4010",
+      "assess --sandbox sandbox complete 100311   # an attempt of the embedded sandbox (`assess --sandbox ...`)",
     ],
   );
 }

@@ -43,7 +43,10 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.
     const checked = TestSettings.safeParse(body);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      throw new UsageError(`--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`);
+      throw new UsageError(
+        `--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`,
+        `--file sends the service's settings object as is (flags as 1 or 0); a file of \`assess tests settings pull\` (flags as yes/no) is applied with \`assess tests settings apply ${testId} ${file}\``,
+      );
     }
   } else {
     if (Object.keys(changes).length === 0)
