@@ -149,6 +149,16 @@ export class Context {
     return this.sdkClient;
   }
 
+  /**
+   * Whether `answer` is a write's answer the API layer could not read (it warned: the write was accepted, a
+   * success): then it is printed as it came with --json, and nothing else is shown of it.
+   */
+  unreadAnswer(answer: unknown): boolean {
+    if (this.sdkClient?.api.unreadWarning(answer) === undefined) return false;
+    if (this.out.isJson && answer !== undefined) this.out.json(answer);
+    return true;
+  }
+
   /** The client of this command, shared by every call: `clientFor()` with the configured key. */
   async apiClient(): Promise<ApiClient> {
     this.httpClient ??= await this.clientFor();

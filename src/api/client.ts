@@ -19,7 +19,7 @@ export interface ClientOptions {
   userAgent: string;
   /** `--debug` lines; the key never reaches them. */
   debug?: (line: string) => void;
-  /** Retry waits, logged with or without `--debug`. */
+  /** Retry waits, and writes whose answer could not be read (api/endpoints.ts): said with or without `--debug`. */
   warn: (line: string) => void;
   /** `--dry-run`: sees every request and says whether to send it (a planning read); one not sent ends the command. */
   dryRun?: (request: DryRunRequest, readOnly: boolean) => boolean;

@@ -5,7 +5,13 @@ import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
-import { isSkills, OPERATIONS, type Operation, type OperationRecord } from "./operations/index.js";
+import {
+  isSkills,
+  OPERATIONS,
+  type Operation,
+  type OperationRecord,
+  pathParameters,
+} from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
 
@@ -42,6 +48,8 @@ type Extra = Pick<RequestOptions, "query" | "raw">;
  * (bulk chunks, callbacks, the attempt listing, the PDF) have a function of their own.
  */
 export class Api {
+  private unread?: { data: unknown; warning: string };
+
   constructor(readonly client: ApiClient) {
     showAs(this, () => ({ client: this.client }));
   }
@@ -56,7 +64,24 @@ export class Api {
     const checked =
       record.body === "empty" ? {} : typeof record.body === "object" ? record.body.parse(body) : body;
     const answer = await this.send(operation, params, { ...extra, body: checked });
-    return record.read!(answer) as ResultOf<O>;
+    try {
+      return record.read!(answer) as ResultOf<O>;
+    } catch (error) {
+      // CLI.md: any 2xx is success. A write was done: failing it would have it sent again (an invitation twice).
+      if (record.effect === "read" || !(error instanceof ApiError)) throw error;
+      const warning = unreadWarning(record, params, answer, error);
+      this.client.options.warn(warning);
+      this.unread = { data: answer.data, warning };
+      return answer.data as ResultOf<O>;
+    }
+  }
+
+  /**
+   * The warning `call` gave when it returned `value`, as it came, for the last write whose answer it could not
+   * read; else undefined.
+   */
+  unreadWarning(value: unknown): string | undefined {
+    return this.unread !== undefined && this.unread.data === value ? this.unread.warning : undefined;
   }
 
   async page<O extends Paged>(operation: O, pageNumber: number, pageSize: number): Promise<Page<ItemOf<O>>> {
@@ -152,6 +177,7 @@ export class Api {
     const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
     const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
+      status: res.status,
       data: record.raw ? res.data : unwrap(res.data),
       method: target.method,
       path: query.size > 0 ? `${target.path}?${query}` : target.path,
@@ -167,6 +193,19 @@ export class Api {
     }
     return answer;
   }
+}
+
+/** Says that a write was accepted though its answer cannot be read, and where to see whether it was done. */
+function unreadWarning(record: OperationRecord, params: readonly number[], answer: Answer, error: ApiError) {
+  const names = pathParameters(record.path);
+  const check = (record.check ?? "in the service that it was done").replace(/\{(\w+)\}/g, (_, name: string) =>
+    String(params[names.indexOf(name)]),
+  );
+  const problem = answer.data === undefined ? "it was empty" : error.messages.join("; ");
+  return (
+    `The service accepted ${answer.method} ${answer.path} (HTTP ${answer.status}): it was done, but its answer could not be read (${problem}). ` +
+    `Check ${check} before running it again.`
+  );
 }
 
 /** A bulk request's count of items, within its record's limit (each item was checked where its row was read). */

@@ -12,6 +12,8 @@ import type * as z from "../parse/zod.js";
 
 /** An answer and where it came from, for errors that say how to see it raw (`assess api`). */
 export interface Answer {
+  /** The HTTP status (a 2xx). */
+  status: number;
   data: unknown;
   method: string;
   /** The path as sent, with its query. */

@@ -9,7 +9,7 @@
  * test/mcp/tools.test.ts checks that every operation is a tool or declared out.
  */
 
-import type { Paged, Read } from "../api/endpoints.js";
+import type { Api, Paged, Read } from "../api/endpoints.js";
 import {
   type Operation,
   type OperationRecord,
@@ -177,12 +177,20 @@ function toolOf(operation: Operation, record: OperationRecord, offer: Offered): 
       const values = Object.fromEntries(query.map((q) => [q.name, args[q.name]])) as QueryValues;
       const fields = Object.fromEntries(Object.entries(args).filter(([name]) => !named.includes(name)));
       const sent = (record.body === undefined ? undefined : fields) as never;
-      const result = await client.api.call(operation as Read, path, sent, { query: values });
-      // Always an object: a list under `items`, anything else under `result`.
-      if (isRecord(result)) return result;
-      return Array.isArray(result) ? { items: result } : { result: result ?? null };
+      return toolResult(client.api, await client.api.call(operation as Read, path, sent, { query: values }));
     },
   };
+}
+
+/**
+ * An answer as a tool's result, always an object: a list under `items`, anything else under `result`; a write's
+ * answer that could not be read (the write was accepted) as it came, with the warning said of it.
+ */
+export function toolResult(api: Api, result: unknown): Record<string, unknown> {
+  const warning = api.unreadWarning(result);
+  if (warning !== undefined) return { result: result ?? null, warning };
+  if (isRecord(result)) return result;
+  return Array.isArray(result) ? { items: result } : { result: result ?? null };
 }
 
 /** A query parameter's argument, from its documented JSON Schema (the few kinds the table holds). */

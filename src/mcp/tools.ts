@@ -12,7 +12,7 @@ import { toServiceTime } from "../parse/dates.js";
 import * as z from "../parse/zod.js";
 import { spanOf, windowCount } from "../sdk/attempts.js";
 import { bulkTool } from "./bulk.js";
-import { operationTools, paging } from "./operations.js";
+import { operationTools, paging, toolResult } from "./operations.js";
 import { builtOn, idArgument, type Tool, tool } from "./tool.js";
 
 /** The most attempts one call of list_attempts returns; nextCursor gives the rest. */
@@ -118,7 +118,7 @@ const COMPOSITE: Record<string, Tool> = {
         status: s.LinkStatus,
       }),
     call: async ({ client }, { testId, testLinkId, status }) =>
-      client.testLinks.update(testId, testLinkId, { testLinkStatus: status }),
+      toolResult(client.api, await client.testLinks.update(testId, testLinkId, { testLinkStatus: status })),
   }),
   resend_callbacks: bulkTool("callbacks"),
   upsert_employees: bulkTool("upsert"),

@@ -37,6 +37,11 @@ export interface OperationRecord {
   description: string;
   /** `add` only adds; `overwrite` may change or remove what exists. */
   effect: "read" | "add" | "overwrite";
+  /**
+   * A write whose answer `read` may not make sense of: where to check that it was done (`{name}`: the path's
+   * parameter), said when its answer cannot be read (the write is still a success: api/endpoints.ts).
+   */
+  check?: string;
   query?: readonly QueryParameter[];
   pagination?: {
     page: string;
@@ -138,8 +143,14 @@ function readLink(answer: Answer): s.TestLink {
   return read(s.TestLink, answer, "test link", isRecord(inner) ? inner : answer.data);
 }
 
-/** A user's answer (create, update, status). */
-const readUser = (answer: Answer): s.User => read(s.User, answer, "user");
+/** A user's answer (create, update, status): one with none of a user's fields (`{}`) says nothing of the user. */
+const UserAnswer = s.User.refine(
+  (user) => Object.values(user).some((value) => value != null),
+  "none of a user's fields",
+);
+const readUser = (answer: Answer): s.User => read(UserAnswer, answer, "user");
+const INVITATION_CHECK = "the invitations of test {testId} in the service's web application";
+const USER_CHECK = "the account's users in the service's web application";
 
 export const OPERATIONS = {
   // The assessment API's ({base_url}, paths under /v3).
@@ -163,6 +174,7 @@ export const OPERATIONS = {
     description:
       'Invites one candidate (emailId, fullName) to a test; the answer holds the invitation\'s testInvitationId and test URL. Dates are UTC YYYY-MM-DDTHH:mm:ssZ; sendEmail "yes" e-mails the candidate.',
     effect: "add",
+    check: INVITATION_CHECK,
     body: s.InviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
     response: "Invitation",
@@ -209,6 +221,7 @@ export const OPERATIONS = {
     tag: "invitations",
     description: "Invites one candidate through a test link, with the link's settings.",
     effect: "add",
+    check: INVITATION_CHECK,
     body: s.LinkInviteBody,
     read: (answer: Answer): s.Invitation => read(s.Invitation, answer, "invitation"),
     response: "Invitation",
@@ -282,6 +295,7 @@ export const OPERATIONS = {
     description:
       "Creates a test link (a named entry point) of a test: testLinkName, invitationType (email or open), proctoringSettings, invitationSchedule (validityindays with invitationValidityInDays and timeZoneId; timebound or slotwise with startDateTime, endDateTime and timeZoneId), testLinkStatus.",
     effect: "add",
+    check: "the links of the test (`assess links list --test {testId}`)",
     body: s.TestLinkBody,
     read: readLink,
     response: "TestLink",
@@ -300,6 +314,7 @@ export const OPERATIONS = {
     description:
       "Changes the fields given of a test link (name, status, schedule, proctoring); the others are kept.",
     effect: "overwrite",
+    check: "the link (`assess links get {testLinkId} --test {testId}`)",
     body: s.TestLinkBody,
     read: readLink,
     response: "TestLink",
@@ -309,6 +324,7 @@ export const OPERATIONS = {
     description:
       "Creates a user of the account (an administrator of tests: role Reviewer, in the default business unit unless businessunitId); the user gets an e-mail to set a password.",
     effect: "add",
+    check: USER_CHECK,
     body: s.UserCreateBody,
     read: readUser,
     response: "User",
@@ -317,6 +333,7 @@ export const OPERATIONS = {
     summary: "Move a user to a business unit",
     description: "Moves the user with this Email to another business unit (BusinessunitId).",
     effect: "overwrite",
+    check: USER_CHECK,
     body: s.UserUpdateBody,
     read: readUser,
     response: "User",
@@ -325,6 +342,7 @@ export const OPERATIONS = {
     summary: "Activate or deactivate a user",
     description: "Activates or deactivates a user: an inactive user cannot sign in.",
     effect: "overwrite",
+    check: USER_CHECK,
     body: s.UserStatusBody,
     read: readUser,
     response: "User",

@@ -56,6 +56,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, 
     const fetchPage = async (page: number) => {
       const res = await client.request({ method, path: pathname, api, query: { ...query, [pageKey]: page } });
       const answer = {
+        status: res.status,
         data: res.data,
         method,
         path: pathname,

@@ -75,8 +75,12 @@ const INVITATION_COLUMNS: Column[] = [
   { key: "status", header: "STATUS" },
 ];
 
-/** Says who was invited where, then prints the invitation: Pending where its answer has none (send's). */
+/**
+ * Says who was invited where, then prints the invitation: Pending where its answer has none (send's); an answer
+ * that could not be read was warned of (context.ts).
+ */
 async function showInvitation(ctx: Context, answer: Invitation, email: string | undefined, where: string) {
+  if (ctx.unreadAnswer(answer)) return;
   ctx.success(
     `Invited ${email ?? "an anonymous candidate"} ${where} (invitation ${answer.testInvitationId})`,
   );

@@ -37,6 +37,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 
   const client = await ctx.client();
   const link = await client.testLinks.create(testId, toBody(spec));
+  if (ctx.unreadAnswer(link)) return 0;
   ctx.success(`Created test link ${link.testLinkId} "${link.testLinkName ?? spec.name}" for test ${testId}`);
   await showLink(ctx, link);
   return 0;

@@ -27,6 +27,7 @@ export async function run(
     return 0;
   }
   const link = await client.testLinks.update(testId, testLinkId, { testLinkStatus: status });
+  if (ctx.unreadAnswer(link)) return 0;
   ctx.success(`Test link ${testLinkId} of test ${testId} is now ${link.testLinkStatus ?? status}`);
   await showLink(ctx, link);
   return 0;

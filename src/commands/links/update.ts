@@ -56,6 +56,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]
     for (const change of changes) ctx.info(`  ${change.path}: ${show(change.from)} → ${show(change.to)}`);
   }
   const link = await client.testLinks.update(testId, testLinkId, body);
+  if (ctx.unreadAnswer(link)) return 0;
   ctx.success(
     `Updated test link ${testLinkId} of test ${testId}: ${changes.map((c) => c.path.split(".").at(-1)).join(", ")}`,
   );

@@ -41,6 +41,7 @@ async function createUser(ctx: Context, o: z.infer<typeof createOptions>) {
     fullName: fullName!,
     ...(o.businessUnit ? { businessunitId: o.businessUnit } : {}),
   });
+  if (ctx.unreadAnswer(user)) return 0;
   ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
   await ctx.out.record(user, USER_COLUMNS);
   return 0;
@@ -56,6 +57,7 @@ async function moveUser(ctx: Context, o: z.infer<typeof updateOptions>) {
   const client = await ctx.client();
   // The service spells this body with capitals: Email, BusinessunitId.
   const user = await client.users.update({ Email: email!, BusinessunitId: businessunitId });
+  if (ctx.unreadAnswer(user)) return 0;
   ctx.success(`Moved ${email} to business unit ${businessunitId}`);
   const moved = USER_COLUMNS.filter((c) => c.key === "email" || c.key === "businessunitId");
   await ctx.out.record(user, moved);
@@ -70,6 +72,7 @@ async function setStatus(ctx: Context, o: z.infer<typeof statusOptions>, _args: 
   ]);
   const client = await ctx.client();
   const user = await client.users.setStatus({ email: email!, status });
+  if (ctx.unreadAnswer(user)) return 0;
   ctx.success(`${email} is now ${user.status ?? status}`);
   await ctx.out.record(user, USER_COLUMNS);
   return 0;
