@@ -113,11 +113,7 @@ export class Output {
   ): Promise<void> {
     if (this.format !== "table" || this.options.fields) return this.record(row);
     const { [listKey]: list, ...summary } = row;
-    // The record's own columns first, then any other field the service sent, so that nothing is hidden.
-    const own = (recordColumns ?? []).filter((c) => cellValue(c, summary) !== undefined);
-    const named = new Set(own.map((c) => fold(c.key)));
-    const rest = Object.keys(summary).filter((key) => !named.has(fold(key)));
-    await this.record(summary, [...own, ...rest.map((key) => ({ key }))]);
+    await this.record(summary, everyField(summary, recordColumns ?? []));
     if (Array.isArray(list) && list.length > 0) await this.list(list as Row[], columns);
   }
 
@@ -195,6 +191,14 @@ export class Output {
   private tableStyle() {
     return { head: [], border: this.options.color ? ["grey"] : [], compact: true };
   }
+}
+
+/** The `columns` a record has a value for, then a column of each other field it has, so that nothing is hidden. */
+export function everyField(row: Row, columns: Column[]): Column[] {
+  const own = columns.filter((c) => cellValue(c, row) !== undefined);
+  const named = new Set(own.map((c) => fold(c.key)));
+  const rest = Object.keys(row).filter((key) => !named.has(fold(key)));
+  return [...own, ...rest.map((key) => ({ key }))];
 }
 
 export function cellValue(column: Column, row: Row): unknown {

@@ -33,7 +33,7 @@ describe("the answers of writes", () => {
     expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
       "POST /v3/invitations/50123/cancel",
     ]);
-    expect(r.stdout).toBe("testInvitationId\tstatus\n50123\tcancelled\n");
+    expect(r.stdout).toBe("INVITATION\tSTATUS\n50123\tcancelled\n");
   });
 
   it("`invite reattempt` answered with the same id as a numeric string: no new invitation is claimed", async () => {

@@ -6,7 +6,7 @@ import type { Invitation, InviteBody } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
-import type { Column } from "../../output/output.js";
+import { type Column, everyField } from "../../output/output.js";
 import { refusePastEnd, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { date, id, parsed } from "../../parse/flags.js";
@@ -151,7 +151,8 @@ export const cancel = {
     const client = await ctx.client();
     const answer = await client.invitations.cancel(testInvitationId);
     ctx.success(`Invitation ${testInvitationId} cancelled`);
-    await ctx.out.record({ testInvitationId, status: "cancelled", ...answer });
+    const cancelled = { testInvitationId, status: "cancelled", ...answer };
+    await ctx.out.record(cancelled, everyField(cancelled, INVITATION_COLUMNS));
     return 0;
   },
 };
@@ -183,7 +184,7 @@ export const reattempt = {
         ? `Reattempt allowed: new invitation ${String(newId)}`
         : `Reattempt allowed for invitation ${previous}`,
     );
-    await ctx.out.record(answer);
+    await ctx.out.record(answer, everyField(answer, INVITATION_COLUMNS));
     return 0;
   },
 };
