@@ -12,6 +12,14 @@ describe("help topics", () => {
     expect(r.stdout).toContain(topic.toUpperCase().replace("-", " "));
   });
 
+  it("assess help exit-codes says what CLI.md's table says, its notes on 3 and 4 included", async () => {
+    const text = (await runCli(["help", "exit-codes"])).stdout.replace(/\s+/g, " ");
+    expect(text).toContain("(rows skipped by --skip-invalid alone do not make it 3)");
+    expect(text).toContain(
+      "(a 401 of callbacks resend's request, POST /v3/callbacks/process, that names invalid ids is a per-id failure, not this)",
+    );
+  });
+
   it("assess help environment names every ASSESS_* variable the CLI reads", async () => {
     const names = new Set<string>();
     const walk = (dir: string) => {

@@ -38,8 +38,8 @@ export const TOPICS: Record<string, string> = {
   0    success
   1    the service or the network failed (after retries), or a request may have been processed but its answer was lost (the message says how to check)
   2    usage or input error: bad flag, missing value, invalid CSV; nothing was sent
-  3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome
-  4    authentication or permission: 401 or 403 from the service, or no API key configured
+  3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome (rows skipped by --skip-invalid alone do not make it 3)
+  4    authentication or permission: 401 or 403 from the service, or no API key configured (a 401 of callbacks resend's request, POST /v3/callbacks/process, that names invalid ids is a per-id failure, not this)
   130  interrupted (Ctrl-C); bulk runs leave a ledger that a rerun resumes from
 `,
   "dry-run": `DRY RUN
