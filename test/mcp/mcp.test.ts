@@ -13,6 +13,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFixedAnswer } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { BIN, callTool as call, connectMcp } from "./helpers.js";
@@ -250,6 +251,36 @@ describe("assess mcp --allow-writes", () => {
     expect(invited.data.testInvitationId).toEqual(expect.any(Number));
     const sent = requestsSince(before, "POST", /^\/v3\/tests\/1001\/invite$/);
     expect(sent.map((r) => r.body)).toEqual([{ emailId: "mcp.one@example.com", fullName: "Mcp One" }]);
+  });
+
+  it("a write answered 201 with an empty body is a success: the answer as it came, with the warning", async () => {
+    const server = await startFixedAnswer({ status: 201, body: "" });
+    try {
+      const client = await connectTo({ ...env, ASSESS_BASE_URL: server.url }, ["--allow-writes"]);
+      const invited = await call(client, "invite_candidate", {
+        testId: 1001,
+        emailId: "mcp.unread@example.com",
+        fullName: "Mcp Unread",
+      });
+      expect(invited.result.isError, invited.text).toBeFalsy();
+      expect(invited.data).toEqual({
+        result: null,
+        warning: expect.stringMatching(/^The service accepted POST \/v3\/tests\/1001\/invite \(HTTP 201\)/),
+      });
+      const status = await call(client, "set_test_link_status", {
+        testId: 1001,
+        testLinkId: 3001,
+        status: "inactive",
+      });
+      expect(status.result.isError, status.text).toBeFalsy();
+      expect(status.data.warning).toMatch(/Check the link \(`assess links get 3001 --test 1001`\)/);
+      expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+        "POST /v3/tests/1001/invite",
+        "POST /v3/tests/1001/testlinks/3001",
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   it("a bulk invite answers with a plan, sends only with its token, once, into the CLI's ledger", async () => {
