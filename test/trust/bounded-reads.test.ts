@@ -2,7 +2,7 @@
  * Whole reads of standard input and of files the user names are bounded: more than the limit is a usage error
  * naming the source and the limit (exit 2), nothing is sent, and no more than the limit is read (memory stays
  * small, a stream that never ends ends the run at once). An API key: 4 KiB; a request body (`api --data`, a
- * command's `--file` JSON): 8 MiB; a workbook: 64 MiB.
+ * command's `--file` JSON): 8 MiB; a workbook, and an id list on stdin: 64 MiB.
  */
 import { existsSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,9 +15,9 @@ const tmp = useTempDir("assess-bounded-reads-");
 
 const MiB = 1024 * 1024;
 
-/** `bytes` of `yes` (lines of "y"), made as they are read. */
-function yes(bytes: number): Readable {
-  const chunk = Buffer.from("y\n".repeat(32 * 1024));
+/** `bytes` of `yes` (lines of "y", or of `line`), made as they are read. */
+function yes(bytes: number, line = "y"): Readable {
+  const chunk = Buffer.from(`${line}\n`.repeat(Math.ceil((64 * 1024) / (line.length + 1))));
   return Readable.from(
     (function* () {
       for (let sent = 0; sent < bytes; sent += chunk.length) yield chunk;
@@ -53,6 +53,24 @@ describe("auth login --with-key reads at most 4 KiB of stdin", () => {
     expect(r.peakMiB).toBeLessThan(150);
     expect(t.sandbox.requests.length).toBe(before);
     expect(existsSync(join(configDir, "config.json"))).toBe(false);
+  });
+});
+
+describe("callbacks resend --file - keeps at most 64 MiB of stdin", () => {
+  it("200 MB of lines piped in: exit 2 naming stdin and the limit, small memory, nothing sent", async () => {
+    const source = yes(200 * MiB, "1".repeat(999));
+    const before = t.sandbox.requests.length;
+    const r = await runBin(["callbacks", "resend", "--file", "-"], {
+      env: t.env,
+      stdin: source,
+      peakMemory: true,
+      timeoutMs: 20_000,
+    });
+    source.destroy();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("stdin holds more than 64 MiB, more than an id list can be; nothing was sent");
+    expect(r.peakMiB).toBeLessThan(300);
+    expect(t.sandbox.requests.length).toBe(before);
   });
 });
 
