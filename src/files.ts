@@ -2,13 +2,14 @@
  * Files assess writes for the user (`reports pdf` and `reports export --out`, `tests settings pull --out`,
  * bulk rejects): checked before any request goes out, never written through a link, never clobbering a file
  * unless `--force`, never seen half written. And the files it reads: why one cannot be read (`unreadable`),
- * standard input as a file (`stdinToFile`).
+ * one read whole within a bound (`readAtMost`, `readText`), standard input as a file (`stdinToFile`).
  */
 
 import {
   accessSync,
   closeSync,
   constants,
+  createReadStream,
   createWriteStream,
   linkSync,
   lstatSync,
@@ -209,6 +210,54 @@ export function unreadable(name: string, error: unknown, { stdin = false } = {})
     default:
       return new UsageError(`Cannot read ${name}: ${code ?? (error as Error).message ?? String(error)}`);
   }
+}
+
+/** `512 bytes`, `3.1 MiB`: sizes in messages. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
+}
+
+/**
+ * All of `input`, or undefined as soon as it passes `limit` bytes: then it is read no further (a stream is
+ * destroyed), and no more than the limit and one chunk was held.
+ */
+export async function readAtMost(
+  input: AsyncIterable<Buffer | string>,
+  limit: number,
+): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const piece of input) {
+    const chunk = typeof piece === "string" ? Buffer.from(piece) : piece;
+    bytes += chunk.length;
+    if (bytes > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The text of a file the user names, or of standard input (`-`, when `stdin` is given), read whole: more than
+ * `limit` bytes is a usage error naming the source, `what` it is read as and the limit (and is read no further);
+ * a file that cannot be read is `unreadable`'s.
+ */
+export async function readText(path: string, limit: number, what: string, stdin?: Readable): Promise<string> {
+  const fromStdin = path === "-" ? stdin : undefined;
+  const name = fromStdin ? "stdin" : path;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readAtMost(fromStdin ?? createReadStream(path, { end: limit }), limit);
+  } catch (error) {
+    throw unreadable(name, error, { stdin: stdin !== undefined });
+  }
+  if (bytes === undefined) {
+    throw new UsageError(
+      `${name} holds more than ${formatBytes(limit)}, more than ${what} can be; nothing was sent`,
+    );
+  }
+  return bytes.toString("utf8");
 }
 
 /** Standard input copied to a private temporary file, for a reader that reads its input more than once. */

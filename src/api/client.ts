@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
 import { field, isRecord } from "../fields.js";
+import { formatBytes } from "../files.js";
 import { redactKey, showAs, withHiddenKey } from "../redact.js";
 import { clip, MAX_DEPTH, nestsDeeperThan } from "./read.js";
 import { backoffMs, neverSent, retryAfterMs, retryableStatus } from "./retry.js";
@@ -471,11 +472,4 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
   if (Object.hasOwn(REASONS, code)) return REASONS[code]!;
   if (TIMEOUTS.has(code)) return `no answer within ${timeoutMs} ms`;
   return error instanceof Error ? error.message : String(error);
-}
-
-/** `512 bytes`, `3.1 MiB`: sizes in messages. */
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, "")} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MiB`;
 }

@@ -1,11 +1,12 @@
 /**
- * Fitting a table to the terminal, as gh does: a link or an e-mail is never cut, so other columns narrow
- * first (widest first), then leave (empty ones first, then from the right, never the first); links that
- * cannot fit leave the table for lines of their own below it.
+ * Fitting a table to the terminal, as gh does: a link, an e-mail or a date is never cut, so other columns
+ * narrow first (widest first), then leave (empty ones first, then from the right, never the first); links
+ * (and dates) that cannot fit leave the table for lines of their own below it.
  */
 
-/** Only links or e-mail addresses (one, or a list joined by ", " as cellText joins them). */
-const WHOLE = /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+)(?:, |$))+$/;
+/** Only links, e-mail addresses or ISO dates (one, or a list joined by ", " as cellText joins them). */
+const WHOLE =
+  /^(?:(?:https?:\/\/\S+|[^\s@,]+@[^\s@,]+\.[^\s@,]+|\d{4}-\d\d-\d\d(?:T[\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?)(?:, |$))+$/;
 
 /** Narrower than this (or than its header) a cut column says nothing. */
 const MIN_WIDTH = 8;

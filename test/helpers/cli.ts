@@ -197,8 +197,8 @@ export const checkWorker = pathToFileURL(join(ROOT, "dist", "check-worker.cjs"))
 
 export interface BinOptions {
   env?: Record<string, string | undefined>;
-  /** What the child reads on stdin (a pipe, closed after it): nothing by default. */
-  stdin?: string | Buffer;
+  /** What the child reads on stdin (a pipe, closed after it): nothing by default; a stream is piped in. */
+  stdin?: string | Buffer | Readable;
   cwd?: string;
   /** SIGKILL after this long, a bound for a test that would otherwise hang (60 s by default). */
   timeoutMs?: number;
@@ -276,7 +276,8 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
   child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
   child.stdin.on("error", () => undefined);
-  child.stdin.end(options.stdin ?? "");
+  if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
+  else child.stdin.end(options.stdin ?? "");
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
   const texts = {
     stdout: () => Buffer.concat(out).toString("utf8"),

@@ -1,4 +1,6 @@
+import { readSync } from "node:fs";
 import { resolve } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
 import { afterAll } from "vitest";
@@ -20,6 +22,9 @@ const CLOSE_LIMIT_MS = 10_000;
  * exit 134). So no file ends with one open: each is closed, and awaited, before the file's workers go.
  */
 const open = new Set<Terminal>();
+
+/** What node-pty's UnixTerminal has beside IPty, which its typings leave out: the master's fd, its stream's events. */
+type UnixPty = IPty & { readonly fd: number; on(event: "end", listener: () => void): void };
 afterAll(() => Promise.all([...open].map((term) => term.close())));
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -34,8 +39,17 @@ export class Terminal {
   readonly exited: Promise<number>;
 
   private constructor(private readonly pty: IPty) {
-    pty.onData((data) => {
-      this.raw += data;
+    // Bytes (the pty has no encoding): a character cut between two reads is decoded whole.
+    const decoder = new StringDecoder("utf8");
+    pty.onData((data: Buffer | string) => {
+      this.raw += decoder.write(data);
+    });
+    // libuv ends the stream at the first short read once the child has hung up, though the kernel may still hold
+    // kilobytes of its output (a test process busy when the child exited lost the end of long outputs). The rest
+    // is read here, before the stream closes: node-pty reports the exit only after that.
+    (pty as UnixPty).on("end", () => {
+      this.raw += decoder.write(unread((pty as UnixPty).fd));
+      this.raw += decoder.end();
     });
     this.exited = new Promise((done) =>
       pty.onExit(({ exitCode }) => {
@@ -58,6 +72,7 @@ export class Terminal {
       cols,
       rows: 40,
       cwd,
+      encoding: null,
       env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", NO_COLOR: "1", ...env },
     });
     return new Terminal(pty);
@@ -117,5 +132,21 @@ export class Terminal {
     const lingering = setTimeout(() => signal("SIGKILL"), CLOSE_LIMIT_MS);
     await this.exited;
     clearTimeout(lingering);
+  }
+}
+
+/** What the terminal still holds for its reader: read until the kernel says there is no more (EIO once the child is gone). */
+function unread(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let bytes = 0;
+    try {
+      bytes = readSync(fd, buffer);
+    } catch {
+      // EIO: all of it was read; EAGAIN: another process still holds the terminal open.
+    }
+    if (bytes === 0) return Buffer.concat(chunks);
+    chunks.push(Buffer.from(buffer.subarray(0, bytes)));
   }
 }

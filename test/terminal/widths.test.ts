@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, ROOT, sleep, useTestEnv } from "../helpers/cli.js";
+import { BIN, ROOT, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../helpers/terminal.js";
 
@@ -27,17 +27,7 @@ async function inTerminal(args: string[], cols: number) {
   const term = Terminal.start(args, t.env, cols);
   terminals.push(term);
   const code = await term.exited;
-  await settled(term);
   return { code, raw: term.output, lines: screenLines(term.output, cols) };
-}
-
-/** Output can still arrive after the exit: waits until none came for a while. */
-async function settled(term: Terminal): Promise<void> {
-  let seen = -1;
-  while (seen !== term.output.length) {
-    seen = term.output.length;
-    await sleep(100);
-  }
 }
 
 /** The built CLI with stdout and stderr piped (not spawnSync: the sandbox answers from this process). */
@@ -98,16 +88,17 @@ describe("one progress line, erased before anything else and at every exit", () 
   );
 
   it.each(WIDTHS)(
-    "the tour's reports stats --pass-mark 60 (of one test) at %i columns: the bar erased, every line within the width",
+    "the tour's reports stats --pass-mark 60 at %i columns: the bar erased, every line within the width",
     async (cols) => {
-      // One test: a pseudo-terminal may drop the end of a long output at the exit, and the block is what matters.
-      const args = "reports stats --from 90d --to now --pass-mark 60 --test 1002".split(" ");
+      const args = "reports stats --from 90d --to now --pass-mark 60".split(" ");
       const r = await inTerminal(args, cols);
       expect(r.code).toBe(0);
       expect(r.raw).toMatch(/\d+% \d+\/\d+ reports/);
       expect(r.lines.filter((line) => BAR.test(line) || /reports\/s/.test(line))).toEqual([]);
       const shown = r.lines.filter(Boolean);
-      expect(shown[0]).toBe("Test 1002 · Python Developer");
+      // Five tests' blocks (~5 KB), the first and the last whole.
+      expect(shown.filter((line) => /^Test \d+ · /.test(line))).toHaveLength(5);
+      expect(shown[0]).toMatch(/^Test \d+ · /);
       expect(shown.at(-1)).toMatch(/busiest day \d+/);
       expect(fitsWidth(r.raw, cols)).toEqual([]);
       // The statistics, each whole, however they are folded: a line goes on under the first item.
@@ -156,7 +147,6 @@ describe("one progress line, erased before anything else and at every exit", () 
     await term.waitFor(/1\/4 windows/);
     term.type("\u0003");
     expect(await term.exited).toBe(130);
-    await settled(term);
     expect(screenLines(term.output, 80).filter((line) => BAR.test(line))).toEqual([]);
   });
 

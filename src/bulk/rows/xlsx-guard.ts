@@ -6,9 +6,10 @@
  * sheet's rows and cell addresses as it inflates, and hands the reader a new archive of those parts alone.
  * Every refusal is a usage error: CSV input streams at any size.
  */
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
 import { createInflateRaw } from "node:zlib";
 import { UsageError } from "../../errors.js";
+import { readAtMost } from "../../files.js";
 import { columnName } from "./columns.js";
 
 /** Entries of the archive's directory: a workbook has a few dozen. */
@@ -44,11 +45,11 @@ const refuse = (name: string, why: string) =>
 
 /** The workbook reduced to the parts the reader needs, within the limits; undefined when it is no ZIP archive. */
 export async function guardWorkbook(path: string, name: string, sheet: string | undefined) {
-  const file = await readFile(path);
-  if (file.length > MAX_FILE_BYTES) {
+  const file = await readAtMost(createReadStream(path, { end: MAX_FILE_BYTES }), MAX_FILE_BYTES);
+  if (file === undefined) {
     throw refuse(
       name,
-      `the workbook is ${Math.round(file.length / 1048576)} MiB; assess reads workbooks up to ${MAX_FILE_BYTES / 1048576} MiB`,
+      `the workbook is larger than ${MAX_FILE_BYTES / 1048576} MiB; assess reads workbooks up to that size`,
     );
   }
   const entries = centralDirectory(file, name);

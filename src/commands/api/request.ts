@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { text } from "node:stream/consumers";
 import type { RequestOptions } from "../../api/client.js";
 import { paginate } from "../../api/endpoints.js";
 import { OPERATIONS, type OperationRecord } from "../../api/operations/index.js";
@@ -7,9 +5,10 @@ import { readPage } from "../../api/read.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
-import { unreadable } from "../../files.js";
+import { readText } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
+import { MAX_BODY_BYTES } from "../shared/files.js";
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
 const PAGE_KEYS = ["pageNo", "PageNumber"];
@@ -102,20 +101,18 @@ function splitPath(arg: string): [string, string | undefined] {
 
 async function readData(ctx: Context, data: string | undefined): Promise<unknown> {
   if (data === undefined) return undefined;
-  // `-` or curl's `@-`: stdin.
-  const stdin = data === "-" || data === "@-";
-  const source = stdin ? "stdin" : data.startsWith("@") ? data.slice(1) : undefined;
-  let raw = data;
-  if (stdin) raw = await text(ctx.io.stdin);
-  else if (source) {
-    raw = await readFile(source, "utf8").catch((error) => {
-      const why = unreadable(source, error, { stdin: true });
-      throw new UsageError(
-        `--data @${source}: ${why.message}`,
-        why.suggestion?.replace("give -", "give --data -"),
-      );
-    });
-  }
+  // `-` or curl's `@-`: stdin; `@file`: the file.
+  const path = data === "-" ? "-" : data.startsWith("@") ? data.slice(1) : undefined;
+  const source = path === "-" ? "stdin" : path;
+  const raw =
+    path === undefined
+      ? data
+      : await readText(path, MAX_BODY_BYTES, "a request body", ctx.io.stdin).catch((why: UsageError) => {
+          throw new UsageError(
+            `--data ${data}: ${why.message}`,
+            why.suggestion?.replace("give -", "give --data -"),
+          );
+        });
   try {
     return JSON.parse(raw);
   } catch (error) {

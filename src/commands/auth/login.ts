@@ -1,13 +1,16 @@
 /** `assess auth login`: a profile's key, stored only once one call with it has succeeded. */
-import { text } from "node:stream/consumers";
 import { Api } from "../../api/endpoints.js";
 import { writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { AuthError, UsageError } from "../../errors.js";
+import { readText } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { redactKey } from "../../redact.js";
 import { Client } from "../../sdk/client.js";
 import { checkKey } from "./verbs.js";
+
+/** A key is some dozens of characters: standard input past this is no key, and is read no further. */
+const MAX_KEY_BYTES = 4 * 1024;
 
 const options = z.object({ withKey: z.boolean().optional() });
 
@@ -26,7 +29,9 @@ async function logIn(ctx: Context, o: z.infer<typeof options>) {
       "Pipe it in: `printf '%s' \"$KEY\" | assess auth login --with-key`",
     );
   }
-  const key = (o.withKey ? await text(ctx.io.stdin) : await askKey(ctx)).trim();
+  const key = (
+    o.withKey ? await readText("-", MAX_KEY_BYTES, "an API key", ctx.io.stdin) : await askKey(ctx)
+  ).trim();
   if (!key) throw new UsageError("The key read from stdin is empty");
   if (/\s/.test(key)) throw new UsageError("The key contains white space; check what was pasted or piped");
 

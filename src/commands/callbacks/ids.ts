@@ -1,11 +1,12 @@
 /** The ids `callbacks resend` works on, as bulk-engine entries: from arguments, a file (or stdin), or a list. */
 import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
 import { UsageError } from "../../errors.js";
 import { positiveId } from "../../fields.js";
+import { readText } from "../../files.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { boundedLines } from "./lines.js";
 
@@ -28,12 +29,14 @@ export function listInput(values: ReadonlyArray<string | number>, name: string):
   return { name, read: () => idsOfList(values, name) };
 }
 
-/** `--file`: a file is read again at every read; stdin (`-`) can be read once, so its lines are kept (ids are short). */
+/** Standard input as an id list, at most: millions of ids. */
+const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
+/** `--file`: a file is read again at every read; stdin (`-`) can be read once, so it is kept, within a bound. */
 export async function fileInput(file: string, stdin: Readable): Promise<IdsInput> {
   if (file === "-") {
-    const lines: string[] = [];
-    for await (const line of linesOf(stdin, "stdin")) lines.push(line);
-    return listInput(lines, "stdin");
+    const text = await readText("-", MAX_STDIN_BYTES, "an id list", stdin);
+    return { name: "stdin", read: () => entriesOfLines(linesOf(Readable.from([text]), "stdin"), "stdin") };
   }
   await requireFile("--file", file, FILE_SUGGESTION);
   return { name: file, read: () => entriesOfLines(linesOf(createReadStream(file), `--file ${file}`), file) };
