@@ -477,6 +477,15 @@ function classify(error: unknown): Outcome {
   if (error instanceof AuthError) return { kind: "fatal", error, sent: error.status !== undefined };
   if (error instanceof ApiError) {
     if (error.status === 401 || error.status === 403) return { kind: "fatal", error, sent: true };
+    // A 2xx whose answer cannot be read: the service took the chunk, which rows it refused is unknown.
+    const status = error.status ?? 0;
+    if (status >= 200 && status < 300) {
+      const why = error.messages.join("; ");
+      return {
+        kind: "uncertain",
+        error: `taken (HTTP ${status}), but ${why.charAt(0).toLowerCase()}${why.slice(1)}`,
+      };
+    }
     return { kind: "refused", error: `HTTP ${error.status}: ${error.messages.join("; ")}` };
   }
   if (error instanceof NetworkError) return { kind: "fatal", error, sent: false };

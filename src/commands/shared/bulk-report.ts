@@ -94,7 +94,7 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
     ctx.warn(`the service reported a failure for no row of the input: ${message}`);
   if (r.uncertain > 0) {
     ctx.warn(
-      `${count(r.uncertain, ["row has", "rows have"])} an unknown outcome: the request went out but its answer never came back; not sent again:`,
+      `${count(r.uncertain, ["row has", "rows have"])} an unknown outcome: the request went out but no answer that could be read came back; not sent again:`,
     );
     list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
     ctx.hint(
