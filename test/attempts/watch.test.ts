@@ -3,7 +3,7 @@
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
@@ -94,6 +94,18 @@ describe("assess attempts watch", () => {
       expect(readFileSync(file!, "utf8")).toBe(text);
       expectNoStack(r.stderr);
     }
+  });
+
+  it("a state file larger than any watch writes (sparse, 300 MiB) is refused without being read", async () => {
+    const first = await runBuilt(["attempts", "watch", "--once"]);
+    expect(first.code, first.stderr).toBe(0);
+    const [file] = stateFiles();
+    truncateSync(file!, 300 * 1024 * 1024);
+    const r = await runBin(["attempts", "watch", "--once"], { env, peakMemory: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
+    expect(r.peakMiB!).toBeLessThan(200);
+    expect(statSync(file!).size).toBe(300 * 1024 * 1024);
   });
 
   it("--once twice across a restart: each attempt shown by exactly one run, and a run with nothing new prints nothing", async () => {

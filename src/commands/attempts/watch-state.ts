@@ -4,13 +4,14 @@
  * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside.
  */
 import { createHash } from "node:crypto";
-import { closeSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
 import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../../config/private.js";
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { isRecord } from "../../fields.js";
+import { NOFOLLOW } from "../../new-file.js";
 
 export interface WatchState {
   version: 1;
@@ -43,17 +44,25 @@ export function watchStatePath(
   return join(configDir, "watch", `${target.profile.replace(/[^\w.-]/g, "_")}-${hash}.json`);
 }
 
+/** A state larger is not one a watch wrote (a million attempts pending would be ~500 MB): it is not read. */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
+
 export function loadWatchState(path: string): WatchState | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, "utf8");
+    const fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+    try {
+      if (fstatSync(fd).size <= MAX_STATE_BYTES) text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw new CliError(`Cannot read the watch state ${path}: ${(error as Error).message}`);
   }
   let state: unknown;
   try {
-    state = JSON.parse(text);
+    if (text !== undefined) state = JSON.parse(text);
   } catch {
     // Not JSON: refused below.
   }
