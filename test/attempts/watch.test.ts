@@ -3,7 +3,8 @@
  * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
-import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
@@ -96,7 +97,7 @@ describe("assess attempts watch", () => {
     }
   });
 
-  it("a state file larger than any watch writes (sparse, 300 MiB) is refused without being read", async () => {
+  it("a state file larger than any watch writes (sparse, 300 MiB), or a FIFO, is refused without being read", async () => {
     const first = await runBuilt(["attempts", "watch", "--once"]);
     expect(first.code, first.stderr).toBe(0);
     const [file] = stateFiles();
@@ -106,6 +107,13 @@ describe("assess attempts watch", () => {
     expect(r.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
     expect(r.peakMiB!).toBeLessThan(200);
     expect(statSync(file!).size).toBe(300 * 1024 * 1024);
+
+    // A FIFO in its place would have the read wait for a writer forever.
+    rmSync(file!);
+    execFileSync("mkfifo", [file!]);
+    const fifo = await runBin(["attempts", "watch", "--once"], { env, timeoutMs: 20_000 });
+    expect(fifo.code, fifo.stderr).toBe(1);
+    expect(fifo.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
   });
 
   it("--once twice across a restart: each attempt shown by exactly one run, and a run with nothing new prints nothing", async () => {

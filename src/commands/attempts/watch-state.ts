@@ -11,7 +11,6 @@ import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { isRecord } from "../../fields.js";
-import { NOFOLLOW } from "../../new-file.js";
 
 export interface WatchState {
   version: 1;
@@ -50,9 +49,11 @@ const MAX_STATE_BYTES = 256 * 1024 * 1024;
 export function loadWatchState(path: string): WatchState | undefined {
   let text: string | undefined;
   try {
-    const fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+    // O_NONBLOCK: a FIFO in its place must not hang the watch before it is refused (a link is read, then replaced).
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      if (fstatSync(fd).size <= MAX_STATE_BYTES) text = readFileSync(fd, "utf8");
+      const info = fstatSync(fd);
+      if (info.isFile() && info.size <= MAX_STATE_BYTES) text = readFileSync(fd, "utf8");
     } finally {
       closeSync(fd);
     }
