@@ -86,7 +86,7 @@ describe("planSync", () => {
     ];
     const plan = planSync([{ line: 2, item: { email: "kept@example.com" } }], service, {
       prune: true,
-      keep: ["broken@example.com"],
+      keep: [{ email: "broken@example.com" }],
     });
     expect(plan.prune).toEqual([{ employeeId: 2, email: "gone@example.com" }]);
     expect(plan.active).toBe(3);

@@ -32,6 +32,8 @@ export interface InvalidRow {
   line: number;
   error: string;
   label?: string;
+  /** The external id an employee row names, if any: a sync never deactivates whom even a rejected row names. */
+  externalId?: string;
   source?: unknown;
 }
 

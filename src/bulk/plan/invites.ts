@@ -6,8 +6,8 @@
  *   finished  the candidate finished the test within the look-back (the attempt listing names the attempt):
  *             inviting again does nothing useful (the service returns the finished invitation unchanged);
  *             `--reattempt-finished` gives a new attempt through the reattempt operation instead
- *   ledger    an earlier run from here got the invitation confirmed (or reattempted the finished attempt):
- *             not sent again
+ *   ledger    an earlier run from here got the invitation confirmed (or gave the candidate a new attempt at
+ *             the test, whichever attempt finished since): not sent again
  *   uncertain an earlier run sent it and its answer never came: not sent again unless --retry-uncertain
  *   new       to be invited (also a pending, cancelled or expired invitation: the service revives those)
  *
@@ -16,6 +16,7 @@
  */
 import type { TestAttempt } from "../../api/schemas.js";
 import { field } from "../../fields.js";
+import { emailKey, serviceId } from "../../identity.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
 import { DONE, type EntryBatches, UNCERTAIN } from "../engine/types.js";
@@ -34,33 +35,48 @@ export interface FinishedAttempt {
   finishedBetween: { from: string; to: string };
 }
 
-/** Finished attempts by test and lower-cased e-mail: the latest of each. */
+/** Finished attempts by test and e-mail (as src/identity.ts keys it): the latest of each. */
 export type FinishedIndex = Map<string, FinishedAttempt>;
 
 export function finishedKey(testId: number | string, email: string): string {
-  return `${testId}\n${email.trim().toLowerCase()}`;
+  return `${testId}\n${reattemptKey(email)}`;
+}
+
+/**
+ * A reattempt's key in its test's ledger: the candidate, not the finished attempt (whose id changes with every
+ * attempt): a candidate who finishes the new attempt too is not given another on the next run.
+ */
+export function reattemptKey(email: string): string {
+  return emailKey(email) ?? email;
 }
 
 /**
  * The finished attempts of the tests named (all when `testIds` is undefined), from the attempt listing's
  * windows (`attemptWindows` of sdk/attempts.ts: ≤30 days each, in time order, so a later attempt of a
- * candidate wins).
+ * candidate wins), into `index`: what was read stays there when a window fails. An attempt whose ids are not
+ * plainly ids (`"007"`, `true`: src/identity.ts) is left out, counted in `refused`.
  */
 export async function indexFinished(
   windows: AsyncIterable<{ start: Date; end: Date; attempts: TestAttempt[] }>,
   testIds: ReadonlySet<number> | undefined,
+  index: FinishedIndex = new Map(),
+  refused = { count: 0 },
 ): Promise<FinishedIndex> {
-  const index: FinishedIndex = new Map();
   for await (const { start, end, attempts } of windows) {
     const finishedBetween = { from: toServiceTime(start), to: toServiceTime(end) };
     for (const attempt of attempts) {
-      const testId = Number(attempt.testId);
       const email = attempt.email;
-      if (!Number.isFinite(testId) || typeof email !== "string" || email === "") continue;
+      if (typeof email !== "string" || emailKey(email) === undefined || attempt.testId == null) continue;
+      const testId = serviceId(attempt.testId);
+      const testInvitationId = serviceId(attempt.testInvitationId);
+      if (testId === undefined || testInvitationId === undefined) {
+        refused.count++;
+        continue;
+      }
       if (testIds && !testIds.has(testId)) continue;
       const status = field(attempt, "testStatus");
       index.set(finishedKey(testId, email), {
-        testInvitationId: attempt.testInvitationId,
+        testInvitationId,
         testId,
         email,
         ...(typeof status === "string" ? { status } : {}),
@@ -96,7 +112,7 @@ export interface InvitePlanRow {
 
 /**
  * Classes every row of `entries` (the rows a bulk invite would read), in file order. `invited` and
- * `reattempted` open a test's invite ledger and its reattempt ledger (keyed by the finished attempts' ids).
+ * `reattempted` open a test's invite ledger and its reattempt ledger (keyed by `reattemptKey`).
  */
 export async function planInvites(
   entries: EntryBatches<unknown>,
@@ -134,7 +150,7 @@ export async function planInvites(
       firstLine.set(seen, line);
       const finished = lookups.finished.get(finishedKey(testId, label));
       if (finished) {
-        const done = (await flagsOf("reattempted", testId))(String(finished.testInvitationId));
+        const done = (await flagsOf("reattempted", testId))(reattemptKey(finished.email));
         add(
           done & DONE
             ? { class: "ledger", reason: "reattempted from here", finished }

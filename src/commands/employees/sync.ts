@@ -5,10 +5,11 @@
  */
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js";
-import { planSync, pruneLimit, type SyncPlan } from "../../bulk/plan/sync.js";
+import { planSync, pruneLimit, type ServiceRecordRef, type SyncPlan } from "../../bulk/plan/sync.js";
 import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
-import { ApiError, AuthError, ExitCode, NetworkError, UsageError } from "../../errors.js";
+import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from "../../errors.js";
+import { serviceId } from "../../identity.js";
 import { formatCount } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
@@ -61,15 +62,23 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
       ...conflict.map(({ line, email, error }) => ({ line, email, error })),
     ].sort((a, b) => a.line - b.line);
   const refused = previewing || o.skipInvalid ? [] : invalidWith(planSync(items, []).conflict);
-  if (refused.length > 0) {
+  const total = rows.length + invalid.length;
+  const refuse = (refused: Array<{ line: number; error: string }>, what: string, suggestion: string) => {
     const listed = refused.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
     if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
-    throw new UsageError(
-      `${refused.length} of ${rows.length + invalid.length} rows ${refused.length === 1 ? "is" : "are"} invalid; nothing was sent:\n  ${listed.join("\n  ")}`,
-      "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
+    const rowsAre = `${refused.length} of ${total} rows ${refused.length === 1 ? "is" : "are"}`;
+    return new UsageError(
+      `${rowsAre} ${what}; nothing was sent:\n  ${listed.join("\n  ")}`,
+      suggestion,
       listed,
     );
-  }
+  };
+  if (refused.length > 0)
+    throw refuse(
+      refused,
+      "invalid",
+      "Fix the rows, or pass --skip-invalid to sync the valid ones and write the others to a rejects file.",
+    );
   const client = await ctx.client();
   ctx.planWithReads("Reading the service's employees to plan the sync");
   ctx.info(
@@ -78,7 +87,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
   const service = await listEveryEmployee(client);
   const plan = planSync(items, service, {
     prune: o.prune === true,
-    keep: invalid.map((row) => (row.label ?? "").toLowerCase()),
+    keep: invalid.map((row) => ({ email: row.label, externalEmployeeId: row.externalId })),
   });
   const invalidRows = invalidWith(plan.conflict);
   const limit = pruneLimit(plan.active, o.maxPrune);
@@ -89,13 +98,15 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     repeat: plan.repeat,
     invalid: invalidRows,
     prune: plan.prune,
+    unprunable: plan.unprunable,
   };
   const sizes = Object.fromEntries(Object.entries(classes).map(([name, list]) => [name, list.length]));
   const planJson = {
     file: input.inputName,
-    counts: { rows: rows.length + invalid.length, ...sizes, active: plan.active, listed: service.length },
+    counts: { rows: total, ...sizes, active: plan.active, listed: service.length },
     pruneLimit: limit,
     ...classes,
+    unidentified: plan.unidentified,
   };
   const toSend = plan.new.length + plan.changed.length;
   const overCap = plan.prune.length > limit;
@@ -106,6 +117,22 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
       }; nothing was sent`,
       `Check that ${input.inputName} is the whole export; if it is, pass --max-prune ${plan.prune.length}.`,
     );
+
+  // Active employees absent from the file that have no usable id: a prune can neither deactivate them nor
+  // leave them be as if the service matched the file.
+  const unprunable = () => {
+    const n = plan.unprunable.length;
+    const listed = plan.unprunable.slice(0, SHOWN).map(named);
+    if (n > SHOWN) listed.push(`… and ${n - SHOWN} more`);
+    return new CliError(
+      `--prune cannot deactivate ${n} active employee${n === 1 ? "" : "s"} absent from ${input.inputName}: the service gave no usable employeeId; nothing was sent:\n  ${listed.join("\n  ")}`,
+      {
+        suggestion:
+          "`assess employees list --all --json` shows what the service answers for them; without --prune the file's rows are synced and nobody is deactivated.",
+        messages: listed,
+      },
+    );
+  };
 
   if (previewing || !ctx.out.isJson) await printPlan(ctx, plan, planJson);
   const counts = [
@@ -118,13 +145,25 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
   ];
   ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
   for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
+  warnUnidentified(ctx, plan.unidentified);
   if (previewing) {
+    if (plan.unprunable.length > 0)
+      ctx.warn(unprunable().message.replace("; nothing was sent", ": a run would stop"));
     if (overCap) ctx.warn(capError().message.replace("; nothing was sent", ": a run would refuse it"));
     ctx.info(
       `${ctx.dryRun ? "[dry-run] " : ""}would upsert ${formatCount(toSend)} and deactivate ${formatCount(plan.prune.length)}; nothing was sent`,
     );
     return ExitCode.ok;
   }
+  // Rows two of the service's employees answer to (the file's own conflicts were refused above): as invalid
+  // rows, refused unless --skip-invalid.
+  if (plan.conflict.length > 0 && !o.skipInvalid)
+    throw refuse(
+      plan.conflict,
+      "ambiguous (more than one of the service's employees answers to the row)",
+      "Make each employee's e-mail and externalEmployeeId unique on the service, or pass --skip-invalid to sync the other rows.",
+    );
+  if (plan.unprunable.length > 0) throw unprunable();
   if (overCap) throw capError();
   if (toSend === 0 && plan.prune.length === 0 && invalidRows.length === 0) {
     if (ctx.out.isJson) ctx.out.json({ ...planJson, upsert: null, deactivated: [], deactivateFailed: [] });
@@ -189,8 +228,9 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
 async function listEveryEmployee(client: Client): Promise<Record<string, unknown>[]> {
   const first = await client.employees.list({ page: 1, pageSize: PAGE_SIZE });
   const byId = new Map<unknown, Record<string, unknown>>();
+  // A record without a usable id (planSync names it) is kept once by its whole content.
   const add = (items: Record<string, unknown>[]) => {
-    for (const item of items) byId.set(item.employeeId ?? byId.size, item);
+    for (const item of items) byId.set(serviceId(item.employeeId) ?? JSON.stringify(item), item);
   };
   add(first.items);
   if (!first.more) return [...byId.values()];
@@ -211,6 +251,24 @@ async function listEveryEmployee(client: Client): Promise<Record<string, unknown
   // No total, or more employees than it said (some were added meanwhile): page after page.
   for await (const item of client.employees.iterate({ page: next, pageSize: PAGE_SIZE })) add([item]);
   return [...byId.values()];
+}
+
+/** `a@example.com (externalEmployeeId E-1, employeeId "007")`. */
+function named(ref: ServiceRecordRef): string {
+  const id = ref.employeeId === undefined ? "no employeeId" : `employeeId ${JSON.stringify(ref.employeeId)}`;
+  const external = ref.externalEmployeeId ? `externalEmployeeId ${ref.externalEmployeeId}, ` : "";
+  return `${ref.email || "(no e-mail)"} (${external}${id})`;
+}
+
+/** The service's employees whose id was refused: said once, the first few named. */
+function warnUnidentified(ctx: Context, refs: ServiceRecordRef[]): void {
+  if (refs.length === 0) return;
+  const n = refs.length;
+  ctx.warn(
+    `${formatCount(n)} of the service's employees ${n === 1 ? "has" : "have"} no usable employeeId (a positive whole number): ${n === 1 ? "it is" : "they are"} matched by e-mail and external id only, never deactivated`,
+  );
+  for (const ref of refs.slice(0, SHOWN)) ctx.info(`  ${named(ref)}`);
+  if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --plan --json)`);
 }
 
 /** New and changed rows (and the invalid ones, for the rejects file) through the bulk engine. */

@@ -2,12 +2,13 @@ import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
-import { type FinishedIndex, finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
+import { finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import type { InputFile } from "../../bulk/rows/open.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { sendInvites } from "../../sdk/bulk.js";
@@ -17,6 +18,7 @@ import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
 import {
+  type FinishedLookUp,
   type HeldRow,
   heldReason,
   lookbackDays,
@@ -79,14 +81,22 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     retryUncertain: o.retryUncertain === true,
   };
   // Who already finished: looked up once the file is known to be good, so a refused file costs no request.
+  // A plan, and a run giving finished candidates a new attempt, depend on it: a failed look-up stops them.
+  const reattempt = o.reattemptFinished === true;
   const lookUp = () =>
-    lookUpFinished(ctx, client, o.lookback, testId !== undefined ? new Set([testId]) : undefined);
+    lookUpFinished(
+      ctx,
+      client,
+      o.lookback,
+      testId !== undefined ? new Set([testId]) : undefined,
+      o.plan === true || reattempt,
+    );
   const rows = csvRows(input, { rows: "invites", columns, testId });
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
     for await (const batch of rows.read()) entries.push(...batch);
     if (entries.length === 0) throw new UsageError(file.noRows);
-    const finished = await lookUp();
+    const { index: finished } = await lookUp();
     const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites([entries], {
       finished,
@@ -96,9 +106,10 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     await printInvitePlan(ctx, planned, common.locate);
     return 0;
   }
-  let finished: FinishedIndex = new Map();
+  let finished: FinishedLookUp | undefined;
   const held: HeldRow[] = [];
-  const reattempt = o.reattemptFinished === true;
+  // Rows the run could not check against who finished, when the look-up failed part-way.
+  let unchecked = 0;
   const invited = await runReported<BulkCandidate>(
     ctx,
     {
@@ -112,8 +123,11 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
         finished = await lookUp();
       },
       hold: (group, label, line) => {
-        const attempt = finished.get(finishedKey(group, label));
-        if (!attempt) return undefined;
+        const attempt = finished?.index.get(finishedKey(group, label));
+        if (!attempt) {
+          if (finished?.failed !== undefined) unchecked++;
+          return undefined;
+        }
         held.push({ line, attempt });
         return heldReason(attempt);
       },
@@ -132,6 +146,10 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   );
   if (!reattempt) {
     tellHeld(ctx, held, testId);
+    if (unchecked > 0 && finished)
+      ctx.warn(
+        `could not check whether ${formatCount(unchecked)} of the rows already finished ${finished.which} (the look-up failed: ${finished.failed}): they were handled as not finished`,
+      );
     return bulkExitCode(invited);
   }
   const { result, attempts } =

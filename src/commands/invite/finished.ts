@@ -12,9 +12,10 @@ import {
   type InvitePlanRow,
   indexFinished,
   planByClass,
+  reattemptKey,
 } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
-import { ApiError, AuthError, UsageError } from "../../errors.js";
+import { ApiError, AuthError, CliError, UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
 import type { Client } from "../../sdk/client.js";
@@ -38,39 +39,72 @@ export const lookbackDays = () =>
     return days;
   });
 
+/** What the look-up found, and why it stopped short when it did (what it read before is in `index`). */
+export interface FinishedLookUp {
+  index: FinishedIndex;
+  failed?: string;
+  /** Which tests it looked at, for messages: `test 1001` or `the file's tests`. */
+  which: string;
+}
+
 /**
  * The finished attempts of the last `days` of the tests named (all when undefined). A listing the service
- * refuses or answers unreadably (but a 401) leaves the run without the check, with a warning.
+ * refuses or answers unreadably (but a 401) part-way: when the run depends on the look-up (`required`: a plan,
+ * a run giving finished candidates a new attempt) an error, exit 1, before anything is sent; otherwise a
+ * warning, and the run goes on with what was read (it then says how many rows it could not check).
  */
 export async function lookUpFinished(
   ctx: Context,
   client: Client,
   days: number,
   testIds: ReadonlySet<number> | undefined,
-): Promise<FinishedIndex> {
-  if (days === 0) return new Map();
+  required: boolean,
+): Promise<FinishedLookUp> {
+  const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
+  const index: FinishedIndex = new Map();
+  if (days === 0) return { index, which };
   const end = new Date(Math.floor(Date.now() / 1000) * 1000);
   const start = new Date(end.getTime() - days * DAY_MS);
-  const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
   ctx.planWithReads("Reading the attempt listing to know who already finished");
   ctx.info(
     `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
   );
   const { attemptWindows } = await import("../../sdk/attempts.js");
+  const refusedIds = { count: 0 };
+  const warnRefused = () => {
+    if (refusedIds.count > 0)
+      ctx.warn(
+        `${formatCount(refusedIds.count)} finished attempt${refusedIds.count === 1 ? "" : "s"} of the listing had a testId or testInvitationId that is no id (a positive whole number): left out`,
+      );
+  };
   try {
-    return await indexFinished(attemptWindows(client.api, { start, end }, { signal: ctx.signal }), testIds);
+    await indexFinished(
+      attemptWindows(client.api, { start, end }, { signal: ctx.signal }),
+      testIds,
+      index,
+      refusedIds,
+    );
+    warnRefused();
+    return { index, which };
   } catch (error) {
     const refused =
       (error instanceof ApiError && error.status !== 401) ||
       (error instanceof AuthError && error.status === 403);
     if (!refused) throw error;
+    warnRefused();
+    const hint =
+      "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.";
+    if (required) {
+      throw new CliError(`could not look up who finished ${which} (${error.message}); nothing was sent`, {
+        suggestion: hint,
+        cause: error,
+      });
+    }
     ctx.warn(
-      `could not look up who finished ${which} (${error.message}): candidates who finished are not told apart on this run`,
+      `could not look up who finished ${which} (${error.message}): candidates who finished are not all told apart on this run`,
     );
-    ctx.hint(
-      "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.",
-    );
-    return new Map();
+    ctx.hint(hint);
+    return { index, which, failed: error.message };
   }
 }
 
@@ -149,8 +183,9 @@ export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefin
 }
 
 /**
- * One reattempt request per held candidate, through the bulk engine with a ledger of its own (keyed by the
- * finished attempt's id): a rerun never reattempts one twice, and a lost answer is uncertain, not resent.
+ * One reattempt request per held candidate, through the bulk engine with a ledger of its own (per test, keyed
+ * by the candidate: `reattemptKey`): a rerun never gives one a second new attempt, whatever attempts they
+ * finished since, and a lost answer is uncertain, not resent.
  */
 export async function reattemptHeld(
   ctx: Context,
@@ -165,7 +200,7 @@ export async function reattemptHeld(
     row: {
       line,
       group: String(attempt.testId),
-      key: String(attempt.testInvitationId),
+      key: reattemptKey(attempt.email),
       label: attempt.email,
       json,
     },
