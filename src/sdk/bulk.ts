@@ -20,6 +20,7 @@ import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../bulk/engine/ty
 import { checkEmployee } from "../bulk/rows/employees.js";
 import { candidateProblems, candidateRow } from "../bulk/rows/invites.js";
 import { InterruptedError, UsageError } from "../errors.js";
+import { emailKey } from "../identity.js";
 import type * as z from "../parse/zod.js";
 import type { BulkOptions, BulkOutcome, InviteSettings, RowOutcome, RowStatus } from "./types.js";
 
@@ -195,20 +196,21 @@ export function sendEmployees(api: Api) {
 
 /**
  * An upsert's answer names the employees it refused by e-mail; each maps back to the row that sent it (`rows`:
- * the chunk's, in order). The index of e-mails is made only for an answer that names some (most name none).
+ * the chunk's, in order), the e-mails compared as src/identity.ts keys them. The index of e-mails is made only for an answer that names some (most name none).
  */
 export function readUpsertAnswer(
   rows: readonly { label: string }[],
   answer: { failed?: Array<{ email?: string | null; errors?: string | string[] | null }> | null },
 ): ChunkAnswer {
   if (!answer.failed?.length) return { failed: [], unmatched: [] };
-  const index = new Map(rows.map((row, i) => [row.label.toLowerCase(), i]));
+  const index = new Map(rows.map((row, i) => [emailKey(row.label) ?? row.label, i]));
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   const unmatched: string[] = [];
   for (const entry of answer.failed) {
     const error =
       (Array.isArray(entry.errors) ? entry.errors.join("; ") : entry.errors) || "refused by the service";
-    const i = index.get(String(entry.email ?? "").toLowerCase());
+    const key = emailKey(entry.email);
+    const i = key === undefined ? undefined : index.get(key);
     if (i === undefined) unmatched.push(`${entry.email ?? "(no e-mail)"}: ${error}`);
     else failed.push({ index: i, error });
   }

@@ -266,6 +266,37 @@ describe("employees sync --prune: nobody in the file is deactivated", () => {
   });
 });
 
+describe("employees upsert: the service's answer names rows its own way", () => {
+  it("a refusal naming the e-mail with a zero-width character and another case is the row's: failed, sent again on a rerun", async () => {
+    const server = await serve(({ path, body }) => {
+      if (path !== "/employees/upsert") return { status: 404 };
+      const items = body as Array<{ email: string }>;
+      return {
+        json: {
+          successful: items.filter((e) => e.email !== "ana@acme.example").map((e) => ({ email: e.email })),
+          failed: items
+            .filter((e) => e.email === "ana@acme.example")
+            .map(() => ({ email: "Ana@ACME.example\u200B ", errors: "department is unknown" })),
+        },
+      };
+    });
+    const file = employeesCsv([
+      { email: "ana@acme.example", firstName: "Ana" },
+      { email: "ben@acme.example", firstName: "Ben" },
+    ]);
+    const first = await assess(server.url, ["employees", "upsert", file, "--json"]);
+    expect(first.code, first.stderr).toBe(3);
+    const result = first.json<{ failed: number; failures: Array<{ line: number }>; unmatched: string[] }>();
+    expect(result).toMatchObject({ failed: 1, unmatched: [] });
+    expect(result.failures.map((f) => f.line)).toEqual([2]);
+    // Not recorded as confirmed: a rerun sends Ana again, and only her.
+    const again = await assess(server.url, ["employees", "upsert", file, "--json"]);
+    expect(again.code).toBe(3);
+    const sent = server.seen.map((r) => (r.body as Array<{ email: string }>).map((e) => e.email));
+    expect(sent).toEqual([["ana@acme.example", "ben@acme.example"], ["ana@acme.example"]]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // invite bulk and finished candidates
 

@@ -63,7 +63,10 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
       )
       .argument("<file>", "the whole HR export: CSV, .xlsx or a JSON array, as `employees upsert` takes")
       .option("--plan", "list the service's employees and print the plan; send nothing")
-      .option("--prune", "deactivate (status Inactive) active employees absent from the file")
+      .option(
+        "--prune",
+        "deactivate (status Inactive) active employees the file does not name (by e-mail or external id, in any row, valid or not); an active one the service gives no usable employeeId stops the run (exit 1)",
+      )
       .option(
         "--max-prune <n>",
         "deactivate up to n employees (without it, a prune of more than 10 % of the active ones is refused)",

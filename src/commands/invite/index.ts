@@ -66,12 +66,12 @@ export function register(invite: Command, { lazy }: GroupSetup): void {
       )
       .option(
         "--lookback <days>",
-        "how far back to look for candidates who already finished the test (the attempt listing; 0: don't look)",
+        "how far back to look for candidates who already finished the test (the attempt listing; 0: don't look). If the listing fails, --plan and --reattempt-finished stop (exit 1, nothing sent); a plain run warns how many rows it could not check",
         String(180),
       )
       .option(
         "--reattempt-finished",
-        "give candidates who already finished a new attempt (the reattempt operation, once each) instead of skipping them",
+        "give candidates who already finished a new attempt (the reattempt operation, once per candidate and test, whatever they finish later) instead of skipping them",
       )
       .action(lazy(() => import("./bulk.js"))),
     [
