@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
+import { emailKey, externalKey, serviceId } from "../../src/identity.js";
 import { runCli, useTempDir } from "../helpers/cli.js";
 
 const tmp = useTempDir("assess-identity-", { perTest: true });
@@ -68,6 +69,43 @@ function assess(url: string, argv: string[]) {
     },
   });
 }
+
+describe("identity keys (src/identity.ts)", () => {
+  it("e-mails: trimmed, NFC, without zero-width characters, case-folded; external ids trimmed and case-folded", () => {
+    const one = emailKey("jose@acme.example");
+    for (const spelling of [
+      " JOSE@acme.example\t",
+      "jo\u200Bse@acme.example",
+      "\uFEFFJose@Acme.Example\u2060",
+    ])
+      expect(emailKey(spelling)).toBe(one);
+    expect(emailKey("jos\u0065\u0301@acme.example")).toBe(emailKey("JOS\u00C9@acme.example"));
+    expect([emailKey(" \u200B "), emailKey(7), emailKey(null)]).toEqual([undefined, undefined, undefined]);
+    expect(externalKey(" acm-13 ")).toBe(externalKey("ACM-13"));
+    expect(externalKey(13)).toBe("13");
+  });
+
+  it("service ids: a JSON integer or its canonical digits, nothing Number() would make one of", () => {
+    expect([serviceId(7), serviceId("7"), serviceId("123456")]).toEqual([7, 7, 123456]);
+    for (const odd of [
+      "007",
+      "0x10",
+      "1e1",
+      " 7",
+      "7.0",
+      "",
+      "-1",
+      "0",
+      0,
+      -3,
+      1.5,
+      true,
+      null,
+      "9007199254740993",
+    ])
+      expect(serviceId(odd), JSON.stringify(odd)).toBeUndefined();
+  });
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // employees sync
@@ -419,7 +457,7 @@ describe("invite bulk --reattempt-finished", () => {
     // What was read still counts: the one found finished is not invited; the others are, and said unchecked.
     expect(service.invited()).toEqual(["a@cand.example", "b@cand.example"]);
     expect(plain.stderr).toContain(
-      "could not check whether 2 of the rows already finished test 1001 (the look-up failed",
+      "could not check whether 2 of the rows already finished test 1001 (the look-up failed)",
     );
   });
 });

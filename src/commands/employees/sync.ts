@@ -9,6 +9,7 @@ import { planSync, pruneLimit, type ServiceRecordRef, type SyncPlan } from "../.
 import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from "../../errors.js";
+import { field } from "../../fields.js";
 import { serviceId } from "../../identity.js";
 import { formatCount } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
@@ -144,7 +145,9 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
     `${formatCount(plan.prune.length)} to deactivate (of ${formatCount(plan.active)} active)`,
   ];
   ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
-  for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
+  // (A run without --skip-invalid names them in its refusal below.)
+  if (previewing || o.skipInvalid)
+    for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
   warnUnidentified(ctx, plan.unidentified);
   if (previewing) {
     if (plan.unprunable.length > 0)
@@ -230,7 +233,7 @@ async function listEveryEmployee(client: Client): Promise<Record<string, unknown
   const byId = new Map<unknown, Record<string, unknown>>();
   // A record without a usable id (planSync names it) is kept once by its whole content.
   const add = (items: Record<string, unknown>[]) => {
-    for (const item of items) byId.set(serviceId(item.employeeId) ?? JSON.stringify(item), item);
+    for (const item of items) byId.set(serviceId(field(item, "employeeId")) ?? JSON.stringify(item), item);
   };
   add(first.items);
   if (!first.more) return [...byId.values()];

@@ -148,7 +148,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     tellHeld(ctx, held, testId);
     if (unchecked > 0 && finished)
       ctx.warn(
-        `could not check whether ${formatCount(unchecked)} of the rows already finished ${finished.which} (the look-up failed: ${finished.failed}): they were handled as not finished`,
+        `could not check whether ${formatCount(unchecked)} of the rows already finished ${finished.which} (the look-up failed): they were handled as not finished`,
       );
     return bulkExitCode(invited);
   }

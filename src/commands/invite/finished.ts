@@ -95,7 +95,7 @@ export async function lookUpFinished(
     const hint =
       "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.";
     if (required) {
-      throw new CliError(`could not look up who finished ${which} (${error.message}); nothing was sent`, {
+      throw new CliError(`could not look up who finished ${which}: ${error.message}; nothing was sent`, {
         suggestion: hint,
         cause: error,
       });
