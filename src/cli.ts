@@ -4,7 +4,7 @@ import { registerCommands } from "./commands/index.js";
 import { groupSetup } from "./commands/shared/verbs.js";
 import { validKeyAdvice } from "./config/resolve.js";
 import { Context, type Io } from "./context.js";
-import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
+import { ApiError, CliError, DeclinedError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
 import { zodIssueLines } from "./parse/issues.js";
@@ -72,6 +72,10 @@ export async function buildProgram(
 /** The one error handler: a message, a hint of what to do next, and the exit code (README "Exit codes"). */
 function report(ctx: Context, error: unknown): number {
   if (error instanceof DryRunStop) return ExitCode.ok;
+  if (error instanceof DeclinedError) {
+    ctx.info(error.message);
+    return ExitCode.ok;
+  }
   if (error instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
       return ExitCode.ok;
