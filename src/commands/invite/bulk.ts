@@ -43,6 +43,10 @@ export const args = z.tuple([z.string()]);
 
 type Options = z.infer<typeof options>;
 
+/** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
+const UNCERTAIN_INVITES =
+  "no operation of the service lists invitations: ask these candidates whether the invitation e-mail came, or look in the service's web console. --retry-uncertain invites them again, and a candidate whose invitation did arrive then gets a second e-mail.";
+
 export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>): Promise<number> {
   const { start, end } = serviceWindow(o);
   const settings: BulkInviteSettings = dropUndefined({
@@ -128,6 +132,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
       groupLabel: columns.test !== undefined ? "test" : undefined,
       held: "already finished",
       json: reattempt ? "never" : undefined,
+      uncertain: UNCERTAIN_INVITES,
     },
   );
   if (!reattempt) {

@@ -18,15 +18,27 @@ export interface Wording {
   json?: "never";
   /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
+  /**
+   * What a person can do about rows of unknown outcome: how to find out whether they arrived, and what
+   * --retry-uncertain would do to those that did.
+   */
+  uncertain?: string;
 }
+
+/** How a run ended early: an error stopped it, or the process exits without waiting (a second Ctrl-C). */
+export type Stop = "error" | "now";
 
 /** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
-/** `stopped`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's. */
-export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped = false): void {
+/**
+ * `stop`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's; or
+ * the process exits at once (130) without waiting for the requests still out.
+ */
+export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stop?: Stop): void {
   const code = bulkExitCode(r);
-  if (w.json === undefined && (ctx.out.isJson || (code === ExitCode.partial && !stopped))) ctx.out.json(r);
+  if (w.json === undefined && jsonSummary(ctx, code === ExitCode.partial && stop === undefined))
+    ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
@@ -43,8 +55,8 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
       );
   };
 
-  // The parts add up to the file's rows: a row sent but refused or uncertain is not also counted as sent.
-  const accepted = r.sent - r.failed - uncertainSentNow(r);
+  // The parts add up to the file's rows: a row sent but refused is not also counted as sent.
+  const accepted = r.sent - r.failed;
   const parts = [
     r.dryRun
       ? `${r.wouldSend ?? 0} to send`
@@ -98,7 +110,8 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
     );
     list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
     ctx.hint(
-      "check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).",
+      w.uncertain ??
+        "--retry-uncertain sends them again: a row that did arrive would then arrive twice, so find out first whether they did.",
     );
   }
 
@@ -106,11 +119,15 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
     );
-  } else if (stopped) {
+  } else if (stop === "error") {
     ctx.warn("Stopped before the end by the error below: fix its cause, then run the same command again.");
+  } else if (stop === "now") {
+    ctx.warn(
+      `Stopped at once (second Ctrl-C), without waiting for the requests in flight: their rows are among the uncertain ones. Run the same command again to send the ${count(r.unsent, w.noun)} not sent; what the service confirmed is not sent twice.`,
+    );
   } else if (r.interrupted) {
     ctx.warn(
-      `Interrupted: ${count(r.sent - r.uncertain, w.noun)} recorded in the ledger; run the same command again to resume.`,
+      `Interrupted: ${count(r.sent, w.noun)} recorded in the ledger; run the same command again to send the ${formatCount(r.unsent)} not sent.`,
     );
   } else if (code === ExitCode.ok) {
     const confirmed = r.sent - r.failed;
@@ -126,14 +143,26 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
       ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
-    ctx.warn(
-      `Finished with problems (exit ${code}): rerun the same command to resend refused rows; confirmed ones are skipped.`,
-    );
+    // Only what applies: a rerun resends refused rows, not uncertain ones.
+    const next = [
+      r.failed > 0
+        ? `run the same command again to resend the ${count(r.failed, ["refused row", "refused rows"])} (confirmed ones are skipped)`
+        : undefined,
+      r.uncertain > 0
+        ? `the ${count(r.uncertain)} of unknown outcome ${r.uncertain === 1 ? "is" : "are"} not sent again unless --retry-uncertain (see above)`
+        : undefined,
+      r.unmatched.length > 0
+        ? `the service reported ${count(r.unmatched.length, ["failure", "failures"])} that match no row (see above)`
+        : undefined,
+    ].filter(Boolean);
+    ctx.warn(`Finished with problems (exit ${code}): ${next.join("; ")}.`);
   }
 }
 
-/** Rows this run sent whose outcome is unknown (`uncertain` also counts rows an earlier run left so). */
-function uncertainSentNow(r: BulkResult): number {
-  const leftEarlier = Math.max(0, r.valid - r.duplicates - r.alreadyDone - r.sent - r.unsent);
-  return Math.min(Math.max(0, r.uncertain - leftEarlier), r.sent - r.failed);
+/**
+ * Whether the JSON summary goes to stdout: with -o json, and on exit 3 (partial) for scripts, but onto a
+ * terminal only when asked (a person reads the summary on stderr; thousands of lines of JSON would bury it).
+ */
+export function jsonSummary(ctx: Context, partial: boolean): boolean {
+  return ctx.out.isJson || (partial && ctx.io.stdout.isTTY !== true);
 }
