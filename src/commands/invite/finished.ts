@@ -197,6 +197,8 @@ export async function reattemptHeld(
       inputName: run.inputName,
       locate: run.locate,
       json: "never",
+      // Counted in invite bulk's one summary.
+      deferred: true,
     },
   );
   const attempts = answers.map(([attempt, answer]) => ({

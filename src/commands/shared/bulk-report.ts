@@ -23,6 +23,13 @@ export interface Wording {
    * --retry-uncertain would do to those that did.
    */
   uncertain?: string;
+  /** The caller prints the summary (`runReported` prints only a run an error stopped). */
+  deferred?: true;
+  /**
+   * A second run over rows this one held back (invite bulk --reattempt-finished gives finished candidates a new
+   * attempt), counted in this summary: one summary of the input, not one per run.
+   */
+  also?: { result: BulkResult; sent: string; done: string; verb: string; noun: [string, string] };
 }
 
 /** How a run ended early: an error stopped it, or the process exits without waiting (a second Ctrl-C). */
@@ -35,7 +42,9 @@ export const SHOWN = 20;
  * `stop`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's; or
  * the process exits at once (130) without waiting for the requests still out.
  */
-export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stop?: Stop): void {
+export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, stop?: Stop): void {
+  const extra = w.also?.result;
+  const r = extra ? combined(given, extra) : given;
   const code = bulkExitCode(r);
   if (w.json === undefined && jsonSummary(ctx, code === ExitCode.partial && stop === undefined))
     ctx.out.json(r);
@@ -56,16 +65,20 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stop?: 
   };
 
   // The parts add up to the file's rows: a row sent but refused is not also counted as sent.
-  const accepted = r.sent - r.failed;
+  const alsoAccepted = extra ? extra.sent - extra.failed : 0;
+  const accepted = r.sent - r.failed - alsoAccepted;
+  const sent = r.sent - (extra?.sent ?? 0);
   const parts = [
     r.dryRun
       ? `${r.wouldSend ?? 0} to send`
-      : accepted === r.sent
-        ? `${formatCount(r.sent)} sent`
+      : accepted === sent && (accepted > 0 || !extra)
+        ? `${formatCount(sent)} sent`
         : accepted > 0
           ? `${formatCount(accepted)} accepted`
           : undefined,
-    r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
+    alsoAccepted > 0 ? `${formatCount(alsoAccepted)} ${w.also?.sent}` : undefined,
+    given.alreadyDone > 0 ? `${formatCount(given.alreadyDone)} already done` : undefined,
+    extra && extra.alreadyDone > 0 ? `${formatCount(extra.alreadyDone)} ${w.also?.done}` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
     r.held ? `${formatCount(r.held)} ${w.held ?? "held back"}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
@@ -130,11 +143,15 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stop?: 
       `Interrupted: ${count(r.sent, w.noun)} recorded in the ledger; run the same command again to send the ${formatCount(r.unsent)} not sent.`,
     );
   } else if (code === ExitCode.ok) {
-    const confirmed = r.sent - r.failed;
+    const confirmed = r.sent - r.failed - alsoAccepted;
     // Invalid rows skipped (--skip-invalid) are not done: never a ✓ that says there is nothing left.
     const fix = `${count(r.invalid, ["invalid row", "invalid rows"])} still to fix${r.rejects ? ` (in ${r.rejects})` : ""}`;
+    const also = w.also && alsoAccepted > 0 ? `${w.also.verb} ${count(alsoAccepted, w.also.noun)}` : "";
     if (confirmed > 0)
-      ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, w.noun)}${w.target ? ` ${w.target}` : ""}`);
+      ctx.success(
+        `${w.verb ?? "Sent"} ${count(confirmed, w.noun)}${w.target ? ` ${w.target}` : ""}${also ? `; ${also.charAt(0).toLowerCase()}${also.slice(1)}` : ""}`,
+      );
+    else if (also) ctx.success(also);
     else if (r.invalid > 0)
       ctx.warn(
         `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
@@ -157,6 +174,37 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stop?: 
     ].filter(Boolean);
     ctx.warn(`Finished with problems (exit ${code}): ${next.join("; ")}.`);
   }
+}
+
+/** One run's result with a second run's over rows it held back: the held rows counted by what became of them. */
+function combined(first: BulkResult, second: BulkResult): BulkResult {
+  const sum = (key: "sent" | "failed" | "uncertain" | "unsent" | "alreadyDone") => first[key] + second[key];
+  const lists = (key: "failures" | "uncertainRows") =>
+    [...first[key], ...second[key]].sort((a, b) => a.line - b.line);
+  return {
+    ...first,
+    sent: sum("sent"),
+    failed: sum("failed"),
+    uncertain: sum("uncertain"),
+    unsent: sum("unsent"),
+    alreadyDone: sum("alreadyDone"),
+    held: Math.max(0, (first.held ?? 0) - second.rows),
+    chunks: {
+      total: first.chunks.total + second.chunks.total,
+      succeeded: first.chunks.succeeded + second.chunks.succeeded,
+      failed: first.chunks.failed + second.chunks.failed,
+      uncertain: first.chunks.uncertain + second.chunks.uncertain,
+    },
+    failures: lists("failures"),
+    uncertainRows: lists("uncertainRows"),
+    unmatched: [...first.unmatched, ...second.unmatched],
+    omitted: {
+      ...first.omitted,
+      failures: first.omitted.failures + second.omitted.failures,
+      uncertainRows: first.omitted.uncertainRows + second.omitted.uncertainRows,
+    },
+    interrupted: first.interrupted || second.interrupted || undefined,
+  };
 }
 
 /**

@@ -60,7 +60,7 @@ export async function runReported<T>(
   try {
     const result = await runBulk<T>({ ...fromContext(ctx, client, progress, wording), ...job });
     progress.done();
-    printBulkResult(ctx, result, wording);
+    if (!wording.deferred) printBulkResult(ctx, result, wording);
     return result;
   } catch (error) {
     progress.done();
