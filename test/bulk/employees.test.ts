@@ -271,6 +271,10 @@ describe("employees upsert", () => {
       uncertain: 100,
       chunks: { uncertain: 1, succeeded: 1 },
     });
+    // What can be done: the employees' list shows whether they arrived.
+    expect(run.stderr.replace(/\s+/g, " ")).toContain(
+      "`assess employees list --all` shows whether they arrived; --retry-uncertain sends them again",
+    );
     const mark = env.sandbox.requests.length;
     const rerun = await env.run(["employees", "upsert", file]);
     expect(rerun.code).toBe(3);
