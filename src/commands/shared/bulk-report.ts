@@ -128,6 +128,10 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     );
   }
 
+  const resume =
+    r.unsent > 0
+      ? `Run the same command again to send the ${count(r.unsent, w.noun)} not sent`
+      : "Every row was sent before the stop";
   if (r.dryRun) {
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
@@ -136,12 +140,10 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     ctx.warn("Stopped before the end by the error below: fix its cause, then run the same command again.");
   } else if (stop === "now") {
     ctx.warn(
-      `Stopped at once (second Ctrl-C), without waiting for the requests in flight: their rows are among the uncertain ones. Run the same command again to send the ${count(r.unsent, w.noun)} not sent; what the service confirmed is not sent twice.`,
+      `Stopped at once (second Ctrl-C), without waiting for the requests in flight: their rows are among the uncertain ones. ${resume}; what the service confirmed is not sent twice.`,
     );
   } else if (r.interrupted) {
-    ctx.warn(
-      `Interrupted: ${count(r.sent, w.noun)} recorded in the ledger; run the same command again to send the ${formatCount(r.unsent)} not sent.`,
-    );
+    ctx.warn(`Interrupted: ${count(r.sent, w.noun)} recorded in the ledger; ${resume.toLowerCase()}.`);
   } else if (code === ExitCode.ok) {
     const confirmed = r.sent - r.failed - alsoAccepted;
     // Invalid rows skipped (--skip-invalid) are not done: never a ✓ that says there is nothing left.
