@@ -4,7 +4,7 @@ import { registerCommands } from "./commands/index.js";
 import { groupSetup } from "./commands/shared/verbs.js";
 import { validKeyAdvice } from "./config/resolve.js";
 import { Context, type Io } from "./context.js";
-import { ApiError, CliError, DryRunStop, ExitCode } from "./errors.js";
+import { ApiError, CliError, DeclinedError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
 import { zodIssueLines } from "./parse/issues.js";
@@ -14,6 +14,8 @@ import { redactUrl } from "./redact.js";
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
   signal?: AbortSignal;
+  /** Aborted by the launcher on a second Ctrl-C, just before it exits: a run says, synchronously, what it leaves. */
+  stopNow?: AbortSignal;
   /** dist/check-worker.cjs, which checks half of a large bulk file. */
   checkWorker?: URL;
 }
@@ -23,7 +25,12 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
   // A reader that went away (`| head -1`) ends the output, not the command.
   quietWhenClosed(io.stdout);
   quietWhenClosed(io.stderr);
-  const ctx = new Context(io, options.signal ?? new AbortController().signal, options.checkWorker);
+  const ctx = new Context(
+    io,
+    options.signal ?? new AbortController().signal,
+    options.checkWorker,
+    options.stopNow,
+  );
   let exitCode: number = ExitCode.ok;
   let program: Command | undefined;
   try {
@@ -72,6 +79,10 @@ export async function buildProgram(
 /** The one error handler: a message, a hint of what to do next, and the exit code (README "Exit codes"). */
 function report(ctx: Context, error: unknown): number {
   if (error instanceof DryRunStop) return ExitCode.ok;
+  if (error instanceof DeclinedError) {
+    ctx.info(error.message);
+    return ExitCode.ok;
+  }
   if (error instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
       return ExitCode.ok;
@@ -170,11 +181,19 @@ function processIo(): Io {
 /** The launcher's entry: wires Ctrl-C and sets the exit code. */
 export async function run(options: Pick<MainOptions, "checkWorker"> = {}): Promise<void> {
   const controller = new AbortController();
+  const stopNow = new AbortController();
   process.on("SIGINT", () => {
-    // A second Ctrl-C does not wait for the clean stop.
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    // A second Ctrl-C does not wait for the clean stop; what is running first says what that leaves.
+    if (controller.signal.aborted) {
+      stopNow.abort();
+      process.exit(ExitCode.interrupted);
+    }
     controller.abort();
   });
-  const code = await main(process.argv.slice(2), processIo(), { ...options, signal: controller.signal });
+  const code = await main(process.argv.slice(2), processIo(), {
+    ...options,
+    signal: controller.signal,
+    stopNow: stopNow.signal,
+  });
   process.exitCode = controller.signal.aborted && code === ExitCode.ok ? ExitCode.interrupted : code;
 }

@@ -52,6 +52,8 @@ export class Context {
     readonly signal: AbortSignal,
     /** The built worker script that checks half of a large bulk file (dist/check-worker.cjs). */
     readonly checkWorker?: URL,
+    /** Aborted just before the process exits without waiting for a clean stop (a second Ctrl-C). */
+    readonly stopNow: AbortSignal = new AbortController().signal,
   ) {
     this.statusLine = new StatusLine(io.stdout, io.stderr, io.env);
   }

@@ -140,5 +140,15 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * The person answered no to a confirmation: not a failure and not an interruption (exit 0); the message, which
+ * says that nothing changed, goes to stderr as a plain notice.
+ */
+export class DeclinedError extends CliError {
+  constructor(message = "Nothing changed: you answered no") {
+    super(message, { exitCode: ExitCode.ok });
+  }
+}
+
 /** Thrown after `--dry-run` printed the request a command would send; not a failure. */
 export class DryRunStop extends Error {}

@@ -265,11 +265,16 @@ describe("employees upsert", () => {
     env.sandbox.faults.add({ method: "POST", path: "/employees/upsert", kind: "lost-after" });
     const run = await env.run(["employees", "upsert", file, "--concurrency", "1"]);
     expect(run.code).toBe(3);
+    // `sent` counts the rows whose answer came: the uncertain ones are counted there only.
     expect(run.json<BulkResult>()).toMatchObject({
-      sent: 150,
+      sent: 50,
       uncertain: 100,
       chunks: { uncertain: 1, succeeded: 1 },
     });
+    // What can be done: the employees' list shows whether they arrived.
+    expect(run.stderr.replace(/\s+/g, " ")).toContain(
+      "`assess employees list --all` shows whether they arrived; --retry-uncertain sends them again",
+    );
     const mark = env.sandbox.requests.length;
     const rerun = await env.run(["employees", "upsert", file]);
     expect(rerun.code).toBe(3);

@@ -28,6 +28,10 @@ describe("callbacks resend answered 200 with an answer it cannot read", () => {
       /taken \(HTTP 200\), but the service.s answer \(callbacks result\) is not JSON/,
     );
     expect(processed()).toBe(before + 1);
+    // What can be done about them: the receiver shows what came; a resend would deliver twice.
+    expect(first.stderr.replace(/\s+/g, " ")).toContain(
+      "your receiver shows which of their notifications came (`assess callbacks listen --log` keeps a log); --retry-uncertain queues them again, and a notification that was queued is then delivered twice.",
+    );
 
     const again = await t.run(["callbacks", "resend", "100001", "100002"], { env });
     expect(again.code, again.stderr).toBe(3);

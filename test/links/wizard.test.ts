@@ -146,7 +146,7 @@ describe("links create wizard in a terminal", () => {
     expect(linksAfter.length).toBe(linksBefore);
   });
 
-  it("answering no at the summary creates nothing", async () => {
+  it("answering no at the summary creates nothing and exits 0", async () => {
     const before = linkPosts().length;
     const term = wizard([
       "--test",
@@ -168,8 +168,8 @@ describe("links create wizard in a terminal", () => {
     ]);
     await term.answer("Name of the link", "Second thoughts");
     await term.answer("Create this link?", "n");
-    expect(await term.exited).toBe(130);
-    expect(term.screen).toContain("nothing was created");
+    expect(await term.exited).toBe(0);
+    expect(term.screen).toContain("Nothing was created: you answered no");
     expect(linkPosts().length).toBe(before);
   });
 });

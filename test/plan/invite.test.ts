@@ -134,6 +134,33 @@ describe("invite bulk and finished candidates", () => {
     );
   });
 
+  it("--reattempt-finished prints one summary of the file: the finished rows counted by their new attempt", async () => {
+    for (const name of ["one.summary", "two.summary"])
+      await b.sandbox.completeAttempt(await inviteOne(`${name}@plan.example`), "Complete");
+    const file = join(b.dir, "one-summary.csv");
+    writeFileSync(
+      file,
+      "email,name\none.summary@plan.example,One\nthree.summary@plan.example,Three\ntwo.summary@plan.example,Two\n",
+    );
+    const lines = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith(file));
+    const ran = await b.run(["invite", "bulk", file, "--test", "1001", "--reattempt-finished"]);
+    expect(ran.code, ran.stderr).toBe(0);
+    // It printed two: "3 rows: 1 sent, 2 already finished", then "2 rows: 2 sent" of the same file.
+    expect(lines(ran.stderr)).toEqual([`${file}: 3 rows: 1 sent, 2 given a new attempt`]);
+    expect(ran.stderr).toContain("3 requests: 3 succeeded");
+    expect(ran.stderr.match(/✓.*/g)).toEqual([
+      "✓ Invited 1 candidate to test 1001; gave a new attempt to 2 finished candidates",
+    ]);
+    expect(ran.stdout.match(/summary@plan\.example/g)).toHaveLength(2);
+
+    const again = await b.run(["invite", "bulk", file, "--test", "1001", "--reattempt-finished"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stderr)).toEqual([`${file}: 3 rows: 1 already done, 2 given a new attempt before`]);
+    expect(again.stderr.match(/✓.*/g)).toEqual([
+      "✓ Nothing to send: earlier runs already got every row confirmed",
+    ]);
+  });
+
   it("a testid column: a candidate finished one test and is new to another", async () => {
     const id = await inviteOne("multi@plan.example");
     await b.sandbox.completeAttempt(id, "Complete");

@@ -150,15 +150,18 @@ describe("tests settings", () => {
     });
   });
 
-  it("set --file of a pulled file (flags as yes/no) names the field and points to `settings apply`; nothing sent", async () => {
+  it("set --file of a pulled file with a bad value names the field; nothing sent", async () => {
     const { join } = await import("node:path");
+    const { readFileSync, writeFileSync } = await import("node:fs");
     const file = join(t.configDir, "pulled.json");
     expect((await t.run(["tests", "settings", "pull", "1003", "--out", file])).code).toBe(0);
+    const pulled = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...pulled, practiceTest: "maybe" }));
     const before = t.sandbox.requests.length;
     const r = await t.run(["tests", "settings", "set", "1003", "--file", file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: --file ${file}: practiceTest: must be 1 or 0`);
-    expect(r.stderr).toContain(`\`assess tests settings apply 1003 ${file}\``);
+    expect(r.stderr).toContain(`error: --file ${file}: 1 invalid setting; nothing was sent`);
+    expect(r.stderr).toContain('practiceTest: must be yes or no, got "maybe"');
     expect(t.sandbox.requests.length).toBe(before);
   });
 

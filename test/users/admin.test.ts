@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestEnv } from "../helpers/cli.js";
+import { Terminal } from "../helpers/terminal.js";
 
 const t = useTestEnv();
 
@@ -97,6 +98,19 @@ describe("gdpr mask", () => {
     const r = await t.run(["gdpr", "mask", "--email", "ada@example.com"], { env: { CI: "true" } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--yes");
+    expect(t.sandbox.requests.length).toBe(before);
+  });
+
+  it("on a terminal, answering no masks nothing and exits 0 (not 130, which is Ctrl-C)", async () => {
+    const before = t.sandbox.requests.length;
+    const term = Terminal.start(["gdpr", "mask", "--email", "ada@example.com"], t.env);
+    try {
+      await term.answer("This cannot be undone.", "n");
+      expect(await term.exited).toBe(0);
+      expect(term.screen).toContain("Nothing changed: you answered no");
+    } finally {
+      await term.close();
+    }
     expect(t.sandbox.requests.length).toBe(before);
   });
 

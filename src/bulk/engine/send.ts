@@ -69,6 +69,14 @@ export interface SendInput<T> extends Pick<CheckInput, "ledgerDir" | "signal" | 
   watchRateLimits?(onRateLimited: (sentAt: number) => void): () => void;
   /** What a person should hear of as it happens (the run slowing down for 429s, a ledger's unreadable lines). */
   onNotice?(message: string): void;
+  /** Told once, when `signal` stops the run: the requests still out, which the run waits for, and their rows. */
+  onStopping?(inflight: { requests: number; rows: number }): void;
+  /**
+   * Aborted when the process is about to exit without waiting for the requests still out (a second Ctrl-C):
+   * `onStoppedNow` gets, synchronously, the result as it stands, their rows counted uncertain.
+   */
+  stopNow?: AbortSignal;
+  onStoppedNow?(result: BulkResult): void;
 }
 
 interface Group<T> {
@@ -114,6 +122,8 @@ export class SendLoop<T> {
   /** Opened on the first rejected row; undefined once it could not be. */
   private rejects?: Promise<RejectsSink | undefined>;
   private settled = 0;
+  /** Requests out whose answer has not come back, and their rows. */
+  private readonly out = { requests: 0, rows: 0 };
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
 
@@ -126,8 +136,13 @@ export class SendLoop<T> {
   }
 
   async execute(): Promise<BulkResult> {
-    const onAbort = () => this.stop();
+    const onAbort = () => {
+      this.job.onStopping?.({ ...this.out });
+      this.stop();
+    };
+    const onStopNow = () => this.job.onStoppedNow?.(this.resultNow());
     this.job.signal?.addEventListener("abort", onAbort, { once: true });
+    this.job.stopNow?.addEventListener("abort", onStopNow, { once: true });
     const unwatch = this.job.watchRateLimits?.((sentAt) => this.rateLimited(sentAt));
     try {
       if (this.job.signal?.aborted) this.stop();
@@ -157,6 +172,7 @@ export class SendLoop<T> {
       await this.drain();
     } finally {
       this.job.signal?.removeEventListener("abort", onAbort);
+      this.job.stopNow?.removeEventListener("abort", onStopNow);
       unwatch?.();
       await Promise.allSettled(this.inflight);
       for (const group of this.groups.values()) await group.ledger.close().catch(() => undefined);
@@ -187,6 +203,29 @@ export class SendLoop<T> {
   private stop(): void {
     this.stopped = true;
     this.wake?.();
+  }
+
+  /**
+   * The result as it stands when the process exits without waiting: answered chunks counted (their outcome is
+   * in the ledger), the rows of requests still out uncertain (the ledger holds them as sent), every other row
+   * of the input not sent. The run is over: this changes the result for good.
+   */
+  private resultNow(): BulkResult {
+    const r = this.result;
+    for (const [seq, { chunk, outcome }] of [...this.finished].sort(([a], [b]) => a - b)) {
+      this.finished.delete(seq);
+      if (chunk.rows.length > 0) this.apply(chunk, outcome);
+    }
+    r.uncertain += this.out.rows;
+    r.chunks.total += this.out.requests;
+    r.chunks.uncertain += this.out.requests;
+    const counted =
+      r.invalid + r.duplicates + (r.held ?? 0) + r.alreadyDone + r.uncertain + r.sent + r.unsent;
+    r.unsent += Math.max(0, this.checked.rows - counted);
+    r.rows = this.checked.rows;
+    r.interrupted = true;
+    sortLists(r);
+    return r;
   }
 
   /** Every row goes through here, also after the run stopped: then it is only counted, not sent. */
@@ -234,7 +273,9 @@ export class SendLoop<T> {
           r.uncertain++;
           this.settle(row, "uncertain", "sent by an earlier run whose answer never came");
         } else if (this.stopped) {
+          // Not settled: the bar counts only rows whose fate is known.
           r.unsent++;
+          continue;
         } else {
           group.open ??= { seq: -1, group, rows: [], hashes: [] };
           const chunk = group.open;
@@ -345,6 +386,8 @@ export class SendLoop<T> {
         return;
       }
       let outcome: Outcome;
+      this.out.requests++;
+      this.out.rows += chunk.rows.length;
       try {
         const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
         this.limit.answered();
@@ -353,6 +396,9 @@ export class SendLoop<T> {
           : { kind: "ok", answer: answer ?? {} };
       } catch (error) {
         outcome = classify(error);
+      } finally {
+        this.out.requests--;
+        this.out.rows -= chunk.rows.length;
       }
       // A fatal answer stops the run before its slot could take another chunk.
       if (outcome.kind === "fatal") this.setFatal(outcome.error);
@@ -395,18 +441,19 @@ export class SendLoop<T> {
   private apply(chunk: Chunk<T>, outcome: Outcome): void {
     const r = this.result;
     const n = chunk.rows.length;
+    if (outcome.kind === "fatal" && !outcome.sent) {
+      r.unsent += n;
+      return;
+    }
     this.settled += n;
     if (outcome.kind === "dry") {
       r.chunks.total++;
       r.wouldSend = (r.wouldSend ?? 0) + n;
       return;
     }
-    if (outcome.kind === "fatal" && !outcome.sent) {
-      r.unsent += n;
-      return;
-    }
     r.chunks.total++;
-    r.sent += n;
+    // Rows of unknown outcome are `uncertain`, not also `sent` (CLI.md: the counts add up to the input's rows).
+    if (outcome.kind !== "uncertain") r.sent += n;
     switch (outcome.kind) {
       case "ok": {
         r.chunks.succeeded++;

@@ -2,8 +2,9 @@
  * The result of a bulk run: the JSON summary's counts, the per-row lists, and the exit code they mean.
  *
  * Invariants:
- * - Every row of the input is exactly one of: invalid, duplicate, held, alreadyDone, uncertain from an earlier
- *   run, sent, or unsent; failed, uncertain and the chunk counts say what became of the sent ones.
+ * - Every row of the input is exactly one of: invalid, duplicate, held, alreadyDone, uncertain (from this run or
+ *   an earlier one), sent, or unsent; `failed` counts the sent rows the service refused, the chunk counts this
+ *   run's requests (uncertain ones included).
  * - The lists hold at most LIST_LIMIT rows each, in input order; `omitted` counts the rest (not of heldRows).
  * - The JSON fields and their order are a contract for scripts: add, never rename or reorder.
  */
@@ -31,7 +32,7 @@ export interface BulkResult {
   sent: number;
   uncertain: number;
   chunks: { total: number; succeeded: number; failed: number; uncertain: number };
-  /** Sent rows the service refused (refused chunks and per-item failures). */
+  /** Sent rows the service refused (refused chunks and per-item failures); `sent` includes them. */
   failed: number;
   /** Valid rows not sent because the run stopped (Ctrl-C, an auth or network failure): a rerun sends them. */
   unsent: number;

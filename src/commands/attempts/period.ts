@@ -56,7 +56,7 @@ export async function confirmCalls(ctx: Context, period: Period, yes: boolean): 
     );
   }
   const { confirmAction } = await import("../../prompts/confirm.js");
-  await confirmAction(ctx, `${what}. Make them?`);
+  await confirmAction(ctx, `${what}. Make them?`, "Nothing was read: you answered no");
 }
 
 /** The test id of an attempt as a number: the service's lists may spell ids as strings (`"1134601"`). */

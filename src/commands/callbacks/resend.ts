@@ -62,7 +62,15 @@ export async function resendIds(
           rows.map((row) => Number(row.label)),
         ),
     },
-    { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name, json: o.json },
+    {
+      verb: "Queued",
+      noun: ["id", "ids"],
+      target: "for re-delivery",
+      inputName: input.name,
+      json: o.json,
+      uncertain:
+        "your receiver shows which of their notifications came (`assess callbacks listen --log` keeps a log); --retry-uncertain queues them again, and a notification that was queued is then delivered twice.",
+    },
   );
   const n = result.alreadyDone;
   if (n > 0 && !result.interrupted) {

@@ -85,5 +85,7 @@ export function upsertWording(input: EmployeeInput): Wording {
     noun: ["employee", "employees"],
     inputName: input.inputName,
     locate: input.locate,
+    uncertain:
+      "`assess employees list --all` shows whether they arrived; --retry-uncertain sends them again (a row that did arrive is then written again, with the same values).",
   };
 }

@@ -35,7 +35,7 @@ export const TOPICS: Record<string, string> = {
 `,
   "exit-codes": `EXIT CODES
 
-  0    success
+  0    success; also answering no to a confirmation (nothing changed, said on stderr)
   1    the service or the network failed (after retries), or a request may have been processed but its answer was lost (the message says how to check)
   2    usage or input error: bad flag, missing value, invalid CSV; nothing was sent
   3    partial: a bulk run finished with rows the service refused, or chunks failed or of unknown outcome (rows skipped by --skip-invalid alone do not make it 3)

@@ -14,6 +14,7 @@ import * as z from "../../parse/zod.js";
 import { sendInvites } from "../../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
+import { jsonSummary, printBulkResult, type Wording } from "../shared/bulk-report.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
@@ -44,6 +45,10 @@ export const options = z.object({
 export const args = z.tuple([z.string()]);
 
 type Options = z.infer<typeof options>;
+
+/** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
+const UNCERTAIN_INVITES =
+  "no operation of the service lists invitations: ask these candidates whether the invitation e-mail came, or look in the service's web console. --retry-uncertain invites them again, and a candidate whose invitation did arrive then gets a second e-mail.";
 
 export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>): Promise<number> {
   const { start, end } = serviceWindow(o);
@@ -110,6 +115,16 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   const held: HeldRow[] = [];
   // Rows the run could not check against who finished, when the look-up failed part-way.
   let unchecked = 0;
+  const wording: Wording = {
+    verb: "Invited",
+    noun: ["candidate", "candidates"],
+    target: testId !== undefined ? `to test ${testId}` : "to their tests",
+    inputName: common.inputName,
+    locate: common.locate,
+    groupLabel: columns.test !== undefined ? "test" : undefined,
+    held: "already finished",
+    uncertain: UNCERTAIN_INVITES,
+  };
   const invited = await runReported<BulkCandidate>(
     ctx,
     {
@@ -133,16 +148,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
       },
       send: (group, rows) => sendInvites(client.api, Number(group), settings)(rows),
     },
-    {
-      verb: "Invited",
-      noun: ["candidate", "candidates"],
-      target: testId !== undefined ? `to test ${testId}` : "to their tests",
-      inputName: common.inputName,
-      locate: common.locate,
-      groupLabel: columns.test !== undefined ? "test" : undefined,
-      held: "already finished",
-      json: reattempt ? "never" : undefined,
-    },
+    // With --reattempt-finished, one summary of both runs comes after the reattempts.
+    reattempt ? { ...wording, json: "never", deferred: true } : wording,
   );
   if (!reattempt) {
     tellHeld(ctx, held, testId);
@@ -168,7 +175,21 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
       : { result: undefined, attempts: [] };
   const codes = [bulkExitCode(invited), result ? bulkExitCode(result) : 0];
   const code = codes.includes(130) ? 130 : Math.max(...codes);
-  if (ctx.out.isJson || code === 3)
+  // One summary of the file: the finished rows counted by what their reattempt became.
+  printBulkResult(ctx, invited, {
+    ...wording,
+    json: "never",
+    ...(result && {
+      also: {
+        result,
+        sent: "given a new attempt",
+        done: "given a new attempt before",
+        verb: "Gave a new attempt to",
+        noun: ["finished candidate", "finished candidates"] as [string, string],
+      },
+    }),
+  });
+  if (jsonSummary(ctx, code === 3))
     ctx.out.json({ ...invited, reattempt: result ? { ...result, attempts } : null });
   else if (attempts.length > 0)
     await ctx.out.list(attempts, [

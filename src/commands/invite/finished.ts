@@ -227,9 +227,13 @@ export async function reattemptHeld(
     {
       verb: "Gave a new attempt to",
       noun: ["finished candidate", "finished candidates"],
+      uncertain:
+        "ask these candidates whether a new attempt's e-mail came, or look in the service's web console; --retry-uncertain asks for a new attempt again, and one who got it may then get a second.",
       inputName: run.inputName,
       locate: run.locate,
       json: "never",
+      // Counted in invite bulk's one summary.
+      deferred: true,
     },
   );
   const attempts = answers.map(([attempt, answer]) => ({

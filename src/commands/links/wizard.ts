@@ -1,7 +1,7 @@
 /** `links create` in a terminal: asks for what the flags left out, then confirms before creating. */
 import { confirm, input, select } from "@inquirer/prompts";
 import type { Context } from "../../context.js";
-import { InterruptedError, UsageError } from "../../errors.js";
+import { DeclinedError, UsageError } from "../../errors.js";
 import { type Bound, parseDate, toServiceTime } from "../../parse/dates.js";
 import { parseId } from "../../parse/numbers.js";
 import { promptIo } from "../../prompts/io.js";
@@ -88,7 +88,7 @@ export async function runLinkWizard(ctx: Context, testId: number, given: LinkSpe
 
   ctx.io.stderr.write(summary(testId, spec));
   if (!(await confirm({ message: "Create this link?", default: true }, io))) {
-    throw new InterruptedError("Cancelled; nothing was created");
+    throw new DeclinedError("Nothing was created: you answered no");
   }
   return spec;
 }

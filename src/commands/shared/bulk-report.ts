@@ -18,15 +18,36 @@ export interface Wording {
   json?: "never";
   /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
+  /**
+   * What a person can do about rows of unknown outcome: how to find out whether they arrived, and what
+   * --retry-uncertain would do to those that did.
+   */
+  uncertain?: string;
+  /** The caller prints the summary (`runReported` prints only a run an error stopped). */
+  deferred?: true;
+  /**
+   * A second run over rows this one held back (invite bulk --reattempt-finished gives finished candidates a new
+   * attempt), counted in this summary: one summary of the input, not one per run.
+   */
+  also?: { result: BulkResult; sent: string; done: string; verb: string; noun: [string, string] };
 }
+
+/** How a run ended early: an error stopped it, or the process exits without waiting (a second Ctrl-C). */
+export type Stop = "error" | "now";
 
 /** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
 export const SHOWN = 20;
 
-/** `stopped`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's. */
-export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped = false): void {
+/**
+ * `stop`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's; or
+ * the process exits at once (130) without waiting for the requests still out.
+ */
+export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, stop?: Stop): void {
+  const extra = w.also?.result;
+  const r = extra ? combined(given, extra) : given;
   const code = bulkExitCode(r);
-  if (w.json === undefined && (ctx.out.isJson || (code === ExitCode.partial && !stopped))) ctx.out.json(r);
+  if (w.json === undefined && jsonSummary(ctx, code === ExitCode.partial && stop === undefined))
+    ctx.out.json(r);
   const count = (n: number, noun: [string, string] = ["row", "rows"]) =>
     `${formatCount(n)} ${n === 1 ? noun[0] : noun[1]}`;
   const where = (row: RowReport) =>
@@ -43,17 +64,21 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
       );
   };
 
-  // The parts add up to the file's rows: a row sent but refused or uncertain is not also counted as sent.
-  const accepted = r.sent - r.failed - uncertainSentNow(r);
+  // The parts add up to the file's rows: a row sent but refused is not also counted as sent.
+  const alsoAccepted = extra ? extra.sent - extra.failed : 0;
+  const accepted = r.sent - r.failed - alsoAccepted;
+  const sent = r.sent - (extra?.sent ?? 0);
   const parts = [
     r.dryRun
       ? `${r.wouldSend ?? 0} to send`
-      : accepted === r.sent
-        ? `${formatCount(r.sent)} sent`
+      : accepted === sent && (accepted > 0 || !extra)
+        ? `${formatCount(sent)} sent`
         : accepted > 0
           ? `${formatCount(accepted)} accepted`
           : undefined,
-    r.alreadyDone > 0 ? `${formatCount(r.alreadyDone)} already done` : undefined,
+    alsoAccepted > 0 ? `${formatCount(alsoAccepted)} ${w.also?.sent}` : undefined,
+    given.alreadyDone > 0 ? `${formatCount(given.alreadyDone)} already done` : undefined,
+    extra && extra.alreadyDone > 0 ? `${formatCount(extra.alreadyDone)} ${w.also?.done}` : undefined,
     r.duplicates > 0 ? `${count(r.duplicates, ["duplicate", "duplicates"])}` : undefined,
     r.held ? `${formatCount(r.held)} ${w.held ?? "held back"}` : undefined,
     r.invalid > 0 ? `${formatCount(r.invalid)} invalid` : undefined,
@@ -98,26 +123,37 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
     );
     list(r.uncertainRows, r.omitted.uncertainRows, r.uncertain);
     ctx.hint(
-      "check them in the service; --retry-uncertain sends them again (a row that did arrive would then arrive twice).",
+      w.uncertain ??
+        "--retry-uncertain sends them again: a row that did arrive would then arrive twice, so find out first whether they did.",
     );
   }
 
+  const resume =
+    r.unsent > 0
+      ? `Run the same command again to send the ${count(r.unsent, w.noun)} not sent`
+      : "Every row was sent before the stop";
   if (r.dryRun) {
     ctx.info(
       `[dry-run] would send ${count(r.wouldSend ?? 0, w.noun)} in ${count(r.chunks.total, ["request", "requests"])}; nothing was sent`,
     );
-  } else if (stopped) {
+  } else if (stop === "error") {
     ctx.warn("Stopped before the end by the error below: fix its cause, then run the same command again.");
-  } else if (r.interrupted) {
+  } else if (stop === "now") {
     ctx.warn(
-      `Interrupted: ${count(r.sent - r.uncertain, w.noun)} recorded in the ledger; run the same command again to resume.`,
+      `Stopped at once (second Ctrl-C), without waiting for the requests in flight: their rows are among the uncertain ones. ${resume}; what the service confirmed is not sent twice.`,
     );
+  } else if (r.interrupted) {
+    ctx.warn(`Interrupted: ${count(r.sent, w.noun)} recorded in the ledger; ${resume.toLowerCase()}.`);
   } else if (code === ExitCode.ok) {
-    const confirmed = r.sent - r.failed;
+    const confirmed = r.sent - r.failed - alsoAccepted;
     // Invalid rows skipped (--skip-invalid) are not done: never a ✓ that says there is nothing left.
     const fix = `${count(r.invalid, ["invalid row", "invalid rows"])} still to fix${r.rejects ? ` (in ${r.rejects})` : ""}`;
+    const also = w.also && alsoAccepted > 0 ? `${w.also.verb} ${count(alsoAccepted, w.also.noun)}` : "";
     if (confirmed > 0)
-      ctx.success(`${w.verb ?? "Sent"} ${count(confirmed, w.noun)}${w.target ? ` ${w.target}` : ""}`);
+      ctx.success(
+        `${w.verb ?? "Sent"} ${count(confirmed, w.noun)}${w.target ? ` ${w.target}` : ""}${also ? `; ${also.charAt(0).toLowerCase()}${also.slice(1)}` : ""}`,
+      );
+    else if (also) ctx.success(also);
     else if (r.invalid > 0)
       ctx.warn(
         `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
@@ -126,14 +162,57 @@ export function printBulkResult(ctx: Context, r: BulkResult, w: Wording, stopped
       ctx.success("Nothing to send: earlier runs already got every row confirmed");
     else ctx.success("Nothing was sent");
   } else {
-    ctx.warn(
-      `Finished with problems (exit ${code}): rerun the same command to resend refused rows; confirmed ones are skipped.`,
-    );
+    // Only what applies: a rerun resends refused rows, not uncertain ones.
+    const next = [
+      r.failed > 0
+        ? `run the same command again to resend the ${count(r.failed, ["refused row", "refused rows"])} (confirmed ones are skipped)`
+        : undefined,
+      r.uncertain > 0
+        ? `the ${count(r.uncertain)} of unknown outcome ${r.uncertain === 1 ? "is" : "are"} not sent again unless --retry-uncertain (see above)`
+        : undefined,
+      r.unmatched.length > 0
+        ? `the service reported ${count(r.unmatched.length, ["failure", "failures"])} that match no row (see above)`
+        : undefined,
+    ].filter(Boolean);
+    ctx.warn(`Finished with problems (exit ${code}): ${next.join("; ")}.`);
   }
 }
 
-/** Rows this run sent whose outcome is unknown (`uncertain` also counts rows an earlier run left so). */
-function uncertainSentNow(r: BulkResult): number {
-  const leftEarlier = Math.max(0, r.valid - r.duplicates - r.alreadyDone - r.sent - r.unsent);
-  return Math.min(Math.max(0, r.uncertain - leftEarlier), r.sent - r.failed);
+/** One run's result with a second run's over rows it held back: the held rows counted by what became of them. */
+function combined(first: BulkResult, second: BulkResult): BulkResult {
+  const sum = (key: "sent" | "failed" | "uncertain" | "unsent" | "alreadyDone") => first[key] + second[key];
+  const lists = (key: "failures" | "uncertainRows") =>
+    [...first[key], ...second[key]].sort((a, b) => a.line - b.line);
+  return {
+    ...first,
+    sent: sum("sent"),
+    failed: sum("failed"),
+    uncertain: sum("uncertain"),
+    unsent: sum("unsent"),
+    alreadyDone: sum("alreadyDone"),
+    held: Math.max(0, (first.held ?? 0) - second.rows),
+    chunks: {
+      total: first.chunks.total + second.chunks.total,
+      succeeded: first.chunks.succeeded + second.chunks.succeeded,
+      failed: first.chunks.failed + second.chunks.failed,
+      uncertain: first.chunks.uncertain + second.chunks.uncertain,
+    },
+    failures: lists("failures"),
+    uncertainRows: lists("uncertainRows"),
+    unmatched: [...first.unmatched, ...second.unmatched],
+    omitted: {
+      ...first.omitted,
+      failures: first.omitted.failures + second.omitted.failures,
+      uncertainRows: first.omitted.uncertainRows + second.omitted.uncertainRows,
+    },
+    interrupted: first.interrupted || second.interrupted || undefined,
+  };
+}
+
+/**
+ * Whether the JSON summary goes to stdout: with -o json, and on exit 3 (partial) for scripts, but onto a
+ * terminal only when asked (a person reads the summary on stderr; thousands of lines of JSON would bury it).
+ */
+export function jsonSummary(ctx: Context, partial: boolean): boolean {
+  return ctx.out.isJson || (partial && ctx.io.stdout.isTTY !== true);
 }

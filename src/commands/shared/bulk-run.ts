@@ -4,7 +4,7 @@ import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
 import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
 import type { BulkResult } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
-import type { Progress } from "../../output/progress.js";
+import { formatCount, type Progress } from "../../output/progress.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
 
 /** Where a run's requests go, as its ledger names it: the base URL and the key's fingerprint. */
@@ -14,7 +14,7 @@ export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUr
 }
 
 /** What every run takes from the context: ledgers' folder, Ctrl-C, --dry-run, --debug, progress, notices. */
-function fromContext(ctx: Context, client: ApiClient, progress: Progress) {
+function fromContext(ctx: Context, client: ApiClient, progress: Progress, wording: Wording) {
   return {
     ledgerDir: ledgerDir(ctx.io.env),
     checkWorker: ctx.checkWorker,
@@ -24,7 +24,22 @@ function fromContext(ctx: Context, client: ApiClient, progress: Progress) {
     watchRateLimits: (listener) => client.onRateLimited(listener),
     onNotice: (message) => ctx.warn(message),
     onDebug: ctx.debug,
+    onStopping: ({ requests, rows }) => ctx.warn(stoppingMessage(requests, rows, client.options.timeoutMs)),
+    stopNow: ctx.stopNow,
+    // Synchronous: the process exits right after.
+    onStoppedNow: (result) => {
+      progress.done();
+      printBulkResult(ctx, result, wording, "now");
+    },
   } satisfies Partial<BulkJob<unknown>>;
+}
+
+/** What the first Ctrl-C waits for, said at once, and what a second one would leave. */
+function stoppingMessage(requests: number, rows: number, timeoutMs: number): string {
+  if (requests === 0) return "Stopping: no request is in flight, and no other will be sent.";
+  const timeout = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+  const them = `${formatCount(requests)} request${requests === 1 ? "" : "s"} in flight (${formatCount(rows)} row${rows === 1 ? "" : "s"})`;
+  return `Stopping: waiting up to ${timeout} (--timeout) for the ${them} to be answered, so that their outcome is recorded; no other request will be sent. Ctrl-C again stops at once and leaves those rows uncertain.`;
 }
 
 /** A job as a command gives it: the rest comes from the context. */
@@ -43,14 +58,14 @@ export async function runReported<T>(
   const client = await ctx.apiClient();
   const progress = ctx.progress();
   try {
-    const result = await runBulk<T>({ ...fromContext(ctx, client, progress), ...job });
+    const result = await runBulk<T>({ ...fromContext(ctx, client, progress, wording), ...job });
     progress.done();
-    printBulkResult(ctx, result, wording);
+    if (!wording.deferred) printBulkResult(ctx, result, wording);
     return result;
   } catch (error) {
     progress.done();
     const partial = (error as { bulk?: BulkResult }).bulk;
-    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording, true);
+    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording, "error");
     throw error;
   }
 }

@@ -42,8 +42,9 @@ export function register(tests: Command, { lazy }: GroupSetup): void {
     .argument("<testId>", "the test's id")
     .option(
       "--file <settings.json>",
-      "a JSON file with the whole settings object, sent as is (- reads stdin)",
+      "a JSON file with the whole settings object: as `settings pull` writes it, or the service's (- reads stdin)",
     )
+    .option("--force", "with --file: send a file pulled from another test")
     .option("--test-name <name>", "name of the test")
     .option("--test-alias-name <name>", "alias name of the test")
     .option("--type-of-test <1|2>", "1 = multiple questions, 2 = single question");
@@ -57,7 +58,9 @@ export function register(tests: Command, { lazy }: GroupSetup): void {
   examples(
     settings
       .command("pull")
-      .description("Write a test's whole settings as a file to edit: flat, flags as yes/no")
+      .description(
+        "Write a test's whole settings as a file to edit: flat, flags as yes/no, with the test's id",
+      )
       .argument("<testId>", "the test's id")
       .option("--out <file.json>", "where to write it (default: stdout)")
       .option("--force", "overwrite an existing --out file")
@@ -77,6 +80,7 @@ export function register(tests: Command, { lazy }: GroupSetup): void {
       .argument("<testId>", "the test's id")
       .argument("<file.json>", "settings as `settings pull` writes them; fields left out keep their value")
       .option("--yes", "apply without asking (needed without a terminal)")
+      .option("--force", "apply a file pulled from another test (its name included)")
       .action(lazy(() => import("./settings-apply.js"))),
     [
       "assess tests settings apply 1001 settings.json --dry-run   # the difference only",

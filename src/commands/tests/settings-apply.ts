@@ -1,32 +1,43 @@
 import type { Context } from "../../context.js";
+import { CliError } from "../../errors.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { readJsonObject } from "../shared/files.js";
 import { confirmOrYes } from "../shared/options.js";
-import { flatSettings, parseSettingsFile, settingsDiff } from "./settings-file.js";
+import { flatSettings, parseSettingsFile, settingsDiff, settingsForTest } from "./settings-file.js";
 
-export const options = z.object({ yes: z.boolean().optional() });
+export const options = z.object({ yes: z.boolean().optional(), force: z.boolean().optional() });
 export const args = z.tuple([id(), z.string()]);
 
 /**
  * Shows the difference field by field, asks (or --yes), and sends the whole object once, as the service takes
- * no partial update; a field the file leaves out keeps its value. --dry-run: the difference only.
+ * no partial update; a field the file leaves out keeps its value. --dry-run: the difference only. What is sent is
+ * what was shown: after a person's yes the settings are read again, and a change made meanwhile (a colleague's)
+ * stops the command (exit 1) with the new difference, rather than being undone.
  */
 export async function run(ctx: Context, o: z.infer<typeof options>, [testId, file]: z.infer<typeof args>) {
-  const wanted = parseSettingsFile(file, await readJsonObject(file, "<file.json>"));
+  const body = settingsForTest(file, await readJsonObject(file, "<file.json>"), testId, {
+    force: o.force === true,
+    onNoTest: (message) => ctx.warn(message),
+    onForced: (message) => ctx.warn(message),
+  });
+  const wanted = parseSettingsFile(file, body);
   const client = await ctx.client();
   ctx.planWithReads(`Reading the settings of test ${testId} to show what would change`);
-  const current = flatSettings(await client.tests.settings.get(testId));
+  const read = async () => flatSettings(await client.tests.settings.get(testId));
+  const current = await read();
   const changes = settingsDiff(current, wanted);
+  const table = (rows: typeof changes) =>
+    ctx.out.list(rows, [
+      { key: "field", header: "FIELD" },
+      { key: "old", header: "OLD" },
+      { key: "new", header: "NEW" },
+    ]);
   const report = (sent: boolean) =>
     ctx.out.isJson
       ? ctx.out.json({ testId, changes, sent, ...(ctx.dryRun ? { dryRun: true } : {}) })
       : changes.length > 0
-        ? ctx.out.list(changes, [
-            { key: "field", header: "FIELD" },
-            { key: "old", header: "OLD" },
-            { key: "new", header: "NEW" },
-          ])
+        ? table(changes)
         : undefined;
   if (changes.length === 0) {
     await report(false);
@@ -43,9 +54,36 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId, fil
   }
   if (!ctx.out.isJson) await report(false);
   await confirmOrYes(ctx, o.yes, `Change ${fields} of test ${testId}?`);
+  // A question was open (without --yes): what the service holds now, not what it held before it.
+  const now = o.yes === true ? current : await read();
+  const since = changedSince(current, now);
+  if (since.length > 0) {
+    const fresh = settingsDiff(now, wanted);
+    if (ctx.out.isJson) await ctx.out.json({ testId, changes: fresh, sent: false, changedSince: since });
+    else if (fresh.length > 0) await table(fresh);
+    throw new CliError(
+      `The settings of test ${testId} changed while you were asked (${since.join(", ")}); nothing was sent. ${
+        fresh.length > 0
+          ? `Applying ${file} now would change ${fresh.length} setting${fresh.length === 1 ? "" : "s"}, as shown`
+          : `They are now as in ${file}`
+      }`,
+      {
+        suggestion:
+          fresh.length > 0
+            ? `Run the command again to confirm the new difference (assess tests settings apply ${testId} ${file}).`
+            : undefined,
+      },
+    );
+  }
   // The service takes the whole object: what it has, with the file's values over it.
-  await client.tests.settings.update(testId, { ...current, ...wanted });
+  await client.tests.settings.update(testId, { ...now, ...wanted });
   if (ctx.out.isJson) await report(true);
   ctx.success(`Changed ${fields} of test ${testId}: ${changes.map((c) => c.field).join(", ")}`);
   return 0;
+}
+
+/** The fields whose value differs between two reads of the settings. */
+function changedSince(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => before[name] !== after[name]);
 }

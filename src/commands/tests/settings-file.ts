@@ -6,6 +6,49 @@ import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 const FLAGS = new Set<string>(SETTING_FLAGS);
 /** Every field a settings file may hold, in the order a pulled file writes them. */
 const SETTINGS_FIELDS: readonly string[] = ["testName", "testAliasName", "typeOfTest", ...SETTING_FLAGS];
+/** The field of a pulled file that names the test it was pulled from (not a setting: never sent). */
+const TEST_ID = "testId";
+
+/** A pulled file: the test's id first, then its settings, readable. */
+export function pulledFile(testId: number, answer: Record<string, unknown>): Record<string, unknown> {
+  return { [TEST_ID]: testId, ...readableSettings(answer) };
+}
+
+/** Whether `body` is in the format `settings pull` writes: flat, each key a setting (or the test id). */
+export function isPulledFormat(body: Record<string, unknown>): boolean {
+  return Object.keys(body).every((key) => key === TEST_ID || SETTINGS_FIELDS.includes(key));
+}
+
+/**
+ * The settings of a file given to test `testId`, without the test id a pulled file carries. Another test's file
+ * is refused (it would rename this test and copy that one's flags) unless `force`; a file that names no test (one
+ * pulled by an earlier version, or written by hand) is taken, with `onNoTest` told.
+ */
+export function settingsForTest(
+  file: string,
+  body: Record<string, unknown>,
+  testId: number,
+  {
+    force,
+    onNoTest,
+    onForced,
+  }: { force: boolean; onNoTest?(message: string): void; onForced(message: string): void },
+): Record<string, unknown> {
+  const { [TEST_ID]: of, ...settings } = body;
+  if (of === undefined) {
+    onNoTest?.(`${file} does not say which test it was pulled from: applied to test ${testId} as it is`);
+  } else if (String(of) !== String(testId)) {
+    const other = JSON.stringify(of);
+    if (!force) {
+      throw new UsageError(
+        `${file} holds the settings of test ${other}, not of test ${testId}; nothing was sent`,
+        `Pull test ${testId}'s own (assess tests settings pull ${testId}), or pass --force to give test ${testId} the settings of test ${other}, its name included.`,
+      );
+    }
+    onForced(`--force: giving test ${testId} the settings of test ${other} from ${file}`);
+  }
+  return settings;
+}
 
 const YES = new Set(["yes", "y", "true", "1", "on"]);
 const NO = new Set(["no", "n", "false", "0", "off"]);
@@ -46,13 +89,16 @@ export function readableSettings(answer: Record<string, unknown>): Record<string
   );
 }
 
-/** A settings file read back into the values the service takes (flags 1/0, typeOfTest 1/2), or a usage error. */
+/**
+ * A settings file (without its test id: `settingsForTest`) read back into the values the service takes (flags
+ * 1/0, typeOfTest 1/2), or a usage error.
+ */
 export function parseSettingsFile(file: string, body: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(body).filter((key) => !SETTINGS_FIELDS.includes(key));
   if (unknown.length > 0) {
     throw new UsageError(
       `${file}: unknown setting${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-      `A settings file holds only ${SETTINGS_FIELDS.join(", ")}; \`assess tests settings pull <testId>\` writes one.`,
+      `A settings file holds only ${[TEST_ID, ...SETTINGS_FIELDS].join(", ")}; \`assess tests settings pull <testId>\` writes one.`,
     );
   }
   const problems: string[] = [];

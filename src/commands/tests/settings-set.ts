@@ -7,7 +7,7 @@ import * as z from "../../parse/zod.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
 import { dropUndefined } from "../shared/fields.js";
 import { readJsonObject } from "../shared/files.js";
-import { flatSettings } from "./settings-file.js";
+import { flatSettings, isPulledFormat, parseSettingsFile, settingsForTest } from "./settings-file.js";
 
 /** `--random-questions yes` and the others: each yes/no test setting, sent as 1 or 0. */
 const yesNoFlag = () => yesNo().optional();
@@ -18,6 +18,7 @@ const settingFlags = Object.fromEntries(SETTING_FLAGS.map((name) => [name, yesNo
 
 export const options = z.object({
   file: z.string().optional(),
+  force: z.boolean().optional(),
   testName: z.string().optional(),
   testAliasName: z.string().optional(),
   typeOfTest: parsed((text) => {
@@ -30,7 +31,7 @@ export const options = z.object({
 export const args = z.tuple([id()]);
 
 export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.infer<typeof args>) {
-  const { file, ...flags } = o;
+  const { file, force, ...flags } = o;
   // Only the settings given: the schema's keys of the flags not passed are absent or undefined.
   const changes = dropUndefined(flags);
   if (file !== undefined && Object.keys(changes).length > 0) {
@@ -39,14 +40,25 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.
   const client = await ctx.client();
   let body: Record<string, unknown>;
   if (file !== undefined) {
-    body = await readJsonObject(file, "--file", ctx.io.stdin);
-    const checked = TestSettings.safeParse(body);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new UsageError(
-        `--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`,
-        `--file sends the service's settings object as is (flags as 1 or 0); a file of \`assess tests settings pull\` (flags as yes/no) is applied with \`assess tests settings apply ${testId} ${file}\``,
-      );
+    const read = await readJsonObject(file, "--file", ctx.io.stdin);
+    if (isPulledFormat(read)) {
+      // The file `settings pull` writes (flags as yes/no, the test's id), or the service's flat object: one format.
+      const settings = settingsForTest(file, read, testId, {
+        force: force === true,
+        onForced: (message) => ctx.warn(message),
+      });
+      body = parseSettingsFile(`--file ${file}`, settings);
+    } else {
+      // The service's object in another shape (grouped, fields of its own): sent as is.
+      body = read;
+      const checked = TestSettings.safeParse(body);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        throw new UsageError(
+          `--file ${file}: ${issue?.path.join(".")}: ${issue?.message}`,
+          "--file sends the file `assess tests settings pull` writes (flags as yes/no), or the service's settings object as is (flags as 1 or 0).",
+        );
+      }
     }
   } else {
     if (Object.keys(changes).length === 0)
