@@ -135,7 +135,7 @@ export async function importBundled(work, name, source) {
     logLevel: "warning",
     // The CommonJS packages in the bundle (commander) require Node's modules.
     banner: {
-      js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+      js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);',
     },
   });
   return import(pathToFileURL(outfile).href);
