@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -13,15 +14,22 @@ const inTerminal = readdirSync("test", { recursive: true, encoding: "utf8" })
   .map((file) => join("test", file))
   .filter((file) => readFileSync(file, "utf8").includes("/helpers/terminal.js"));
 
-const common = { testTimeout: 60_000, hookTimeout: 60_000 };
+/**
+ * Timeouts are a guard against a hang, not a measure: the slowest test takes ~10 s on a quiet 2-core machine
+ * (benchmark sizes live in bench/), several times that beside another suite, so 5 minutes is never reached by a
+ * test that works. A test that does time out has its child processes and in-process runs stopped as it ends
+ * (test/helpers/cli.ts), so they cannot disturb the next test.
+ */
+const common = { testTimeout: 300_000, hookTimeout: 300_000 };
 
 export default defineConfig({
   test: {
     // Once for both projects (a project's own globalSetup would build dist/ again, in parallel).
     globalSetup: ["test/global-setup.ts"],
-    // Twice the cores: many files mostly wait (on child processes, on the polls of `attempts watch`, on
-    // loopback servers), so two files per core keep both cores busy.
-    maxWorkers: 4,
+    // One file per core. Each file keeps more than one process busy already (the built CLI in a child, the
+    // sandbox answering it from the worker, a check's worker thread), so more files than cores only queue for
+    // the CPU: at 4 workers on 2 cores, with another suite beside it, tests waited past their timeouts.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         // Worker threads start faster than forked processes, and no other test needs a process of its own (the

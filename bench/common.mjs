@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -117,4 +117,26 @@ export function startCliSandbox(env) {
       }
     });
   });
+}
+
+/**
+ * Bundles `source` (TypeScript whose imports resolve from the repository's root: parts of src/ or of test/ that
+ * a script drives in-process) into `work` as `name.mjs`, and imports it.
+ */
+export async function importBundled(work, name, source) {
+  const outfile = join(work, `${name}.mjs`);
+  await build({
+    stdin: { contents: source, resolveDir: root, loader: "ts", sourcefile: `${name}.ts` },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+    // The CommonJS packages in the bundle (commander) require Node's modules.
+    banner: {
+      js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);',
+    },
+  });
+  return import(pathToFileURL(outfile).href);
 }

@@ -7,7 +7,8 @@ import net, { type AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { sleep, type TestEnv } from "../helpers/cli.js";
 
-export async function waitUntil(check: () => boolean, what: string, boundMs = 10_000): Promise<void> {
+/** Polls until `check` passes; fails after a bound against a hang (2 min: a loaded machine never comes near it). */
+export async function waitUntil(check: () => boolean, what: string, boundMs = 120_000): Promise<void> {
   const until = Date.now() + boundMs;
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

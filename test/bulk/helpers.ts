@@ -1,9 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import type { Ledger } from "../../src/bulk/engine/ledger.js";
-import { hashHalves, hashKey, type KeySet } from "../../src/bulk/speedups/keyset.js";
 import type { RecordedRequest, Sandbox } from "../../src/sandbox/index.js";
 
 export { ROOT } from "../helpers/cli.js";
+export { confirmChunk, flagsOf, hashesOf } from "./ledger-records.js";
 
 /** `n` candidates starting at `from`: `email,name` rows with the header. */
 export function candidatesCsv(n: number, from = 0, header = "email,name"): string {
@@ -52,33 +51,4 @@ export function expectEachOnce(counts: Map<string, number>, n: number, from = 0)
 
 export function readCsvLines(path: string): string[] {
   return readFileSync(path, "utf8").split(/\r?\n/).filter(Boolean);
-}
-
-/** The ledger's hashes of some keys, as the pairs a ledger record stores. */
-export function hashesOf(keys: string[]): Uint32Array {
-  const out = new Uint32Array(keys.length * 2);
-  keys.forEach((key, i) => {
-    hashKey(key);
-    out[i * 2] = hashHalves.hi;
-    out[i * 2 + 1] = hashHalves.lo;
-  });
-  return out;
-}
-
-/** The flags a key set holds for one key. */
-export function flagsOf(set: KeySet, key: string): number {
-  hashKey(key);
-  return set.get(hashHalves.hi, hashHalves.lo);
-}
-
-/** Records a chunk in a ledger as a run does, from its keys to a confirming answer. */
-export async function confirmChunk(
-  ledger: Ledger,
-  chunk: string,
-  keys: string[],
-  lines: [number, number],
-): Promise<void> {
-  await ledger.prepare(chunk, hashesOf(keys), lines);
-  await ledger.begin(chunk);
-  await ledger.end(chunk, { t: "ok" });
 }

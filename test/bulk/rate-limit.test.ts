@@ -99,7 +99,7 @@ describe("runBulk under a rate limit", () => {
     };
     // The check pass and the ledger's opening go through the disk first: wait for the first eight however
     // long that takes on a busy machine (after that, a chunk goes out without any I/O: a dry run).
-    await vi.waitFor(() => expect(started).toBe(8), { timeout: 30_000, interval: 5 });
+    await vi.waitFor(() => expect(started).toBe(8), { timeout: 120_000, interval: 5 });
     await settle();
     expect(started).toBe(8);
 

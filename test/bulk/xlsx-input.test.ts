@@ -264,17 +264,18 @@ describe("workbooks that cannot be sent", () => {
   });
 });
 
-describe("a large sheet", () => {
-  it("of 100,000 rows is read and sent whole", async () => {
+describe("a sheet of many rows", () => {
+  // 100,000 rows: `npm run bench:large -- --only xlsx`.
+  it("of 1,000 rows is read and sent whole", async () => {
     const { dir, config } = place("large");
     const rows: Array<Array<string | number>> = [["email", "name", "testid"]];
-    for (let i = 0; i < 100_000; i++) rows.push([`large${i}@example.com`, `Large ${i}`, 1001]);
+    for (let i = 0; i < 1_000; i++) rows.push([`large${i}@example.com`, `Large ${i}`, 1001]);
     await writeExcelFile(rows, { sheet: "All" }).toFile(join(dir, "large.xlsx"));
     const r = await assess(["--sandbox", "invite", "bulk", join(dir, "large.xlsx"), "--json"], config);
-    expect(r.stderr).toContain(`large.xlsx, sheet "All": 100,000 rows: 100,000 sent`);
+    expect(r.stderr).toContain(`large.xlsx, sheet "All": 1,000 rows: 1,000 sent`);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 100_000, sent: 100_000, invalid: 0 });
-  }, 120_000);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1_000, sent: 1_000, invalid: 0 });
+  });
 });
 
 describe("employees upsert from a sheet", () => {

@@ -89,7 +89,7 @@ export async function startRecorder(status = 202): Promise<Recorder> {
 }
 
 /** Polls until `check` passes (the notification is delivered asynchronously); fails after a generous bound. */
-export async function eventually<T>(check: () => T | undefined, what: string, boundMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => T | undefined, what: string, boundMs = 120_000): Promise<T> {
   const until = Date.now() + boundMs;
   for (;;) {
     const value = check();

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeXlsxFile from "write-excel-file/node";
-import { ROOT, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
 
 interface Expected {
@@ -132,7 +132,7 @@ beforeAll(async () => {
     expect(login.stderr).toContain("verified and stored");
   }
   expect((await bash(`assess config set base-url ${t.sandbox.url}`, tmp.dir)).code).toBe(0);
-}, 60_000);
+});
 
 const running = new Set<ChildProcess>();
 afterAll(() => {
@@ -158,7 +158,9 @@ function bash(
   const script = line
     .replaceAll("http://127.0.0.1:4010/skills", t.sandbox.skillsUrl)
     .replaceAll("http://127.0.0.1:4010", t.sandbox.url);
-  const child = spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+  const child = stopWhenTestEnds(spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "pipe" }), {
+    group: true,
+  });
   running.add(child);
   let stdout = "";
   let stderr = "";
@@ -171,7 +173,7 @@ function bash(
   });
   child.stdin.on("error", () => undefined);
   child.stdin.end(stdin);
-  const bound = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 30_000);
+  const bound = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 120_000);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(bound);

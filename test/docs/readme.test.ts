@@ -77,7 +77,7 @@ describe("README and docs/", () => {
     const r = spawnSync("bash", ["-c", script], {
       cwd: dir,
       encoding: "utf8",
-      timeout: 60_000,
+      timeout: 240_000,
       env: {
         PATH: `${shims}:${process.env.PATH}`,
         HOME: dir,

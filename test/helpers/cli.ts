@@ -1,10 +1,10 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -35,10 +35,14 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   stdin.isTTY = options.tty;
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: "1", ...options.env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  // A run the test no longer waits for (it timed out) is interrupted when the test ends, as Ctrl-C would.
+  const ended = new AbortController();
+  whenTestEnds(() => ended.abort());
+  const signal = options.signal ? AbortSignal.any([options.signal, ended.signal]) : ended.signal;
   const code = await main(
     argv,
     { stdout: stdout.stream, stderr: stderr.stream, stdin, env },
-    { signal: options.signal, checkWorker: options.checkWorker },
+    { signal, checkWorker: options.checkWorker },
   );
   const out = stdout.text();
   return {
@@ -177,6 +181,46 @@ async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
 
 export { SANDBOX_KEYS };
 
+/**
+ * What must stop when the test that started it ends: its child processes, its in-process runs. A test that
+ * times out leaves what it awaited running: a bulk run of the built CLI went on sending to the file's
+ * sandbox, and the next test counted its 89 requests as its own. So what a test starts is stopped when that
+ * test ends (passed, failed or timed out: vitest's onTestFinished), and what a file starts outside a test (in
+ * a beforeAll) when the file ends.
+ */
+const untilFileEnds = new Set<() => void>();
+afterAll(() => {
+  for (const stop of untilFileEnds) stop();
+});
+
+function whenTestEnds(stop: () => void): void {
+  try {
+    onTestFinished(stop);
+  } catch {
+    // Not inside a test (a beforeAll, say): the file's end stops it.
+    untilFileEnds.add(stop);
+  }
+}
+
+/**
+ * Kills `child` (SIGKILL; with `group`, its whole process group: it must have been spawned `detached`) when
+ * the test that started it ends, or the file if no test did. Every child process a test starts goes through
+ * here; startBin does it for the built CLI.
+ */
+export function stopWhenTestEnds<C extends ChildProcess>(child: C, options: { group?: boolean } = {}): C {
+  const stop = () => {
+    untilFileEnds.delete(stop);
+    try {
+      if (options.group && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      else if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  whenTestEnds(stop);
+  return child;
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -200,7 +244,10 @@ export interface BinOptions {
   /** What the child reads on stdin (a pipe, closed after it): nothing by default; a stream is piped in. */
   stdin?: string | Buffer | Readable;
   cwd?: string;
-  /** SIGKILL after this long, a bound for a test that would otherwise hang (60 s by default). */
+  /**
+   * SIGKILL after this long: for a test of a command that must not hang (a FIFO for a file, say), so that a
+   * hang shows as the signal in the result. Without it the child runs until it ends or the test does.
+   */
   timeoutMs?: number;
   /** A script the child loads first (`node -r`), to look inside the process. */
   preload?: string;
@@ -215,12 +262,19 @@ export interface BinResult extends RunResult {
   ms: number;
 }
 
+/** How long Live.waitFor waits for output by default. */
+const WAIT_BOUND_MS = 120_000;
+
 /** A built CLI still running: its output so far, a wait for a pattern, and its end. */
 export interface Live {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  /** Resolves once `pattern` shows on the stream; fails if the process ends first or after `boundMs`. */
+  /**
+   * Resolves once `pattern` shows on the stream (checked as the output arrives); fails if the process ends
+   * first, or after `boundMs` (2 minutes by default: a bound against a hang, which a loaded machine never
+   * comes near, that fails with the output so far where the test's own timeout would not show it).
+   */
   waitFor(stream: "stdout" | "stderr", pattern: RegExp, boundMs?: number): Promise<RegExpExecArray>;
   exit: Promise<BinResult>;
 }
@@ -270,7 +324,9 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
     preload.push("-r", hook);
   }
   const started = Date.now();
-  const child = spawn(process.execPath, [...preload, BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" });
+  const child = stopWhenTestEnds(
+    spawn(process.execPath, [...preload, BIN, ...argv], { cwd: options.cwd, env, stdio: "pipe" }),
+  );
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -278,16 +334,17 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
   child.stdin.on("error", () => undefined);
   if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
   else child.stdin.end(options.stdin ?? "");
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const timer =
+    options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
   const texts = {
     stdout: () => Buffer.concat(out).toString("utf8"),
     stderr: () => Buffer.concat(err).toString("utf8"),
   };
-  let ended = false;
+  let closed = false;
   const exit = new Promise<BinResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      ended = true;
+      closed = true;
       clearTimeout(timer);
       let peakMiB: number | undefined;
       if (rssOut && existsSync(rssOut)) {
@@ -313,16 +370,36 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
     stdout: texts.stdout,
     stderr: texts.stderr,
     exit,
-    async waitFor(stream, pattern, boundMs = 20_000) {
-      const until = Date.now() + boundMs;
-      for (;;) {
-        const match = pattern.exec(texts[stream]());
-        if (match) return match;
-        if (ended) throw new Error(`the command ended before ${pattern} showed:\n${texts.stderr()}`);
-        if (Date.now() > until)
-          throw new Error(`timed out waiting for ${pattern} on ${stream}:\n${texts.stderr()}`);
-        await sleep(20);
-      }
+    waitFor(stream, pattern, boundMs = WAIT_BOUND_MS) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(texts[stream]());
+          if (match) settle(() => resolve(match));
+          return match;
+        };
+        const ended = () => {
+          if (!check())
+            settle(() => reject(new Error(`the command ended before ${pattern} showed:\n${texts.stderr()}`)));
+        };
+        const bound = setTimeout(
+          () =>
+            settle(() =>
+              reject(new Error(`timed out waiting for ${pattern} on ${stream}:\n${texts.stderr()}`)),
+            ),
+          boundMs,
+        );
+        const settle = (then: () => void) => {
+          clearTimeout(bound);
+          child[stream].off("data", check);
+          child.off("close", ended);
+          then();
+        };
+        // After startBin's own listener: the chunk is in the text when this one runs.
+        child[stream].on("data", check);
+        child.once("close", ended);
+        if (closed) ended();
+        else check();
+      });
     },
   };
 }

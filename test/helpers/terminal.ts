@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
-import { afterAll } from "vitest";
+import { afterAll, onTestFinished } from "vitest";
 
 export const KEY = {
   enter: "\r",
@@ -13,7 +13,8 @@ export const KEY = {
   ctrlC: "\u0003",
 } as const;
 
-const WAIT_LIMIT_MS = 20_000;
+/** A bound against a hang that a loaded machine never comes near (a screen shows in well under a second). */
+const WAIT_LIMIT_MS = 120_000;
 const CLOSE_LIMIT_MS = 10_000;
 
 /**
@@ -58,6 +59,13 @@ export class Terminal {
       }),
     );
     open.add(this);
+    // A test that timed out leaves its terminal running: it is closed when that test ends (test/helpers/cli.ts
+    // says why), or, started outside a test, with the file.
+    try {
+      onTestFinished(() => this.close());
+    } catch {
+      // not inside a test: the afterAll above closes it
+    }
   }
 
   /** The built CLI with `args`, in a terminal of `cols` columns (120 unless given), run in `cwd`. */

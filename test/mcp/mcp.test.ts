@@ -15,7 +15,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixedAnswer } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli, stopWhenTestEnds } from "../helpers/cli.js";
 import { BIN, callTool as call, connectMcp } from "./helpers.js";
 
 const KEY = SANDBOX_KEYS.acme;
@@ -84,7 +84,7 @@ function spawnWith(
   args: string[],
   input: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { env });
+  const child = stopWhenTestEnds(spawn(process.execPath, args, { env }));
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => out.push(chunk));

@@ -249,3 +249,59 @@ export function normalized(value: unknown): unknown {
       .sort(([a], [b]) => String(a).localeCompare(String(b))),
   );
 }
+
+/** The sandbox's clock in the tolerance property (test/real/tolerance.test.ts, and `npm run bench:large`). */
+export const NOW = new Date("2025-06-15T12:00:00Z");
+
+/** Reads (and idempotent writes) over every kind of answer: pages, records, lists in envelopes, errors. */
+export const COMMANDS: string[][] = [
+  ["tests", "list", "--all", "--page-size", "2"],
+  ["tests", "get", "1001"],
+  ["tests", "settings", "get", "1001"],
+  ["links", "list", "--test", "1001"],
+  ["links", "get", "3001", "--test", "1001"],
+  ["attempts", "list", "--from", "2025-04-20", "--to", "2025-06-15"],
+  ["reports", "export", "--from", "2025-06-01", "--to", "2025-06-15", "--test", "1001"],
+  ["employees", "list", "--all", "--page-size", "20"],
+  ["employees", "skills-profiles", "--page-size", "5"],
+  ["employees", "skills", "501"],
+  ["employees", "certificates", "501"],
+  ["employees", "skill-gap", "501"],
+  ["invite", "send", "--test", "1001", "--email", "same.person@example.com", "--name", "Same Person"],
+  ["tests", "get", "999999"],
+  ["reports", "get", "1"],
+  ["links", "get", "1", "--test", "1001"],
+  // A 400 of the service (an e-mail already taken); a malformed one is refused before sending.
+  ["users", "create", "--email", "admin@acme.example", "--name", "X"],
+  ["users", "status", "--email", "nobody@example.com", "--status", "Retired"],
+  ["callbacks", "resend", "1", "2", "--restart"],
+];
+
+/** What a command shows, to compare straight against the sandbox and through the proxy. */
+export interface Seen {
+  code: number;
+  json: unknown;
+  tsv: string;
+  errors: string[];
+}
+
+/** A bulk run's ledger is named after its target, which differs through the proxy. */
+function stable(text: string): string {
+  return text.replace(/ledgers\/[\w.-]+/g, "ledgers/…");
+}
+
+/** `argv` run twice by `run` (with --json, then -o tsv): its exit code, data, table and error lines. */
+export async function observeCommand(
+  run: (argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>,
+  argv: string[],
+): Promise<Seen> {
+  const json = await run([...argv, "--json"]);
+  const tsv = await run([...argv, "-o", "tsv"]);
+  const errors = json.stderr.split("\n").filter((line) => line.startsWith("error:"));
+  return {
+    code: json.code,
+    json: json.stdout.trim() ? normalized(JSON.parse(stable(json.stdout))) : undefined,
+    tsv: stable(tsv.stdout),
+    errors,
+  };
+}

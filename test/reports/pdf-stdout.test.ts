@@ -10,7 +10,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
-import { BIN, SANDBOX_KEYS, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { BIN, SANDBOX_KEYS, sleep, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { Terminal } from "../helpers/terminal.js";
 
 const t = useTestEnv({ clearFaults: true });
@@ -49,11 +49,9 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
     fd: number,
   ): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
-        cwd,
-        env: cliEnv(),
-        stdio: ["ignore", fd, "pipe"],
-      });
+      const child = stopWhenTestEnds(
+        spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ["ignore", fd, "pipe"] }),
+      );
       let stderr = "";
       child.stderr?.on("data", (chunk: Buffer) => {
         stderr += chunk.toString();
@@ -124,11 +122,13 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
     limitMs: number,
   ): Promise<{ code: number | null; stderr: string; received: Buffer; hung: boolean }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
-        cwd: mkdtempSync(tmp.file("cwd-pipe-")),
-        env: cliEnv(env),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = stopWhenTestEnds(
+        spawn(process.execPath, [BIN, ...args], {
+          cwd: mkdtempSync(tmp.file("cwd-pipe-")),
+          env: cliEnv(env),
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      );
       const chunks: Buffer[] = [];
       let got = 0;
       let stderr = "";
@@ -159,7 +159,7 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
 
   it("a pipe closed after the first bytes of the sandbox's PDF: the command ends, exit 0, no stack trace", async () => {
     const id = await finishedAttempt("pdf.pipe@example.com");
-    const run = await runClosingPipe(["reports", "pdf", String(id)], {}, 1, 15_000);
+    const run = await runClosingPipe(["reports", "pdf", String(id)], {}, 1, 60_000);
     expect(run.hung).toBe(false);
     expect(run.code).toBe(0);
     expect(run.received.subarray(0, 5).toString("latin1")).toBe("%PDF-");
@@ -252,7 +252,7 @@ describe("reports pdf writes to a redirected or piped stdout", () => {
         env: { ...cliEnv({ ASSESS_BASE_URL: url }) },
       } as unknown as Io;
       const ran = main(["reports", "pdf", String(id), "--out", "-", "--timeout", "60000"], io, {});
-      const limit = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 10_000).unref());
+      const limit = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 60_000).unref());
       expect(await Promise.race([ran, limit])).toBe(0);
       expect(got).toBeGreaterThan(0);
       expectQuiet(errText);

@@ -35,7 +35,7 @@ beforeAll(async () => {
     cwd: project,
     stdio: "pipe",
   });
-}, 120_000);
+});
 
 const CONSUMER = `
 import { AssessApiError, type AssessClient, createClient, type Invitation, type Test } from "assess-cli";
@@ -119,7 +119,7 @@ async function compileAndRun(name: string, module: "esm" | "cjs") {
   const run = await promisify(execFile)(process.execPath, [join(folder, "out", "consumer.js")], {
     cwd: folder,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 240_000,
     env: {
       PATH: process.env.PATH,
       HOME: folder,
@@ -156,10 +156,10 @@ it("compiles with tsc --strict against the packed package and runs as an ES modu
   expect(result.refused?.status).toBe(403);
   expect(result.refused?.messages.length).toBeGreaterThan(0);
   expect(t.sandbox.state.invitations.some((i) => i.testInvitationId === result.invitation)).toBe(true);
-}, 120_000);
+});
 
 it("and as CommonJS (require) from the same package", async () => {
   const result = await compileAndRun("cjs", "cjs");
   expect(result.report).toMatchObject({ id: result.invitation, email: "packed-cjs@example.com" });
   expect(result.refused?.status).toBe(403);
-}, 120_000);
+});

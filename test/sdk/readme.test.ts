@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { ROOT, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ROOT, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();
 const tmp = useTempDir("assess-sdk-readme-");
@@ -20,11 +20,13 @@ it("the README's SDK example runs as written against a sandbox", async () => {
   mkdirSync(join(project, "node_modules"), { recursive: true });
   symlinkSync(ROOT, join(project, "node_modules", "assess-cli"));
   writeFileSync(join(project, "example.mjs"), example!);
-  const child = spawn(process.execPath, ["example.mjs"], {
-    cwd: project,
-    env: { PATH: process.env.PATH, ...t.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = stopWhenTestEnds(
+    spawn(process.execPath, ["example.mjs"], {
+      cwd: project,
+      env: { PATH: process.env.PATH, ...t.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -42,4 +44,4 @@ it("the README's SDK example runs as written against a sandbox", async () => {
   expect(stdout).toMatch(/^1\d{5} \S+@\S+$/m);
   // reports.get of an unfinished attempt: the AssessApiError branch prints the status and the service's words.
   expect(stderr).toMatch(/^400 \[ 'Report is not available/m);
-}, 60_000);
+});

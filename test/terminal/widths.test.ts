@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, ROOT, useTestEnv } from "../helpers/cli.js";
+import { BIN, ROOT, stopWhenTestEnds, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../helpers/terminal.js";
 
@@ -32,11 +32,13 @@ async function inTerminal(args: string[], cols: number) {
 
 /** The built CLI with stdout and stderr piped (not spawnSync: the sandbox answers from this process). */
 async function piped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...t.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = stopWhenTestEnds(
+    spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...t.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

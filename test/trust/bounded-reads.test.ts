@@ -44,7 +44,7 @@ describe("auth login --with-key reads at most 4 KiB of stdin", () => {
       env: { ...t.env, ASSESS_API_KEY: undefined, ASSESS_CONFIG_DIR: configDir },
       stdin: source,
       peakMemory: true,
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     source.destroy();
     expect(r.code, r.stderr).toBe(2);
@@ -64,7 +64,7 @@ describe("callbacks resend --file - keeps at most 64 MiB of stdin", () => {
       env: t.env,
       stdin: source,
       peakMemory: true,
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     source.destroy();
     expect(r.code, r.stderr).toBe(2);
@@ -123,7 +123,7 @@ describe("a workbook is read up to 64 MiB", () => {
     const r = await runBin(["invite", "bulk", huge, "--test", "1001"], {
       env: t.env,
       peakMemory: true,
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${huge}: the workbook is larger than 64 MiB`);

@@ -232,10 +232,10 @@ describe("refused before conf reads or writes", () => {
       // A FIFO is not read here either (the read would block): it must still be a FIFO afterwards.
       const fifo = lstatSync(file).isFIFO();
       const before = snapshotFiles(fifo ? [victim] : [file, victim]);
-      const read = await runBuilt(["tests", "list", "--dry-run"], env, { timeoutMs: 20_000 });
+      const read = await runBuilt(["tests", "list", "--dry-run"], env, { timeoutMs: 60_000 });
       expectClean(read, reads, KEY);
       if (reads === 2) expect(read.stderr).toContain(says);
-      const write = await runBuilt(["config", "set", "output", "json"], env, { timeoutMs: 20_000 });
+      const write = await runBuilt(["config", "set", "output", "json"], env, { timeoutMs: 60_000 });
       expectClean(write, 2, KEY);
       expect(write.stderr).toContain(says);
       expect(write.stderr).toContain("nothing was");

@@ -1,28 +1,18 @@
 /**
- * Crash safety. The seeded SIGKILL/SIGINT loop lives in bench/crash-loop.mjs (`npm run bench:crash`, 20 runs);
- * here it runs 3 seeded runs. Then torn writes: a ledger cut at every byte (and padded with the zeros a crashed
- * file system may leave) is read back as exactly what its complete records say, and a rerun after a tear sends
- * nothing twice. test/bulk/kill.test.ts covers one SIGKILL and one SIGINT end to end.
+ * Crash safety. The seeded SIGKILL/SIGINT loop lives in bench/crash-loop.mjs (`npm run bench:crash`, 20 runs
+ * of 25,000 rows); here it runs 3 seeded runs of 10,000 rows. Then torn writes: a ledger cut at every byte (and
+ * padded with the zeros a crashed file system may leave) is read back as exactly what its complete records say
+ * (test/trust/torn-ledger.ts), and a rerun after a tear sends nothing twice. test/bulk/kill.test.ts covers one SIGKILL and one SIGINT end to end.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChunkOutcome, keyFingerprint, Ledger } from "../../src/bulk/engine/ledger.js";
 import type { BulkResult } from "../../src/bulk/engine/summary.js";
-import { DONE, UNCERTAIN } from "../../src/bulk/engine/types.js";
-import type { KeySet } from "../../src/bulk/speedups/keyset.js";
-import {
-  bulkRequests,
-  confirmChunk,
-  flagsOf,
-  hashesOf,
-  invitedCounts,
-  ROOT,
-  writeCandidates,
-} from "../bulk/helpers.js";
-import { tempDir, useTestEnv } from "../helpers/cli.js";
+import { bulkRequests, invitedCounts, ROOT, writeCandidates } from "../bulk/helpers.js";
+import { stopWhenTestEnds, tempDir, useTestEnv } from "../helpers/cli.js";
 import { lostAndDuplicated, printTable, record } from "./table.js";
+import { SHORT, tornLedger } from "./torn-ledger.js";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
@@ -35,12 +25,25 @@ afterAll(() => {
 
 const SEED = 20_261_121;
 
-describe("SIGKILL / SIGINT at seeded random points of a 25,000-row invite (bench/crash-loop.mjs)", () => {
+describe("SIGKILL / SIGINT at seeded random points of a 10,000-row invite (bench/crash-loop.mjs)", () => {
   it(`3 runs, seed ${SEED}: every e-mail reaches the service exactly once; SIGINT exits 130 with the ledger flushed`, async () => {
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, "bench", "crash-loop.mjs"), "--runs", "3", "--seed", String(SEED), "--json"],
-      { env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] },
+    // In a process group of its own: the loop's CLI runs and sandbox stop with it if the test ends first.
+    const child = stopWhenTestEnds(
+      spawn(
+        process.execPath,
+        [
+          join(ROOT, "bench", "crash-loop.mjs"),
+          "--runs",
+          "3",
+          "--rows",
+          "10000",
+          "--seed",
+          String(SEED),
+          "--json",
+        ],
+        { env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+      ),
+      { group: true },
     );
     let stdout = "";
     let stderr = "";
@@ -66,98 +69,29 @@ describe("SIGKILL / SIGINT at seeded random points of a 25,000-row invite (bench
     };
     expect(totals.anomalies).toEqual([]);
     expect(code).toBe(0);
-    expect(totals).toMatchObject({ runs: 3, rows: 75_000, duplicates: 0, lost: 0 });
+    expect(totals).toMatchObject({ runs: 3, rows: 30_000, duplicates: 0, lost: 0 });
     expect(totals.landed).toBeGreaterThanOrEqual(3);
     expect(totals.sigint130).toBeGreaterThanOrEqual(1);
     record({
-      input: `${totals.kills} SIGKILL/SIGINT at seeded points (seed ${SEED}) of 3 × 25,000-row invites, rerun each time`,
+      input: `${totals.kills} SIGKILL/SIGINT at seeded points (seed ${SEED}) of 3 × 10,000-row invites, rerun each time`,
       outcome:
         `${totals.landed} landed mid-run; ${totals.sigint130} SIGINT → exit 130, ledger flushed; ` +
         `${totals.uncertain} rows reported uncertain, ${totals.held} of them had not arrived → sent once after checking`,
       lost: totals.lost,
       duplicated: totals.duplicates,
     });
-  }, 180_000);
+  });
 });
 
 describe("torn ledger writes", () => {
-  const target = { baseUrl: "http://127.0.0.1:1/api", key: keyFingerprint("sbx-torn"), testId: 1001 };
-  /** Each chunk's fate, in the order written; the last one's process died while its request was out. */
-  const chunks: Array<ChunkOutcome | undefined> = [
-    { t: "ok" },
-    { t: "ok", failed: [1] },
-    { t: "fail", error: "HTTP 400" },
-    { t: "uncertain", error: "reset" },
-    { t: "ok" },
-    undefined,
-  ];
-  const keysOf = (c: number) => [0, 1, 2].map((i) => `k${c}-${i}@example.com`);
-
-  const stateOf = (set: KeySet, key: string) => flagsOf(set, key) & (DONE | UNCERTAIN);
-
-  /**
-   * What the complete records of a prefix say about each key. A record counts when its JSON is whole, with or
-   * without its newline, and whatever zeros follow it (space the ledger reserved, or a write cut short).
-   */
-  function expected(
-    records: Array<{ end: number; record: { t: string; c: string; failed?: number[] } }>,
-    cut: number,
-  ) {
-    const complete = records.filter((r) => r.end <= cut).map((r) => r.record);
-    const flags = new Map<string, number>();
-    chunks.forEach((_, c) => {
-      const id = `r1-${c}`;
-      const sent = complete.some((r) => r.t === "send" && r.c === id);
-      const outcome = complete.find((r) => r.t !== "keys" && r.t !== "send" && r.c === id);
-      keysOf(c).forEach((key, i) => {
-        let f = 0;
-        // A send line that is not complete: the request never went out (it waits for the line to be on disk).
-        if (sent && !outcome) f = UNCERTAIN;
-        else if (sent && outcome?.t === "uncertain") f = UNCERTAIN;
-        else if (sent && outcome?.t === "ok" && !(outcome.failed ?? []).includes(i)) f = DONE;
-        flags.set(key, f);
-      });
-    });
-    return flags;
-  }
-
   it("cut at every byte, with and without zero padding: read back as its complete records say; appending goes on cleanly", async () => {
+    // A ledger of 4 chunks of 2 rows (one of each kind of record); `npm run bench:large -- --only torn`: 6 of 3.
     const dir = tmp.file("torn");
-    const writer = await Ledger.open(dir, "invite", target);
-    for (const [c, outcome] of chunks.entries()) {
-      await writer.prepare(`r1-${c}`, hashesOf(keysOf(c)), [c * 3 + 2, c * 3 + 4]);
-      await writer.begin(`r1-${c}`);
-      if (outcome) await writer.end(`r1-${c}`, outcome);
-    }
-    await writer.close();
-    const full = readFileSync(writer.path);
-    const records: Array<{ end: number; record: { t: string; c: string; failed?: number[] } }> = [];
-    for (let start = 0, nl = full.indexOf(10); nl !== -1; start = nl + 1, nl = full.indexOf(10, start)) {
-      records.push({ end: nl, record: JSON.parse(full.subarray(start, nl).toString("utf8")) });
-    }
-
-    let checked = 0;
-    for (let cut = 0; cut <= full.length; cut++) {
-      for (const padding of [0, 7]) {
-        const bytes = Buffer.concat([full.subarray(0, cut), Buffer.alloc(padding)]);
-        writeFileSync(writer.path, bytes);
-        const reader = await Ledger.open(dir, "invite", target, { readOnly: true });
-        const want = expected(records, cut);
-        for (const [key, flags] of want)
-          expect(stateOf(reader.keys, key), `cut ${cut}+${padding}: ${key}`).toBe(flags);
-        checked++;
-        // Every so often (and right inside the last line): a run resumes on the torn file and its records read back.
-        if (cut % 97 === 0 || cut === full.length - 5) {
-          const resumed = await Ledger.open(dir, "invite", target);
-          await confirmChunk(resumed, "r2-0", ["new@example.com"], [99, 99]);
-          await resumed.close();
-          const again = await Ledger.open(dir, "invite", target, { readOnly: true });
-          expect(stateOf(again.keys, "new@example.com")).toBe(DONE);
-          for (const [key, flags] of want) expect(stateOf(again.keys, key)).toBe(flags);
-        }
-      }
-    }
-    expect(checked).toBe(2 * (full.length + 1));
+    const { bytes, checked } = await tornLedger(dir, { chunks: SHORT, keys: 2 }, (actual, expected, what) =>
+      expect(actual, what).toBe(expected),
+    );
+    expect(bytes).toBeGreaterThan(300);
+    expect(checked).toBe(2 * (bytes + 1));
   });
 
   describe("a rerun after a torn write (built CLI logic, in-process, against the sandbox)", () => {

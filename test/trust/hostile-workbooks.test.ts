@@ -135,7 +135,7 @@ async function bulk(file: string, bytes: Buffer): Promise<{ run: BinResult; sent
   const path = join(dir, `${file}.xlsx`);
   writeFileSync(path, bytes);
   const mark = t.sandbox.requests.length;
-  const run = await runBuilt(["invite", "bulk", path, "--test", "1001"], t.env, { timeoutMs: 120_000 });
+  const run = await runBuilt(["invite", "bulk", path, "--test", "1001"], t.env, { timeoutMs: 240_000 });
   figures.push({ file, bytes: bytes.length, run });
   expect(run.peakMiB, run.stderr).toBeDefined();
   expect(run.peakMiB!).toBeLessThan(300);

@@ -140,7 +140,7 @@ describe("callbacks listen", () => {
       // A bound, not a timing assertion: without connectionsCheckingInterval node would wait ~30 s.
       await Promise.race([
         closed,
-        new Promise((_, reject) => setTimeout(() => reject(new Error("still open")), 10_000)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("still open")), 25_000)),
       ]);
       clearInterval(drip);
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
