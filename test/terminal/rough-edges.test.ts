@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { TOPICS } from "../../src/commands/help/topics.js";
 import type { Io } from "../../src/context.js";
-import { BIN, capture, ROOT, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { BIN, capture, ROOT, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
 import { screenLines } from "../helpers/screen.js";
 import { KEY, Terminal } from "../helpers/terminal.js";
@@ -267,6 +267,32 @@ describe("messages on stderr wrap at blanks to the terminal", () => {
       expect(lines.filter((line) => line.startsWith("  ") && !/^ {2}(export|#) /.test(line))).toEqual([]);
     },
   );
+});
+
+describe("a status line too long for the terminal is cut at a blank", () => {
+  it.each(WIDTHS)("attempts watch's idle line at %i columns: whole words, then …", async (cols) => {
+    const env = { ...t.env, ASSESS_CONFIG_DIR: tmp.fresh() };
+    const term = Terminal.start(["attempts", "watch", "--since", "1s", "--interval", "1h"], env, cols);
+    terminals.push(term);
+    // The frames drawn on the status line, each from its carriage return to its erase.
+    const frames = () =>
+      term.output
+        .split("\r")
+        .filter((frame) => frame.startsWith("Watching all tests: last poll") && frame.includes("\u001b[K"))
+        .map((frame) => frame.slice(0, frame.indexOf("\u001b[K")));
+    await term.waitFor("Watching all tests: last poll");
+    while (frames().length === 0) await sleep(25);
+    term.type(KEY.ctrlC);
+    await term.exited;
+    const full = "Watching all tests: last poll <time>, next in 1h; 0 shown (Ctrl-C stops)";
+    for (const frame of frames()) {
+      const text = frame.replace(/\d\d:\d\d:\d\dZ/, "<time>");
+      expect([...frame].length).toBeLessThan(cols);
+      if (text === full) continue;
+      expect(text.endsWith("…"), text).toBe(true);
+      expect(full.startsWith(`${text.slice(0, -1)} `), text).toBe(true);
+    }
+  });
 });
 
 describe("tables leave out empty columns before cutting any", () => {
