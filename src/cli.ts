@@ -7,6 +7,7 @@ import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DeclinedError, DryRunStop, ExitCode } from "./errors.js";
 import { escapeControls, jsonText } from "./escape.js";
 import { quietWhenClosed } from "./output/pipe.js";
+import { wrapMessage } from "./output/wrap.js";
 import { zodIssueLines } from "./parse/issues.js";
 import { declareProgram } from "./program.js";
 import { redactUrl } from "./redact.js";
@@ -144,7 +145,9 @@ interface Shown {
 function printError(ctx: Context, given: string, code: number, { hint, status, messages, ids }: Shown = {}) {
   // Messages quote the service and the user's input: control characters shown, not run; a URL's password never.
   const message = redactUrl(given);
-  ctx.io.stderr.write(`${ctx.style.red("error:")} ${escapeControls(message, "\t\n")}\n`);
+  ctx.io.stderr.write(
+    `${wrapMessage(`${ctx.style.red("error:")} `, escapeControls(message, "\t\n"), ctx.messageWidth)}\n`,
+  );
   if (hint) ctx.hint(redactUrl(hint));
   if (jsonOutput(ctx)) {
     ctx.io.stderr.write(

@@ -16,6 +16,7 @@ import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
 import { createProgress, isCi, type Progress, StatusLine } from "./output/progress.js";
 import { loadStyle, plainStyle, type Style } from "./output/style.js";
+import { wrapMessage } from "./output/wrap.js";
 import type { Client } from "./sdk/client.js";
 import { VERSION } from "./version.js";
 
@@ -69,7 +70,19 @@ export class Context {
   }
 
   get settings(): Settings {
-    this.settingsCache ??= resolveSettings(this.flags, this.io.env, { newProfile: this.newProfile });
+    if (!this.settingsCache) {
+      this.settingsCache = resolveSettings(this.flags, this.io.env, { newProfile: this.newProfile });
+      const { missingProfile, apiKeySource } = this.settingsCache;
+      if (missingProfile) {
+        const origin = apiKeySource === "flag" ? "--api-key" : "ASSESS_API_KEY";
+        this.warn(
+          `${missingProfile.message}; going on with the API key from ${origin} and no profile's settings`,
+        );
+        this.hint(
+          `${missingProfile.suggestion} \`assess config list\` shows each setting in effect and where it comes from.`,
+        );
+      }
+    }
     return this.settingsCache;
   }
 
@@ -135,7 +148,13 @@ export class Context {
     this.say(`${this.style.dim("hint:")} `, message);
   }
   private say(prefix: string, message: string): void {
-    this.io.stderr.write(`${prefix}${escapeControls(message, "\t\n")}\n`);
+    this.io.stderr.write(`${wrapMessage(prefix, escapeControls(message, "\t\n"), this.messageWidth)}\n`);
+  }
+
+  /** The terminal's width that messages on stderr wrap to; undefined when stderr is not a terminal. */
+  get messageWidth(): number | undefined {
+    const { isTTY, columns } = this.io.stderr;
+    return isTTY === true && columns !== undefined && columns > 0 ? columns : undefined;
   }
 
   /** The SDK's client (`client.tests.list`) over this command's HTTP client: what commands call. */

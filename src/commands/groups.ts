@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { TOPICS } from "./help/topics.js";
 
 /** The command groups in `assess --help`'s order: names and summaries only, so none loads to list them. */
 const SUMMARIES = {
@@ -19,7 +20,7 @@ const SUMMARIES = {
   openapi: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",
   mcp: "Serve the operations to AI assistants (Model Context Protocol over stdio), read-only unless allowed",
   completion: "Print a shell completion script generated from the command tree",
-  help: "Show help for a command, or a topic: environment, formatting, exit-codes",
+  help: `Show help for a command, or a topic: ${Object.keys(TOPICS).join(", ")}`,
 };
 
 export type GroupName = keyof typeof SUMMARIES;

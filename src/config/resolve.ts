@@ -71,13 +71,19 @@ export function effectiveValues(flags: GlobalFlags, env: NodeJS.ProcessEnv): Rec
 
 /** A profile named by --profile or ASSESS_PROFILE must exist; `default` may be absent (a first run). */
 export function checkProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): void {
+  const missing = missingProfile(flags, env);
+  if (missing) throw missing;
+}
+
+/** The error of a profile named by --profile or ASSESS_PROFILE that does not exist (`default` may be absent). */
+function missingProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): UsageError | undefined {
   const name = profileName(flags, env);
-  if (name === "default") return;
+  if (name === "default") return undefined;
   const profiles = Object.keys(listProfiles(env));
-  if (profiles.includes(name)) return;
+  if (profiles.includes(name)) return undefined;
   const from = flags.profile !== undefined ? "--profile" : "ASSESS_PROFILE";
   const create = `\`assess auth login --profile ${name}\` creates it.`;
-  throw new UsageError(
+  return new UsageError(
     `Profile "${name}" (${from}) does not exist`,
     profiles.length > 0
       ? `Profiles in ${configPath(env)}: ${profiles.join(", ")}. ${create}`
@@ -102,11 +108,14 @@ export function resolveSettings(
 ) {
   const values = effectiveValues(flags, env);
   const key = values["api-key"];
-  // A missing profile matters only when the key would have come from it.
+  // A missing profile is an error when the key would have come from it; else the command runs, warned.
   const keyGiven = key.source === "flag" || key.source === "environment";
-  if (!options.newProfile && !keyGiven) checkProfile(flags, env);
+  const missing = options.newProfile ? undefined : missingProfile(flags, env);
+  if (missing && !keyGiven) throw missing;
   const settings = {
     profile: profileName(flags, env),
+    /** The profile named does not exist, the key being given (a flag or the environment): worth a warning. */
+    missingProfile: missing,
     apiKey: key.value,
     apiKeySource: key.source === "default" ? undefined : key.source,
     // These four have a default: a value always.

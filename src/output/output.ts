@@ -5,17 +5,20 @@ import { fold } from "../fields.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
 import { isClosed } from "./pipe.js";
 import { plainStyle, type Style } from "./style.js";
-import { isWhole, layoutTable } from "./table.js";
+import { isWhole, layoutTable, wrapCell } from "./table.js";
 
 export type Row = Record<string, unknown>;
 
 export interface Column {
   /** Name used by `--fields`; also the record path read when `get` is absent. */
   key: string;
+  /** The column's name in every format; absent, tables say headerOf(key), the others the key. */
   header?: string;
   get?: (row: Row) => unknown;
   /** Shown after a number in tables (`60 min`); tsv, csv and json keep the number alone. */
   unit?: string;
+  /** Prose (a plan's DETAIL): in a table too narrow for it, wrapped within its cell at blanks, never cut. */
+  prose?: boolean;
 }
 
 /** Renders records to stdout. Lists may come as pages: ndjson, tsv and csv stream them; table and json wait. */
@@ -90,7 +93,7 @@ export class Output {
     }
     const { default: Table } = await import("cli-table3");
     const table = new Table({ style: this.tableStyle() });
-    const labels = cols.map((column) => tableText(column.header ?? column.key));
+    const labels = cols.map((column) => tableText(column.header ?? headerOf(column.key)));
     const values = cols.map((column) => tableCell(column, row));
     // The values get what the labels leave; a link or an e-mail too long for that is printed whole below.
     const labelWidth = Math.max(0, ...labels.map((label) => label.length));
@@ -163,13 +166,16 @@ export class Output {
   private async table(columns: Column[], rows: Row[]): Promise<void> {
     const { default: Table } = await import("cli-table3");
     const width = this.options.width ?? 120;
-    const headers = columns.map((c) => tableText(c.header ?? c.key));
+    const headers = columns.map((c) => tableText(c.header ?? headerOf(c.key)));
     const cells = rows.map((row) => columns.map((c) => tableCell(c, row)));
-    const { shown, widths, below } = layoutTable(headers, cells, width);
+    const prose = columns.map((c) => c.prose === true);
+    const { shown, widths, below } = layoutTable(headers, cells, width, prose);
     if (shown.length > 0) {
       const head = shown.map((i) => this.style.bold(headers[i] ?? ""));
       const table = new Table({ head, style: this.tableStyle() });
-      for (const row of cells) table.push(shown.map((i, n) => truncate(row[i] ?? "", widths[n] ?? 0)));
+      const shape = (text: string, i: number, n: number) =>
+        prose[i] ? wrapCell(text, widths[n] ?? 0) : truncate(text, widths[n] ?? 0);
+      for (const row of cells) table.push(shown.map((i, n) => shape(row[i] ?? "", i, n)));
       this.write(`${table.toString()}\n`);
     }
     const names = shown[0] === 0 ? cells.map((row) => row[0] ?? "") : undefined;
@@ -199,6 +205,15 @@ export function everyField(row: Row, columns: Column[]): Column[] {
   const named = new Set(own.map((c) => fold(c.key)));
   const rest = Object.keys(row).filter((key) => !named.has(fold(key)));
   return [...own, ...rest.map((key) => ({ key }))];
+}
+
+/** A field's name as a table heads it, as the declared headers are: `completedOn` → `COMPLETED ON`, `Total_Score` → `TOTAL SCORE`. */
+export function headerOf(key: string): string {
+  return key
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .toUpperCase();
 }
 
 export function cellValue(column: Column, row: Row): unknown {

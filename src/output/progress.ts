@@ -48,7 +48,7 @@ export class StatusLine {
   show(text: string): void {
     if (!this.enabled) return;
     this.unhook?.();
-    this.stderr.write(`\r${text.slice(0, this.width)}\u001b[K`);
+    this.stderr.write(`\r${fitLine(text, this.width)}\u001b[K`);
     this.unhook = this.hook();
   }
 
@@ -80,6 +80,14 @@ export class StatusLine {
       process.off("exit", clear).off("uncaughtExceptionMonitor", clear);
     };
   }
+}
+
+/** `text` within one line of `width`: a longer one is cut at a blank, with "…", never inside a word. */
+function fitLine(text: string, width: number): string {
+  if ([...text].length <= width) return text;
+  const cut = [...text].slice(0, width - 1).join("");
+  const blank = cut.lastIndexOf(" ");
+  return `${blank > width / 2 ? cut.slice(0, blank) : cut}…`;
 }
 
 export function createProgress(line: StatusLine, noun = "rows", now: () => number = Date.now): Progress {

@@ -1,3 +1,5 @@
+import { stripVTControlCharacters } from "node:util";
+
 /**
  * Help text wrapped to the terminal (80 columns when piped). A line wider than that breaks at blanks, its
  * continuations hanging under an item's text ("term", two blanks or more, text) or, for a `$ ` example, a
@@ -39,4 +41,42 @@ function wrapLine(line: string, width: number): string {
   }
   lines.push(current);
   return lines.join("\n");
+}
+
+/**
+ * A message on stderr (after its `prefix`: "warning: ", "error: ") for a terminal of `width` columns: each of its
+ * lines broken at blanks, never inside a word (a URL, a flag, a path stays whole, alone on its line when longer
+ * than the line), continuations under the text: after the prefix on the first line, under its own indent on the
+ * others. Shell lines (`$ …`, `export …`) stay whole; a `# ` comment goes on as comments. `width` undefined (not a
+ * terminal): as it is.
+ */
+export function wrapMessage(prefix: string, message: string, width: number | undefined): string {
+  const text = `${prefix}${message}`;
+  if (width === undefined) return text;
+  // The prefix may be coloured: only what shows takes room.
+  const columns = (line: string) => [...stripVTControlCharacters(line)].length;
+  return text
+    .split("\n")
+    .map((line, n) => {
+      // A shell line is never broken: pasted, a broken one would not run (the terminal folds it instead).
+      if (columns(line) <= width || /^\s*(?:\$ |export )/.test(line)) return line;
+      const lead = /^\s*/.exec(line)?.[0].length ?? 0;
+      const hang = n === 0 ? columns(prefix) : lead;
+      // A shell comment goes on as comments.
+      const comment = /^\s*# /.test(line) ? "# " : "";
+      const indent = " ".repeat(hang > width / 2 ? 0 : hang) + comment;
+      const words = line.slice(lead).split(/ +/);
+      const lines: string[] = [];
+      let current = line.slice(0, lead) + (words.shift() ?? "");
+      for (const word of words) {
+        if (columns(current) + 1 + columns(word) <= width) current += ` ${word}`;
+        else {
+          lines.push(current);
+          current = indent + word;
+        }
+      }
+      lines.push(current);
+      return lines.join("\n");
+    })
+    .join("\n");
 }

@@ -326,7 +326,7 @@ describe("assess attempts watch", () => {
     // Nothing new: a person is told so on stderr, stdout stays empty.
     const again = await t.run(["attempts", "watch", "--once"], { env, tty: true });
     expect(again.stdout).toBe("");
-    expect(again.stderr).toMatch(/No attempts of all tests finished since \d{4}-/);
+    expect(again.stderr).toMatch(/No attempts of any test finished since \d{4}-/);
   });
 
   it("--dry-run says what --exec would do, runs nothing, and records nothing", async () => {

@@ -49,9 +49,12 @@ describe("the table of invite cancel and invite reattempt", () => {
     const screen = lines.join("\n");
     expect(screen).toMatch(/│ INVITATION +│ \d+ +│/);
     expect(screen).toMatch(/TEST URL/);
-    expect(screen).toMatch(/│ callbackUrlRegistered +│ false +│/);
-    expect(screen).toMatch(/│ redirectUrlRegistered +│ false +│/);
+    // Headed as the declared columns are (all capitals), not by the field's name.
+    expect(screen).toMatch(/│ CALLBACK URL REGISTERED +│ false +│/);
+    expect(screen).toMatch(/│ REDIRECT URL REGISTERED +│ false +│/);
     expect(screen).not.toMatch(/testInvitationId|testUrl/);
+    const labels = lines.map((line) => /^│ (.+?) +│/.exec(line)?.[1]).filter((label) => label !== undefined);
+    expect(labels.filter((label) => label !== label.toUpperCase())).toEqual([]);
     expect(lines.every((line) => [...line].length <= COLS)).toBe(true);
   });
 

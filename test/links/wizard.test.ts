@@ -51,6 +51,7 @@ describe("links create wizard in a terminal", () => {
     expect(summary).toMatch(/Test\s+1002/);
     expect(summary).toMatch(/Name\s+Spring campus/);
     expect(summary).toMatch(/Invitation type\s+open\r?\n/);
+    expect(summary).toMatch(/API link\s+no\r?\n/); // answered, so said
     expect(summary).toMatch(/Proctoring\s+image/);
     expect(summary).toMatch(/Schedule\s+timebound: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ → /);
     expect(summary).toMatch(/Stakeholders\s+hr@example.com/);

@@ -11,7 +11,6 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "-f, --field <key=value>",
         "a typed field (numbers, true/false, null parsed): query for GET, body otherwise",
         collect,
-        [],
       )
       .option("--skills", "send to the employee-skills base URL")
       .option("--paginate", "follow page-numbered lists (pageNo or PageNumber) and print all items")

@@ -15,7 +15,8 @@ const PAGE_KEYS = ["pageNo", "PageNumber"];
 
 export const options = z.object({
   data: z.string().optional(),
-  field: z.array(z.string()),
+  // Absent when no -f is given (a default of [] would show in help as "(default: [])").
+  field: z.array(z.string()).optional(),
   skills: z.boolean().optional(),
   paginate: z.boolean().optional(),
   include: z.boolean().optional(),
@@ -27,7 +28,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, 
     throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);
   const [pathname, search] = splitPath(pathArg ?? "");
   const query: Record<string, string> = Object.fromEntries(new URLSearchParams(search ?? ""));
-  const fields = parseSetPairs(o.field, "-f");
+  const fields = parseSetPairs(o.field ?? [], "-f");
   let body: unknown = await readData(ctx, o.data);
   if (method === "GET") {
     if (body !== undefined)

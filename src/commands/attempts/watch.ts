@@ -249,7 +249,8 @@ async function watch(
   }
   if (o.once && !interrupted) {
     if (counts.shown === 0 && pendingAtStart === 0 && ctx.io.stderr.isTTY) {
-      ctx.info(`No attempts of ${what} finished since ${toServiceTime(start)}.`);
+      const of = tests.length > 0 ? what : "any test";
+      ctx.info(`No attempts of ${of} finished since ${toServiceTime(start)}.`);
     }
     // Cron mails a failing job's output: a delivery not done, or given up, must reach someone.
     return pending.length > 0 || counts.deadLettered > 0 ? 1 : 0;

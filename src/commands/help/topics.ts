@@ -17,7 +17,7 @@ export const TOPICS: Record<string, string> = {
 `,
   formatting: `FORMATTING
 
-  -o table    boxed table; the default when stdout is a terminal. It fits the terminal: other columns narrow or are left out first, links and e-mail addresses are never cut (they follow the table, one line per row, when they cannot fit); numbers show their unit (DURATION 60 min)
+  -o table    boxed table; the default when stdout is a terminal. It fits the terminal: empty columns are left out first, then other columns narrow or are left out; links, e-mail addresses and dates are never cut (when they cannot fit they follow the table, one line per row after the row's first cell); prose such as a plan's DETAIL wraps within its cell; numbers show their unit (DURATION 60 min)
   -o tsv      tab-separated, a header row, no colour or truncation, ISO times; the default when piped
   -o csv      RFC 4180 with CRLF; cells starting with = + - @ tab or CR are prefixed with ' so that a spreadsheet never runs them as formulas
   -o json     the service's objects, pretty-printed (--json is the same)
@@ -44,16 +44,13 @@ export const TOPICS: Record<string, string> = {
 `,
   "dry-run": `DRY RUN
 
-  --dry-run prints each request a command would send (method, URL, headers with the key redacted, body) on
-  stdout as JSON, and sends none: a read command (tests list, reports get, ...) prints its request and stops.
-  A command that must read to decide what it would write makes those reads, says so on stderr, and never
-  sends a write: links update (and activate, deactivate) reads the link to show the diff, tests settings set
-  with flags reads the settings it writes back, attempts watch --exec/--forward reads attempts to show what
-  it would run, callbacks resend --from/--to reads the period's attempts, a test picked at a prompt reads
-  the tests. Bulk runs read their ledgers (never the service) to know what is left.
-  Nothing is recorded either: no ledger, rejects file or watch state is written.
+  --dry-run prints each request a command would send (method, URL, headers with the key redacted, body) on stdout as JSON, and sends none: a read command (tests list, reports get, ...) prints its request and stops.
 
-    assess tests list --dry-run                         # prints GET .../v3/tests, sends nothing
-    assess links update 3001 --test 1001 --validity-days 10 --dry-run   # reads the link, prints the diff
+  A command that must read to decide what it would write makes those reads, says so on stderr, and never sends a write: links update (and activate, deactivate) reads the link to show the diff, tests settings set with flags reads the settings it writes back, attempts watch --exec/--forward reads attempts to show what it would run, callbacks resend --from/--to reads the period's attempts, a test picked at a prompt reads the tests. Bulk runs read their ledgers (never the service) to know what is left. Nothing is recorded either: no ledger, rejects file or watch state is written.
+
+  Print GET .../v3/tests and send nothing:
+    $ assess tests list --dry-run
+  Read the link, then print the change it would send:
+    $ assess links update 3001 --test 1001 --validity-days 10 --dry-run
 `,
 };

@@ -16,6 +16,7 @@ import {
 } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
 import { ApiError, AuthError, CliError, UsageError } from "../../errors.js";
+import type { Column } from "../../output/output.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
 import type { Client } from "../../sdk/client.js";
@@ -108,9 +109,10 @@ export async function lookUpFinished(
   }
 }
 
-const PLAN_COLUMNS = ["line", "email", "testId", "class", "detail"].map((key) => ({
+const PLAN_COLUMNS: Column[] = ["line", "email", "testId", "class", "detail"].map((key) => ({
   key,
   header: key === "testId" ? "TEST" : key.toUpperCase(),
+  prose: key === "detail",
 }));
 
 const CLASS_WORDS: Record<InvitePlanRow["class"], string> = {
@@ -140,7 +142,9 @@ export async function printInvitePlan(ctx: Context, rows: InvitePlanRow[], where
   const parts = (Object.keys(CLASS_WORDS) as InvitePlanRow["class"][])
     .filter((c) => counts[c] > 0 || c === "new")
     .map((c) => `${formatCount(counts[c])} ${CLASS_WORDS[c]}`);
-  ctx.info(`Plan for ${formatCount(rows.length)} rows: ${parts.join(", ")}; nothing was sent`);
+  ctx.info(
+    `Plan for ${formatCount(rows.length)} row${rows.length === 1 ? "" : "s"}: ${parts.join(", ")}; nothing was sent`,
+  );
   for (const row of rows.filter((r) => r.class === "invalid").slice(0, SHOWN))
     ctx.warn(`${where(row.line)}: ${row.reason}`);
   if (counts.finished > 0)
@@ -152,7 +156,8 @@ export async function printInvitePlan(ctx: Context, rows: InvitePlanRow[], where
 function detail(row: InvitePlanRow): string {
   const f = row.finished;
   if (!f) return row.reason ?? "";
-  const between = `${f.finishedBetween.from} … ${f.finishedBetween.to}`;
+  // A span as tables show one ("start → end"): never cut, and no "…" that a cut cell's would double.
+  const between = `${f.finishedBetween.from} → ${f.finishedBetween.to}`;
   const text = `invitation ${f.testInvitationId}${f.status ? ` ${f.status}` : ""}, finished ${between}`;
   return row.reason ? `${row.reason}: ${text}` : text;
 }

@@ -130,10 +130,9 @@ function summary(testId: number, spec: LinkSpec): string {
   const rows: Array<[string, string]> = [
     ["Test", String(testId)],
     ["Name", spec.name ?? ""],
-    [
-      "Invitation type",
-      spec.type === "open" ? `open${spec.apiLink ? " (API link)" : ""}` : String(spec.type),
-    ],
+    ["Invitation type", String(spec.type)],
+    // Asked of open links only (an e-mail link is never an API link).
+    ...(spec.type === "open" ? [["API link", spec.apiLink ? "yes" : "no"] as [string, string]] : []),
     ["Proctoring", String(spec.proctoring)],
     ["Schedule", `${spec.schedule}: ${access}`],
     ["Time zone id", String(spec.timezone)],

@@ -17,7 +17,7 @@ const REPORT_COLUMNS: Column[] = [
   { key: "candidatePoints", header: "POINTS" },
   { key: "totalTestPoints", header: "OUT OF" },
   { key: "PerformanceCategory", header: "PERFORMANCE" },
-  { key: "timeTaken", header: "TIME TAKEN" },
+  { key: "timeTaken", header: "TIME TAKEN", unit: "min" },
   { key: "pdfReportUrl", header: "PDF REPORT URL" },
 ];
 
@@ -32,7 +32,7 @@ const SECTION_COLUMNS: Column[] = [
   { key: "candidateScore", header: "SCORE" },
   { key: "sectionScore", header: "OUT OF" },
   { key: "noOfQue", header: "QUESTIONS" },
-  { key: "sectionTimeTaken", header: "TIME TAKEN" },
+  { key: "sectionTimeTaken", header: "TIME TAKEN", unit: "min" },
 ];
 
 /**
@@ -83,15 +83,6 @@ function reportColumns(report: Row): Column[] {
   );
   const extra = Object.keys(report)
     .filter((key) => !declared.has(key) && !Array.isArray(report[key]) && !isRecord(report[key]))
-    .map((key) => ({ key, header: headerOf(key) }));
+    .map((key) => ({ key }));
   return [...REPORT_COLUMNS, ...extra];
-}
-
-/** `completedOn` → `COMPLETED ON`, `Total_Score` → `TOTAL SCORE`. */
-function headerOf(key: string): string {
-  return key
-    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
-    .replace(/[_-]+/g, " ")
-    .trim()
-    .toUpperCase();
 }

@@ -33,7 +33,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       "Point assess at it from another shell:",
       `  export ASSESS_BASE_URL=${sandbox.url}`,
       `  export ASSESS_SKILLS_BASE_URL=${sandbox.skillsUrl}`,
-      `  export ASSESS_API_KEY=${SANDBOX_KEYS.acme}    # demo account "acme"; "globex": ${SANDBOX_KEYS.globex}`,
+      // The comment on a line of its own: a wrapped one would not be a comment when pasted.
+      `  # the demo account "acme" (the other one, "globex": ${SANDBOX_KEYS.globex})`,
+      `  export ASSESS_API_KEY=${SANDBOX_KEYS.acme}`,
       "",
       o.state ? `Data is kept in ${o.state}.` : "Data lives in memory; pass --state file.json to keep it.",
       "Press Ctrl-C to stop.",
