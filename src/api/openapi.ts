@@ -71,7 +71,7 @@ const SCHEMAS = {
     }),
   ),
   CertificateList: z.lazy(() => z.looseObject({ items: z.array(AnyObject) })),
-  EmployeeStatusBody: z.lazy(() => z.looseObject({ status: z.string() })),
+  EmployeeStatusBody: z.lazy(() => z.looseObject({ status: s.EmployeeStatus })),
   LearningBody: z.lazy(() =>
     z.looseObject({
       learningResourceIds: z.array(z.unknown()).optional(),
