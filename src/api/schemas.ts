@@ -222,6 +222,20 @@ export const Test = loose(() => ({
   labels: z.array(z.unknown()).nullish(),
 }));
 export type Test = z.infer<typeof Test>;
+/** One test as GET /v3/tests/{testId} answers it: a listed test's fields, its questions and its sections. */
+export const TestSection = loose(() => ({
+  sectionName: z.string().nullish(),
+  sectionType: z.string().nullish(),
+  questions: num(z.number()).nullish(),
+  duration: num(z.number()).nullish(),
+}));
+export const TestDetail = z.lazy(() =>
+  Test.unwrap().extend({
+    questions: num(z.number()).nullish(),
+    sections: z.array(TestSection).nullish(),
+  }),
+);
+export type TestDetail = z.infer<typeof TestDetail>;
 
 export const ReportSection = loose(() => ({
   sectionId: z.union([z.number(), z.string()]).nullish(),

@@ -167,8 +167,8 @@ export const OPERATIONS = {
     summary: "Get a test",
     description: "One test, with every field the service keeps of it (details, sections).",
     effect: "read",
-    read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
-    response: "Record",
+    read: (answer: Answer): s.TestDetail => read(s.TestDetail, answer, "test"),
+    response: "TestDetail",
   }),
   invite: op("POST /v3/tests/{testId}/invite", "invitations.create", {
     summary: "Invite a candidate",
