@@ -287,7 +287,7 @@ describe("what a file is, judged by its bytes", () => {
     expect(renamed.code).toBe(2);
     expect(renamed.stderr).not.toContain("binary data");
     expect(renamed.stderr).toContain(
-      "saved-as.csv is a workbook (a ZIP archive, as .xlsx files are), not CSV text though its name ends in .csv",
+      "saved-as.csv:1: a workbook (a ZIP archive, as .xlsx files are), not CSV text, though its name ends in .csv",
     );
     expect(renamed.stderr).toMatch(
       /Give it a name that ends in \.xlsx \(for example `mv .*saved-as\.csv .*saved-as\.xlsx`\)/,
@@ -295,7 +295,7 @@ describe("what a file is, judged by its bytes", () => {
     for (const file of ["old.csv", "old.xls"]) {
       const old = await run(file);
       expect(old.code, file).toBe(2);
-      expect(old.stderr, file).toContain(`${file} is an Excel 97–2003 workbook (the old binary .xls format)`);
+      expect(old.stderr, file).toContain(`${file}:1: an Excel 97–2003 workbook (the old binary .xls format)`);
       expect(old.stderr, file).toContain("Save it from the spreadsheet as an Excel Workbook (.xlsx)");
     }
   });

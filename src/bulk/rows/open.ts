@@ -48,7 +48,7 @@ export async function openRows(
   const kind = await signature(path);
   if (kind === "ole2") {
     throw new UsageError(
-      `${name} is an Excel 97–2003 workbook (the old binary .xls format): bulk input is CSV (UTF-8) or an .xlsx workbook`,
+      `${name}:1: an Excel 97–2003 workbook (the old binary .xls format): bulk input is CSV (UTF-8) or an .xlsx workbook`,
       SAVE_AS,
     );
   }
@@ -66,9 +66,9 @@ export async function openRows(
   if (other)
     throw new UsageError(`${path} is ${other}: bulk input is CSV (UTF-8) or an .xlsx workbook`, SAVE_AS);
   if (kind === "zip") {
-    const named = options.name === "stdin" ? "" : ` though its name ends in ${extension || "no extension"}`;
+    const named = options.name === "stdin" ? "" : `, though its name ends in ${extension || "no extension"}`;
     throw new UsageError(
-      `${name} is a workbook (a ZIP archive, as .xlsx files are), not CSV text${named}`,
+      `${name}:1: a workbook (a ZIP archive, as .xlsx files are), not CSV text${named}`,
       options.name === "stdin"
         ? "Save it as a file whose name ends in .xlsx and give that file: its first sheet is read (another with --sheet)."
         : `Give it a name that ends in .xlsx (for example \`mv ${path} ${path.slice(0, path.length - extension.length)}.xlsx\`): its first sheet is read (another with --sheet). Or export the sheet as CSV (UTF-8).`,
