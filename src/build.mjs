@@ -158,7 +158,9 @@ await sdkTypes(join(src, "sdk", "index.ts"), join(dist, "types"));
 
 /**
  * The SDK's declarations: its entry's and those of the files they import, into `out` (transpileDeclaration:
- * no type checking). A declaration importing a package (zod, undici: a consumer has none) is refused.
+ * no type checking). A declaration importing a package (zod, undici: a consumer has none) is refused. Each is
+ * written twice: `.d.ts` for `import` (the package is an ES module one) and `.d.cts`, importing the other
+ * `.d.cts` files, for `require`: a CommonJS consumer's TypeScript (module node16) reads those as CommonJS.
  */
 async function sdkTypes(entry, out) {
   const { default: ts } = await import("typescript");
@@ -187,5 +189,10 @@ async function sdkTypes(entry, out) {
     const target = join(out, name.replace(/\.ts$/, ".d.ts"));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, outputText);
+    const required = outputText.replace(
+      /^((?:import|export)\s[^;]*?\bfrom\s+"\.[^"]*)\.js"/gm,
+      (_, head) => `${head}.cjs"`,
+    );
+    writeFileSync(target.replace(/\.d\.ts$/, ".d.cts"), required);
   }
 }

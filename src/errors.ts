@@ -1,6 +1,8 @@
 /**
  * Every failure the CLI reports is one of these. Each carries its exit code (README "Exit codes") and,
  * where we can tell, what the user should do next. Only src/cli.ts turns them into output and an exit code.
+ * The classes carry the names the SDK exports them under (`error.name` is "AssessApiError"); the CLI's code
+ * knows them by the shorter names exported at the end.
  */
 export const ExitCode = {
   ok: 0,
@@ -11,7 +13,7 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-export class CliError extends Error {
+export class AssessError extends Error {
   readonly exitCode: number;
   readonly suggestion?: string;
   /** HTTP status when the service answered, for `{"error":{"status":N,...}}`. */
@@ -41,14 +43,14 @@ export class CliError extends Error {
  * Bad flag, missing value, invalid input file: nothing was sent. `messages`, when given, are whole sentences
  * that together make `message` (the `--json` error carries them; never fragments of it).
  */
-export class UsageError extends CliError {
+export class AssessUsageError extends AssessError {
   constructor(message: string, suggestion?: string, messages?: string[]) {
     super(message, { exitCode: ExitCode.usage, suggestion, messages });
   }
 }
 
 /** No key configured, or the service said 401/403. */
-export class AuthError extends CliError {
+export class AssessAuthError extends AssessError {
   constructor(message: string, opts: { suggestion?: string; status?: number; messages?: string[] } = {}) {
     super(message, { exitCode: ExitCode.auth, ...opts });
   }
@@ -58,7 +60,7 @@ export class AuthError extends CliError {
  * The service answered with an error status. `messages` holds every message of the body, whichever of
  * the three documented shapes it came in; `ids` the offending ids of a process-callbacks 401.
  */
-export class ApiError extends CliError {
+export class AssessApiError extends AssessError {
   readonly ids: number[];
   readonly body: unknown;
   /** The answer's Retry-After header as sent (seconds or an HTTP date), for callers that wait on their own. */
@@ -116,14 +118,14 @@ function suggestionFor(status: number, path = ""): string | undefined {
 }
 
 /** The request never produced an answer: DNS, refused connection, timeout, reset. */
-export class NetworkError extends CliError {
+export class AssessNetworkError extends AssessError {
   constructor(message: string, suggestion?: string, cause?: unknown) {
     super(message, { suggestion, cause });
   }
 }
 
 /** A POST went out but its answer was lost: the service may or may not have acted on it. */
-export class UncertainError extends CliError {
+export class AssessUncertainError extends AssessError {
   constructor(method: string, url: string, reason: string, cause?: unknown) {
     super(`${method} ${url}: ${reason}; the request may have been processed`, {
       suggestion:
@@ -134,7 +136,7 @@ export class UncertainError extends CliError {
 }
 
 /** The user pressed Ctrl-C or cancelled a prompt. */
-export class InterruptedError extends CliError {
+export class AssessInterruptedError extends AssessError {
   constructor(message = "Interrupted") {
     super(message, { exitCode: ExitCode.interrupted });
   }
@@ -144,7 +146,7 @@ export class InterruptedError extends CliError {
  * The person answered no to a confirmation: not a failure and not an interruption (exit 0); the message, which
  * says that nothing changed, goes to stderr as a plain notice.
  */
-export class DeclinedError extends CliError {
+export class DeclinedError extends AssessError {
   constructor(message = "Nothing changed: you answered no") {
     super(message, { exitCode: ExitCode.ok });
   }
@@ -152,3 +154,13 @@ export class DeclinedError extends CliError {
 
 /** Thrown after `--dry-run` printed the request a command would send; not a failure. */
 export class DryRunStop extends Error {}
+
+export {
+  AssessApiError as ApiError,
+  AssessAuthError as AuthError,
+  AssessError as CliError,
+  AssessInterruptedError as InterruptedError,
+  AssessNetworkError as NetworkError,
+  AssessUncertainError as UncertainError,
+  AssessUsageError as UsageError,
+};

@@ -27,6 +27,7 @@ const SCHEMAS = {
   TestLink: s.TestLink,
   TestLinkList: z.lazy(() => z.looseObject({ testLinks: z.array(s.TestLink) })),
   Test: s.Test,
+  TestDetail: s.TestDetail,
   TestList: z.lazy(() => z.looseObject({ tests: z.array(s.Test), count: z.number().int().nullish() })),
   InviteBody: s.InviteBody,
   LinkInviteBody: s.LinkInviteBody,
@@ -71,7 +72,7 @@ const SCHEMAS = {
     }),
   ),
   CertificateList: z.lazy(() => z.looseObject({ items: z.array(AnyObject) })),
-  EmployeeStatusBody: z.lazy(() => z.looseObject({ status: z.string() })),
+  EmployeeStatusBody: z.lazy(() => z.looseObject({ status: s.EmployeeStatus })),
   LearningBody: z.lazy(() =>
     z.looseObject({
       learningResourceIds: z.array(z.unknown()).optional(),

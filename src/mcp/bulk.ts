@@ -61,7 +61,11 @@ const SPECS: Record<
     input: () =>
       z.strictObject({
         testId: s.Id.describe("The test's id, as list_tests gives it"),
-        candidates: z.array(s.BulkCandidate).min(1).max(MAX_ROWS),
+        candidates: z
+          .array(s.BulkCandidate)
+          .min(1)
+          .max(MAX_ROWS)
+          .describe("The candidates, each {email, name}; an e-mail given twice is invited once"),
         ...s.BulkInviteSettings.unwrap().shape,
         planToken: planToken(),
       }),
@@ -88,7 +92,13 @@ const SPECS: Record<
     writes: "employees",
     input: () =>
       z.strictObject({
-        employees: z.array(s.EmployeeUpsertItem).min(1).max(MAX_ROWS),
+        employees: z
+          .array(s.EmployeeUpsertItem)
+          .min(1)
+          .max(MAX_ROWS)
+          .describe(
+            "The employees, each with its e-mail; an e-mail given twice with other values is invalid",
+          ),
         planToken: planToken(),
       }),
     job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
@@ -103,7 +113,14 @@ const SPECS: Record<
     description: `Asks the service to send again the completion notifications (callbacks) of up to ${MAX_ROWS} attempts, in requests of up to ${OPERATIONS.processCallbacks.limits.items}; the ids are testInvitationIds, as list_attempts gives them.${HOW}`,
     writes: "callbacks",
     input: () =>
-      z.strictObject({ testInvitationIds: z.array(s.Id).min(1).max(MAX_ROWS), planToken: planToken() }),
+      z.strictObject({
+        testInvitationIds: z
+          .array(s.Id)
+          .min(1)
+          .max(MAX_ROWS)
+          .describe("The attempts' testInvitationIds, as list_attempts gives them"),
+        planToken: planToken(),
+      }),
     job: async (env, { testInvitationIds }: { testInvitationIds: number[] }) => {
       const entries: BulkEntry<unknown>[] = [];
       for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) entries.push(...batch);

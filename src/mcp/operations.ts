@@ -17,6 +17,7 @@ import {
   pathParameters,
   type QueryParameter,
 } from "../api/operations/index.js";
+import * as s from "../api/schemas.js";
 import { UsageError } from "../errors.js";
 import { isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
@@ -32,10 +33,12 @@ interface Offered {
   idempotent?: true;
   /** The body's fields, for an operation whose record takes any fields (`body: "fields"`). */
   body?: () => ZodObject;
+  /** Body fields the schema leaves optional that the tool requires: a call without one is refused unsent. */
+  required?: readonly string[];
 }
 type Offer = Offered | { excluded: string } | { instead: string };
 
-const EMPLOYEE_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"] as const;
+const CANDIDATE = ["emailId", "fullName"] as const;
 
 export const OFFERS: { readonly [O in Operation]?: Offer } = {
   getSettings: { name: "get_test_settings" },
@@ -44,8 +47,9 @@ export const OFFERS: { readonly [O in Operation]?: Offer } = {
   getReportPdf: { excluded: "a PDF file, not text a model reads" },
   listAttempts: { instead: "list_attempts" },
 
-  invite: { name: "invite_candidate", writes: "invite" },
-  inviteThroughLink: { writes: "invite" },
+  // The service cannot invite nobody: a call without the candidate's e-mail or name is refused unsent.
+  invite: { name: "invite_candidate", writes: "invite", required: CANDIDATE },
+  inviteThroughLink: { writes: "invite", required: CANDIDATE },
   cancelInvitation: { writes: "invite", idempotent: true },
   reattempt: { name: "reattempt_invitation", writes: "invite" },
   bulkInvite: { instead: "invite_candidates" },
@@ -60,10 +64,7 @@ export const OFFERS: { readonly [O in Operation]?: Offer } = {
   setEmployeeStatus: {
     writes: "employees",
     idempotent: true,
-    body: () =>
-      z.strictObject({
-        status: z.enum(EMPLOYEE_STATUSES).describe(`The new status: ${EMPLOYEE_STATUSES.join(", ")}`),
-      }),
+    body: () => z.strictObject({ status: s.EmployeeStatus.describe("The new status") }),
   },
   updateSettings: { excluded: "not among the writes offered to assistants" },
   addCertificate: { excluded: "not among the writes offered to assistants" },
@@ -139,7 +140,13 @@ function toolOf(operation: Operation, record: OperationRecord, offer: Offered): 
     const schema = record.body as unknown as { unwrap?: () => unknown };
     const object = (typeof schema.unwrap === "function" ? schema.unwrap() : schema) as ZodObject;
     // A path parameter the body may repeat (TestLinkBody's testId) is the path's.
-    return Object.fromEntries(Object.entries(object.shape).filter(([name]) => !ids.includes(name)));
+    const fields = Object.entries(object.shape).filter(([name]) => !ids.includes(name));
+    return Object.fromEntries(
+      fields.map(([name, field]) => [
+        name,
+        offer.required?.includes(name) ? (field as { unwrap(): z.ZodType }).unwrap() : field,
+      ]),
+    );
   };
 
   return {

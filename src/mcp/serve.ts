@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { OPERATIONS, pathParameters } from "../api/operations/index.js";
 import type { Context } from "../context.js";
-import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
+import { AuthError, CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
 import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
@@ -45,10 +45,18 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       "Bulk write tools answer with a plan first and send only when called again with its token.",
     );
   }
-  // Fails before serving when no key is configured (exit 4): the assistant's log shows why.
-  const client = await ctx.client();
-  const apiKey = (await ctx.apiClient()).options.apiKey;
-  const env: ToolEnv = { ctx, client, planKey: randomBytes(32) };
+  // Without a key the server still starts (an assistant shows a server that exits as merely "failed"): it lists
+  // its tools, and each call answers with what the user must do.
+  const connected = await ctx.client().then(
+    (client) => ({ client }),
+    (error: unknown) => {
+      if (error instanceof AuthError) return { noKey: error };
+      throw error;
+    },
+  );
+  const apiKey = "client" in connected ? connected.client.api.client.options.apiKey : undefined;
+  const env: ToolEnv | undefined =
+    "client" in connected ? { ctx, client: connected.client, planKey: randomBytes(32) } : undefined;
   const tools = Object.entries(TOOLS).filter(
     ([, tool]) => tool.writes === undefined || allowed.has(tool.writes),
   );
@@ -97,6 +105,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
         lines,
       );
     }
+    if (env === undefined) return noKeyFailure(scrub);
     try {
       const result = await tool.call(env, parsed.data);
       const text = scrub(JSON.stringify(result));
@@ -130,8 +139,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
 
   const readTests = async (uri: string) => {
     if (uri !== TESTS_URI) throw new Error(`Unknown resource ${uri}; resources/list names ${TESTS_URI}`);
+    if (env === undefined) throw new Error(`${NO_KEY}. ${NO_KEY_HINT}`);
     const tests: unknown[] = [];
-    for await (const test of client.tests.iterate({ pageSize: 100 })) {
+    for await (const test of env.client.tests.iterate({ pageSize: 100 })) {
       if (tests.length >= MAX_RESOURCE_TESTS) break;
       tests.push(test);
     }
@@ -188,6 +198,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ctx.info(
     `assess mcp ${VERSION}: ${tools.length} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
   );
+  if (env === undefined) ctx.warn(`${NO_KEY}: every tool call answers so. ${NO_KEY_HINT}`);
   await new Promise<void>((resolve) => {
     ctx.io.stdin.once("end", resolve);
     ctx.io.stdin.once("close", resolve);
@@ -239,6 +250,15 @@ function describeTool(name: string, tool: Tool) {
       openWorldHint: true,
     },
   };
+}
+
+const NO_KEY = "No API key is configured for assess mcp";
+const NO_KEY_HINT =
+  "The user can run `assess auth login` (or set ASSESS_API_KEY in the assistant's configuration of this server), then restart the server; `assess --sandbox mcp` tries it without an account.";
+
+/** A call while no key is configured: nothing was sent; what the user (not the model) can do about it. */
+function noKeyFailure(scrub: (text: string) => string): CallToolResult {
+  return failure(scrub, `${NO_KEY}; nothing was sent`, `Tell the user: ${NO_KEY_HINT}`);
 }
 
 /** A failed call's answer: what failed in words, what to do next, and the service's messages. */

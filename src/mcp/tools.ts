@@ -45,7 +45,7 @@ const COMPOSITE: Record<string, Tool> = {
     ...builtOn("listAttempts"),
     title: "List finished attempts of a period",
     description:
-      "Attempts finished (Completed, Test left or Terminated) in a period of any length (split into 30-day calls): testInvitationId, testId, name, email, teststatus. Get scores with get_report or report_stats.",
+      "Attempts finished (Completed, Test left or Terminated) in a period of any length (split into 30-day calls): testInvitationId, testId, name, email, testStatus (teststatus in older answers). Get scores with get_report or report_stats.",
     input: () =>
       z.strictObject({
         ...period,
@@ -115,7 +115,7 @@ const COMPOSITE: Record<string, Tool> = {
       z.strictObject({
         testId: idArgument("testId"),
         testLinkId: idArgument("testLinkId"),
-        status: s.LinkStatus,
+        status: s.TestLinkBody.unwrap().shape.testLinkStatus.unwrap(),
       }),
     call: async ({ client }, { testId, testLinkId, status }) =>
       toolResult(client.api, await client.testLinks.update(testId, testLinkId, { testLinkStatus: status })),

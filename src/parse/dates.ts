@@ -88,9 +88,17 @@ export function toServiceTime(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-export function orderedRange(start: Date, end: Date): { start: Date; end: Date } {
-  if (end.getTime() < start.getTime())
-    throw new UsageError(`--to (${toServiceTime(end)}) is before --from (${toServiceTime(start)})`);
+/** `names`: what the caller calls the bounds (the CLI's flags; the SDK's and MCP tools' `from` and `to`). */
+export function orderedRange(
+  start: Date,
+  end: Date,
+  names: { from: string; to: string } = { from: "--from", to: "--to" },
+): { start: Date; end: Date } {
+  if (end.getTime() < start.getTime()) {
+    throw new UsageError(
+      `${names.to} (${toServiceTime(end)}) is before ${names.from} (${toServiceTime(start)})`,
+    );
+  }
   return { start, end };
 }
 

@@ -3,6 +3,7 @@
  * indexes that keep every request O(1) in the number of stored invitations.
  */
 
+import { EMPLOYEE_STATUSES, type EmployeeStatus } from "../spec/employee-statuses.js";
 import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 import type { AccountId } from "./keys.js";
 
@@ -155,8 +156,7 @@ export interface EmployeeSkill {
   updatedAt: string;
 }
 
-export const EMPLOYEE_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"] as const;
-export type EmployeeStatus = (typeof EMPLOYEE_STATUSES)[number];
+export { EMPLOYEE_STATUSES, type EmployeeStatus };
 
 export interface Employee {
   employeeId: number;

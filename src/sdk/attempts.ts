@@ -75,7 +75,7 @@ export async function* attemptWindows(
   }
 }
 
-/** A span's bounds as Dates, in order: texts are read as the CLI reads --from and --to. */
+/** A span's bounds as Dates, in order: texts are read as the CLI reads --from and --to; errors name `from`, `to`. */
 export function spanOf(span: { from: Date | string; to: Date | string }): Span {
   const bound = (value: Date | string, which: "start" | "end", name: string): Date => {
     if (value instanceof Date) {
@@ -84,5 +84,8 @@ export function spanOf(span: { from: Date | string; to: Date | string }): Span {
     }
     return parseDate(value, which, name);
   };
-  return orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"));
+  return orderedRange(bound(span.from, "start", "from"), bound(span.to, "end", "to"), {
+    from: "from",
+    to: "to",
+  });
 }

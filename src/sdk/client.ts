@@ -215,6 +215,8 @@ same<t.UserUpdateBody, z.input<typeof s.UserUpdateBody>>(true);
 same<t.UserStatusBody, z.input<typeof s.UserStatusBody>>(true);
 same<t.GdprBody, z.input<typeof s.GdprBody>>(true);
 same<t.Test, s.Test>(true);
+same<t.TestSection, z.infer<typeof s.TestSection>>(true);
+same<t.TestDetail, s.TestDetail>(true);
 same<t.TestSettings, s.TestSettings>(true);
 same<t.Invitation, s.Invitation>(true);
 same<t.TestLink, s.TestLink>(true);

@@ -10,19 +10,19 @@
  */
 export {
   /** The service answered with an error status: `status`, every message of the body in `messages`, `ids`. */
-  ApiError as AssessApiError,
+  AssessApiError,
   /** No key, or a key the client cannot send (a 401 or 403 answer is an AssessApiError). */
-  AuthError as AssessAuthError,
+  AssessAuthError,
   /** Every error this client throws is one of these: `message`, `suggestion`, and `status` when there was one. */
-  CliError as AssessError,
+  AssessError,
   /** The signal stopped a listing or a bulk run. */
-  InterruptedError as AssessInterruptedError,
+  AssessInterruptedError,
   /** No answer came: DNS, refused connection, timeout (after the retries). */
-  NetworkError as AssessNetworkError,
+  AssessNetworkError,
   /** A write went out but its answer was lost: it may or may not have been processed. */
-  UncertainError as AssessUncertainError,
+  AssessUncertainError,
   /** A bad argument: nothing was sent. */
-  UsageError as AssessUsageError,
+  AssessUsageError,
 } from "../errors.js";
 export { createClient } from "./create.js";
 export type * from "./types.js";

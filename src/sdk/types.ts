@@ -127,6 +127,22 @@ export interface Test {
   [field: string]: unknown;
 }
 
+/** A section of a test, as `tests.get` gives it. */
+export interface TestSection {
+  sectionName?: string | null;
+  sectionType?: string | null;
+  questions?: number | null;
+  /** Minutes. */
+  duration?: number | null;
+  [field: string]: unknown;
+}
+
+/** One test as `tests.get` gives it: a listed test's fields, its number of questions and its sections. */
+export interface TestDetail extends Test {
+  questions?: number | null;
+  sections?: TestSection[] | null;
+}
+
 export type TestSettings = {
   testName?: string;
   testAliasName?: string | null;
@@ -339,7 +355,8 @@ export interface AssessClient {
     list(request?: PageRequest): Promise<Page<Test>>;
     /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
     iterate(options?: IterateOptions): AsyncGenerator<Test>;
-    get(testId: number): Promise<Fields>;
+    /** One test: its name, duration, number of questions and sections. */
+    get(testId: number): Promise<TestDetail>;
     settings: {
       get(testId: number): Promise<TestSettings>;
       update(testId: number, settings: Fields): Promise<Fields | undefined>;
@@ -369,6 +386,7 @@ export interface AssessClient {
     invite(testId: number, testLinkId: number, body: LinkInviteBody): Promise<Invitation>;
   };
   readonly reports: {
+    /** `reportType`: what the report breaks the score down by: 1 sections, 2 skills, 3 both. */
     get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
     /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
     pdf: {

@@ -264,6 +264,107 @@ describe("workbooks that cannot be sent", () => {
   });
 });
 
+describe("what a file is, judged by its bytes", () => {
+  it("a workbook named .csv is said to be a workbook, with how to read it; an old binary workbook is named so whatever its name", async () => {
+    const { dir, config } = place("by-content");
+    await writeExcelFile([
+      {
+        sheet: "Candidates",
+        data: [
+          ["email", "name"],
+          ["ada@example.com", "Ada"],
+        ],
+      },
+    ]).toFile(join(dir, "saved-as.csv"));
+    // The first bytes of an OLE2 compound file, which old .xls workbooks are.
+    const ole2 = Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), Buffer.alloc(504)]);
+    writeFileSync(join(dir, "old.csv"), ole2);
+    writeFileSync(join(dir, "old.xls"), ole2);
+    const run = (file: string) =>
+      assess(["--sandbox", "invite", "bulk", join(dir, file), "--test", "1001"], config);
+
+    const renamed = await run("saved-as.csv");
+    expect(renamed.code).toBe(2);
+    expect(renamed.stderr).not.toContain("binary data");
+    expect(renamed.stderr).toContain(
+      "saved-as.csv:1: a workbook (a ZIP archive, as .xlsx files are), not CSV text, though its name ends in .csv",
+    );
+    expect(renamed.stderr).toMatch(
+      /Give it a name that ends in \.xlsx \(for example `mv .*saved-as\.csv .*saved-as\.xlsx`\)/,
+    );
+    for (const file of ["old.csv", "old.xls"]) {
+      const old = await run(file);
+      expect(old.code, file).toBe(2);
+      expect(old.stderr, file).toContain(`${file}:1: an Excel 97–2003 workbook (the old binary .xls format)`);
+      expect(old.stderr, file).toContain("Save it from the spreadsheet as an Excel Workbook (.xlsx)");
+    }
+  });
+
+  it("an .xls file of CSV text (as some systems export) is read as the CSV it is", async () => {
+    const { dir, config } = place("xls-text");
+    writeFileSync(join(dir, "export.xls"), "email,name\nada@example.com,Ada Lovelace\n");
+    const r = await assess(
+      ["--sandbox", "invite", "bulk", join(dir, "export.xls"), "--test", "1001", "--json"],
+      config,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, sent: 1 });
+  });
+
+  it("a workbook whose first sheet has no header lists its sheets and suggests --sheet", async () => {
+    const { dir, config } = place("cover-sheet");
+    await writeExcelFile([
+      { sheet: "Read me", data: [["Hiring round, spring"], ["Candidates are on the next sheet"]] },
+      {
+        sheet: "Spring intake",
+        data: [
+          ["email", "name"],
+          ["ada@example.com", "Ada"],
+        ],
+      },
+    ]).toFile(join(dir, "round.xlsx"));
+    await writeExcelFile([
+      { sheet: "Cover", data: [[null]] },
+      {
+        sheet: "Staff",
+        data: [
+          ["email", "firstName"],
+          ["ada@example.com", "Ada"],
+        ],
+      },
+    ]).toFile(join(dir, "staff.xlsx"));
+    const invite = await assess(
+      ["--sandbox", "invite", "bulk", join(dir, "round.xlsx"), "--test", "1001"],
+      config,
+    );
+    expect(invite.code).toBe(2);
+    expect(invite.stderr).toContain(`round.xlsx, sheet "Read me", row 1: the header has no e-mail column`);
+    expect(invite.stderr).toContain(
+      `The workbook's sheets are "Read me", "Spring intake": name the one with the rows with --sheet (for example --sheet 'Spring intake')`,
+    );
+    const upsert = await assess(["--sandbox", "employees", "upsert", join(dir, "staff.xlsx")], config);
+    expect(upsert.code).toBe(2);
+    expect(upsert.stderr).toContain(`staff.xlsx, sheet "Cover": the sheet is empty: nothing to send`);
+    expect(upsert.stderr).toContain(`The workbook's sheets are "Cover", "Staff"`);
+    expect(upsert.stderr).toContain("--sheet Staff");
+    const named = await assess(
+      [
+        "--sandbox",
+        "invite",
+        "bulk",
+        join(dir, "round.xlsx"),
+        "--sheet",
+        "Spring intake",
+        "--test",
+        "1001",
+        "--json",
+      ],
+      config,
+    );
+    expect(named.code, named.stderr).toBe(0);
+  });
+});
+
 describe("a sheet of many rows", () => {
   // 100,000 rows: `npm run bench:large -- --only xlsx`.
   it("of 1,000 rows is read and sent whole", async () => {

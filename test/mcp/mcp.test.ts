@@ -509,16 +509,38 @@ describe("assess mcp against a hostile service", () => {
 });
 
 describe("assess mcp's command line", () => {
-  it("refuses an unknown --allow-writes group, --dry-run, and a missing key, before serving", async () => {
+  it("refuses an unknown --allow-writes group and --dry-run before serving", async () => {
     const unknown = await runCli(["mcp", "--allow-writes", "invite,everything"], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown group(s) everything");
     const dry = await runCli(["--dry-run", "mcp"], { env });
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain("stdout carries the protocol");
-    const noKey = await runCli(["mcp"], { env: { ...env, ASSESS_API_KEY: undefined } });
-    expect(noKey.code).toBe(4);
-    expect(noKey.stdout).toBe("");
+  });
+
+  it("without a key it still starts: tools/list works, and each call answers how to configure one", async () => {
+    const { ASSESS_API_KEY: _key, ...keyless } = env;
+    const stderr: string[] = [];
+    const client = await connectMcp(keyless, ["--allow-writes"], stderr);
+    open.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("list_tests");
+    const before = lastSeq();
+    for (const [name, args] of [
+      ["list_tests", {}],
+      ["list_attempts", { from: "7d", to: "now" }],
+      ["invite_candidates", { testId: 1001, candidates: [{ email: "a@example.com", name: "A" }] }],
+    ] as const) {
+      const answer = await call(client, name, args);
+      expect(answer.result.isError, name).toBe(true);
+      expect(answer.text, name).toMatch(/^No API key is configured for assess mcp; nothing was sent/);
+      expect((answer.data.error as { hint: string }).hint, name).toContain("assess auth login");
+    }
+    // Arguments are still checked first: the model learns of its own mistakes too.
+    const bad = await call(client, "get_test", { testId: "abc" });
+    expect(bad.text).toMatch(/^Invalid arguments for get_test/);
+    expect(sandbox.requests.filter((r) => r.seq > before)).toEqual([]);
+    expect(stderr.join("")).toContain("No API key is configured for assess mcp: every tool call answers so");
   });
 });
 

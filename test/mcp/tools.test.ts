@@ -214,6 +214,69 @@ describe("tools/list of `assess mcp --allow-writes`", () => {
     }
   });
 
+  it("every argument of every tool is described, and the words are the answers' and the schema's", async () => {
+    const { tools } = await client.listTools();
+    const undescribed: string[] = [];
+    /** Each property of an object schema, and of the objects in its arrays, at its path. */
+    const walk = (schema: Record<string, unknown>, path: string) => {
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      for (const [name, property] of Object.entries(properties)) {
+        const at = `${path}.${name}`;
+        if (typeof property.description !== "string" || property.description.length < 8) undescribed.push(at);
+        const items = property.items as Record<string, unknown> | undefined;
+        for (const inner of [property, items ?? {}]) {
+          for (const variant of [inner, ...((inner.anyOf as Array<Record<string, unknown>>) ?? [])])
+            if (variant.type === "object") walk(variant, at);
+        }
+      }
+    };
+    for (const tool of tools) walk(tool.inputSchema, tool.name);
+    expect(undescribed).toEqual([]);
+
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const reportType = byName.get("get_report")!.inputSchema.properties!.reportType as {
+      description: string;
+    };
+    expect(reportType.description).toMatch(/1 sections, 2 skills, 3 both/);
+    // The listing's answers (the real service's shape, as the sandbox gives it) carry testStatus.
+    const listing = await callTool(client, "list_attempts", { from: "60d", to: "now", limit: 1 });
+    const [attempt] = listing.data.items as Array<Record<string, unknown>>;
+    expect(Object.keys(attempt!)).toContain("testStatus");
+    expect(byName.get("list_attempts")!.description).toContain("testStatus");
+    // set_employee_status: its words and its argument name the four statuses its schema takes.
+    const setStatus = byName.get("set_employee_status")!;
+    const status = setStatus.inputSchema.properties!.status as { enum: string[] };
+    expect(status.enum).toEqual(["Active", "Inactive", "OnLeave", "Exited"]);
+    for (const value of status.enum) expect(setStatus.description).toContain(value);
+  });
+
+  it("invite_candidate without an e-mail or a name is refused, naming the argument, and nothing is sent", async () => {
+    const before = sandbox.requests.at(-1)?.seq ?? 0;
+    const noEmail = await callTool(client, "invite_candidate", { testId: 1001, fullName: "Ada Lovelace" });
+    expect(noEmail.result.isError).toBe(true);
+    expect(noEmail.text).toMatch(/^Invalid arguments for invite_candidate: emailId: /);
+    const noName = await callTool(client, "invite_candidate", { testId: 1001, emailId: "ada@example.com" });
+    expect(noName.result.isError).toBe(true);
+    expect(noName.text).toMatch(/^Invalid arguments for invite_candidate: fullName: /);
+    const throughLink = await callTool(client, "invite_through_link", { testId: 1001, testLinkId: 1 });
+    expect(throughLink.text).toMatch(/emailId: .*; fullName: /);
+    expect(sandbox.requests.filter((r) => r.seq > before)).toEqual([]);
+    const { tools } = await client.listTools();
+    for (const name of ["invite_candidate", "invite_through_link"]) {
+      const tool = tools.find((t) => t.name === name)!;
+      expect(tool.inputSchema.required, name).toEqual(expect.arrayContaining(["emailId", "fullName"]));
+    }
+  });
+
+  it("a period's errors name the tool's arguments, not the CLI's flags", async () => {
+    const reversed = await callTool(client, "list_attempts", { from: "now", to: "7d" });
+    expect(reversed.result.isError).toBe(true);
+    expect(reversed.text).toMatch(/^to \(.*\) is before from \(/);
+    const stats = await callTool(client, "report_stats", { from: "now", to: "30d" });
+    expect(stats.text).toMatch(/^to \(.*\) is before from \(/);
+    for (const { text } of [reversed, stats]) expect(text).not.toMatch(/--[a-z]/);
+  });
+
   it("error hints name the tool that gives an id, never a CLI command", async () => {
     const hints: string[] = [];
     const hintOf = async (name: string, args: Record<string, unknown>) => {

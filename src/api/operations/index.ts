@@ -8,6 +8,7 @@
  */
 import { type Fields, field, isRecord } from "../../fields.js";
 import * as z from "../../parse/zod.js";
+import { EMPLOYEE_STATUSES } from "../../spec/employee-statuses.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { type Answer, isHtml, notJsonError, read, readList } from "../read.js";
 import * as s from "../schemas.js";
@@ -166,8 +167,8 @@ export const OPERATIONS = {
     summary: "Get a test",
     description: "One test, with every field the service keeps of it (details, sections).",
     effect: "read",
-    read: (answer: Answer): Fields => read(AnyRecord, answer, "test"),
-    response: "Record",
+    read: (answer: Answer): s.TestDetail => read(s.TestDetail, answer, "test"),
+    response: "TestDetail",
   }),
   invite: op("POST /v3/tests/{testId}/invite", "invitations.create", {
     summary: "Invite a candidate",
@@ -185,7 +186,13 @@ export const OPERATIONS = {
     description:
       "The report of one attempt: candidate, test, status, scorePercentage, points, time taken, sections with their scores.",
     effect: "read",
-    query: [query("reportType", { type: "integer", enum: [1, 2, 3] }, "the kind of report (1, 2 or 3)")],
+    query: [
+      query(
+        "reportType",
+        { type: "integer", enum: [1, 2, 3] },
+        "what the report breaks the score down by: 1 sections, 2 skills, 3 both",
+      ),
+    ],
     read: (answer: Answer): s.Report => read(s.Report, answer, "report"),
     response: "Report",
   }),
@@ -395,7 +402,7 @@ export const OPERATIONS = {
   }),
   setEmployeeStatus: op("PATCH /employees/{employeeId}/status", "employees.setStatus", {
     summary: "Change an employee's status",
-    description: "Changes an employee's status (active or inactive).",
+    description: `Changes an employee's status to one of ${EMPLOYEE_STATUSES.join(", ")}.`,
     effect: "overwrite",
     body: "fields",
     read: (answer: Answer): Fields => asRecord(answer.data),

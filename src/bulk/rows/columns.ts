@@ -58,6 +58,22 @@ export function listHeader(header: string[]): string {
   return shown.join(", ") + (header.length > 12 ? `, … (${header.length} columns)` : "");
 }
 
+/**
+ * When a workbook's sheet has no header that fits, its other sheets may hold the rows: they are named, with
+ * --sheet; nothing is said of a CSV file or of a workbook of one sheet.
+ */
+export function otherSheets(input: Placed & { sheets?: string[] }): string {
+  const others = (input.sheets ?? []).filter((sheet) => sheet !== input.sheet);
+  if (others.length === 0) return "";
+  const names = (input.sheets ?? []).map((sheet) => JSON.stringify(sheet)).join(", ");
+  return ` The workbook's sheets are ${names}: name the one with the rows with --sheet (for example --sheet ${quoteArg(others[0]!)}).`;
+}
+
+/** A sheet's name as a shell argument. */
+function quoteArg(text: string): string {
+  return /^[\w.-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /** A header holding an e-mail address is most likely data: the header row is missing. */
 export function looksHeaderless(header: string[]): boolean {
   return header.some((cell) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(cell.trim()));

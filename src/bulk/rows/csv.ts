@@ -29,6 +29,8 @@ export interface CsvSource {
   headerLine: number;
   /** A spreadsheet's sheet (xlsx.ts): messages then say `file.xlsx, sheet "Staff", row 12`. */
   sheet?: string;
+  /** Every sheet of that workbook, in order: a header not found names them (another may hold the rows). */
+  sheets?: string[];
 }
 
 /** Bytes [start, end) starting on a record boundary; its lines are counted from its start. */

@@ -10,7 +10,7 @@ import { field, isRecord, text } from "../../fields.js";
 import { emailKey } from "../../identity.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import type { BulkEntry } from "../engine/types.js";
-import { columnLabel, extraFields, normalizeHeader, rowPlace } from "./columns.js";
+import { columnLabel, extraFields, normalizeHeader, otherSheets, rowPlace } from "./columns.js";
 import type { CsvInput } from "./csv.js";
 import { jsonArrayBatches } from "./json-array.js";
 
@@ -69,7 +69,7 @@ export function employeeColumns(input: CsvInput): EmployeeColumns {
   if (!targets.some((t) => t?.kind === "top" && t.field === "email")) {
     throw new UsageError(
       `${rowPlace(input, input.headerLine)}: the header has no email column`,
-      "Employee files need an email column; the other columns are the fields of an employee (firstName, jobCode, externalEmployeeId, department, ...).",
+      `Employee files need an email column; the other columns are the fields of an employee (firstName, jobCode, externalEmployeeId, department, ...).${otherSheets(input)}`,
     );
   }
   const rank = (t: Target) => (t.kind === "custom" ? FIELD_ORDER.length : FIELD_ORDER.indexOf(t.field));

@@ -3,7 +3,15 @@ import { asJson } from "../../api/json.js";
 import { type BulkCandidate, BulkCandidateName, Email } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
 import type { BulkEntry } from "../engine/types.js";
-import { columnLabel, extraFields, findColumn, listHeader, looksHeaderless, rowPlace } from "./columns.js";
+import {
+  columnLabel,
+  extraFields,
+  findColumn,
+  listHeader,
+  looksHeaderless,
+  otherSheets,
+  rowPlace,
+} from "./columns.js";
 import type { CsvInput } from "./csv.js";
 
 const EMAIL_ALIASES = ["email", "emailid", "emailaddress", "candidateemail"];
@@ -33,9 +41,9 @@ export function inviteColumns(input: CsvInput, options: { emailColumn?: string; 
       headerless
         ? `${at}: no header row: the first ${input.sheet === undefined ? "line" : "row"} holds data (${listHeader(header)})`
         : `${at}: the header has no ${missing.join(" and no ")}; it has: ${listHeader(header)}`,
-      headerless
-        ? "Add a first line naming the columns, for example: email,name"
-        : "Rename the columns, or name them with --email-column / --name-column.",
+      (headerless
+        ? "Add a first line naming the columns, for example: email,name."
+        : "Rename the columns, or name them with --email-column / --name-column.") + otherSheets(input),
     );
   }
   return { email: email!, name, firstName, lastName, test };

@@ -43,8 +43,15 @@ const refuse = (name: string, why: string) =>
     "Export the sheet as CSV (UTF-8): CSV input is streamed, at any size. Nothing was sent.",
   );
 
-/** The workbook reduced to the parts the reader needs, within the limits; undefined when it is no ZIP archive. */
-export async function guardWorkbook(path: string, name: string, sheet: string | undefined) {
+/**
+ * The workbook reduced to the parts the reader needs, within the limits, and the names of its sheets in order;
+ * undefined when it is no ZIP archive.
+ */
+export async function guardWorkbook(
+  path: string,
+  name: string,
+  sheet: string | undefined,
+): Promise<{ archive: Buffer; sheets: string[] } | undefined> {
   const file = await readAtMost(createReadStream(path, { end: MAX_FILE_BYTES }), MAX_FILE_BYTES);
   if (file === undefined) {
     throw refuse(
@@ -98,7 +105,7 @@ export async function guardWorkbook(path: string, name: string, sheet: string | 
     needed.push(sheetEntry);
     await inflate(file, sheetEntry, name, budget, sheetScan(name, wanted!.name, sheetEntry.name));
   }
-  return archiveOf(file, needed);
+  return { archive: archiveOf(file, needed), sheets: sheets.map((s) => s.name) };
 }
 
 /** A part's path in the archive from a relationship's target (`worksheets/sheet1.xml`, `/xl/styles.xml`). */

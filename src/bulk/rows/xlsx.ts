@@ -8,7 +8,7 @@
  */
 import readXlsxFile from "read-excel-file/node";
 import { UsageError } from "../../errors.js";
-import { columnName, inputLabel } from "./columns.js";
+import { columnName, inputLabel, otherSheets } from "./columns.js";
 import { type CsvInput, type CsvRecord, displayName, sizeOf } from "./csv.js";
 import { guardWorkbook } from "./xlsx-guard.js";
 
@@ -22,14 +22,14 @@ const BATCH = 1024;
 export async function openSheet(path: string, options: { sheet?: string } = {}): Promise<CsvInput> {
   const name = displayName(path);
   await sizeOf(path, name, "a workbook");
-  const { sheet, data: rows } = await readRows(path, name, options.sheet);
+  const { sheet, sheets, data: rows } = await readRows(path, name, options.sheet);
   const place = inputLabel({ name, sheet });
   checkCellSizes(rows, place);
   const headerIndex = rows.findIndex((row) => !isBlank(row));
   if (headerIndex === -1) {
     throw new UsageError(
       `${place}: the sheet is empty: nothing to send`,
-      "Its first row names the columns (for example: email, name); each following row is one item.",
+      `Its first row names the columns (for example: email, name); each following row is one item.${otherSheets({ name, sheet, sheets })}`,
     );
   }
   const header = rows[headerIndex]!.map((cell) => cellText(cell).trim());
@@ -40,6 +40,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
     path,
     name,
     sheet,
+    sheets,
     delimiter: ",", // the rejects file's
     header,
     headerLine: headerIndex + 1,
@@ -64,7 +65,7 @@ export async function openSheet(path: string, options: { sheet?: string } = {}):
 }
 
 type Cell = unknown;
-type Sheet = { sheet: string; data: Cell[][] };
+type Sheet = { sheet: string; data: Cell[][]; sheets?: string[] };
 const EMPTY: Cell[] = [];
 
 /** Refuses the first cell longer than MAX_CELL_CHARS (one 2 MiB shared string in 2,000 rows is 4 GB of text). */
@@ -90,7 +91,7 @@ async function readRows(path: string, name: string, wanted: string | undefined):
   let found: Sheet | undefined;
   try {
     const options = { sheets: [wanted ?? 1] } as Parameters<typeof readXlsxFile>[1];
-    [found] = (await readXlsxFile(workbook ?? path, options)) as Sheet[];
+    [found] = (await readXlsxFile(workbook?.archive ?? path, options)) as Sheet[];
   } catch (error) {
     // Sheet names are unique whatever their case, as in the spreadsheet: `--sheet staff` finds "Staff".
     const sheets = (error as { name?: string; sheets?: string[] }).sheets;
@@ -100,7 +101,7 @@ async function readRows(path: string, name: string, wanted: string | undefined):
   }
   // The reader answers the sheet asked for or throws; should it answer nothing, a refusal still, not a crash.
   if (!found) throw new UsageError(`${name}: the workbook has no sheet`);
-  return found;
+  return { ...found, sheets: workbook?.sheets };
 }
 
 /** The reader's errors as usage errors. */

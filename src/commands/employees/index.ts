@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EMPLOYEE_STATUSES } from "../../spec/employee-statuses.js";
 import { collect, collectList, examples, type GroupSetup } from "../shared/verbs.js";
 
 export function register(employees: Command, { lazy }: GroupSetup): void {
@@ -147,7 +148,7 @@ export function register(employees: Command, { lazy }: GroupSetup): void {
   examples(
     ofEmployee("status")
       .description(
-        "Change an employee's status (Active, Inactive, OnLeave, Exited; case and dashes don't matter)",
+        `Change an employee's status (${EMPLOYEE_STATUSES.join(", ")}; case and dashes don't matter)`,
       )
       .argument("<status>", "the new status")
       .option("--set <key=value>", "add another body field (repeatable; dotted keys nest)", collect)

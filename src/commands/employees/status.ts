@@ -2,10 +2,11 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { EMPLOYEE_STATUSES } from "../../spec/employee-statuses.js";
 import { composeBody } from "./body.js";
 
 /** The statuses `--help` documents, checked here (exit 2, nothing sent) as every documented value is. */
-const KNOWN_STATUSES = ["Active", "Inactive", "OnLeave", "Exited"];
+const KNOWN_STATUSES: readonly string[] = EMPLOYEE_STATUSES;
 /** `inactive`, `on-leave`, `ON_LEAVE` → the service's spelling; the service compares case-sensitively. */
 const squash = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
 

@@ -42,6 +42,9 @@ const FIXED: Array<[key: string, header: string, read: Read]> = [
   ["attemptedOn", "Attempted on", (_, r) => r.attemptedOn ?? null],
 ];
 
+/** The columns that hold dates: date cells in a workbook. */
+const DATE_COLUMNS: ReadonlySet<string> = new Set(["attemptedOn"]);
+
 const SECTION_PREFIX = "section:";
 
 export const options = z.object({
@@ -164,7 +167,7 @@ async function fillExport(
   if (format === "xlsx") {
     // The workbook writer, a large library, is loaded for this alone.
     const { workbookBytes } = await import("./export-xlsx.js");
-    file.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0])));
+    file.write(await workbookBytes(rows, ctx.out.columns(columns, rows[0]), DATE_COLUMNS));
     return;
   }
   // The descriptor stays the file's: flushed and closed by its commit, or closed by its discard.
