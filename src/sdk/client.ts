@@ -10,6 +10,7 @@ import type { Api, BodyOf, ItemOf, Paged, PathArgs, Read, ResultOf } from "../ap
 import { type OPERATIONS, type Operation, operations, pathParameters } from "../api/operations/index.js";
 import { paginate } from "../api/pager.js";
 import type * as s from "../api/schemas.js";
+import { append } from "../arrays.js";
 import type * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type * as t from "./types.js";
@@ -100,7 +101,7 @@ export class Client implements AssessClient {
   readonly attempts = {
     list: async (span: AttemptSpan): Promise<s.TestAttempt[]> => {
       const all: s.TestAttempt[] = [];
-      for await (const page of this.attempts.pages(span)) all.push(...page);
+      for await (const page of this.attempts.pages(span)) append(all, page);
       return all;
     },
     iterate: (span: AttemptSpan): AsyncGenerator<s.TestAttempt> => flat(this.attempts.pages(span)),

@@ -13,7 +13,9 @@
  * - Requests already out when the run stops are let finish, so their answers reach the ledger.
  * - Each row's fate comes from `send`'s answer or error alone (`classify`), never from the command.
  */
+
 import { randomBytes } from "node:crypto";
+import { append } from "../../arrays.js";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { type CheckedRows, type CheckInput, conflictReason } from "./check.js";
@@ -421,7 +423,7 @@ export class SendLoop<T> {
           failed?.add(failure.index);
           this.fail(row, failure.error, true);
         }
-        r.unmatched.push(...(outcome.answer.unmatched ?? []));
+        append(r.unmatched, outcome.answer.unmatched ?? []);
         if (failed) {
           for (const [i, row] of chunk.rows.entries()) if (!failed.has(i)) this.job.onRow?.(row.line, "sent");
         }
