@@ -109,6 +109,8 @@ export class SendLoop<T> {
   private released = 0;
   private running = 0;
   private readonly limit: AdaptiveLimit;
+  /** The fewest requests at once the run has said it keeps to (rateLimited). */
+  private lowestSaid = Number.POSITIVE_INFINITY;
   private readonly inflight = new Set<Promise<void>>();
   private wake?: () => void;
   private stopped = false;
@@ -181,6 +183,9 @@ export class SendLoop<T> {
   private rateLimited(sentAt: number): void {
     if (!this.limit.rateLimited(sentAt)) return;
     const n = this.limit.current;
+    // Said once for each new low: back up by one after calm answers, then down again, is no news.
+    if (n >= this.lowestSaid) return;
+    this.lowestSaid = n;
     this.job.onNotice?.(
       `The service is rate-limiting (HTTP 429): ${n} request${n === 1 ? "" : "s"} at once from now on`,
     );
