@@ -47,6 +47,8 @@ export class Context {
   private sandbox?: { url: string; skillsUrl: string; close(): Promise<void> };
   /** `planWithReads` was called. */
   private planning = false;
+  /** While set, --dry-run's requests are kept here for the command's one JSON document, not printed apart. */
+  dryRunRequests?: unknown[];
 
   constructor(
     readonly io: Io,
@@ -262,7 +264,8 @@ export class Context {
   private dryRunRequest(request: DryRunRequest, readOnly: boolean): boolean {
     if (readOnly && this.planning) return true;
     this.info(`[dry-run] would send ${request.method} ${request.url}; nothing was sent`);
-    this.out.json({ dryRun: true, ...request });
+    if (this.dryRunRequests) this.dryRunRequests.push({ dryRun: true, ...request });
+    else this.out.json({ dryRun: true, ...request });
     return false;
   }
 

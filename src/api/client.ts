@@ -97,6 +97,11 @@ export class ApiClient {
   /** A 429 slows every concurrent worker down, not only the one that got it. */
   private pauseUntil = 0;
   private readonly rateLimitListeners = new Set<(sentAt: number) => void>();
+  /**
+   * Retries by cause (a failure and the host): the waits of the first request to meet it are said, each; those
+   * of other requests meeting it too (a refused port, concurrent chunks) are counted and summed up at close.
+   */
+  private readonly retriesByCause = new Map<string, { teller: object; untold: number }>();
 
   constructor(options: ClientOptions) {
     // undici would refuse every request as if the network failed (and a POST as "maybe processed").
@@ -137,6 +142,8 @@ export class ApiClient {
       if (!this.options.dryRun(shown, idempotent)) throw new DryRunStop();
     }
 
+    /** This request, as retriesByCause knows it. */
+    const thisRequest = {};
     for (let attempt = 0; ; attempt++) {
       const pause = this.pauseUntil - Date.now();
       if (pause > 0) await sleep(pause);
@@ -145,6 +152,7 @@ export class ApiClient {
       if ("response" in outcome && outcome.response.status < 300) return outcome.response;
       const last = attempt >= this.options.retries || opts.download?.canRestart?.() === false;
       let failure: string;
+      let cause: string;
       let wait: number;
       if ("response" in outcome) {
         const { response } = outcome;
@@ -158,6 +166,7 @@ export class ApiClient {
         wait = retryAfterMs(response.headers["retry-after"]) ?? backoffMs(attempt);
         if (response.status === 429) this.pauseUntil = Math.max(this.pauseUntil, Date.now() + wait);
         failure = `HTTP ${response.status} from ${opts.method} ${url}`;
+        cause = `HTTP ${response.status} from ${new URL(url).host}`;
       } else {
         const { error } = outcome;
         const code = errorCode(error);
@@ -181,10 +190,14 @@ export class ApiClient {
         }
         wait = backoffMs(attempt);
         failure = `${reason} on ${opts.method} ${url}`;
+        cause = `${reason} (${new URL(url).host})`;
       }
       const next = `attempt ${attempt + 2} of ${this.options.retries + 1}`;
       const shown = wait >= 1000 ? `${(wait / 1000).toFixed(1)} s` : `${wait} ms`;
-      this.options.warn(`${failure}; retrying in ${shown} (${next})`);
+      const told = this.retriesByCause.get(cause) ?? { teller: thisRequest, untold: 0 };
+      this.retriesByCause.set(cause, told);
+      if (told.teller === thisRequest) this.options.warn(`${failure}; retrying in ${shown} (${next})`);
+      else told.untold++;
       await sleep(wait);
     }
   }
@@ -196,6 +209,13 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
+    for (const [cause, { untold }] of this.retriesByCause) {
+      if (untold > 0)
+        this.options.warn(
+          `${untold} more ${untold === 1 ? "retry" : "retries"} of other requests after ${cause}`,
+        );
+    }
+    this.retriesByCause.clear();
     await this.dispatcher.close();
   }
 

@@ -212,25 +212,3 @@ function unreadWarning(record: OperationRecord, params: readonly number[], answe
 function checkCount(operation: "bulkInvite" | "upsertEmployees", count: number): void {
   z.number().int().min(1).max(OPERATIONS[operation].limits.items).parse(count);
 }
-
-/** Pages until the last one; a page that repeats the one before (page number ignored) ends it with a warning. */
-export async function* paginate<T>(
-  fetchPage: (page: number) => Promise<Page<T>>,
-  firstPage = 1,
-  warn?: (message: string) => void,
-): AsyncGenerator<T[]> {
-  let previous: string | undefined;
-  for (let page = firstPage; ; page++) {
-    const result = await fetchPage(page);
-    const fingerprint = result.items.length > 0 ? JSON.stringify(result.items) : undefined;
-    if (fingerprint !== undefined && fingerprint === previous) {
-      warn?.(
-        `Page ${page} repeats page ${page - 1}; the service seems to ignore the page number, so paging stops here.`,
-      );
-      return;
-    }
-    previous = fingerprint;
-    if (result.items.length > 0) yield result.items;
-    if (!result.more || result.items.length === 0) return;
-  }
-}

@@ -4,9 +4,11 @@
  * again. The token is an HMAC (under this process's secret) of the tool, target, settings, rows and the
  * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
+
 import { createHmac } from "node:crypto";
 import { OPERATIONS, type OperationRecord } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
+import { append } from "../arrays.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
@@ -123,7 +125,7 @@ const SPECS: Record<
       }),
     job: async (env, { testInvitationIds }: { testInvitationIds: number[] }) => {
       const entries: BulkEntry<unknown>[] = [];
-      for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) entries.push(...batch);
+      for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) append(entries, batch);
       return {
         entries,
         target: await ledgerTarget(env.ctx, "assess"),

@@ -17,6 +17,7 @@ import {
   pathParameters,
   type QueryParameter,
 } from "../api/operations/index.js";
+import { MAX_PAGES } from "../api/pager.js";
 import * as s from "../api/schemas.js";
 import { UsageError } from "../errors.js";
 import { isRecord } from "../fields.js";
@@ -175,7 +176,10 @@ function toolOf(operation: Operation, record: OperationRecord, offer: Offered): 
           items: result.items,
           page,
           ...(result.total !== undefined ? { total: result.total } : {}),
-          ...(result.more && result.items.length > 0 ? { nextCursor: `p${page + 1}s${size}` } : {}),
+          // No cursor past the pager's cap: a service that always says there is more cannot page a client forever.
+          ...(result.more && result.items.length > 0 && page < MAX_PAGES
+            ? { nextCursor: `p${page + 1}s${size}` }
+            : {}),
         };
       }
       // The arguments are the path's ids, the query's parameters, and the body's fields.

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { largest } from "../arrays.js";
 import { UsageError } from "../errors.js";
 import { escapeControls, jsonText } from "../escape.js";
 import { fold } from "../fields.js";
@@ -96,7 +97,7 @@ export class Output {
     const labels = cols.map((column) => tableText(column.header ?? headerOf(column.key)));
     const values = cols.map((column) => tableCell(column, row));
     // The values get what the labels leave; a link or an e-mail too long for that is printed whole below.
-    const labelWidth = Math.max(0, ...labels.map((label) => label.length));
+    const labelWidth = largest(labels.map((label) => label.length));
     const valueWidth = Math.max(12, (this.options.width ?? 120) - labelWidth - 7);
     const below: number[] = [];
     values.forEach((value, i) => {
@@ -179,7 +180,7 @@ export class Output {
       this.write(`${table.toString()}\n`);
     }
     const names = shown[0] === 0 ? cells.map((row) => row[0] ?? "") : undefined;
-    const nameWidth = Math.max(0, ...(names ?? []).map((name) => name.length));
+    const nameWidth = largest((names ?? []).map((name) => name.length));
     for (const i of below) {
       this.write(`${this.style.bold(headers[i] ?? "")}\n`);
       cells.forEach((row, r) => {

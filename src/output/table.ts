@@ -1,3 +1,5 @@
+import { largest } from "../arrays.js";
+
 /**
  * Fitting a table to the terminal, as gh does: a link, an e-mail or a date is never cut, so other columns
  * narrow first (prose, then the widest), then leave (empty ones first, then from the right, never the first);
@@ -30,7 +32,10 @@ export function isWhole(text: string): boolean {
 export function layoutTable(headers: string[], cells: string[][], total: number, prose: boolean[] = []) {
   const all = headers.map((_, i) => i);
   const natural = all.map((i) =>
-    Math.max(headers[i]?.length ?? 0, ...cells.map((row) => row[i]?.length ?? 0)),
+    largest(
+      cells.map((row) => row[i]?.length ?? 0),
+      headers[i]?.length ?? 0,
+    ),
   );
   const whole = all.map((i) => cells.some((row) => isWhole(row[i] ?? "")));
   const empty = all.map((i) => cells.every((row) => (row[i] ?? "") === ""));

@@ -6,18 +6,11 @@
  * iterables, the PDF, the upload, and the reads that take options.
  */
 import type { Download, RequestOptions } from "../api/client.js";
-import {
-  type Api,
-  type BodyOf,
-  type ItemOf,
-  type Paged,
-  type PathArgs,
-  paginate,
-  type Read,
-  type ResultOf,
-} from "../api/endpoints.js";
+import type { Api, BodyOf, ItemOf, Paged, PathArgs, Read, ResultOf } from "../api/endpoints.js";
 import { type OPERATIONS, type Operation, operations, pathParameters } from "../api/operations/index.js";
+import { paginate } from "../api/pager.js";
 import type * as s from "../api/schemas.js";
+import { append } from "../arrays.js";
 import type * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import type * as t from "./types.js";
@@ -108,7 +101,7 @@ export class Client implements AssessClient {
   readonly attempts = {
     list: async (span: AttemptSpan): Promise<s.TestAttempt[]> => {
       const all: s.TestAttempt[] = [];
-      for await (const page of this.attempts.pages(span)) all.push(...page);
+      for await (const page of this.attempts.pages(span)) append(all, page);
       return all;
     },
     iterate: (span: AttemptSpan): AsyncGenerator<s.TestAttempt> => flat(this.attempts.pages(span)),
@@ -159,7 +152,7 @@ export class Client implements AssessClient {
 
 /**
  * Each operation its record reads, at its record's place: sent with its path parameters, then its body; a
- * paged one gives its page and, beside it, `iterate` (until the last page, or one that repeats the page before).
+ * paged one gives its page and, beside it, `iterate` (through the one pager: api/pager.ts says where it ends).
  * The client's own members take the place of any derived here.
  */
 function derive(client: { readonly api: Api }): Derived {
@@ -174,8 +167,13 @@ function derive(client: { readonly api: Api }): Derived {
       const page = (n: number, size: number) => client.api.page(operation as Paged, n, size);
       node[record.verb] = ({ page: n = 1, pageSize = DEFAULT_PAGE_SIZE }: PageRequest = {}) =>
         page(n, pageSize);
-      node.iterate = ({ pageSize = DEFAULT_PAGE_SIZE, page: first = 1, onWarning }: IterateOptions = {}) =>
-        flat(paginate((n) => page(n, pageSize), first, onWarning));
+      node.iterate = ({
+        pageSize = DEFAULT_PAGE_SIZE,
+        page: first = 1,
+        onWarning,
+        maxPages,
+      }: IterateOptions = {}) =>
+        flat(paginate((n) => page(n, pageSize), { first, warn: onWarning, maxPages }));
     } else if (record.read) {
       const count = pathParameters(record.path).length;
       node[record.verb] = (...args: unknown[]) =>

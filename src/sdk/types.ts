@@ -259,8 +259,13 @@ export interface IterateOptions {
   pageSize?: number;
   /** The first page (default 1). */
   page?: number;
-  /** Told when the service repeats a page (it ignores the page number): the iteration then ends. */
+  /**
+   * Told why the iteration ended early: a page that lists no new record (the service ignores the page number),
+   * the count the service announced reached while it says there are more, or `maxPages`.
+   */
   onWarning?: (message: string) => void;
+  /** At most this many pages (default and ceiling 10,000). */
+  maxPages?: number;
 }
 
 /** A span of the attempt listing: Dates, or texts as the CLI's --from/--to read them (2026-04-01, 30d, now). */

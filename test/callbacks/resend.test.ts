@@ -127,6 +127,20 @@ describe("callbacks resend", () => {
     expect(ids.flat().sort()).toEqual([...own].sort());
   });
 
+  it("--dry-run --json prints one JSON document: the summary, with the requests it would send", async () => {
+    const ids = own.slice(0, 150).map(String);
+    const { r, calls } = await resend([...ids, "--dry-run", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(calls).toHaveLength(0);
+    const summary = r.json<{ dryRun: boolean; wouldSend: number; requests: Array<{ body: unknown }> }>();
+    expect(summary).toMatchObject({ dryRun: true, wouldSend: 150 });
+    expect(summary.requests.map((q) => q.body)).toEqual([
+      { testinvitationIds: own.slice(0, 100) },
+      { testinvitationIds: own.slice(100, 150) },
+    ]);
+    expect(r.stdout).not.toContain(SANDBOX_KEYS.acme);
+  });
+
   it("reads ids from stdin with --file -", async () => {
     const { r, ids } = await resend(["--file", "-", "--json"], `${own[5]}\n\n# done\n${own[6]}\n`);
     expect(r.code, r.stderr).toBe(0);

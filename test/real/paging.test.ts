@@ -94,6 +94,6 @@ describe("tests list --all on each page shape", () => {
     expect(r.code).toBe(0);
     expect(r.ids).toEqual([5001, 5002, 5003]);
     expect(r.calls).toEqual([1, 2]);
-    expect(r.stderr).toMatch(/Page 2 repeats page 1.*ignore the page number/);
+    expect(r.stderr).toMatch(/Page 2 lists no record that an earlier page did not.*ignore the page number/);
   });
 });

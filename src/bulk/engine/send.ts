@@ -13,7 +13,9 @@
  * - Requests already out when the run stops are let finish, so their answers reach the ledger.
  * - Each row's fate comes from `send`'s answer or error alone (`classify`), never from the command.
  */
+
 import { randomBytes } from "node:crypto";
+import { append } from "../../arrays.js";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { type CheckedRows, type CheckInput, conflictReason } from "./check.js";
@@ -115,6 +117,8 @@ export class SendLoop<T> {
   private released = 0;
   private running = 0;
   private readonly limit: AdaptiveLimit;
+  /** The fewest requests at once the run has said it keeps to (rateLimited). */
+  private lowestSaid = Number.POSITIVE_INFINITY;
   private readonly inflight = new Set<Promise<void>>();
   private wake?: () => void;
   private stopped = false;
@@ -195,6 +199,9 @@ export class SendLoop<T> {
   private rateLimited(sentAt: number): void {
     if (!this.limit.rateLimited(sentAt)) return;
     const n = this.limit.current;
+    // Said once for each new low: back up by one after calm answers, then down again, is no news.
+    if (n >= this.lowestSaid) return;
+    this.lowestSaid = n;
     this.job.onNotice?.(
       `The service is rate-limiting (HTTP 429): ${n} request${n === 1 ? "" : "s"} at once from now on`,
     );
@@ -468,7 +475,7 @@ export class SendLoop<T> {
           failed?.add(failure.index);
           this.fail(row, failure.error, true);
         }
-        r.unmatched.push(...(outcome.answer.unmatched ?? []));
+        append(r.unmatched, outcome.answer.unmatched ?? []);
         if (failed) {
           for (const [i, row] of chunk.rows.entries()) if (!failed.has(i)) this.job.onRow?.(row.line, "sent");
         }

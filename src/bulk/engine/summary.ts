@@ -52,6 +52,8 @@ export interface BulkResult {
   dryRun?: boolean;
   /** Dry runs: rows that would have been sent. */
   wouldSend?: number;
+  /** Dry runs with -o json: the requests that would have been sent, in the one JSON document. */
+  requests?: unknown[];
   interrupted?: boolean;
 }
 

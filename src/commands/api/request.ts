@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../api/client.js";
-import { paginate } from "../../api/endpoints.js";
 import { OPERATIONS, type OperationRecord } from "../../api/operations/index.js";
+import { paginate } from "../../api/pager.js";
 import { readPage } from "../../api/read.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
@@ -67,7 +67,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, 
     };
     const items: unknown[] = [];
     const first = Number(query[pageKey] ?? 1);
-    for await (const page of paginate(fetchPage, first, (message) => ctx.warn(message))) {
+    for await (const page of paginate(fetchPage, { first, warn: (message) => ctx.warn(message) })) {
       for (const item of page) items.push(item);
     }
     ctx.out.json(items);

@@ -28,7 +28,9 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const client = await ctx.client();
   await requireTests(client, tests);
   const progress = ctx.progress("windows");
-  const pages = attemptsOfPeriod(ctx, client, period, { state: o.state, progress, tests });
+  // With --limit, one window at a time: reading stops with the window that brings the N-th attempt.
+  const concurrency = o.limit !== undefined ? 1 : undefined;
+  const pages = attemptsOfPeriod(ctx, client, period, { state: o.state, progress, tests, concurrency });
   const count = await ctx.out.list(pages, ATTEMPT_COLUMNS, o.limit).finally(() => progress.done());
   if (count === 0) ctx.info(`No attempts in that period${tests.length > 0 ? " for those tests" : ""}.`);
   return 0;

@@ -79,11 +79,23 @@ export async function* attemptsOfPeriod(
   ctx: Context,
   client: Client,
   period: Period,
-  { state, progress, tests = [] }: { state?: string; progress?: Progress; tests?: readonly number[] } = {},
+  {
+    state,
+    progress,
+    tests = [],
+    concurrency,
+  }: { state?: string; progress?: Progress; tests?: readonly number[]; concurrency?: number } = {},
 ): AsyncGenerator<TestAttempt[]> {
   const onWindow = progress && ((done: number, total: number) => progress.update({ done, total }));
   const { start: from, end: to } = period;
-  for await (const page of client.attempts.pages({ from, to, state, signal: ctx.signal, onWindow })) {
+  for await (const page of client.attempts.pages({
+    from,
+    to,
+    state,
+    concurrency,
+    signal: ctx.signal,
+    onWindow,
+  })) {
     // The listing takes no test: the service lists every test's attempts, kept here to those asked for.
     const kept =
       tests.length === 0 ? page : page.filter((attempt) => tests.some((id) => id === attemptTestId(attempt)));

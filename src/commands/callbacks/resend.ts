@@ -82,20 +82,31 @@ export async function resendIds(
 }
 
 /**
- * One chunk. A 401 that names ids refuses the whole call: those ids are reported as failed and the
- * others are sent again without them, so one stray id does not hold back a hundred good ones.
+ * One chunk. A 401 that names ids refuses the whole call: those of the chunk are reported as failed and the
+ * others are sent once more without them, so one stray id does not hold back a hundred good ones. That is the
+ * only retry: each id goes out at most twice, whatever the service names (a 401 naming ids never sent, or
+ * new ones each time, refuses the chunk; a rerun sends its ids again).
  */
 export async function resendChunk(client: Client, ids: number[]): Promise<ChunkAnswer> {
-  const refused = new Set<number>();
+  const known = new Set(ids);
+  const foreign = new Set<number>();
+  /** The refused ids of this chunk; the others the service named are kept apart, to be reported. */
+  const ours = (invalid: number[]) => {
+    const mine: number[] = [];
+    for (const id of invalid) {
+      if (known.has(id)) mine.push(id);
+      else foreign.add(id);
+    }
+    return mine;
+  };
   let answer = await client.callbacks.process(ids);
+  const refused = new Set(ours(answer.invalid));
   let rest = ids;
-  while (answer.invalid.length > 0) {
-    const before = refused.size;
-    for (const id of answer.invalid) refused.add(id);
+  if (refused.size > 0 && refused.size < known.size) {
     rest = ids.filter((id) => !refused.has(id));
-    // A refusal that names nothing new would repeat forever: then nothing of this chunk was queued.
-    if (rest.length === 0 || refused.size === before) break;
     answer = await client.callbacks.process(rest);
+    // Ids the second answer refuses are this chunk's too: reported as not found, not retried.
+    for (const id of ours(answer.invalid)) refused.add(id);
   }
   const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
   const notQueued = new Set(answer.failed);
@@ -103,13 +114,15 @@ export async function resendChunk(client: Client, ids: number[]): Promise<ChunkA
   ids.forEach((id, index) => {
     if (refused.has(id)) failed.push({ index, error: NOT_IN_ACCOUNT });
     else if (unsent.has(id))
-      failed.push({ index, error: "not resent: the service kept refusing this chunk (401)" });
+      failed.push({
+        index,
+        error: "not resent: the service refused the request (401) without naming this id",
+      });
     else if (notQueued.has(id)) failed.push({ index, error: NOT_QUEUED });
   });
-  const known = new Set(ids);
-  const unmatched = [...refused, ...notQueued]
-    .filter((id) => !known.has(id))
-    .map((id) => `the service named id ${id}, which was not sent`);
+  for (const id of notQueued) if (!known.has(id)) foreign.add(id);
+  const unmatched: string[] = [];
+  for (const id of foreign) unmatched.push(`the service named id ${id}, which was not sent`);
   return { failed, unmatched };
 }
 

@@ -3,6 +3,8 @@
  * plan, asks, then upserts only the new and changed rows and, with --prune, sets the active employees absent
  * from the file Inactive. `--plan` (and `--dry-run`) make the reads and send nothing.
  */
+
+import { paginate } from "../../api/pager.js";
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js";
 import { planSync, pruneLimit, type ServiceRecordRef, type SyncPlan } from "../../bulk/plan/sync.js";
@@ -31,7 +33,6 @@ export const args = z.tuple([z.string()]);
 
 const CONCURRENCY = 4; // deactivations, and pages of the employee list, in flight at once
 const PAGE_SIZE = 100; // employees per page of the list: the most the skills API serves
-const MAX_PAGES = 100_000; // pages fetched at once only up to this many; a larger total is not believed
 
 export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.infer<typeof args>) {
   return withEmployees(ctx, file, o, (input) => sync(ctx, o, input));
@@ -85,7 +86,7 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
   ctx.info(
     `Listing the service's employees to plan the sync (reads only${previewing ? "; nothing will be sent" : ""})`,
   );
-  const service = await listEveryEmployee(client);
+  const service = await listEveryEmployee(ctx, client);
   const plan = planSync(items, service, {
     prune: o.prune === true,
     keep: invalid.map((row) => ({ email: row.label, externalEmployeeId: row.externalId })),
@@ -225,34 +226,18 @@ async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInp
 }
 
 /**
- * Every employee of the service: with the first page's total, the other pages a few at once; without it, page
- * after page. Pages read while employees are added can overlap: an employee is kept once (by its id).
+ * Every employee of the service, through the one pager (api/pager.ts): with a total announced, pages a few at
+ * once. Pages read while employees are added can overlap: an employee is kept once (by its id).
  */
-async function listEveryEmployee(client: Client): Promise<Record<string, unknown>[]> {
-  const first = await client.employees.list({ page: 1, pageSize: PAGE_SIZE });
+async function listEveryEmployee(ctx: Context, client: Client): Promise<Record<string, unknown>[]> {
   const byId = new Map<unknown, Record<string, unknown>>();
   // A record without a usable id (planSync names it) is kept once by its whole content.
   const add = (items: Record<string, unknown>[]) => {
     for (const item of items) byId.set(serviceId(field(item, "employeeId")) ?? JSON.stringify(item), item);
   };
-  add(first.items);
-  if (!first.more) return [...byId.values()];
-  const pages = first.total !== undefined ? Math.ceil(first.total / PAGE_SIZE) : 0;
-  let next = 2;
-  if (first.items.length === PAGE_SIZE && pages > 1 && pages <= MAX_PAGES) {
-    const numbers = Array.from({ length: pages - 1 }, (_, i) => i + 2);
-    let more = true;
-    for await (const page of mapOrdered(numbers, CONCURRENCY, (page) =>
-      client.employees.list({ page, pageSize: PAGE_SIZE }),
-    )) {
-      add(page.items);
-      more = page.more;
-    }
-    if (!more) return [...byId.values()];
-    next = pages + 1;
-  }
-  // No total, or more employees than it said (some were added meanwhile): page after page.
-  for await (const item of client.employees.iterate({ page: next, pageSize: PAGE_SIZE })) add([item]);
+  const fetchPage = (page: number) => client.employees.list({ page, pageSize: PAGE_SIZE });
+  const warn = (message: string) => ctx.warn(message);
+  for await (const items of paginate(fetchPage, { concurrency: CONCURRENCY, warn })) add(items);
   return [...byId.values()];
 }
 

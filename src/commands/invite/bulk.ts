@@ -1,4 +1,5 @@
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
+import { append } from "../../arrays.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
@@ -99,7 +100,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   const rows = csvRows(input, { rows: "invites", columns, testId });
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
-    for await (const batch of rows.read()) entries.push(...batch);
+    for await (const batch of rows.read()) append(entries, batch);
     if (entries.length === 0) throw new UsageError(file.noRows);
     const { index: finished } = await lookUp();
     const dir = ledgerDir(ctx.io.env);

@@ -1,4 +1,5 @@
 /** The numbers and marks of `reports stats`: statistics, histogram, days, bars and sparklines; no I/O. */
+import { largest } from "../../arrays.js";
 
 export function mean(values: readonly number[]): number | undefined {
   return values.length === 0 ? undefined : sum(values) / values.length;
@@ -68,11 +69,6 @@ export function perDay(days: readonly string[], first: string, last: string) {
     series.push({ date, count: counts.get(date) ?? 0 });
   }
   return series;
-}
-
-/** The largest of `values`, 0 for none; never `Math.max(...values)`, which overflows the stack on long arrays. */
-export function largest(values: readonly number[]): number {
-  return values.reduce((max, value) => (value > max ? value : max), 0);
 }
 
 const SPARKS = "▁▂▃▄▅▆▇█";

@@ -3,6 +3,7 @@
  * on a terminal and a flat row per test in TSV/CSV. A report that cannot be fetched is named without stopping
  * the others: exit 0, or 1 when every report failed (nothing to describe).
  */
+import { largest } from "../../arrays.js";
 import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { escapeControls } from "../../escape.js";
@@ -16,7 +17,7 @@ import type { Client } from "../../sdk/client.js";
 import { type Period, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { periodReports } from "./period-reports.js";
 import { computeStats, FINAL_STATUSES, type TestStats } from "./stats-compute.js";
-import { bar, groupSums, histogram, largest, sparkline, utcDay } from "./stats-math.js";
+import { bar, groupSums, histogram, sparkline, utcDay } from "./stats-math.js";
 
 /** Reports fetched at once unless told otherwise (`assess mcp` does not). */
 const REPORT_CONCURRENCY = 8;
@@ -145,7 +146,7 @@ function renderTest(test: TestStats, style: Style, width: number): string {
   const bucketLabels = test.histogram.map((b, i) =>
     i === test.histogram.length - 1 ? `${b.from}–${b.to}` : `${b.from}–<${b.to}`,
   );
-  const labelWidth = Math.max(...bucketLabels.map((l) => l.length));
+  const labelWidth = largest(bucketLabels.map((l) => l.length));
   test.histogram.forEach(({ count }, i) => {
     const drawn = bar(count, maxCount, HISTOGRAM_WIDTH).padEnd(HISTOGRAM_WIDTH);
     lines.push(`    ${bucketLabels[i]!.padStart(labelWidth)} │${drawn} ${count}`);

@@ -57,15 +57,21 @@ export async function runReported<T>(
 ): Promise<BulkResult> {
   const client = await ctx.apiClient();
   const progress = ctx.progress();
+  // One JSON document per command: a dry run's requests go into the summary, not before it.
+  const requests = ctx.dryRun && ctx.out.isJson && wording.json === undefined ? [] : undefined;
+  ctx.dryRunRequests = requests;
+  const withRequests = (result: BulkResult) => (requests ? Object.assign(result, { requests }) : result);
   try {
-    const result = await runBulk<T>({ ...fromContext(ctx, client, progress, wording), ...job });
+    const result = withRequests(await runBulk<T>({ ...fromContext(ctx, client, progress, wording), ...job }));
     progress.done();
     if (!wording.deferred) printBulkResult(ctx, result, wording);
     return result;
   } catch (error) {
     progress.done();
     const partial = (error as { bulk?: BulkResult }).bulk;
-    if (partial && partial.chunks.total > 0) printBulkResult(ctx, partial, wording, "error");
+    if (partial && partial.chunks.total > 0) printBulkResult(ctx, withRequests(partial), wording, "error");
     throw error;
+  } finally {
+    ctx.dryRunRequests = undefined;
   }
 }

@@ -1,4 +1,5 @@
-import { type Page, paginate } from "../../api/endpoints.js";
+import type { Page } from "../../api/endpoints.js";
+import { paginate } from "../../api/pager.js";
 import type { Context } from "../../context.js";
 import { int } from "../../parse/flags.js";
 import { boolean } from "../../parse/zod.js";
@@ -32,7 +33,7 @@ export function listPages<T>(
       return result;
     };
     try {
-      for await (const items of paginate(fetchCounted, first, (message) => ctx.warn(message))) {
+      for await (const items of paginate(fetchCounted, { first, warn: (message) => ctx.warn(message) })) {
         done += items.length;
         progress.update({ done, total });
         yield items;

@@ -1,4 +1,5 @@
 /** Test settings as a person reads and edits them: flat, in the names `settings set --file` takes, flags as yes/no. */
+import { append } from "../../arrays.js";
 import { UsageError } from "../../errors.js";
 import { field, isRecord } from "../../fields.js";
 import { SETTING_FLAGS } from "../../spec/settings-flags.js";
@@ -62,7 +63,7 @@ export function flatSettings(answer: Record<string, unknown>): Record<string, un
   // Outer groups before inner ones (`windowViolationSettings.displayViolationSettings`).
   const groups: Record<string, unknown>[] = [answer];
   for (let i = 0; i < groups.length && i < 64; i++)
-    groups.push(...Object.values(groups[i] ?? {}).filter(isRecord));
+    append(groups, Object.values(groups[i] ?? {}).filter(isRecord));
   const flat: Record<string, unknown> = {};
   for (const name of SETTINGS_FIELDS) {
     const value = groups.map((group) => field(group, name)).find((v) => v !== undefined);
