@@ -39,7 +39,14 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
 export async function resendIds(
   ctx: Context,
   input: IdsInput,
-  o: { chunkSize?: number; restart?: boolean; retryUncertain?: boolean; json?: "never" },
+  o: {
+    chunkSize?: number;
+    restart?: boolean;
+    retryUncertain?: boolean;
+    json?: "never";
+    /** Given: an id the service could not queue (no callback URL) is handed here and not a failure. */
+    notQueued?: (id: number) => void;
+  },
 ): Promise<BulkResult> {
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
@@ -60,6 +67,7 @@ export async function resendIds(
         resendChunk(
           client,
           rows.map((row) => Number(row.label)),
+          o.notQueued,
         ),
     },
     { verb: "Queued", noun: ["id", "ids"], target: "for re-delivery", inputName: input.name, json: o.json },
@@ -77,7 +85,11 @@ export async function resendIds(
  * One chunk. A 401 that names ids refuses the whole call: those ids are reported as failed and the
  * others are sent again without them, so one stray id does not hold back a hundred good ones.
  */
-export async function resendChunk(client: Client, ids: number[]): Promise<ChunkAnswer> {
+export async function resendChunk(
+  client: Client,
+  ids: number[],
+  notQueued?: (id: number) => void,
+): Promise<ChunkAnswer> {
   const refused = new Set<number>();
   let answer = await client.callbacks.process(ids);
   let rest = ids;
@@ -90,16 +102,19 @@ export async function resendChunk(client: Client, ids: number[]): Promise<ChunkA
     answer = await client.callbacks.process(rest);
   }
   const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
-  const notQueued = new Set(answer.failed);
+  const notQueuedIds = new Set(answer.failed);
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   ids.forEach((id, index) => {
     if (refused.has(id)) failed.push({ index, error: NOT_IN_ACCOUNT });
     else if (unsent.has(id))
       failed.push({ index, error: "not resent: the service kept refusing this chunk (401)" });
-    else if (notQueued.has(id)) failed.push({ index, error: NOT_QUEUED });
+    else if (notQueuedIds.has(id)) {
+      if (notQueued) notQueued(id);
+      else failed.push({ index, error: NOT_QUEUED });
+    }
   });
   const known = new Set(ids);
-  const unmatched = [...refused, ...notQueued]
+  const unmatched = [...refused, ...notQueuedIds]
     .filter((id) => !known.has(id))
     .map((id) => `the service named id ${id}, which was not sent`);
   return { failed, unmatched };
