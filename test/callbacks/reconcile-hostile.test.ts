@@ -38,7 +38,7 @@ function listingAnswers(attempts: Array<Record<string, unknown>>): void {
 }
 
 describe("callbacks reconcile against a hostile listing", () => {
-  it("skips ids -5, 0 and 1.5 with a warning, resends the valid missing ones once each (7001 and \"7001\" are one), exit 1", async () => {
+  it('skips ids -5, 0 and 1.5 with a warning, resends the valid missing ones once each (7001 and "7001" are one), exit 1', async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
     const a = await h.finishedAttempt(t, "a@example.com", { callbackUrl: lost });
