@@ -178,6 +178,29 @@ describe("attempts watch: what it prints and posts", () => {
     ]);
   });
 
+  it.each(["slack", "teams"])(
+    "%s: the message names the test and carries the score and the report link (from the attempt's report)",
+    async (kind) => {
+      const receiver = await startReceiver(() => 200);
+      try {
+        const id = await h.finishedAttempt(t, `${kind}.score@example.com`);
+        const report = await t.run(["reports", "get", String(id), "--json"]);
+        expect(report.code, report.stderr).toBe(0);
+        const { testName, candidatePoints, totalTestPoints, pdfReportUrl } = JSON.parse(report.stdout);
+        expect(testName).toBeTruthy();
+        const r = await runBuilt(["attempts", "watch", "--once", "--forward", `${kind}:${receiver.url}`]);
+        expect(r.code, r.stderr).toBe(0);
+        const message = receiver.requests[0]!.body.toString();
+        expect(message).toContain(testName);
+        expect(message).toContain(`${candidatePoints}/${totalTestPoints}`);
+        expect(message).toContain(JSON.stringify(pdfReportUrl));
+        expect(message).toContain("Open report");
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
+
   it("slack: mentions, emphasis, code, links and entities in a name are shown as text, and every mrkdwn text is verbatim", async () => {
     const receiver = await startReceiver(() => 200);
     try {

@@ -100,18 +100,25 @@ async function exec(
   });
 }
 
-/** POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. */
-export function forwardDeliverer(forwarder: Forwarder): Deliverer {
+/**
+ * POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. A message is made of the
+ * attempt and what `details` adds (its report: the test's name, the score, the report link).
+ */
+export function forwardDeliverer(
+  forwarder: Forwarder,
+  details?: (attempt: TestAttempt) => Promise<Record<string, unknown>>,
+): Deliverer {
   const name = `--forward to ${describeDestination(forwarder.destination)}`;
   return {
     name,
     stopOnFailure: true,
     close: () => forwarder.close(),
     async deliver(ctx, attempt) {
+      const message = forwarder.destination.kind !== "json" && details !== undefined;
       const delivery = {
         body: jsonText(attempt),
         contentType: "application/json",
-        record: attempt as Record<string, unknown>,
+        record: message ? { ...(await details(attempt)), ...attempt } : (attempt as Record<string, unknown>),
         webhookId: webhookId(attempt.testInvitationId, "finished"),
       };
       for (let tried = 1; ; tried++) {

@@ -82,7 +82,8 @@ export async function run(ctx: Context, o: Options): Promise<number> {
   const deliverer =
     o.exec !== undefined
       ? execDeliverer(o.exec, { key: o.execEnvKey === true, secret: o.execEnvSecret === true })
-      : o.forward && forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
+      : o.forward &&
+        forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout), reportOf(ctx, client));
   const unlock = lockWatchState(path);
   try {
     return await watch(ctx, client, o, path, tests, deliverer);
@@ -258,6 +259,23 @@ async function watch(
     `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown${delivered}; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
+}
+
+/**
+ * What a Slack or Teams message adds to the listing's record: the attempt's report (the test's name, the score,
+ * the report link). A report that cannot be read leaves the message without them; the delivery goes on.
+ */
+function reportOf(ctx: Context, client: Client) {
+  return async (attempt: TestAttempt): Promise<Record<string, unknown>> => {
+    try {
+      return (await client.reports.get(Number(attempt.testInvitationId))) as Record<string, unknown>;
+    } catch (error) {
+      ctx.warn(
+        `The report of attempt ${attempt.testInvitationId} could not be read (${(error as Error).message}): its message has no score or report link`,
+      );
+      return {};
+    }
+  };
 }
 
 /** Why a poll failed, when waiting may help: a rate limit, the service failing, or the network. */

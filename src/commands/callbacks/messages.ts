@@ -37,8 +37,9 @@ function summarize(record: Record<string, unknown>) {
   const email = first(record, "email", "CandidateEmailId", "emailId");
   const testName = first(record, "testName");
   const testId = first(record, "testId");
-  const candidateScore = first(record, "CandidateScore", "score");
-  const totalScore = first(record, "TotalScore");
+  // A notification's names, then a report's (attempts watch adds the attempt's report to the listing's record).
+  const candidateScore = first(record, "CandidateScore", "candidatePoints", "score");
+  const totalScore = first(record, "TotalScore", "totalTestPoints");
   const category = first(record, "PerformanceCategory");
   const score = [candidateScore && totalScore ? `${candidateScore}/${totalScore}` : candidateScore, category]
     .filter(Boolean)
@@ -49,7 +50,9 @@ function summarize(record: Record<string, unknown>) {
     test: testName ?? (testId ? `test ${testId}` : "a test"),
     status: first(record, "testStatus", "Status") ?? "finished",
     score: score === "" ? undefined : score,
-    report: link(field(record, "ReportPDFUrl") ?? field(record, "reportUrl")),
+    report: link(
+      field(record, "ReportPDFUrl") ?? field(record, "pdfReportUrl") ?? field(record, "reportUrl"),
+    ),
   };
 }
 
