@@ -140,7 +140,8 @@ const journaled = new WeakSet<WatchState>();
 
 /**
  * Replays a journal of the snapshot's generation (its first line says which); a cut last line is dropped.
- * False when the journal is of another generation (a crash between a snapshot and its new journal).
+ * False when no more can be appended to it: of another generation (a crash between a snapshot and its new
+ * journal), or cut short (a crash mid-append); the first change then folds the state into a new snapshot.
  */
 function replay(state: WatchState, text: string, path: string): boolean {
   const lines = text.split("\n");
@@ -153,7 +154,7 @@ function replay(state: WatchState, text: string, path: string): boolean {
     // Only a crash mid-append leaves a line cut short, and only the last one.
     else if (i < lines.length - 1) throw notOurs(path);
   }
-  return true;
+  return text.endsWith("\n");
 }
 
 function parseLine(line: string | undefined): unknown {
@@ -227,26 +228,23 @@ export class WatchStore {
     private readonly dryRun: boolean,
   ) {
     // A loaded state's snapshot and journal are as large as they are; folded at the first change beyond them.
-    if (saved) {
+    // A state read without a journal to append to is written whole at its first change.
+    if (saved && journaled.has(state)) {
       this.snapshotBytes = sizeOf(path);
-      if (journaled.has(state)) this.journalBytes = sizeOf(journalPath(path));
+      this.journalBytes = sizeOf(journalPath(path));
     }
   }
 
   record(change: Change): void {
     apply(this.state, change);
     if (this.dryRun) return;
-    if (this.snapshotBytes === undefined) return this.compact();
-    const line = `${JSON.stringify(change)}\n`;
-    if (this.journalBytes === 0) {
-      // No journal of this snapshot yet (none, or one already folded in): a new one, saying whose it is.
-      const text = `${JSON.stringify({ generation: this.state.generation ?? 0 })}\n${line}`;
-      writeOrSay(journalPath(this.path), text, "watch journal");
-      this.journalBytes = Buffer.byteLength(text);
-    } else {
-      appendLine(journalPath(this.path), line, "watch journal");
-      this.journalBytes += Buffer.byteLength(line);
+    if (this.snapshotBytes === undefined) {
+      this.compact();
+      return;
     }
+    const line = `${JSON.stringify(change)}\n`;
+    appendLine(journalPath(this.path), line, "watch journal");
+    this.journalBytes += Buffer.byteLength(line);
     if (this.journalBytes > Math.max(MIN_JOURNAL_BYTES, this.snapshotBytes)) this.compact();
   }
 
