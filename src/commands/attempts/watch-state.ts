@@ -7,7 +7,16 @@
  * Given-up deliveries go to a dead-letter file beside, rotated at MAX_DEAD_LETTER_BYTES.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
 import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../../config/private.js";
@@ -229,7 +238,8 @@ export class WatchStore {
   ) {
     // A loaded state's snapshot and journal are as large as they are; folded at the first change beyond them.
     // A state read without a journal to append to is written whole at its first change.
-    if (saved && journaled.has(state)) {
+    // A snapshot read through a link (planted, or a copy elsewhere) is replaced by one of its own, as before.
+    if (saved && journaled.has(state) && !isLink(path)) {
       this.snapshotBytes = sizeOf(path);
       this.journalBytes = sizeOf(journalPath(path));
     }
@@ -259,6 +269,14 @@ export class WatchStore {
     writeOrSay(journalPath(this.path), header, "watch journal");
     this.snapshotBytes = Buffer.byteLength(text);
     this.journalBytes = header.length;
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
