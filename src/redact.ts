@@ -42,3 +42,18 @@ const URL_PASSWORD = /\b([a-z][a-z\d+.-]*:\/\/[^\s/?#:]*):[^\s/?#]*@/gi;
 export function redactUrl(text: string): string {
   return text.replace(URL_PASSWORD, "$1:****@");
 }
+
+/**
+ * A URL as messages and files show it: its user info and query may be credentials (`user:password@`,
+ * `?code=…`), so they are replaced: `https://****@host/path?…`. The fragment is left out.
+ */
+export function redactUrlParts(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return redactUrl(text);
+  }
+  const user = url.username !== "" || url.password !== "" ? "****@" : "";
+  return `${url.protocol}//${user}${url.host}${url.pathname}${url.search !== "" ? "?…" : ""}`;
+}

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
 import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, startReceiver, waitUntil } from "./watch-helpers.js";
@@ -29,7 +30,10 @@ function listingCalls(): number {
 
 function stateFiles(): string[] {
   const folder = join(env.ASSESS_CONFIG_DIR!, "watch");
-  return readdirSync(folder).map((name) => join(folder, name));
+  // The journal beside the state goes with it.
+  return readdirSync(folder)
+    .filter((name) => !name.endsWith(".journal.ndjson"))
+    .map((name) => join(folder, name));
 }
 
 describe("assess attempts watch", () => {
@@ -68,7 +72,7 @@ describe("assess attempts watch", () => {
       const [file, ...others] = stateFiles();
       expect(others).toEqual([]);
       expect(statSync(file!).mode & 0o777).toBe(0o600);
-      const state = JSON.parse(readFileSync(file!, "utf8"));
+      const state = loadWatchState(file!)!;
       expect(Object.keys(state.shown)).toEqual([String(id)]);
       expect(Date.parse(state.polledUntil)).toBeGreaterThan(Date.now() - 60_000);
     } finally {
@@ -122,7 +126,7 @@ describe("assess attempts watch", () => {
     expect(a.code, a.stderr).toBe(0);
     expect(ndjson(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
 
-    const { polledUntil } = JSON.parse(readFileSync(stateFiles()[0]!, "utf8")) as { polledUntil: string };
+    const { polledUntil } = loadWatchState(stateFiles()[0]!)!;
 
     // Finished between the runs: the restarted watch polls from where the first stopped (less ten minutes of
     // overlap), not from --since.

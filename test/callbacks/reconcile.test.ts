@@ -33,6 +33,8 @@ interface Reconciled {
   missing: number[];
   resent: number;
   alreadyQueued: number;
+  noCallbackUrl: number[];
+  invalidIds: number;
 }
 
 describe("callbacks reconcile", () => {
@@ -79,6 +81,8 @@ describe("callbacks reconcile", () => {
       missing: missed,
       resent: 2,
       alreadyQueued: 0,
+      noCallbackUrl: [],
+      invalidIds: 0,
     } satisfies Reconciled);
     expect(processedIds(0)).toEqual(missed);
     expect(r.stderr).toContain("5 finished attempts in the period; 3 with a final notification in");
@@ -103,6 +107,8 @@ describe("callbacks reconcile", () => {
       missing: [],
       resent: 0,
       alreadyQueued: 0,
+      noCallbackUrl: [],
+      invalidIds: 0,
     });
     expect(complete.stderr).toContain("Nothing to resend");
     expect(processCalls()).toHaveLength(calls);

@@ -58,14 +58,18 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       )
       .option("--exec-env-key", "pass ASSESS_API_KEY on to --exec (left out of its environment by default)")
       .option(
+        "--exec-env-secret",
+        "pass ASSESS_WEBHOOK_SECRET, the signing secret, on to --exec (left out of its environment by default)",
+      )
+      .option(
         "--forward <url>",
-        "POST each attempt as JSON to this URL (no API key sent); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
+        "POST each attempt as JSON to this URL (no API key sent; messages and files show it without user info or query: https://host/path?…); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
       )
       .option(...FORWARD_TIMEOUT)
       .option(...SIGNING_SECRET)
       .option(
         "--give-up-after <duration>",
-        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file",
+        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before)",
         "7d",
       )
       .option(

@@ -12,8 +12,8 @@ import type { Context } from "../../context.js";
 import { jsonText } from "../../escape.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
 import { describeDestination, type Forwarder, retryable } from "../callbacks/forward.js";
-import { webhookId } from "../callbacks/signing.js";
-import { deadLetterPath, type PendingDelivery, type WatchState, writeDeadLetter } from "./watch-state.js";
+import { SECRET_ENV, webhookId } from "../callbacks/signing.js";
+import { deadLetterPath, type PendingDelivery, type WatchStore, writeDeadLetter } from "./watch-state.js";
 
 /** Backing off stops growing here (or at --interval, when that is longer). */
 export const MAX_BACKOFF_MS = 15 * 60_000;
@@ -38,21 +38,34 @@ export interface Deliverer {
   close?(): Promise<void>;
 }
 
+/** The secrets a --exec child gets only when asked: `--exec-env-key`, `--exec-env-secret`. */
+export interface KeptSecrets {
+  key: boolean;
+  secret: boolean;
+}
+
 /**
  * Runs `command` through the shell with the attempt as JSON on stdin and its ids in ASSESS_TEST_INVITATION_ID
- * and ASSESS_TEST_ID; its output goes to stderr. The child gets no ASSESS_API_KEY unless `--exec-env-key`.
+ * and ASSESS_TEST_ID; its output goes to stderr. The child gets neither ASSESS_API_KEY nor the signing secret
+ * (ASSESS_WEBHOOK_SECRET) unless asked.
  */
-export function execDeliverer(command: string, keepKey: boolean): Deliverer {
+export function execDeliverer(command: string, keep: KeptSecrets): Deliverer {
   return {
     name: "--exec",
     stopOnFailure: false,
-    deliver: (ctx, attempt) => exec(ctx, command, keepKey, attempt),
+    deliver: (ctx, attempt) => exec(ctx, command, keep, attempt),
   };
 }
 
-async function exec(ctx: Context, command: string, keepKey: boolean, attempt: TestAttempt): Promise<Outcome> {
+async function exec(
+  ctx: Context,
+  command: string,
+  keep: KeptSecrets,
+  attempt: TestAttempt,
+): Promise<Outcome> {
   const env: NodeJS.ProcessEnv = { ...ctx.io.env };
-  if (!keepKey) delete env.ASSESS_API_KEY;
+  if (!keep.key) delete env.ASSESS_API_KEY;
+  if (!keep.secret) delete env[SECRET_ENV];
   const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
   for (const [name, value] of Object.entries(ids)) {
     if (!/^\d*$/.test(String(value))) {
@@ -87,18 +100,25 @@ async function exec(ctx: Context, command: string, keepKey: boolean, attempt: Te
   });
 }
 
-/** POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. */
-export function forwardDeliverer(forwarder: Forwarder): Deliverer {
+/**
+ * POSTs the attempt (or its message, for Slack and Teams) with a few quick tries. A message is made of the
+ * attempt and what `details` adds (its report: the test's name, the score, the report link).
+ */
+export function forwardDeliverer(
+  forwarder: Forwarder,
+  details?: (attempt: TestAttempt) => Promise<Record<string, unknown>>,
+): Deliverer {
   const name = `--forward to ${describeDestination(forwarder.destination)}`;
   return {
     name,
     stopOnFailure: true,
     close: () => forwarder.close(),
     async deliver(ctx, attempt) {
+      const message = forwarder.destination.kind !== "json" && details !== undefined;
       const delivery = {
         body: jsonText(attempt),
         contentType: "application/json",
-        record: attempt as Record<string, unknown>,
+        record: message ? { ...(await details(attempt)), ...attempt } : (attempt as Record<string, unknown>),
         webhookId: webhookId(attempt.testInvitationId, "finished"),
       };
       for (let tried = 1; ; tried++) {
@@ -123,52 +143,53 @@ export function backoff(intervalMs: number, doublings: number, retryAfterMs = 0)
   return Math.max(Math.min(intervalMs * 2 ** doublings, Math.max(intervalMs, MAX_BACKOFF_MS)), retryAfterMs);
 }
 
-/** Tries the pending deliveries in order; each outcome is saved before the next starts. */
+/** Tries the pending deliveries in order; each outcome is recorded (a line of the journal) before the next starts. */
 export async function deliverPending(
   ctx: Context,
   deliverer: Deliverer,
-  state: WatchState,
-  statePath: string,
+  store: WatchStore,
   o: {
     /** Try every pending delivery now, whatever its backoff (the first round of a run). */
     all: boolean;
     giveUpAfterMs: number;
     /** The first retry's wait, doubling after each failure. */
     intervalMs: number;
-    save(): void;
   },
 ): Promise<{ delivered: number; deadLettered: number }> {
   const result = { delivered: 0, deadLettered: 0 };
-  const queue = state.pending ?? [];
-  for (const entry of [...queue]) {
+  for (const entry of [...(store.state.pending ?? [])]) {
     if (ctx.signal.aborted) break;
     if (!o.all && entry.nextAt !== undefined && Date.parse(entry.nextAt) > Date.now()) {
       if (deliverer.stopOnFailure) break;
       continue;
     }
+    const id = entry.attempt.testInvitationId;
+    const named = { id: Number(id), since: entry.since };
     const outcome = await deliverer.deliver(ctx, entry.attempt);
     if (outcome.delivered) {
-      queue.splice(queue.indexOf(entry), 1);
+      store.record({ op: "removed", ...named });
       result.delivered++;
-      o.save();
       continue;
     }
     // Ctrl-C cut the try short: not a failure of the receiver, and not counted.
     if (ctx.signal.aborted) break;
-    entry.tries++;
-    entry.lastError = outcome.error;
     const now = Date.now();
-    const wait = backoff(o.intervalMs, entry.tries - 1, outcome.retryAfterMs);
-    entry.nextAt = toServiceTime(new Date(now + wait));
-    const id = entry.attempt.testInvitationId;
+    const wait = backoff(o.intervalMs, entry.tries, outcome.retryAfterMs);
+    store.record({
+      op: "tried",
+      ...named,
+      tries: entry.tries + 1,
+      lastError: outcome.error,
+      nextAt: toServiceTime(new Date(now + wait)),
+    });
     const age = now - Date.parse(entry.since);
     if (outcome.fatal || age >= o.giveUpAfterMs) {
       const reason = outcome.fatal
         ? (outcome.error ?? "cannot be delivered")
         : `${outcome.error} (given up after ${tries(entry)} over ${formatDuration(age)})`;
-      const file = deadLetterPath(statePath);
+      const file = deadLetterPath(store.path);
       writeDeadLetter(file, entry, reason, deliverer.name);
-      queue.splice(queue.indexOf(entry), 1);
+      store.record({ op: "removed", ...named });
       result.deadLettered++;
       ctx.warn(`${deliverer.name} of attempt ${id}: ${reason}; given up, written to ${file}`);
     } else {
@@ -176,7 +197,6 @@ export async function deliverPending(
         `${deliverer.name} of attempt ${id} failed (${outcome.error}); pending, tried again ${entry.tries === 1 ? "on the next poll or run" : `after ${formatDuration(wait)} or on the next run`}`,
       );
     }
-    o.save();
     if (deliverer.stopOnFailure && !outcome.fatal) break;
   }
   return result;

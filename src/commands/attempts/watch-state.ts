@@ -1,10 +1,22 @@
 /**
- * What `attempts watch` keeps between runs, one JSON file per profile, service, account and test filter: the
- * ids shown, the time polled up to and the deliveries not yet done. It is replaced whole (a temporary file
- * renamed over it), so a crash leaves the old state or the new one. Given-up deliveries go to a file beside.
+ * What `attempts watch` keeps between runs, per profile, service, account and test filter: the ids shown, the
+ * time polled up to and the deliveries not yet done. It is a snapshot (`<name>.json`, replaced whole: a
+ * temporary file renamed over it) and a journal beside it (`<name>.journal.ndjson`) that each change is
+ * appended to, so a round writes what changed, not the whole state; the journal is folded into a new snapshot
+ * when it outgrows it. A crash leaves the old snapshot or the new one, and a journal cut at its last line.
+ * Given-up deliveries go to a dead-letter file beside, rotated at MAX_DEAD_LETTER_BYTES.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { TestAttempt } from "../../api/schemas.js";
 import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../../config/private.js";
@@ -21,6 +33,8 @@ export interface WatchState {
   /** Ids shown, each with the end of the poll that first returned it (for pruning). */
   shown: Record<string, string>;
   pending?: PendingDelivery[];
+  /** Which journal goes with this snapshot: a journal of another generation is already folded in. */
+  generation?: number;
 }
 
 export interface PendingDelivery {
@@ -47,44 +61,154 @@ export function watchStatePath(
 const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
 export function loadWatchState(path: string): WatchState | undefined {
-  let text: string | undefined;
+  const text = readBounded(path, "watch state");
+  if (text === undefined) return undefined;
+  let state: unknown;
+  try {
+    if (text !== null) state = JSON.parse(text);
+  } catch {
+    // Not JSON: refused below.
+  }
+  if (!isState(state)) throw notOurs(path);
+  const journal = readBounded(journalPath(path), "watch journal");
+  if (journal === null) throw notOurs(journalPath(path));
+  if (journal !== undefined && replay(state, journal, journalPath(path))) journaled.add(state);
+  return state;
+}
+
+function notOurs(path: string): CliError {
+  const what = path.endsWith(".json") ? "state" : "journal";
+  return new CliError(`The watch ${what} ${path} is not one this version wrote`, {
+    suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
+  });
+}
+
+/**
+ * The text of a file of the state, undefined when there is none; null for what is no file a watch writes (a
+ * FIFO, a folder, larger than MAX_STATE_BYTES), which is then refused as not one this version wrote.
+ */
+function readBounded(path: string, what: string): string | null | undefined {
   try {
     // O_NONBLOCK: a FIFO in its place must not hang the watch before it is refused (a link is read, then replaced).
     const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const info = fstatSync(fd);
-      if (info.isFile() && info.size <= MAX_STATE_BYTES) text = readFileSync(fd, "utf8");
+      return info.isFile() && info.size <= MAX_STATE_BYTES ? readFileSync(fd, "utf8") : null;
     } finally {
       closeSync(fd);
     }
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT") return undefined;
-    throw new CliError(`Cannot read the watch state ${path}: ${(error as Error).message}`);
+    throw new CliError(`Cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
-  let state: unknown;
+}
+
+/** `<name>.journal.ndjson`: the changes made since the snapshot was written, one JSON line each. */
+export function journalPath(path: string): string {
+  return `${path.replace(/\.json$/, "")}.journal.ndjson`;
+}
+
+/** One change to the state, as the journal holds it. A pending delivery is named by its attempt and `since`. */
+export type Change =
+  | { op: "shown"; at: string; ids: string[]; queued: PendingDelivery[] }
+  | { op: "tried"; id: number; since: string; tries: number; lastError?: string; nextAt?: string }
+  | { op: "removed"; id: number; since: string }
+  | { op: "polled"; until: string; pruneBefore: string };
+
+/** Applies a change to the state in memory. */
+export function apply(state: WatchState, change: Change): void {
+  const find = (id: number, since: string) =>
+    (state.pending ?? []).findIndex(
+      (entry) => Number(entry.attempt.testInvitationId) === id && entry.since === since,
+    );
+  switch (change.op) {
+    case "shown":
+      for (const id of change.ids) state.shown[id] = change.at;
+      if (change.queued.length > 0) state.pending = [...(state.pending ?? []), ...change.queued];
+      break;
+    case "tried": {
+      const entry = state.pending?.[find(change.id, change.since)];
+      if (entry)
+        Object.assign(entry, { tries: change.tries, lastError: change.lastError, nextAt: change.nextAt });
+      break;
+    }
+    case "removed": {
+      const index = find(change.id, change.since);
+      if (index >= 0) state.pending!.splice(index, 1);
+      break;
+    }
+    case "polled":
+      state.polledUntil = change.until;
+      pruneShown(state, new Date(change.pruneBefore));
+      break;
+  }
+}
+
+/** The states read whose journal goes with them: changes are appended to it (any other is replaced). */
+const journaled = new WeakSet<WatchState>();
+
+/**
+ * Replays a journal of the snapshot's generation (its first line says which); a cut last line is dropped.
+ * False when no more can be appended to it: of another generation (a crash between a snapshot and its new
+ * journal), or cut short (a crash mid-append); the first change then folds the state into a new snapshot.
+ */
+function replay(state: WatchState, text: string, path: string): boolean {
+  const lines = text.split("\n");
+  const header = parseLine(lines[0]);
+  if (!isRecord(header) || header.generation !== (state.generation ?? 0)) return false;
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === "") continue;
+    const change = parseLine(lines[i]);
+    if (isChange(change)) apply(state, change);
+    // Only a crash mid-append leaves a line cut short, and only the last one.
+    else if (i < lines.length - 1) throw notOurs(path);
+  }
+  return text.endsWith("\n");
+}
+
+function parseLine(line: string | undefined): unknown {
   try {
-    if (text !== undefined) state = JSON.parse(text);
+    return line === undefined ? undefined : JSON.parse(line);
   } catch {
-    // Not JSON: refused below.
+    return undefined;
   }
-  if (!isState(state)) {
-    throw new CliError(`The watch state ${path} is not one this version wrote`, {
-      suggestion: "Delete it to start again from --since (attempts already shown may be shown again).",
-    });
+}
+
+function isPending(entry: unknown): entry is PendingDelivery {
+  return isRecord(entry) && isRecord(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
+}
+
+function isChange(value: unknown): value is Change {
+  if (!isRecord(value)) return false;
+  switch (value.op) {
+    case "shown":
+      return (
+        isTime(value.at) &&
+        Array.isArray(value.ids) &&
+        value.ids.every((id) => typeof id === "string") &&
+        Array.isArray(value.queued) &&
+        value.queued.every(isPending)
+      );
+    case "tried":
+      return typeof value.id === "number" && isTime(value.since) && typeof value.tries === "number";
+    case "removed":
+      return typeof value.id === "number" && isTime(value.since);
+    case "polled":
+      return isTime(value.until) && isTime(value.pruneBefore);
+    default:
+      return false;
   }
-  return state;
 }
 
 const isTime = (value: unknown) => typeof value === "string" && !Number.isNaN(Date.parse(value));
 
 function isState(value: unknown): value is WatchState {
-  const isPending = (entry: unknown) =>
-    isRecord(entry) && isRecord(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
   return (
     isRecord(value) &&
     value.version === 1 &&
     isTime(value.polledUntil) &&
     isRecord(value.shown) &&
+    (value.generation === undefined || typeof value.generation === "number") &&
     (value.pending === undefined || (Array.isArray(value.pending) && value.pending.every(isPending)))
   );
 }
@@ -94,14 +218,106 @@ function ensureFolder(path: string): void {
   ensurePrivateDir(join(path, "..", ".."), join(path, ".."), "where attempts watch keeps its state");
 }
 
-/** Writes the state whole: a private temporary file beside it, flushed, then renamed over it (mode 0600). */
-export function saveWatchState(path: string, state: WatchState): void {
-  ensureFolder(path);
+/** A journal smaller than this is never folded into the snapshot (a small state's snapshot is smaller). */
+const MIN_JOURNAL_BYTES = 1024 * 1024;
+
+/**
+ * The state of a run and its files: `record` applies a change and appends it to the journal; when the journal
+ * outgrows the snapshot (and MIN_JOURNAL_BYTES), both are folded into a new snapshot. So the bytes written
+ * stay within a few times the changes, whatever the state's size. A dry run changes the state in memory only.
+ */
+export class WatchStore {
+  private snapshotBytes: number | undefined;
+  private journalBytes = 0;
+
+  constructor(
+    readonly path: string,
+    readonly state: WatchState,
+    saved: boolean,
+    private readonly dryRun: boolean,
+  ) {
+    // A loaded state's snapshot and journal are as large as they are; folded at the first change beyond them.
+    // A state read without a journal to append to is written whole at its first change.
+    // A snapshot read through a link (planted, or a copy elsewhere) is replaced by one of its own, as before.
+    if (saved && journaled.has(state) && !isLink(path)) {
+      this.snapshotBytes = sizeOf(path);
+      this.journalBytes = sizeOf(journalPath(path));
+    }
+  }
+
+  record(change: Change): void {
+    apply(this.state, change);
+    if (this.dryRun) return;
+    if (this.snapshotBytes === undefined) {
+      this.compact();
+      return;
+    }
+    const line = `${JSON.stringify(change)}\n`;
+    appendLine(journalPath(this.path), line, "watch journal");
+    this.journalBytes += Buffer.byteLength(line);
+    if (this.journalBytes > Math.max(MIN_JOURNAL_BYTES, this.snapshotBytes)) this.compact();
+  }
+
+  /** A new snapshot (the next generation), then an empty journal of that generation. */
+  compact(): void {
+    const generation = (this.state.generation ?? 0) + 1;
+    this.state.generation = generation;
+    const text = `${JSON.stringify(this.state)}\n`;
+    ensureFolder(this.path);
+    writeOrSay(this.path, text, "watch state");
+    const header = `${JSON.stringify({ generation })}\n`;
+    writeOrSay(journalPath(this.path), header, "watch journal");
+    this.snapshotBytes = Buffer.byteLength(text);
+    this.journalBytes = header.length;
+  }
+}
+
+function isLink(path: string): boolean {
   try {
-    writePrivateFile(path, `${JSON.stringify(state)}\n`);
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      return fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return 0;
+  }
+}
+
+/** Writes a file of the state whole: a private temporary file beside it, flushed, then renamed (mode 0600). */
+function writeOrSay(path: string, text: string, what: string): void {
+  try {
+    writePrivateFile(path, text);
   } catch (error) {
-    throw new CliError(`Cannot write the watch state ${path}: ${(error as Error).message}`, {
+    throw new CliError(`Cannot write the ${what} ${path}: ${(error as Error).message}`, {
       suggestion: "Free some space or fix the folder's permissions, or set ASSESS_CONFIG_DIR.",
+      cause: error,
+    });
+  }
+}
+
+/** Appends a line to a private file of the state (created 0600, never through a link). */
+function appendLine(path: string, line: string, what: string): void {
+  try {
+    ensureFolder(path);
+    const fd = openForAppend(path);
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new CliError(`Cannot write the ${what} ${path}: ${(error as Error).message}`, {
+      suggestion: "Free some space or fix the folder's permissions; the delivery stays pending meanwhile.",
       cause: error,
     });
   }
@@ -111,10 +327,16 @@ export function deadLetterPath(path: string): string {
   return `${path.replace(/\.json$/, "")}.dead-letter.ndjson`;
 }
 
-/** Appends one given-up delivery (created 0600: it holds candidates' data). */
+/** The dead-letter file is rotated beyond this: the full one becomes `….1.ndjson` (an older one dropped). */
+export const MAX_DEAD_LETTER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Appends one given-up delivery (created 0600: it holds candidates' data). A file that would grow beyond
+ * MAX_DEAD_LETTER_BYTES is first renamed `<name>.dead-letter.1.ndjson`, over the one before: at most twice that.
+ */
 export function writeDeadLetter(path: string, entry: PendingDelivery, reason: string, to: string): void {
   const { attempt, since, tries } = entry;
-  const line = {
+  const line = `${jsonText({
     testInvitationId: attempt.testInvitationId,
     givenUpAt: new Date().toISOString(),
     since,
@@ -122,14 +344,20 @@ export function writeDeadLetter(path: string, entry: PendingDelivery, reason: st
     error: reason,
     destination: to,
     attempt,
-  };
+  })}\n`;
   try {
     ensureFolder(path);
-    const fd = openForAppend(path);
+    let fd = openForAppend(path);
     try {
-      writeSync(fd, `${jsonText(line)}\n`);
+      if (fstatSync(fd).size + Buffer.byteLength(line) > MAX_DEAD_LETTER_BYTES) {
+        closeSync(fd);
+        fd = -1;
+        renameSync(path, rotatedDeadLetterPath(path));
+        fd = openForAppend(path);
+      }
+      writeSync(fd, line);
     } finally {
-      closeSync(fd);
+      if (fd >= 0) closeSync(fd);
     }
   } catch (error) {
     throw new CliError(`Cannot write the dead-letter file ${path}: ${(error as Error).message}`, {
@@ -139,8 +367,12 @@ export function writeDeadLetter(path: string, entry: PendingDelivery, reason: st
   }
 }
 
+export function rotatedDeadLetterPath(path: string): string {
+  return path.replace(/\.ndjson$/, ".1.ndjson");
+}
+
 /** Forgets the ids no later poll can return: first returned by a poll that ended before `from`. */
-export function pruneShown(state: WatchState, from: Date): void {
+function pruneShown(state: WatchState, from: Date): void {
   for (const [id, seenAt] of Object.entries(state.shown)) {
     if (Date.parse(seenAt) < from.getTime()) delete state.shown[id];
   }

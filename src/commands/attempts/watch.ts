@@ -35,9 +35,9 @@ import {
   deadLetterPath,
   loadWatchState,
   lockWatchState,
-  pruneShown,
-  saveWatchState,
+  type PendingDelivery,
   type WatchState,
+  WatchStore,
   watchStatePath,
 } from "./watch-state.js";
 
@@ -52,6 +52,7 @@ export const options = z.object({
   since: duration(1000),
   exec: z.string().min(1).optional(),
   execEnvKey: z.boolean().optional(),
+  execEnvSecret: z.boolean().optional(),
   forward: parsed((text) => parseDestination(text, FLAG)).optional(),
   forwardTimeout: duration(1000),
   signingSecret: z.string().optional(),
@@ -80,8 +81,9 @@ export async function run(ctx: Context, o: Options): Promise<number> {
 
   const deliverer =
     o.exec !== undefined
-      ? execDeliverer(o.exec, o.execEnvKey === true)
-      : o.forward && forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout));
+      ? execDeliverer(o.exec, { key: o.execEnvKey === true, secret: o.execEnvSecret === true })
+      : o.forward &&
+        forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout), reportOf(ctx, client));
   const unlock = lockWatchState(path);
   try {
     return await watch(ctx, client, o, path, tests, deliverer);
@@ -117,12 +119,10 @@ async function watch(
     shown: {},
   };
   // A dry run shows what it would do and records nothing: the next real run does it all.
-  const save = () => {
-    if (!ctx.dryRun) saveWatchState(path, state);
-  };
+  const store = new WatchStore(path, state, saved !== undefined, ctx.dryRun);
 
   const out = watchOutput(ctx, o.once === true);
-  const printer = new Printer(out);
+  const printer = new Printer(out, o.once === true);
   // While it waits for its next poll on a terminal, the status line says it is still polling.
   const idle = ctx.statusLine;
   const counts = { shown: 0, polls: 0, delivered: 0, deadLettered: 0 };
@@ -175,6 +175,8 @@ async function watch(
       const seenAt = toServiceTime(until);
       await printer.batch(fresh);
       let readerGone = false;
+      const shownIds: string[] = [];
+      const queued: PendingDelivery[] = [];
       for (const attempt of fresh) {
         if (!printer.batched) await printer.one(attempt);
         // Written to a reader that went away, an attempt reached no one: the next run shows it again. A failed
@@ -186,23 +188,22 @@ async function watch(
         } else if (ctx.dryRun) {
           ctx.info(`[dry-run] would deliver attempt ${attempt.testInvitationId} (${deliverer.name})`);
         } else {
-          state.pending = [...(state.pending ?? []), { attempt, since: toServiceTime(new Date()), tries: 0 }];
+          queued.push({ attempt, since: toServiceTime(new Date()), tries: 0 });
         }
-        state.shown[String(attempt.testInvitationId)] = seenAt;
+        shownIds.push(String(attempt.testInvitationId));
         counts.shown++;
       }
       // Shown and queued before any delivery starts: a crash from here on delivers them on the next run.
-      save();
+      if (shownIds.length > 0) store.record({ op: "shown", at: seenAt, ids: shownIds, queued });
       if (readerGone) {
         ctx.info("The reader of the output went away; stopping.");
         break;
       }
       if (deliverer && !ctx.dryRun) {
-        const round = await deliverPending(ctx, deliverer, state, path, {
+        const round = await deliverPending(ctx, deliverer, store, {
           all: counts.polls === 1,
           giveUpAfterMs: o.giveUpAfter,
           intervalMs: o.interval,
-          save,
         });
         counts.delivered += round.delivered;
         counts.deadLettered += round.deadLettered;
@@ -210,10 +211,8 @@ async function watch(
         interrupted = ctx.signal.aborted;
         if (interrupted) break;
       }
-      state.polledUntil = seenAt;
       from = new Date(until.getTime() - OVERLAP_MS);
-      pruneShown(state, from);
-      save();
+      store.record({ op: "polled", until: seenAt, pruneBefore: toServiceTime(from) });
 
       if (o.once) break;
       if (out.closed) {
@@ -263,6 +262,23 @@ async function watch(
   return interrupted || ctx.signal.aborted ? 130 : 0;
 }
 
+/**
+ * What a Slack or Teams message adds to the listing's record: the attempt's report (the test's name, the score,
+ * the report link). A report that cannot be read leaves the message without them; the delivery goes on.
+ */
+function reportOf(ctx: Context, client: Client) {
+  return async (attempt: TestAttempt): Promise<Record<string, unknown>> => {
+    try {
+      return (await client.reports.get(Number(attempt.testInvitationId))) as Record<string, unknown>;
+    } catch (error) {
+      ctx.warn(
+        `The report of attempt ${attempt.testInvitationId} could not be read (${(error as Error).message}): its message has no score or report link`,
+      );
+      return {};
+    }
+  };
+}
+
 /** Why a poll failed, when waiting may help: a rate limit, the service failing, or the network. */
 function transient(error: unknown): { reason: string; retryAfterMs?: number } | undefined {
   if (error instanceof NetworkError) return { reason: `Cannot reach the service: ${error.message}` };
@@ -297,12 +313,18 @@ class Printer {
   private wake?: () => void;
   private ended = false;
 
-  constructor(private readonly out: Output) {
+  constructor(
+    private readonly out: Output,
+    private readonly once: boolean,
+  ) {
     this.batched = out.format === "table" || out.format === "json";
   }
 
+  /** `--once -o json` prints one JSON document whatever the poll found: `[]` when nothing is new. */
   async batch(attempts: TestAttempt[]): Promise<void> {
-    if (this.batched && attempts.length > 0) await this.out.list(attempts as Row[], ATTEMPT_COLUMNS);
+    const empty = this.once && this.out.format === "json";
+    if (this.batched && (attempts.length > 0 || empty))
+      await this.out.list(attempts as Row[], ATTEMPT_COLUMNS);
   }
 
   /** Returns once the attempt is written (the list asked for more), or once the list stopped (no reader). */

@@ -8,6 +8,7 @@ import { retryAfterMs } from "../../api/retry.js";
 import { Agent, type Dispatcher, request } from "../../api/undici.js";
 import { formatDuration } from "../../parse/dates.js";
 import { httpUrl } from "../../parse/flags.js";
+import { redactUrlParts } from "../../redact.js";
 import { VERSION } from "../../version.js";
 import { slackMessage, teamsMessage } from "./messages.js";
 import type { Signer } from "./signing.js";
@@ -27,9 +28,12 @@ export function parseDestination(text: string, flag: string): Destination {
   return { kind: match[1]!.toLowerCase() as Destination["kind"], url: httpUrl(match[2]!.trim(), flag) };
 }
 
-/** How messages name a destination: a Slack or Teams webhook URL is a credential, so only its host shows. */
+/**
+ * How messages, dead letters and the state name a destination: a Slack or Teams webhook URL is a credential,
+ * so only its host shows; a plain URL shows without its user info and query (`https://host/path?…`).
+ */
 export function describeDestination(destination: Destination): string {
-  if (destination.kind === "json") return destination.url;
+  if (destination.kind === "json") return redactUrlParts(destination.url);
   const { host } = new URL(destination.url);
   return `${destination.kind === "slack" ? "Slack" : "Teams"} (${host})`;
 }

@@ -48,7 +48,7 @@ async function* linesOf(input: AsyncIterable<Buffer | string>, what: string): As
 }
 
 /** A usage error naming `flag` when `file` is not there. */
-export async function requireFile(flag: string, file: string, suggestion: string): Promise<void> {
+async function requireFile(flag: string, file: string, suggestion: string): Promise<void> {
   try {
     await access(file);
   } catch {

@@ -37,8 +37,9 @@ function summarize(record: Record<string, unknown>) {
   const email = first(record, "email", "CandidateEmailId", "emailId");
   const testName = first(record, "testName");
   const testId = first(record, "testId");
-  const candidateScore = first(record, "CandidateScore", "score");
-  const totalScore = first(record, "TotalScore");
+  // A notification's names, then a report's (attempts watch adds the attempt's report to the listing's record).
+  const candidateScore = first(record, "CandidateScore", "candidatePoints", "score");
+  const totalScore = first(record, "TotalScore", "totalTestPoints");
   const category = first(record, "PerformanceCategory");
   const score = [candidateScore && totalScore ? `${candidateScore}/${totalScore}` : candidateScore, category]
     .filter(Boolean)
@@ -49,7 +50,9 @@ function summarize(record: Record<string, unknown>) {
     test: testName ?? (testId ? `test ${testId}` : "a test"),
     status: first(record, "testStatus", "Status") ?? "finished",
     score: score === "" ? undefined : score,
-    report: link(field(record, "ReportPDFUrl") ?? field(record, "reportUrl")),
+    report: link(
+      field(record, "ReportPDFUrl") ?? field(record, "pdfReportUrl") ?? field(record, "reportUrl"),
+    ),
   };
 }
 
@@ -61,9 +64,27 @@ function present(pairs: [string, string | undefined][]): [string, string][] {
   return pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
 }
 
-/** Slack's mrkdwn: `&`, `<` and `>` escaped, so `<!channel>` in a name pings no one. */
+/** Breaks what Slack would read as markup without showing anything (a zero-width space). */
+const ZWSP = "\u200b";
+
+/**
+ * A value in Slack's mrkdwn, shown as it is: `&`, `<` and `>` escaped (so `<!channel>` pings no one); `*`,
+ * `_`, `~` and backticks fenced by zero-width spaces (no bold, italics, strike or code); a mention (`@channel`,
+ * `@here`, `@someone`) and a bare link (`https://…`) broken the same way. The blocks also set `verbatim`.
+ */
 function mrkdwn(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[*_~`]/g, (c) => `${ZWSP}${c}${ZWSP}`)
+    .replace(/(^|[^\w.+-])@/g, `$1@${ZWSP}`)
+    .replace(/\b([a-z][a-z\d+.-]*):\/\//gi, `$1:${ZWSP}//`);
+}
+
+/** A mrkdwn text object Slack shows as written: no links or mentions made of what it holds. */
+function section(text: string): Record<string, unknown> {
+  return { type: "mrkdwn", text, verbatim: true };
 }
 
 /** Slack incoming webhook: `text` (the notification's fallback) and blocks. */
@@ -73,12 +94,9 @@ export function slackMessage(record: Record<string, unknown>): Record<string, un
     ["Status", s.status],
     ["Score", s.score],
     ["Invitation", s.id],
-  ]).map(([title, value]) => ({ type: "mrkdwn", text: `*${title}*\n${mrkdwn(value)}` }));
+  ]).map(([title, value]) => section(`*${title}*\n${mrkdwn(value)}`));
   const blocks: Record<string, unknown>[] = [
-    {
-      type: "section",
-      text: { type: "mrkdwn", text: `*${mrkdwn(s.candidate)}* finished *${mrkdwn(s.test)}*` },
-    },
+    { type: "section", text: section(`*${mrkdwn(s.candidate)}* finished *${mrkdwn(s.test)}*`) },
     { type: "section", fields },
   ];
   if (s.report) {

@@ -4,16 +4,18 @@
  * notification never arrived.
  */
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { ExitCode, UsageError } from "../../errors.js";
+import { jsonText } from "../../escape.js";
 import { field, isRecord, positiveId } from "../../fields.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { finishedAttempts, periodFromOptions, periodOptions, requireTests } from "../attempts/period.js";
 import { SHOWN } from "../shared/bulk-report.js";
-import { listInput, requireFile } from "./ids.js";
+import { listInput } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
 
@@ -40,8 +42,22 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
   await requireTests(client, tests);
   const finished = await finishedAttempts(ctx, client, period, tests);
-  // Each attempt once (the listing is deduplicated by id); Number(): the service may send ids as numeric strings.
-  const attempts = finished.map((attempt) => Number(attempt.testInvitationId));
+  // Each attempt once by its number (`7001` and `"7001"` are one); an id no attempt can have is named and
+  // skipped: the others are still resent, and the run exits 1 at its end.
+  const valid = new Set<number>();
+  const invalid: string[] = [];
+  for (const attempt of finished) {
+    const attemptId = positiveId(attempt.testInvitationId);
+    if (attemptId === undefined) invalid.push(jsonText(attempt.testInvitationId));
+    else valid.add(attemptId);
+  }
+  if (invalid.length > 0) {
+    const named = invalid.slice(0, SHOWN).join(", ") + (invalid.length > SHOWN ? ", …" : "");
+    ctx.warn(
+      `The service listed ${formatCount(invalid.length)} attempt${invalid.length === 1 ? "" : "s"} whose testInvitationId is not a positive whole number (${named}): skipped, nothing can be resent for ${invalid.length === 1 ? "it" : "them"}.`,
+    );
+  }
+  const attempts = [...valid];
   const missing = attempts.filter((attemptId) => !received.has(attemptId)).sort((a, b) => a - b);
   const found = attempts.length - missing.length;
   const what = o.test ? ` of test${tests.length > 1 ? "s" : ""} ${tests.join(", ")}` : "";
@@ -49,15 +65,24 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
     `${formatCount(attempts.length)} finished attempt${attempts.length === 1 ? "" : "s"}${what} in the period; ` +
       `${formatCount(found)} with a final notification in ${log}; ${formatCount(missing.length)} missing.`,
   );
-  const report = (resent: number, alreadyQueued = 0) => {
+  const done = (code: number) => (invalid.length > 0 && code === ExitCode.ok ? ExitCode.failure : code);
+  const report = (resent: number, alreadyQueued = 0, noCallbackUrl: number[] = []) => {
     if (ctx.out.isJson) {
-      ctx.out.json({ attempts: attempts.length, received: found, missing, resent, alreadyQueued });
+      ctx.out.json({
+        attempts: attempts.length,
+        received: found,
+        missing,
+        resent,
+        alreadyQueued,
+        noCallbackUrl,
+        invalidIds: invalid.length,
+      });
     } else if (missing.length > 0) ctx.out.write(`${missing.join("\n")}\n`);
   };
   if (missing.length === 0) {
     ctx.success("Nothing to resend: every finished attempt's notification arrived");
     report(0);
-    return 0;
+    return done(ExitCode.ok);
   }
   const listed = missing.slice(0, SHOWN).join(", ") + (missing.length > SHOWN ? ", …" : "");
   if (ctx.dryRun) {
@@ -65,12 +90,25 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
       `[dry-run] the attempts were listed (reads); would resend the notifications of ${formatCount(missing.length)}: ${listed}. Nothing was sent.`,
     );
     report(0);
-    return 0;
+    return done(ExitCode.ok);
   }
   ctx.info(`Resending the notifications of ${listed}`);
-  const result = await resendIds(ctx, listInput(missing, "the missing notifications"), { json: "never" });
-  report(result.sent - result.failed, result.alreadyDone);
-  return bulkExitCode(result);
+  // A finished attempt the service cannot queue has no callback URL (bulk invitations carry none): no resend
+  // can ever help, so it is counted apart and said once, not a failure.
+  const noCallbackUrl = new Set<number>();
+  const result = await resendIds(ctx, listInput(missing, "the missing notifications"), {
+    json: "never",
+    notQueued: (attemptId) => noCallbackUrl.add(attemptId),
+  });
+  if (noCallbackUrl.size > 0) {
+    const n = noCallbackUrl.size;
+    ctx.info(
+      `${formatCount(n)} of the missing attempt${n === 1 ? " has" : "s have"} no callback URL (bulk invitations carry none): the service cannot send ${n === 1 ? "its notification" : "their notifications"}; skipped.`,
+    );
+  }
+  const skipped = [...noCallbackUrl].sort((a, b) => a - b);
+  report(result.sent - result.failed - skipped.length, result.alreadyDone, skipped);
+  return done(bulkExitCode(result));
 }
 
 /**
@@ -78,7 +116,7 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
  * --log` wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
  */
 async function finalNotifications(file: string): Promise<Set<number>> {
-  await requireFile("--log", file, LOG_FILE);
+  await requireRegularFile(file);
   const ids = new Set<number>();
   const lines = boundedLines(createReadStream(file), `--log ${file}`, LOG_SUGGESTION);
   for await (const { text, line, last } of lines) {
@@ -104,4 +142,18 @@ async function finalNotifications(file: string): Promise<Set<number>> {
     ids.add(attemptId);
   }
   return ids;
+}
+
+/** The log is read to its end: a FIFO would hang the run, a folder cannot be read as lines. */
+async function requireRegularFile(file: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(file);
+  } catch {
+    throw new UsageError(`--log ${file}: no such file`, LOG_FILE);
+  }
+  if (!info.isFile()) {
+    const what = info.isDirectory() ? "a folder" : info.isFIFO() ? "a FIFO" : "not a regular file";
+    throw new UsageError(`--log ${file} is ${what}: give the file the listener wrote`, LOG_FILE);
+  }
 }

@@ -39,7 +39,14 @@ export async function run(ctx: Context, o: Options, args: string[]): Promise<num
 export async function resendIds(
   ctx: Context,
   input: IdsInput,
-  o: { chunkSize?: number; restart?: boolean; retryUncertain?: boolean; json?: "never" },
+  o: {
+    chunkSize?: number;
+    restart?: boolean;
+    retryUncertain?: boolean;
+    json?: "never";
+    /** Given: an id the service could not queue (no callback URL) is handed here and not a failure. */
+    notQueued?: (id: number) => void;
+  },
 ): Promise<BulkResult> {
   const client = await ctx.client();
   const { baseUrl, key } = await ledgerTarget(ctx, "assess");
@@ -60,6 +67,7 @@ export async function resendIds(
         resendChunk(
           client,
           rows.map((row) => Number(row.label)),
+          o.notQueued,
         ),
     },
     {
@@ -87,7 +95,11 @@ export async function resendIds(
  * only retry: each id goes out at most twice, whatever the service names (a 401 naming ids never sent, or
  * new ones each time, refuses the chunk; a rerun sends its ids again).
  */
-export async function resendChunk(client: Client, ids: number[]): Promise<ChunkAnswer> {
+export async function resendChunk(
+  client: Client,
+  ids: number[],
+  notQueued?: (id: number) => void,
+): Promise<ChunkAnswer> {
   const known = new Set(ids);
   const foreign = new Set<number>();
   /** The refused ids of this chunk; the others the service named are kept apart, to be reported. */
@@ -109,7 +121,7 @@ export async function resendChunk(client: Client, ids: number[]): Promise<ChunkA
     for (const id of ours(answer.invalid)) refused.add(id);
   }
   const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
-  const notQueued = new Set(answer.failed);
+  const notQueuedIds = new Set(answer.failed);
   const failed: NonNullable<ChunkAnswer["failed"]> = [];
   ids.forEach((id, index) => {
     if (refused.has(id)) failed.push({ index, error: NOT_IN_ACCOUNT });
@@ -118,9 +130,12 @@ export async function resendChunk(client: Client, ids: number[]): Promise<ChunkA
         index,
         error: "not resent: the service refused the request (401) without naming this id",
       });
-    else if (notQueued.has(id)) failed.push({ index, error: NOT_QUEUED });
+    else if (notQueuedIds.has(id)) {
+      if (notQueued) notQueued(id);
+      else failed.push({ index, error: NOT_QUEUED });
+    }
   });
-  for (const id of notQueued) if (!known.has(id)) foreign.add(id);
+  for (const id of notQueuedIds) if (!known.has(id)) foreign.add(id);
   const unmatched: string[] = [];
   for (const id of foreign) unmatched.push(`the service named id ${id}, which was not sent`);
   return { failed, unmatched };
