@@ -56,3 +56,22 @@ describe("a test that times out", () => {
     expect((ended as RunResult).code).toBe(130);
   });
 });
+
+describe.concurrent("concurrent tests", () => {
+  // Concurrent tests share vitest's current test: a child started after an await belongs to whichever test
+  // started last, here the short one, which must not stop it as it ends.
+  it("a child started after an await in one runs to its end while another ends", async () => {
+    await sleep(0);
+    const file = tmp.file("concurrent.csv");
+    writeCandidates(file, 3000, 2 * ROWS);
+    const run = await startBin(["invite", "bulk", file, "--test", "1001", "--concurrency", "1"], {
+      env: env.env,
+    }).exit;
+    expect(run.signal).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  it("(the other, short)", async () => {
+    await sleep(100);
+  });
+});

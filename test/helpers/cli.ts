@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from "vitest";
+import { getCurrentTest } from "vitest/suite";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -186,7 +187,7 @@ export { SANDBOX_KEYS };
  * times out leaves what it awaited running: a bulk run of the built CLI went on sending to the file's
  * sandbox, and the next test counted its 89 requests as its own. So what a test starts is stopped when that
  * test ends (passed, failed or timed out: vitest's onTestFinished), and what a file starts outside a test (in
- * a beforeAll) when the file ends.
+ * a beforeAll) or in a concurrent test when the file ends.
  */
 const untilFileEnds = new Set<() => void>();
 afterAll(() => {
@@ -194,12 +195,15 @@ afterAll(() => {
 });
 
 function whenTestEnds(stop: () => void): void {
-  try {
-    onTestFinished(stop);
-  } catch {
-    // Not inside a test (a beforeAll, say): the file's end stops it.
-    untilFileEnds.add(stop);
-  }
+  // Concurrent tests share one "current test", whichever started last: a hook registered from one of them
+  // could stop another test's child. Theirs, and what starts outside a test (a beforeAll), stop with the file.
+  if (getCurrentTest()?.concurrent) untilFileEnds.add(stop);
+  else
+    try {
+      onTestFinished(stop);
+    } catch {
+      untilFileEnds.add(stop);
+    }
 }
 
 /**

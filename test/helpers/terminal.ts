@@ -4,6 +4,7 @@ import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
 import { afterAll, onTestFinished } from "vitest";
+import { getCurrentTest } from "vitest/suite";
 
 export const KEY = {
   enter: "\r",
@@ -60,12 +61,13 @@ export class Terminal {
     );
     open.add(this);
     // A test that timed out leaves its terminal running: it is closed when that test ends (test/helpers/cli.ts
-    // says why), or, started outside a test, with the file.
-    try {
-      onTestFinished(() => this.close());
-    } catch {
-      // not inside a test: the afterAll above closes it
-    }
+    // says why), or, started outside a test or in a concurrent one, with the file.
+    if (!getCurrentTest()?.concurrent)
+      try {
+        onTestFinished(() => this.close());
+      } catch {
+        // not inside a test: the afterAll above closes it
+      }
   }
 
   /** The built CLI with `args`, in a terminal of `cols` columns (120 unless given), run in `cwd`. */
