@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from "vitest";
-import { getCurrentTest } from "vitest/suite";
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -197,7 +196,7 @@ afterAll(() => {
 function whenTestEnds(stop: () => void): void {
   // Concurrent tests share one "current test", whichever started last: a hook registered from one of them
   // could stop another test's child. Theirs, and what starts outside a test (a beforeAll), stop with the file.
-  if (getCurrentTest()?.concurrent) untilFileEnds.add(stop);
+  if (TestRunner.getCurrentTest()?.concurrent) untilFileEnds.add(stop);
   else
     try {
       onTestFinished(stop);

@@ -3,8 +3,7 @@ import { resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
-import { afterAll, onTestFinished } from "vitest";
-import { getCurrentTest } from "vitest/suite";
+import { afterAll, onTestFinished, TestRunner } from "vitest";
 
 export const KEY = {
   enter: "\r",
@@ -62,7 +61,7 @@ export class Terminal {
     open.add(this);
     // A test that timed out leaves its terminal running: it is closed when that test ends (test/helpers/cli.ts
     // says why), or, started outside a test or in a concurrent one, with the file.
-    if (!getCurrentTest()?.concurrent)
+    if (!TestRunner.getCurrentTest()?.concurrent)
       try {
         onTestFinished(() => this.close());
       } catch {
