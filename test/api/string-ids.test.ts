@@ -169,6 +169,8 @@ describe("ids and numbers the service sends as strings are read", () => {
       missing: [Number(missed)],
       resent: 0,
       alreadyQueued: 0,
+      noCallbackUrl: [],
+      invalidIds: 0,
     });
   });
 });

@@ -284,9 +284,10 @@ describe("a status line too long for the terminal is cut at a blank", () => {
     while (frames().length === 0) await sleep(25);
     term.type(KEY.ctrlC);
     await term.exited;
-    const full = "Watching all tests: last poll <time>, next in 1h; 0 shown (Ctrl-C stops)";
+    // The count shown depends on what other tests of this file completed in the sandbox they share.
+    const full = "Watching all tests: last poll <time>, next in 1h; <n> shown (Ctrl-C stops)";
     for (const frame of frames()) {
-      const text = frame.replace(/\d\d:\d\d:\d\dZ/, "<time>");
+      const text = frame.replace(/\d\d:\d\d:\d\dZ/, "<time>").replace(/; \d+/, "; <n>");
       expect([...frame].length).toBeLessThan(cols);
       if (text === full) continue;
       expect(text.endsWith("…"), text).toBe(true);
