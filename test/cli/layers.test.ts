@@ -15,7 +15,17 @@ const SRC = join(ROOT, "src");
 const LAYERS: Array<{ name: string; paths: string[] }> = [
   {
     name: "foundations",
-    paths: ["errors.ts", "version.ts", "fields.ts", "escape.ts", "redact.ts", "new-file.ts", "arrays.ts", "identity.ts", "spec/"],
+    paths: [
+      "errors.ts",
+      "version.ts",
+      "fields.ts",
+      "escape.ts",
+      "redact.ts",
+      "new-file.ts",
+      "arrays.ts",
+      "identity.ts",
+      "spec/",
+    ],
   },
   { name: "parsers and files", paths: ["parse/", "files.ts"] },
   { name: "config and the sandbox", paths: ["config/", "sandbox/"] },
