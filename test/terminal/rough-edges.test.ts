@@ -4,14 +4,13 @@
  * never cut, help dry-run wrapped once, a missing profile warned about, messages on stderr wrapped at blanks,
  * empty columns left out before any is cut, and the wording.
  */
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { TOPICS } from "../../src/commands/help/topics.js";
 import type { Io } from "../../src/context.js";
-import { BIN, capture, ROOT, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { capture, runBin, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
 import { screenLines } from "../helpers/screen.js";
 import { KEY, Terminal } from "../helpers/terminal.js";
@@ -35,23 +34,7 @@ async function inTerminal(args: string[], cols: number, env: Record<string, stri
 }
 
 /** The built CLI with stdout and stderr piped (not spawnSync: the sandbox answers from this process). */
-async function piped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...t.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  return { code, stdout, stderr };
-}
+const piped = (args: string[]) => runBin(args, { env: t.env });
 
 /** `main(argv)` with stdout and stderr terminals of `cols` columns. */
 async function onTerminal(argv: string[], cols: number, env: Record<string, string> = {}) {

@@ -4,12 +4,11 @@
  * One progress line, erased before anything else and at every exit; links and e-mails never cut in tables;
  * help wrapped to the terminal; completion in a real bash; --fields by header, units in tables.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, ROOT, stopWhenTestEnds, useTestEnv } from "../helpers/cli.js";
+import { BIN, runBin, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../helpers/terminal.js";
 
@@ -31,25 +30,7 @@ async function inTerminal(args: string[], cols: number) {
 }
 
 /** The built CLI with stdout and stderr piped (not spawnSync: the sandbox answers from this process). */
-async function piped(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = stopWhenTestEnds(
-    spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...t.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  return { code, stdout, stderr };
-}
+const piped = (args: string[]) => runBin(args, { env: t.env });
 
 /** A path of the attempts listing slower than the first window, so that a bar is drawn before the rest. */
 function slowAfterFirstWindow(delayMs: number): void {
