@@ -38,7 +38,7 @@ function listingAnswers(attempts: Array<Record<string, unknown>>): void {
 }
 
 describe("callbacks reconcile against a hostile listing", () => {
-  it('skips ids -5, 0 and 1.5 with a warning, resends the valid missing ones once each (7001 and "7001" are one), exit 1', async () => {
+  it('skips ids -5, 0, 1.5 and "007" with a warning, resends the valid missing ones once each (7001 and "7001" are one), exit 1', async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
     const a = await h.finishedAttempt(t, "a@example.com", { callbackUrl: lost });
@@ -47,6 +47,8 @@ describe("callbacks reconcile against a hostile listing", () => {
       { testInvitationId: -5, testId: 1001, email: "minus@example.com" },
       { testInvitationId: 0, testId: 1001, email: "zero@example.com" },
       { testInvitationId: 1.5, testId: 1001, email: "half@example.com" },
+      // Not canonical: Number() would make it attempt 7, another candidate's.
+      { testInvitationId: "007", testId: 1001, email: "padded@example.com" },
       { testInvitationId: a, testId: 1001, email: "a@example.com" },
       { testInvitationId: String(a), testId: 1001, email: "a@example.com" },
       { testInvitationId: b, testId: 1001, email: "b@example.com" },
@@ -56,11 +58,11 @@ describe("callbacks reconcile against a hostile listing", () => {
     const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
-      "The service listed 3 attempts whose testInvitationId is not a positive whole number (-5, 0, 1.5): skipped",
+      `The service listed 4 attempts whose testInvitationId is not a plain positive whole number (-5, 0, 1.5, "007"): skipped`,
     );
     expect(r.stderr).toContain("2 finished attempts in the period; 0 with a final notification");
     expect(processedIds()).toEqual([a, b].sort((x, y) => x - y));
-    expect(JSON.parse(r.stdout)).toMatchObject({ attempts: 2, missing: [a, b], resent: 2, invalidIds: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ attempts: 2, missing: [a, b], resent: 2, invalidIds: 4 });
     expectNoStack(r.stderr);
   });
 

@@ -10,6 +10,7 @@ import type { Context } from "../../context.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { field, isRecord, positiveId } from "../../fields.js";
+import { serviceId } from "../../identity.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
@@ -47,14 +48,14 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const valid = new Set<number>();
   const invalid: string[] = [];
   for (const attempt of finished) {
-    const attemptId = positiveId(attempt.testInvitationId);
+    const attemptId = serviceId(attempt.testInvitationId);
     if (attemptId === undefined) invalid.push(jsonText(attempt.testInvitationId));
     else valid.add(attemptId);
   }
   if (invalid.length > 0) {
     const named = invalid.slice(0, SHOWN).join(", ") + (invalid.length > SHOWN ? ", …" : "");
     ctx.warn(
-      `The service listed ${formatCount(invalid.length)} attempt${invalid.length === 1 ? "" : "s"} whose testInvitationId is not a positive whole number (${named}): skipped, nothing can be resent for ${invalid.length === 1 ? "it" : "them"}.`,
+      `The service listed ${formatCount(invalid.length)} attempt${invalid.length === 1 ? "" : "s"} whose testInvitationId is not a plain positive whole number (${named}): skipped, nothing can be resent for ${invalid.length === 1 ? "it" : "them"}.`,
     );
   }
   const attempts = [...valid];
