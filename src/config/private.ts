@@ -8,12 +8,16 @@
  *   a file appended to is opened with O_NOFOLLOW.
  * A refusal is a usage error (exit 2) saying what to run.
  */
+
+import { randomBytes } from "node:crypto";
 import {
   constants,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -105,8 +109,6 @@ function processAlive(pid: number): boolean {
 export interface LockMessages {
   /** A live process (`pid`) holds the lock. */
   held(pid: number): Error;
-  /** A process stopped while taking over a stale lock, leaving `takeover` behind. */
-  stuck(takeover: string): Error;
   /** The lock kept changing hands. */
   busy(): Error;
   /** `file` could not be made. */
@@ -153,10 +155,37 @@ export function takeLock(lock: string, messages: LockMessages): () => void {
       continue;
     }
     const other = lockHolder(takeover);
-    if (other !== undefined && !live(other)) throw messages.stuck(takeover);
+    if (other !== undefined && !live(other)) {
+      if (!clearTakeover(takeover, other)) throw messages.busy();
+      continue;
+    }
     sleepSync(20);
   }
   throw messages.busy();
+}
+
+/**
+ * Removes a takeover left by a process killed while it took over a lock (`dead` holds it). It is moved aside
+ * first, in one step, and removed only when what was moved is still that dead process's: a live takeover made
+ * meanwhile by another process is put back where it was (a link, which never replaces a file). False when it
+ * could not be put back because a third process made one in its place: then the lock is busy.
+ */
+function clearTakeover(takeover: string, dead: number): boolean {
+  const aside = `${takeover}.${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(takeover, aside);
+  } catch {
+    return true; // Gone already: another process cleared it.
+  }
+  try {
+    if (lockHolder(aside) === dead) return true;
+    linkSync(aside, takeover);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(aside, { force: true });
+  }
 }
 
 /** Creates `file` holding this process's id; false when it exists. */

@@ -441,11 +441,6 @@ function lockLedger(ledger: string): () => void {
         `Another assess run (pid ${pid}) is using the ledger ${ledger}`,
         "Wait for it to finish; if no such run exists, delete the .lock file beside the ledger.",
       ),
-    stuck: (takeover) =>
-      new UsageError(
-        `An assess run stopped while taking over the lock of the ledger ${ledger}`,
-        `If no assess run is using the ledger, delete ${takeover}.`,
-      ),
     busy: () => new UsageError(`Cannot lock the ledger ${ledger}`),
     failed: (file, error) =>
       new CliError(`Cannot lock the ledger ${ledger}: ${(error as Error).message}`, {

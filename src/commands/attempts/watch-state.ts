@@ -391,11 +391,6 @@ export function lockWatchState(path: string): () => void {
         `Another \`assess attempts watch\` of the same tests is running (process ${pid})`,
         `Stop it first, or watch other tests. If no such watch runs, delete ${lock}.`,
       ),
-    stuck: (takeover) =>
-      new UsageError(
-        `A watch stopped while taking over the lock ${lock}`,
-        `If no \`assess attempts watch\` of these tests runs, delete ${takeover}.`,
-      ),
     busy: () =>
       new CliError(`Cannot lock the watch state ${lock}: it keeps changing hands`, {
         suggestion: "Another watch of the same tests is starting; try again in a moment.",
