@@ -30,6 +30,10 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "parsers and files", paths: ["parse/", "files.ts"] },
   { name: "config and the sandbox", paths: ["config/", "sandbox/"] },
   { name: "the API client, and output", paths: ["api/", "output/"] },
+  {
+    name: "shared work under the CLI, the SDK and the MCP server (periods, stats, forwarding, resend)",
+    paths: ["core/"],
+  },
   { name: "bulk runs", paths: ["bulk/"] },
   { name: "the SDK: the typed client, by resource and verb", paths: ["sdk/"] },
   { name: "the command context", paths: ["context.ts"] },
