@@ -1,7 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vitest/config";
+// @ts-expect-error: a plain ES module of the build's, without declarations
+import { verbsModule } from "./src/commands/verb-files.mjs";
+
+/** `assess:verbs`, the verbs found where their files sit, as src/build.mjs makes it for the bundle. */
+const verbs: Plugin = {
+  name: "assess-verbs",
+  resolveId: (id) => (id === "assess:verbs" ? "\0assess:verbs" : undefined),
+  load: (id) =>
+    id === "\0assess:verbs" ? verbsModule(fileURLToPath(new URL("./src", import.meta.url))) : undefined,
+};
 
 /**
  * The test files that drive a pseudo-terminal (test/helpers/terminal.ts). node-pty is not thread-safe and
@@ -34,6 +45,7 @@ export default defineConfig({
       {
         // Worker threads start faster than forked processes, and no other test needs a process of its own (the
         // built CLI runs in child processes, main(argv) takes its streams, env and signal as arguments).
+        plugins: [verbs],
         test: {
           ...common,
           name: "threads",
@@ -42,7 +54,7 @@ export default defineConfig({
           pool: "threads",
         },
       },
-      { test: { ...common, name: "terminal", include: inTerminal, pool: "forks" } },
+      { plugins: [verbs], test: { ...common, name: "terminal", include: inTerminal, pool: "forks" } },
     ],
   },
 });

@@ -8,6 +8,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
+import { verbsModule } from "./commands/verb-files.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -49,6 +50,50 @@ const confWithoutSchemas = replaceImports(
   /^(ajv|ajv-formats|semver)(\/|$)/,
   "module.exports = {};",
 );
+
+/**
+ * `assess:verbs` (src/tree.ts reads it): each verb's loader, found where the files sit; with `specs`, each
+ * verb's spec written in too, a manifest: commander's tree and help then load no verb module.
+ */
+function verbsPlugin(specs) {
+  return {
+    name: "assess-verbs",
+    setup(b) {
+      b.onResolve({ filter: /^assess:verbs$/ }, () => ({ path: "assess:verbs", namespace: "assess-verbs" }));
+      b.onLoad({ filter: /.*/, namespace: "assess-verbs" }, () => ({
+        contents: specs
+          ? verbsModule(src).replace(/path: (\[[^\]]*\]),/g, (all, path) => `${all} spec: ${JSON.stringify(specs[path])},`)
+          : verbsModule(src),
+        resolveDir: src,
+      }));
+    },
+  };
+}
+
+/** Each verb's spec by its path's JSON text, read by loading every verb module once, at build time. */
+async function verbSpecs() {
+  const { outputFiles } = await build({
+    ...common,
+    stdin: {
+      contents: `const { VERBS } = require("assess:verbs");
+module.exports = Promise.all(VERBS.map(async (v) => [JSON.stringify(v.path), (await v.load()).default.spec]));`,
+      resolveDir: src,
+      loader: "js",
+    },
+    outdir: undefined,
+    write: false,
+    plugins: [...common.plugins, verbsPlugin()],
+  });
+  const module = { exports: {} };
+  new Function("module", "exports", "require", "__filename", "__dirname", outputFiles[0].text)(
+    module,
+    module.exports,
+    (await import("node:module")).createRequire(join(src, "manifest.cjs")),
+    join(src, "manifest.cjs"),
+    src,
+  );
+  return Object.fromEntries(await module.exports);
+}
 
 const common = {
   bundle: true,
@@ -115,7 +160,7 @@ const cli = await build({
   format: "esm",
   splitting: true,
   chunkNames: "[name]-[hash]",
-  plugins: [...common.plugins, cachedBundles(files)],
+  plugins: [...common.plugins, cachedBundles(files), verbsPlugin(await verbSpecs())],
   write: false,
 });
 for (const { path, text } of cli.outputFiles) {

@@ -11,6 +11,7 @@ import { wrapMessage } from "./output/wrap.js";
 import { zodIssueLines } from "./parse/issues.js";
 import { declareProgram } from "./program.js";
 import { redactUrl } from "./redact.js";
+import { declareVerbs } from "./tree.js";
 
 export interface MainOptions {
   /** Aborted on Ctrl-C by the launcher; long runs stop cleanly when it fires. */
@@ -62,10 +63,8 @@ export async function buildProgram(
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   const group = argv === "all" ? "all" : groupOf(argv, program);
-  // `assess mcp` serves the commands' work as tools: it is declared here, above the commands.
-  await registerCommands(program, groupSetup(ctx, setExitCode), group, {
-    mcp: () => import("./mcp/index.js"),
-  });
+  await registerCommands(program, groupSetup(ctx, setExitCode), group);
+  await declareVerbs(program, ctx, setExitCode, all(group) ? "all" : group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
     for (const sub of command.commands) {
@@ -76,6 +75,9 @@ export async function buildProgram(
   inherit(program);
   return program;
 }
+
+/** help and completion work on the whole tree: they need every group declared. */
+const all = (group: string | undefined) => group === "all" || group === "help" || group === "completion";
 
 /** The one error handler: a message, a hint of what to do next, and the exit code (README "Exit codes"). */
 function report(ctx: Context, error: unknown): number {

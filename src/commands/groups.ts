@@ -23,6 +23,16 @@ const SUMMARIES = {
   help: `Show help for a command, or a topic: ${Object.keys(TOPICS).join(", ")}`,
 };
 
+/** The summaries of groups below a group (`assess tests settings`), by their path. */
+export const SUBGROUPS: Record<string, string> = {
+  "tests settings": "Read or change a test's settings",
+};
+
+/** The verbs a group's help lists first, in this order, by the group's path; the others follow by name. */
+export const ORDER: Record<string, string[]> = {
+  users: ["create", "update", "activate", "deactivate"],
+};
+
 export type GroupName = keyof typeof SUMMARIES;
 
 export const GROUPS = Object.entries(SUMMARIES).map(([name, summary]) => ({

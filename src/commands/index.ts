@@ -4,11 +4,8 @@ import type { GroupSetup } from "./shared/verbs.js";
 
 type GroupModule = { register(group: Command, setup: GroupSetup): void };
 
-/** Groups declared above the commands' layer, by the CLI itself: `mcp` (src/mcp/) serves the commands' work. */
-type AboveCommands = "mcp";
-
 /** Each group's module, loaded only when a command line names the group. */
-const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModule>> = {
+const MODULES: Partial<Record<GroupName, () => Promise<GroupModule>>> = {
   tests: () => import("./tests/index.js"),
   invite: () => import("./invite/index.js"),
   links: () => import("./links/index.js"),
@@ -16,7 +13,6 @@ const MODULES: Record<Exclude<GroupName, AboveCommands>, () => Promise<GroupModu
   attempts: () => import("./attempts/index.js"),
   callbacks: () => import("./callbacks/index.js"),
   gdpr: () => import("./gdpr/index.js"),
-  users: () => import("./users/index.js"),
   employees: () => import("./employees/index.js"),
   auth: () => import("./auth/index.js"),
   config: () => import("./config/index.js"),
@@ -32,13 +28,11 @@ export async function registerCommands(
   program: Command,
   setup: GroupSetup,
   wanted: string | undefined,
-  above: Record<AboveCommands, () => Promise<GroupModule>>,
 ): Promise<void> {
   // help and completion work on the whole tree: they need every group declared.
   const all = wanted === "all" || wanted === "help" || wanted === "completion";
-  const modules: Record<GroupName, () => Promise<GroupModule>> = { ...MODULES, ...above };
   for (const group of program.commands) {
-    const name = group.name() as GroupName;
-    if (all || name === wanted) (await modules[name]()).register(group, setup);
+    const load = MODULES[group.name() as GroupName];
+    if (load && (all || group.name() === wanted)) (await load()).register(group, setup);
   }
 }

@@ -27,7 +27,7 @@ import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
 import { ID_SOURCES, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
 
-export const options = z.object({ allowWrites: z.union([z.boolean(), z.string()]).optional() });
+type Options = { allowWrites?: boolean | string };
 
 /** The largest JSON-RPC message read from the client: a bulk call of 1000 rows is ~0.2 MB. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -37,7 +37,7 @@ const MAX_RESULT_CHARS = 1024 * 1024;
 const MAX_RESOURCE_TESTS = 1000;
 const TESTS_URI = "assess://tests";
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export async function run(ctx: Context, o: Options): Promise<number> {
   const allowed = allowedGroups(o.allowWrites);
   if (ctx.dryRun) {
     throw new UsageError(

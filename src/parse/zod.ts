@@ -26,5 +26,7 @@ export {
   union,
   unknown,
   url,
+  type ZodArray,
+  type ZodOptional,
   type ZodType,
 } from "zod";

@@ -42,7 +42,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "the MCP server: the commands' operations as tools for assistants", paths: ["mcp/"] },
   {
     name: "the program's root, the process's runtime (V8 flags, code cache)",
-    paths: ["program.ts", "runtime/"],
+    paths: ["program.ts", "tree.ts", "runtime/"],
   },
   { name: "the CLI", paths: ["cli.ts"] },
   { name: "the launcher and the build", paths: ["launch.ts", "build.mjs"] },
