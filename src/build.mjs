@@ -62,7 +62,10 @@ function verbsPlugin(specs) {
       b.onResolve({ filter: /^assess:verbs$/ }, () => ({ path: "assess:verbs", namespace: "assess-verbs" }));
       b.onLoad({ filter: /.*/, namespace: "assess-verbs" }, () => ({
         contents: specs
-          ? verbsModule(src).replace(/path: (\[[^\]]*\]),/g, (all, path) => `${all} spec: ${JSON.stringify(specs[path])},`)
+          ? verbsModule(src).replace(
+              /path: (\[[^\]]*\]),/g,
+              (all, path) => `${all} spec: ${JSON.stringify(specs[path])},`,
+            )
           : verbsModule(src),
         resolveDir: src,
       }));

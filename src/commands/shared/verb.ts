@@ -40,12 +40,7 @@ export interface VerbDeclaration<F extends Flags, A extends Args> {
   flags?: F;
   examples: string[];
   notes?: string;
-  run(
-    ctx: Context,
-    options: OptionsOf<F>,
-    args: ArgsOf<A>,
-    command: Command,
-  ): Promise<number | undefined>;
+  run(ctx: Context, options: OptionsOf<F>, args: ArgsOf<A>, command: Command): Promise<number | undefined>;
 }
 
 /** A declared verb: its spec, and `start`, which parses what commander read and runs it. */
