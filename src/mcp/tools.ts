@@ -5,12 +5,11 @@
  */
 
 import * as s from "../api/schemas.js";
-import { statsOfPeriod } from "../commands/reports/stats.js";
-import { MAX_WINDOWS_UNASKED } from "../commands/shared/verbs.js";
+import { MAX_WINDOWS_UNASKED, spanOf, windowCount } from "../core/periods.js";
+import { statsOfPeriod } from "../core/stats.js";
 import { UsageError } from "../errors.js";
 import { toServiceTime } from "../parse/dates.js";
 import * as z from "../parse/zod.js";
-import { spanOf, windowCount } from "../sdk/attempts.js";
 import { bulkTool } from "./bulk.js";
 import { operationTools, paging, toolResult } from "./operations.js";
 import { builtOn, idArgument, type Tool, tool } from "./tool.js";
@@ -100,7 +99,7 @@ const COMPOSITE: Record<string, Tool> = {
           .describe("Pass mark, a score percentage from 0 to 100"),
       }),
     call: async ({ client, ctx }, { testIds, passMark, ...span }) => {
-      const { stats } = await statsOfPeriod(ctx, client, periodOf(span), { testIds, passMark });
+      const { stats } = await statsOfPeriod(ctx, client.api, periodOf(span), { testIds, passMark });
       return { tests: stats };
     },
   }),

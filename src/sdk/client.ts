@@ -20,7 +20,10 @@ const DEFAULT_PAGE_SIZE = 100;
 
 /** The listing's code (windows, dates) is loaded on first use: most commands never list attempts. */
 async function* attemptPages(api: Api, { from, to, ...options }: AttemptSpan) {
-  const { attemptWindows, spanOf } = await import("./attempts.js");
+  const [{ attemptWindows }, { spanOf }] = await Promise.all([
+    import("../core/finished-attempts.js"),
+    import("../core/periods.js"),
+  ]);
   for await (const { attempts } of attemptWindows(api, spanOf({ from, to }), options)) yield attempts;
 }
 

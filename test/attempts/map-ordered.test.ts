@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mapOrdered } from "../../src/sdk/map-ordered.js";
+import { mapOrdered } from "../../src/core/map-ordered.js";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

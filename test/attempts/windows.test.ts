@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { inclusiveBounds, MAX_WINDOW_MS, splitWindows } from "../../src/sdk/attempts.js";
+import { inclusiveBounds, MAX_WINDOW_MS, splitWindows } from "../../src/core/periods.js";
 
 const SECOND = 1000;
 const DAY = 86_400_000;

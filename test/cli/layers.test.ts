@@ -48,6 +48,35 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: "the launcher and the build", paths: ["launch.ts", "build.mjs"] },
 ];
 
+/**
+ * The imports of commands/ from outside it that must be: the CLI's entry wiring, which declares the command tree
+ * and the `assess mcp` command with the verbs' declaration machinery (commands/shared/). Some name files of the
+ * verb declarations being merged at the same time (tree.ts, mcp/mcp.ts, commands/shared/verb.ts and flags.ts).
+ */
+const WIRING = new Set([
+  "cli.ts -> commands/groups.ts",
+  "cli.ts -> commands/index.ts",
+  "cli.ts -> commands/shared/verbs.ts",
+  "program.ts -> commands/groups.ts",
+  "build.mjs -> commands/verb-files.mjs",
+  "tree.ts -> commands/groups.ts",
+  "tree.ts -> commands/shared/completion-values.ts",
+  "tree.ts -> commands/shared/flags.ts",
+  "tree.ts -> commands/shared/verb.ts",
+  "mcp/index.ts -> commands/shared/verbs.ts",
+  "mcp/mcp.ts -> commands/shared/flags.ts",
+  "mcp/mcp.ts -> commands/shared/verb.ts",
+  // The bulk job factory's move (issue 37, item 2) takes these out of commands/ at the same time.
+  "mcp/bulk.ts -> commands/callbacks/ids.ts",
+  "mcp/bulk.ts -> commands/callbacks/resend.ts",
+  "mcp/bulk.ts -> commands/shared/bulk-run.ts",
+]);
+
+/** The command group of a path relative to src/ (`attempts` of commands/attempts/watch.ts), if in one. */
+function groupOf(path: string): string | undefined {
+  return /^commands\/([^/]+)\//.exec(path)?.[1];
+}
+
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -128,6 +157,31 @@ describe("imports between layers", () => {
     // The rule can fail: the checking pass itself does import them.
     const check = sources.find(({ path }) => path === "bulk/engine/check.ts")!;
     expect(importsOf(check.file).filter((target) => target.startsWith("bulk/speedups/"))).not.toEqual([]);
+  });
+
+  it("nothing outside commands/ imports a command, but the CLI's wiring", () => {
+    const wrong = sources
+      .filter(({ path }) => !path.startsWith("commands/"))
+      .flatMap(({ file, path }) =>
+        importsOf(file)
+          .filter((target) => target.startsWith("commands/") && !WIRING.has(`${path} -> ${target}`))
+          .map((target) => `src/${path} imports src/${target}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it("no command group imports another: what groups share is in commands/shared/ or below commands/", () => {
+    const wrong = sources
+      .filter(({ path }) => groupOf(path) !== undefined)
+      .flatMap(({ file, path }) =>
+        importsOf(file)
+          .filter((target) => {
+            const group = groupOf(target);
+            return group !== undefined && group !== groupOf(path) && group !== "shared";
+          })
+          .map((target) => `src/${path} imports src/${target}`),
+      );
+    expect(wrong).toEqual([]);
   });
 
   it("the rule can fail: an upward import is caught", () => {

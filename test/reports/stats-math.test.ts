@@ -3,8 +3,8 @@
  * computeStats.
  */
 import { describe, expect, it } from "vitest";
-import type { ReportOutcome } from "../../src/commands/reports/period-reports.js";
-import { computeStats, dayOf, scoreOf } from "../../src/commands/reports/stats-compute.js";
+import type { ReportOutcome } from "../../src/core/period-reports.js";
+import { computeStats, dayOf, scoreOf } from "../../src/core/stats.js";
 import {
   bar,
   groupSums,
@@ -14,7 +14,7 @@ import {
   perDay,
   sparkline,
   summarize,
-} from "../../src/commands/reports/stats-math.js";
+} from "../../src/core/stats-math.js";
 
 describe("stats math", () => {
   it("percentiles interpolate linearly between ranks, as numpy.percentile's default", () => {

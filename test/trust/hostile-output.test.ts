@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_WINDOWS_UNASKED } from "../../src/commands/shared/verbs.js";
+import { MAX_WINDOWS_UNASKED } from "../../src/core/periods.js";
 import { escapeControls, jsonText } from "../../src/escape.js";
 import { eventually, startLiveCli } from "../callbacks/live.js";
 import { ndjson, type RunOptions, type RunResult, runBin, runCli, useTestEnv } from "../helpers/cli.js";

@@ -52,7 +52,7 @@ export function reattemptKey(email: string): string {
 
 /**
  * The finished attempts of the tests named (all when `testIds` is undefined), from the attempt listing's
- * windows (`attemptWindows` of sdk/attempts.ts: ≤30 days each, in time order, so a later attempt of a
+ * windows (`attemptWindows` of core/finished-attempts.ts: ≤30 days each, in time order, so a later attempt of a
  * candidate wins), into `index`: what was read stays there when a window fails. An attempt whose ids are not
  * plainly ids (`"007"`, `true`: src/identity.ts) is left out, counted in `refused`.
  */

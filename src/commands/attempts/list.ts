@@ -1,8 +1,9 @@
 import type { Context } from "../../context.js";
+import { attemptsOfPeriod, requireTests } from "../../core/finished-attempts.js";
 import { choice, id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { ATTEMPT_STATES } from "../../spec/limits.js";
-import { attemptsOfPeriod, periodFromOptions, periodOptions, requireTests } from "./period.js";
+import { periodFromOptions, periodOptions } from "../shared/period.js";
 
 export const ATTEMPT_COLUMNS = [
   { key: "testInvitationId", header: "INVITATION" },
@@ -26,11 +27,11 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const period = await periodFromOptions(ctx, o);
   const tests = [...new Set(o.test ?? [])];
   const client = await ctx.client();
-  await requireTests(client, tests);
+  await requireTests(client.api, tests);
   const progress = ctx.progress("windows");
   // With --limit, one window at a time: reading stops with the window that brings the N-th attempt.
   const concurrency = o.limit !== undefined ? 1 : undefined;
-  const pages = attemptsOfPeriod(ctx, client, period, { state: o.state, progress, tests, concurrency });
+  const pages = attemptsOfPeriod(ctx, client.api, period, { state: o.state, progress, tests, concurrency });
   const count = await ctx.out.list(pages, ATTEMPT_COLUMNS, o.limit).finally(() => progress.done());
   if (count === 0) ctx.info(`No attempts in that period${tests.length > 0 ? " for those tests" : ""}.`);
   return 0;

@@ -9,10 +9,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
+import { describeDestination, type Forwarder, retryable } from "../../core/forward.js";
+import { SECRET_ENV, webhookId } from "../../core/signing.js";
 import { jsonText } from "../../escape.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
-import { describeDestination, type Forwarder, retryable } from "../callbacks/forward.js";
-import { SECRET_ENV, webhookId } from "../callbacks/signing.js";
 import { deadLetterPath, type PendingDelivery, type WatchStore, writeDeadLetter } from "./watch-state.js";
 
 /** Backing off stops growing here (or at --interval, when that is longer). */

@@ -10,6 +10,9 @@ import { keyFingerprint } from "../../bulk/engine/ledger.js";
 import { effectiveValues } from "../../config/resolve.js";
 import { configDir } from "../../config/store.js";
 import type { Context } from "../../context.js";
+import { attemptsOfPeriod, requireTests } from "../../core/finished-attempts.js";
+import { Forwarder, parseDestination } from "../../core/forward.js";
+import { signerFor } from "../../core/signing.js";
 import { ApiError, InterruptedError, NetworkError, UsageError } from "../../errors.js";
 import { Output, type Row } from "../../output/output.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
@@ -17,10 +20,8 @@ import { FLAG } from "../../parse/flag.js";
 import { duration, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
-import { Forwarder, parseDestination } from "../callbacks/forward.js";
-import { signerFor } from "../callbacks/signing.js";
+import { confirmCalls } from "../shared/period.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
-import { attemptsOfPeriod, confirmCalls, requireTests } from "./period.js";
 import {
   backoff,
   type Deliverer,
@@ -77,7 +78,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     key: keyFingerprint(client.api.client.options.apiKey),
     tests,
   });
-  await requireTests(client, tests);
+  await requireTests(client.api, tests);
 
   const deliverer =
     o.exec !== undefined
@@ -153,7 +154,7 @@ async function watch(
       // The attempts of this poll not shown before, in the listing's order.
       const fresh: TestAttempt[] = [];
       try {
-        for await (const page of attemptsOfPeriod(ctx, client, { start: from, end: until }, { tests })) {
+        for await (const page of attemptsOfPeriod(ctx, client.api, { start: from, end: until }, { tests })) {
           fresh.push(
             ...page.filter((attempt) => state.shown[String(attempt.testInvitationId)] === undefined),
           );

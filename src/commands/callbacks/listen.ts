@@ -5,6 +5,8 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { hostname } from "node:os";
 import { openForAppend } from "../../config/private.js";
 import type { Context } from "../../context.js";
+import { describeDestination, Forwarder, parseDestination } from "../../core/forward.js";
+import { signerFor } from "../../core/signing.js";
 import { UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
@@ -12,9 +14,7 @@ import { FLAG } from "../../parse/flag.js";
 import { duration, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { listenError } from "../shared/listen.js";
-import { describeDestination, Forwarder, parseDestination } from "./forward.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
-import { signerFor } from "./signing.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 

@@ -7,9 +7,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Delivery, describeDestination, type Forwarder } from "../../core/forward.js";
+import { webhookId } from "../../core/signing.js";
 import { field, isRecord, positiveId } from "../../fields.js";
-import { type Delivery, describeDestination, type Forwarder } from "./forward.js";
-import { webhookId } from "./signing.js";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Slow or stalled senders are cut off instead of holding a socket forever. */

@@ -7,6 +7,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
+import { finishedAttempts, requireTests } from "../../core/finished-attempts.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { field, isRecord, positiveId } from "../../fields.js";
@@ -14,8 +15,8 @@ import { serviceId } from "../../identity.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { finishedAttempts, periodFromOptions, periodOptions, requireTests } from "../attempts/period.js";
 import { SHOWN } from "../shared/bulk-report.js";
+import { periodFromOptions, periodOptions } from "../shared/period.js";
 import { listInput } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
@@ -41,8 +42,8 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   const tests = [...new Set(o.test ?? [])];
   const client = await ctx.client();
   ctx.planWithReads("Reading the period's finished attempts to know which notifications are missing");
-  await requireTests(client, tests);
-  const finished = await finishedAttempts(ctx, client, period, tests);
+  await requireTests(client.api, tests);
+  const finished = await finishedAttempts(ctx, client.api, period, tests);
   // Each attempt once by its number (`7001` and `"7001"` are one); an id no attempt can have is named and
   // skipped: the others are still resent, and the run exits 1 at its end.
   const valid = new Set<number>();

@@ -2,13 +2,14 @@
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
 import type { ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
+import { finishedAttempts } from "../../core/finished-attempts.js";
 import { UsageError } from "../../errors.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { finishedAttempts, periodFromOptions, periodOptions } from "../attempts/period.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { periodFromOptions, periodOptions } from "../shared/period.js";
 import { fileInput, type IdsInput, listInput } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
@@ -157,7 +158,7 @@ async function idsInput(ctx: Context, args: string[], o: Options): Promise<IdsIn
   if (o.file !== undefined) return fileInput(o.file, ctx.io.stdin);
   const range = await periodFromOptions(ctx, o);
   ctx.planWithReads("Reading the period's finished attempts to know which notifications would be resent");
-  const attempts = await finishedAttempts(ctx, await ctx.client(), range);
+  const attempts = await finishedAttempts(ctx, (await ctx.client()).api, range);
   // Number(): the service may send its ids as numeric strings (api/schemas.ts num); the request takes numbers.
   const ids = attempts.map((attempt) => Number(attempt.testInvitationId));
   if (ids.length === 0) {

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
-import { valuesOf } from "./values.js";
+import { valuesOf } from "../shared/completion-values.js";
 
 /** `<shell>` is one of bash, zsh and fish: commander checks its choices. */
 export async function run(ctx: Context, _o: unknown, [shell]: string[], command: Command): Promise<number> {

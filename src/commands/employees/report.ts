@@ -1,8 +1,8 @@
 import type { Context } from "../../context.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { showReport } from "../reports/get.js";
 import { resolveTestId } from "../shared/options.js";
+import { showReport } from "../shared/report.js";
 
 export const options = z.object({ test: id().optional() });
 export const args = z.tuple([id()]);

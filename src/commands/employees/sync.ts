@@ -10,6 +10,7 @@ import type { BulkEntry, BulkRow, InvalidRow } from "../../bulk/engine/types.js"
 import { planSync, pruneLimit, type ServiceRecordRef, type SyncPlan } from "../../bulk/plan/sync.js";
 import type { Employee } from "../../bulk/rows/employees.js";
 import type { Context } from "../../context.js";
+import { mapOrdered } from "../../core/map-ordered.js";
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { serviceId } from "../../identity.js";
@@ -17,7 +18,6 @@ import { formatCount } from "../../output/progress.js";
 import { int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
-import { mapOrdered } from "../../sdk/map-ordered.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { runReported } from "../shared/bulk-run.js";
 import { confirmOrYes } from "../shared/options.js";

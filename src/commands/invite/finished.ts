@@ -70,7 +70,7 @@ export async function lookUpFinished(
   ctx.info(
     `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
   );
-  const { attemptWindows } = await import("../../sdk/attempts.js");
+  const { attemptWindows } = await import("../../core/finished-attempts.js");
   const refusedIds = { count: 0 };
   const warnRefused = () => {
     if (refusedIds.count > 0)

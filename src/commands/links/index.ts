@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { offers } from "../completion/values.js";
+import { offers } from "../shared/completion-values.js";
 import { examples, type GroupSetup, TIMEZONE } from "../shared/verbs.js";
 
 type Listed = "INVITATION_TYPES" | "PROCTORING_MODES" | "SCHEDULE_TYPES" | "LINK_STATUSES";

@@ -5,14 +5,14 @@ import { extname } from "node:path";
 import { finished } from "node:stream/promises";
 import type { Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
+import { periodReports } from "../../core/period-reports.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { type Column, Output, type Row } from "../../output/output.js";
 import { id, int } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { periodFromOptions, periodOptions } from "../attempts/period.js";
-import { periodReports } from "./period-reports.js";
+import { periodFromOptions, periodOptions } from "../shared/period.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".csv": "csv",
@@ -62,7 +62,13 @@ export async function run(ctx: Context, o: z.infer<typeof options>): Promise<num
   if (file !== undefined) checkTarget(file, { option: "--out", force: o.force === true });
   const period = await periodFromOptions(ctx, o);
   const tests = o.test === undefined ? [] : [o.test];
-  const { attempts, outcomes } = await periodReports(ctx, await ctx.client(), period, tests, o.concurrency);
+  const { attempts, outcomes } = await periodReports(
+    ctx,
+    (await ctx.client()).api,
+    period,
+    tests,
+    o.concurrency,
+  );
 
   const rows = outcomes.flatMap((outcome) =>
     "report" in outcome ? [exportRow(outcome.attempt, outcome.report)] : [],

@@ -5,22 +5,16 @@
  */
 import { largest } from "../../arrays.js";
 import type { Context } from "../../context.js";
+import { FINAL_STATUSES, statsOfPeriod, type TestStats } from "../../core/stats.js";
+import { bar, groupSums, histogram, sparkline } from "../../core/stats-math.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";
-import { toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import type { Client } from "../../sdk/client.js";
-import { type Period, periodFromOptions, periodOptions } from "../attempts/period.js";
-import { periodReports } from "./period-reports.js";
-import { computeStats, FINAL_STATUSES, type TestStats } from "./stats-compute.js";
-import { bar, groupSums, histogram, sparkline, utcDay } from "./stats-math.js";
-
-/** Reports fetched at once unless told otherwise (`assess mcp` does not). */
-const REPORT_CONCURRENCY = 8;
+import { periodFromOptions, periodOptions } from "../shared/period.js";
 
 /** A score percentage from 0 to 100, decimals allowed (`--pass-mark 62.5`). */
 const passMark = () =>
@@ -39,32 +33,9 @@ export const options = z.object({
   concurrency: int(1, 32),
 });
 
-/** The numbers of a period per test (only `testIds` when given), for `reports stats` and `assess mcp`. */
-export async function statsOfPeriod(
-  ctx: Context,
-  client: Client,
-  period: Period,
-  options: { testIds?: number[]; passMark?: number; concurrency?: number },
-) {
-  const testIds = [...new Set(options.testIds ?? [])];
-  const concurrency = options.concurrency ?? REPORT_CONCURRENCY;
-  const { attempts, outcomes } = await periodReports(ctx, client, period, testIds, concurrency);
-  const lastTime = Math.max(period.start.getTime(), Math.min(period.end.getTime(), Date.now()));
-  const stats = computeStats({
-    outcomes,
-    testIds,
-    from: toServiceTime(period.start),
-    to: toServiceTime(period.end),
-    firstDay: utcDay(period.start),
-    lastDay: utcDay(new Date(lastTime)),
-    passMark: options.passMark,
-  });
-  return { stats, attempts, outcomes };
-}
-
 export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
-  const { stats, attempts, outcomes } = await statsOfPeriod(ctx, await ctx.client(), period, {
+  const { stats, attempts, outcomes } = await statsOfPeriod(ctx, (await ctx.client()).api, period, {
     testIds: o.test,
     passMark: o.passMark,
     concurrency: o.concurrency,
@@ -95,7 +66,7 @@ const HISTOGRAM_WIDTH = 30;
 /** Marks of a sparkline at most, whatever the terminal's width: a quarter of a year, a day a mark. */
 const MAX_SPARKLINE = 92;
 
-// The numbers as --json has them (rounded once, in stats-compute.ts): the same in every format.
+// The numbers as --json has them (rounded once, in core/stats.ts): the same in every format.
 const num = (n: number | null) => (n === null ? "–" : String(n));
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

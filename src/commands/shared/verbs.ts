@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
+import { MAX_WINDOWS_UNASKED } from "../../core/periods.js";
 import { UsageError } from "../../errors.js";
 import { FLAG } from "../../parse/flag.js";
 import type { infer as Infer, ZodType } from "../../parse/zod.js";
@@ -84,9 +85,6 @@ function argName(command: Command, index: PropertyKey): string {
 export function examples(command: Command, lines: string[]): Command {
   return command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`);
 }
-
-/** Calls (30-day windows) a period's attempt listing makes without asking (attempts/period.ts asks above). */
-export const MAX_WINDOWS_UNASKED = 24;
 
 /** `--yes` of every command that lists the attempts of a period: `.option(...PERIOD_YES)`. */
 export const PERIOD_YES = [

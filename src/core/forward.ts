@@ -1,16 +1,17 @@
 /**
  * Where `attempts watch --forward` and `callbacks listen --forward-to` send what they get: a plain URL (the
  * JSON, signed when a signing secret is set), `slack:<incoming webhook URL>` or `teams:<workflow URL>` (a
- * message people read, ./messages.ts). One deadline per try covers connecting, headers and the whole answer.
+ * message people read, ./forward-messages.ts). One deadline per try covers connecting, headers and the whole
+ * answer.
  */
 import { inspect } from "node:util";
-import { retryAfterMs } from "../../api/retry.js";
-import { Agent, type Dispatcher, request } from "../../api/undici.js";
-import { formatDuration } from "../../parse/dates.js";
-import { httpUrl } from "../../parse/flags.js";
-import { redactUrlParts } from "../../redact.js";
-import { VERSION } from "../../version.js";
-import { slackMessage, teamsMessage } from "./messages.js";
+import { retryAfterMs } from "../api/retry.js";
+import { Agent, type Dispatcher, request } from "../api/undici.js";
+import { formatDuration } from "../parse/dates.js";
+import { httpUrl } from "../parse/flags.js";
+import { redactUrlParts } from "../redact.js";
+import { VERSION } from "../version.js";
+import { slackMessage, teamsMessage } from "./forward-messages.js";
 import type { Signer } from "./signing.js";
 
 /** What is read of a receiver's answer: enough to see it ended; the rest is dropped. */

@@ -1,5 +1,5 @@
 /** The numbers and marks of `reports stats`: statistics, histogram, days, bars and sparklines; no I/O. */
-import { largest } from "../../arrays.js";
+import { largest } from "../arrays.js";
 
 export function mean(values: readonly number[]): number | undefined {
   return values.length === 0 ? undefined : sum(values) / values.length;

@@ -2,12 +2,13 @@
  * The finished attempts of a period and their reports, for `reports export` and `reports stats`. A report that
  * cannot be fetched is kept as an outcome with its error; a bad key or permission (exit 4) stops the run.
  */
-import type { Report, TestAttempt } from "../../api/schemas.js";
-import type { Context } from "../../context.js";
-import { ExitCode, InterruptedError } from "../../errors.js";
-import type { Client } from "../../sdk/client.js";
-import { mapOrdered } from "../../sdk/map-ordered.js";
-import { finishedAttempts, type Period, requireTests } from "../attempts/period.js";
+import type { Api } from "../api/endpoints.js";
+import type { Report, TestAttempt } from "../api/schemas.js";
+import { ExitCode, InterruptedError } from "../errors.js";
+import { finishedAttempts, requireTests } from "./finished-attempts.js";
+import { mapOrdered } from "./map-ordered.js";
+import type { Notices } from "./notices.js";
+import type { Period } from "./periods.js";
 
 export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt: TestAttempt; error: Error };
 
@@ -16,22 +17,22 @@ export type ReportOutcome = { attempt: TestAttempt; report: Report } | { attempt
  * one's report in the attempts' order, at most `concurrency` requests at once.
  */
 export async function periodReports(
-  ctx: Context,
-  client: Client,
+  notices: Notices,
+  api: Api,
   period: Period,
   testIds: readonly number[],
   concurrency: number,
 ) {
-  await requireTests(client, testIds);
-  const attempts = await finishedAttempts(ctx, client, period, testIds);
+  await requireTests(api, testIds);
+  const attempts = await finishedAttempts(notices, api, period, testIds);
 
   const outcomes: ReportOutcome[] = [];
-  const fetching = ctx.progress("reports");
+  const fetching = notices.progress("reports");
   try {
     const reports = mapOrdered(attempts, concurrency, async (attempt): Promise<ReportOutcome> => {
-      if (ctx.signal.aborted) throw new InterruptedError();
+      if (notices.signal.aborted) throw new InterruptedError();
       try {
-        return { attempt, report: await client.reports.get(attempt.testInvitationId) };
+        return { attempt, report: await api.call("getReport", [attempt.testInvitationId]) };
       } catch (error) {
         if ((error as { exitCode?: number }).exitCode === ExitCode.auth) throw error;
         return { attempt, error: error as Error };
@@ -44,6 +45,6 @@ export async function periodReports(
   } finally {
     fetching.done();
   }
-  if (ctx.signal.aborted) throw new InterruptedError();
+  if (notices.signal.aborted) throw new InterruptedError();
   return { attempts, outcomes };
 }

@@ -3,11 +3,41 @@
  * A score may come as a number or numeric text: the report's `scorePercentage`, else its points out of its
  * total. The day of an attempt is the report's `completedOn`, else its `attemptedOn`; no offset means UTC.
  */
-import type { Report, TestAttempt } from "../../api/schemas.js";
-import { field, numberOf } from "../../fields.js";
-import { attemptTestId } from "../attempts/period.js";
-import type { ReportOutcome } from "./period-reports.js";
+import type { Api } from "../api/endpoints.js";
+import type { Report, TestAttempt } from "../api/schemas.js";
+import { field, numberOf } from "../fields.js";
+import { toServiceTime } from "../parse/dates.js";
+import { attemptTestId } from "./finished-attempts.js";
+import type { Notices } from "./notices.js";
+import { periodReports, type ReportOutcome } from "./period-reports.js";
+import type { Period } from "./periods.js";
 import { histogram, perDay, summarize, utcDay } from "./stats-math.js";
+
+/** Reports fetched at once unless told otherwise (`assess mcp` does not). */
+const REPORT_CONCURRENCY = 8;
+
+/** The numbers of a period per test (only `testIds` when given), for `reports stats` and `assess mcp`. */
+export async function statsOfPeriod(
+  notices: Notices,
+  api: Api,
+  period: Period,
+  options: { testIds?: number[]; passMark?: number; concurrency?: number },
+) {
+  const testIds = [...new Set(options.testIds ?? [])];
+  const concurrency = options.concurrency ?? REPORT_CONCURRENCY;
+  const { attempts, outcomes } = await periodReports(notices, api, period, testIds, concurrency);
+  const lastTime = Math.max(period.start.getTime(), Math.min(period.end.getTime(), Date.now()));
+  const stats = computeStats({
+    outcomes,
+    testIds,
+    from: toServiceTime(period.start),
+    to: toServiceTime(period.end),
+    firstDay: utcDay(period.start),
+    lastDay: utcDay(new Date(lastTime)),
+    passMark: options.passMark,
+  });
+  return { stats, attempts, outcomes };
+}
 
 /** One test's numbers, as `--json` prints them (score statistics are percentages, rounded to 2 decimals). */
 export type TestStats = ReturnType<typeof computeStats>[number];

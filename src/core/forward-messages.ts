@@ -3,8 +3,8 @@
  * read: Slack Block Kit or a Teams Adaptive Card. Every value is hostile: control characters escaped, lengths
  * capped, and only an http(s) link becomes a button.
  */
-import { escapeControls } from "../../escape.js";
-import { field } from "../../fields.js";
+import { escapeControls } from "../escape.js";
+import { field } from "../fields.js";
 
 /** Slack caps a section's text at 3,000 characters and a field at 2,000; a line here stays well short. */
 const VALUE_CHARS = 200;

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import { inspect } from "node:util";
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../errors.js";
 
 export const SECRET_ENV = "ASSESS_WEBHOOK_SECRET";
 const MAKE_ONE = "Make one with: echo whsec_$(openssl rand -base64 32)";
