@@ -6,8 +6,8 @@
 
 import { VERBS } from "assess:verbs";
 import { Argument, type Command, Option } from "commander";
-import { offers } from "./commands/completion/values.js";
 import { ORDER, SUBGROUPS } from "./commands/groups.js";
+import { offers } from "./commands/shared/completion-values.js";
 import type { FlagSpec } from "./commands/shared/flags.js";
 import { longName, type VerbSpec } from "./commands/shared/verb.js";
 import type { Context } from "./context.js";

@@ -1,6 +1,7 @@
 /** Flags several verbs take, declared once here (a verb's own flags are declared in its file). */
+
+import { MAX_WINDOWS_UNASKED } from "../../core/periods.js";
 import { flag } from "./flags.js";
-import { MAX_WINDOWS_UNASKED } from "./verbs.js";
 
 /** `--yes` of every verb that lists the attempts of a period. */
 export const periodYes = () =>
