@@ -16,11 +16,6 @@ const MODULES: Partial<Record<GroupName, () => Promise<GroupModule>>> = {
   employees: () => import("./employees/index.js"),
   auth: () => import("./auth/index.js"),
   config: () => import("./config/index.js"),
-  api: () => import("./api/index.js"),
-  sandbox: () => import("./sandbox/index.js"),
-  openapi: () => import("./openapi/index.js"),
-  completion: () => import("./completion/index.js"),
-  help: () => import("./help/index.js"),
 };
 
 /** Declares in full the group `wanted` names ("all": every group) into its stub (src/program.ts). */

@@ -7,6 +7,7 @@ import type { Api } from "../api/endpoints.js";
 import type { Report, TestAttempt } from "../api/schemas.js";
 import { field, numberOf } from "../fields.js";
 import { toServiceTime } from "../parse/dates.js";
+import { FINAL_STATUSES } from "../spec/final-statuses.js";
 import { attemptTestId } from "./finished-attempts.js";
 import type { Notices } from "./notices.js";
 import { periodReports, type ReportOutcome } from "./period-reports.js";
@@ -70,9 +71,8 @@ function statusOf(attempt: TestAttempt, report: Report | undefined): string {
 }
 
 /** The statuses a finished attempt ends with, in this order; others the service sends follow by name. */
-export const FINAL_STATUSES = ["Complete", "TestLeft", "Terminated"];
 const statusRank = (status: string) => {
-  const rank = FINAL_STATUSES.indexOf(status);
+  const rank = (FINAL_STATUSES as readonly string[]).indexOf(status);
   return rank === -1 ? FINAL_STATUSES.length : rank;
 };
 

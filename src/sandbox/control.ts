@@ -2,11 +2,13 @@
  * Control endpoints under /_sandbox (no API key), so a sandbox in another process (`assess sandbox`) can be
  * driven by tests and by `assess sandbox complete`.
  */
+
+import type { FinalStatus } from "../spec/final-statuses.js";
 import type { Reply } from "./context.js";
 import { ApiError, MSG, statusError } from "./errors.js";
 import type { FaultSet } from "./faults.js";
 import { splitPath } from "./router.js";
-import type { FinalStatus, SandboxState } from "./state.js";
+import type { SandboxState } from "./state.js";
 import type { CompletionDelivery, RecordedRequest } from "./types.js";
 import { isObject } from "./validate.js";
 

@@ -7,7 +7,6 @@ export type {
   Certificate,
   Employee,
   EmployeeSkill,
-  FinalStatus,
   Invitation,
   InvitationStatus,
   SandboxState,

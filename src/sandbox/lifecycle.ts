@@ -1,10 +1,12 @@
 /** Moving an attempt through In Progress to its final status, and (re-)sending its notifications. */
+
+import { FINAL_STATUSES, type FinalStatus } from "../spec/final-statuses.js";
 import type { SandboxEnv } from "./context.js";
 import { isoSeconds } from "./dates.js";
 import { ApiError, MSG, statusError } from "./errors.js";
 import { buildNotification, type Delivery } from "./notify.js";
 import { scoreForInvitation } from "./scoring.js";
-import { FINAL_STATUSES, type FinalStatus, type Invitation, isFinished } from "./state.js";
+import { type Invitation, isFinished } from "./state.js";
 
 export function reportPdfUrl(env: SandboxEnv, id: number): string {
   return `${env.assessUrl()}/v3/reports/${id}/pdf`;

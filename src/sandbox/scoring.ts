@@ -1,6 +1,8 @@
 /** Deterministic attempt results: seeded by the invitation id so a completed attempt always scores the same. */
+
+import type { FinalStatus } from "../spec/final-statuses.js";
 import { mulberry32, type Rng } from "./prng.js";
-import type { AttemptResult, FinalStatus, Test } from "./state.js";
+import type { AttemptResult, Test } from "./state.js";
 
 export function performanceCategory(percentage: number): string {
   if (percentage >= 85) return "Excellent";

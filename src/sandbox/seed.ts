@@ -3,6 +3,7 @@
  * sandbox started with the same clock holds the same data (no Math.random here).
  */
 
+import type { FinalStatus } from "../spec/final-statuses.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
 import { DAY_MS, isoSeconds } from "./dates.js";
 import type { AccountId } from "./keys.js";
@@ -14,7 +15,6 @@ import type {
   Employee,
   EmployeeSkill,
   EmployeeStatus,
-  FinalStatus,
   Invitation,
   InvitationStatus,
   SandboxState,

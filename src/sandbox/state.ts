@@ -4,6 +4,7 @@
  */
 
 import { EMPLOYEE_STATUSES, type EmployeeStatus } from "../spec/employee-statuses.js";
+import { FINAL_STATUSES, type FinalStatus } from "../spec/final-statuses.js";
 import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 import type { AccountId } from "./keys.js";
 
@@ -73,13 +74,10 @@ export interface TestLink {
   };
 }
 
-export type FinalStatus = "Complete" | "TestLeft" | "Terminated";
 export type InvitationStatus = "Pending" | "In Progress" | "Cancelled" | "Expired" | FinalStatus;
 
-export const FINAL_STATUSES: readonly FinalStatus[] = ["Complete", "TestLeft", "Terminated"];
-
 export function isFinished(status: InvitationStatus): status is FinalStatus {
-  return status === "Complete" || status === "TestLeft" || status === "Terminated";
+  return (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
 export interface SectionResult {

@@ -1,4 +1,6 @@
 /** The public types of the sandbox (others code against these names: keep them stable). */
+
+import type { FinalStatus } from "../spec/final-statuses.js";
 import type { SandboxState } from "./state.js";
 
 export interface SandboxOptions {
@@ -86,7 +88,7 @@ export interface Sandbox {
   /** Sends "In Progress" then the final notification to the invitation's callbackURL. */
   completeAttempt(
     testInvitationId: number,
-    status?: "Complete" | "TestLeft" | "Terminated",
+    status?: FinalStatus,
   ): Promise<{ delivered: CompletionDelivery[] }>;
   /** The live store, for assertions in tests. */
   state: SandboxState;

@@ -187,7 +187,7 @@ describe("assess openapi", () => {
       );
     const chunks = holding("#/components/schemas/");
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatch(/^print-\w+\.cjs$/);
+    expect(chunks[0]).toMatch(/^openapi-\w+\.cjs$/);
     expect(holding("YAMLSeq")).toEqual(chunks);
   });
 

@@ -5,7 +5,7 @@
  */
 import { largest } from "../../arrays.js";
 import type { Context } from "../../context.js";
-import { FINAL_STATUSES, statsOfPeriod, type TestStats } from "../../core/stats.js";
+import { statsOfPeriod, type TestStats } from "../../core/stats.js";
 import { bar, groupSums, histogram, sparkline } from "../../core/stats-math.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { escapeControls } from "../../escape.js";
@@ -14,6 +14,7 @@ import type { Style } from "../../output/style.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, int, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
+import { FINAL_STATUSES } from "../../spec/final-statuses.js";
 import { periodFromOptions, periodOptions } from "../shared/period.js";
 
 /** A score percentage from 0 to 100, decimals allowed (`--pass-mark 62.5`). */

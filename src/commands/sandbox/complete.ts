@@ -3,16 +3,32 @@ import type { Context } from "../../context.js";
 import { ApiError, NetworkError } from "../../errors.js";
 import { getPath } from "../../output/format.js";
 import type { Row } from "../../output/output.js";
-import { id as idFlag } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { FINAL_STATUSES } from "../../spec/final-statuses.js";
+import { arg, flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
-export const options = z.object({
-  status: z.enum(["Complete", "TestLeft", "Terminated"]),
-  url: z.string().optional(),
+const flags = {
+  status: flag.choice(FINAL_STATUSES, "how the attempt ends", { value: "<status>" }).default("Complete"),
+  url: flag.text(
+    "<url>",
+    "the running sandbox (default: --base-url / ASSESS_BASE_URL; with --sandbox, the embedded one)",
+  ),
+};
+
+export default verb({
+  summary:
+    "Make a candidate finish an attempt in a running sandbox; its callback URL gets both notifications",
+  args: [arg.id("<testInvitationId>", "the invitation to complete")],
+  flags,
+  examples: [
+    "assess sandbox complete 100304",
+    "assess sandbox complete 100306 --status TestLeft --url http://127.0.0.1:4010",
+    "assess --sandbox sandbox complete 100311   # an attempt of the embedded sandbox (`assess --sandbox ...`)",
+  ],
+  run,
 });
-export const args = z.tuple([idFlag()]);
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [id]: z.infer<typeof args>) {
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [id]: [number]) {
   // With --sandbox, the embedded sandbox (its saved state): the attempts other `--sandbox` commands made.
   const base = (o.url ?? (await ctx.assessBaseUrl())).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;

@@ -49,7 +49,7 @@ export interface Verb {
   start(ctx: Context, command: Command, given: unknown[]): Promise<number>;
 }
 
-export function verb<F extends Flags = Record<never, never>, A extends Args = []>(
+export function verb<F extends Flags = Record<never, never>, const A extends Args = []>(
   declaration: VerbDeclaration<F, A>,
 ): Verb {
   const flags = (declaration.flags ?? {}) as Flags;

@@ -1,18 +1,31 @@
 import type { Context } from "../../context.js";
-import { int } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { flag } from "../shared/flags.js";
 import { listenError } from "../shared/listen.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
-export const options = z.object({
-  port: int(0, 65535),
-  host: z.string(),
-  state: z.string().optional(),
-  prefix: z.string(),
-  skillsPrefix: z.string(),
-  latency: int(0, 600_000),
+const flags = {
+  port: flag.int(0, 65535, "port to listen on (0 = any free port)").default("4010"),
+  host: flag.text("<host>", "address to bind").default("127.0.0.1"),
+  state: flag.text("<file.json>", "keep the sandbox's data in this file across restarts"),
+  prefix: flag.text("<path>", "serve the assessment API under this path prefix (e.g. /api)").default(""),
+  skillsPrefix: flag
+    .text("<path>", "serve the employee-skills API under this path prefix")
+    .default("/skills"),
+  latency: flag.int(0, 600_000, "add this much latency to every answer", "<ms>").default("0"),
+};
+
+export default verb({
+  summary: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
+  flags,
+  examples: [
+    "assess sandbox",
+    "assess sandbox --port 0 --state sandbox.json",
+    "ASSESS_BASE_URL=http://127.0.0.1:4010 ASSESS_SKILLS_BASE_URL=http://127.0.0.1:4010/skills assess tests list",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const { startSandbox, SANDBOX_KEYS } = await import("../../sandbox/index.js");
   const sandbox = await startSandbox({
     port: o.port,

@@ -1,9 +1,24 @@
 import type { Command } from "commander";
 import type { Context } from "../../context.js";
 import { valuesOf } from "../shared/completion-values.js";
+import { arg } from "../shared/flags.js";
+import { verb } from "../shared/verb.js";
+
+const SHELLS = ["bash", "zsh", "fish"] as const;
+
+export default verb({
+  summary: "Print a shell completion script generated from the command tree",
+  args: [arg.choice("<shell>", SHELLS, "the shell to complete in")],
+  examples: [
+    "assess completion bash > ~/.local/share/bash-completion/completions/assess",
+    "assess completion zsh > ~/.zfunc/_assess   # with fpath+=(~/.zfunc) in ~/.zshrc",
+    "assess completion fish > ~/.config/fish/completions/assess.fish",
+  ],
+  run,
+});
 
 /** `<shell>` is one of bash, zsh and fish: commander checks its choices. */
-export async function run(ctx: Context, _o: unknown, [shell]: string[], command: Command): Promise<number> {
+async function run(ctx: Context, _o: unknown, [shell]: [string], command: Command): Promise<number> {
   let root: Command = command;
   while (root.parent) root = root.parent;
   const nodes = await commandTree(root);

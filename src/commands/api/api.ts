@@ -9,20 +9,43 @@ import { readText } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
 import { MAX_BODY_BYTES } from "../shared/files.js";
+import { arg, flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
 const METHODS = ["GET", "POST", "PATCH", "PUT", "DELETE"] as const;
 const PAGE_KEYS = ["pageNo", "PageNumber"];
 
-export const options = z.object({
-  data: z.string().optional(),
+const flags = {
+  data: flag.text("<json>", "request body: JSON text, @file.json, or - for stdin").short("-d"),
   // Absent when no -f is given (a default of [] would show in help as "(default: [])").
-  field: z.array(z.string()).optional(),
-  skills: z.boolean().optional(),
-  paginate: z.boolean().optional(),
-  include: z.boolean().optional(),
+  field: flag
+    .each(
+      "<key=value>",
+      "a typed field (numbers, true/false, null parsed): query for GET, body otherwise",
+      z.string(),
+    )
+    .short("-f"),
+  skills: flag.bool("send to the employee-skills base URL"),
+  paginate: flag.bool("follow page-numbered lists (pageNo or PageNumber) and print all items"),
+  include: flag.bool("print the status line and headers before the body").short("-i"),
+};
+
+export default verb({
+  summary: "Send a raw request to the service (for operations known by name only); prints the answer's body",
+  args: [
+    arg.text("<method>", "GET, POST, PATCH, PUT or DELETE"),
+    arg.text("<path>", "path after the base URL, e.g. /v3/tests or /employees (query string allowed)"),
+  ],
+  flags,
+  examples: [
+    "assess api GET /v3/tests -f pageNo=1 -f pageSize=5",
+    "assess api GET /employees --skills --paginate -f PageSize=50",
+    'assess api POST /v3/gdpr/requests --data \'{"CandidateEmail":"ada@example.com"}\' --dry-run',
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [methodArg, pathArg]: string[]) {
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [methodArg, pathArg]: [string, string]) {
   const method = (methodArg ?? "").toUpperCase() as RequestOptions["method"];
   if (!(METHODS as readonly string[]).includes(method))
     throw new UsageError(`Unknown method "${methodArg}"`, `Use one of ${METHODS.join(", ")}`);
