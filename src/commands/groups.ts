@@ -31,6 +31,8 @@ export const SUBGROUPS: Record<string, string> = {
 /** The verbs a group's help lists first, in this order, by the group's path; the others follow by name. */
 export const ORDER: Record<string, string[]> = {
   users: ["create", "update", "activate", "deactivate"],
+  config: ["list", "get", "set", "unset", "path"],
+  auth: ["login", "status", "logout"],
 };
 
 export type GroupName = keyof typeof SUMMARIES;

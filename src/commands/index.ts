@@ -12,10 +12,7 @@ const MODULES: Partial<Record<GroupName, () => Promise<GroupModule>>> = {
   reports: () => import("./reports/index.js"),
   attempts: () => import("./attempts/index.js"),
   callbacks: () => import("./callbacks/index.js"),
-  gdpr: () => import("./gdpr/index.js"),
   employees: () => import("./employees/index.js"),
-  auth: () => import("./auth/index.js"),
-  config: () => import("./config/index.js"),
 };
 
 /** Declares in full the group `wanted` names ("all": every group) into its stub (src/program.ts). */

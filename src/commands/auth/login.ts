@@ -7,16 +7,24 @@ import { readText } from "../../files.js";
 import * as z from "../../parse/zod.js";
 import { redactKey } from "../../redact.js";
 import { Client } from "../../sdk/client.js";
-import { checkKey } from "./verbs.js";
+import { flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { checkKey } from "./status.js";
 
 /** A key is some dozens of characters: standard input past this is no key, and is read no further. */
 const MAX_KEY_BYTES = 4 * 1024;
 
-const options = z.object({ withKey: z.boolean().optional() });
+const flags = { withKey: flag.bool("read the key from stdin instead of prompting") };
 
-export const login = { options, run: logIn };
+export default verb({
+  summary:
+    "Ask for the API key (hidden), verify it with one call, and store it in the profile (file mode 0600)",
+  flags,
+  examples: ["assess auth login", "printf '%s' \"$KEY\" | assess auth login --with-key --profile staging"],
+  run: logIn,
+});
 
-async function logIn(ctx: Context, o: z.infer<typeof options>) {
+async function logIn(ctx: Context, o: OptionsOf<typeof flags>) {
   if (ctx.io.env.ASSESS_API_KEY) {
     throw new UsageError(
       "ASSESS_API_KEY is set: a stored key would be shadowed by it",

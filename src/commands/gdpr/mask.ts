@@ -1,16 +1,26 @@
 import type { Context } from "../../context.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
-import { emailFlag, validEmail } from "../shared/email.js";
+import { validEmail } from "../shared/email.js";
+import { flag } from "../shared/flags.js";
 import { confirmOrYes, requireValues } from "../shared/options.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
-export const options = z.object({
-  email: emailFlag().optional(),
-  invitation: id().optional(),
-  yes: z.boolean().optional(),
+const flags = {
+  email: flag.email("the candidate's e-mail"),
+  invitation: flag.id("mask only this attempt's record", "<testInvitationId>"),
+  yes: flag.bool("do not ask for confirmation (required without prompts)").short("-y"),
+};
+
+export default verb({
+  summary: "Mask every record of a candidate, or one attempt's record (asks for confirmation)",
+  flags,
+  examples: [
+    "assess gdpr mask --email ada@example.com",
+    "assess gdpr mask --email emeka.andersson@example.org --invitation 100002 --yes",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>) {
+async function run(ctx: Context, o: OptionsOf<typeof flags>) {
   const [email] = await requireValues(ctx, [
     { flag: "--email", value: o.email, question: "Candidate e-mail", validate: validEmail },
   ]);

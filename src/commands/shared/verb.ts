@@ -11,7 +11,6 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { FLAG } from "../../parse/flag.js";
 import type { infer as Infer, ZodType } from "../../parse/zod.js";
-import * as z from "../../parse/zod.js";
 import type { Arg, ArgSpec, Flag, FlagSpec } from "./flags.js";
 
 /** What commander and the help need of a verb: plain data, so a manifest can hold it. */
@@ -64,42 +63,51 @@ export function verb<F extends Flags = Record<never, never>, const A extends Arg
   return {
     spec,
     async start(ctx, command, given) {
-      const options = parseWith(
-        z.object(Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flag.schema]))),
-        command.opts(),
-        (key) => longName(spec.flags.find((f) => f.key === key) ?? { key: String(key) }),
+      const opts = command.opts();
+      const options = parseEach(
+        Object.entries(flags).map(([key, flag]) => [
+          key,
+          flag.schema,
+          opts[key],
+          longName({ ...flag.spec, key }),
+        ]),
       );
-      const values = parseWith(
-        argsSchema(args),
-        given,
-        (i) => args[Number(i)]?.spec.name ?? `argument ${String(i)}`,
+      const values = parseEach(args.map((a, i) => [i, a.schema, given[i], a.spec.name]));
+      const code = await declaration.run(
+        ctx,
+        options as OptionsOf<F>,
+        Object.values(values) as ArgsOf<A>,
+        command,
       );
-      const code = await declaration.run(ctx, options as OptionsOf<F>, values as ArgsOf<A>, command);
       return code ?? 0;
     },
   };
 }
 
-/** The arguments as one tuple schema (commander gives a variadic one as an array, a missing one undefined). */
-function argsSchema(args: Args): ZodType {
-  return z.tuple(args.map((a) => a.schema) as [ZodType, ...ZodType[]]);
-}
-
-/** A schema applied to what the user typed; what it refuses is one usage error naming each flag. */
-function parseWith<S extends ZodType>(
-  schema: S,
-  input: unknown,
-  nameOf: (key: PropertyKey) => string,
-): Infer<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const messages = result.error.issues.map((issue) => {
-    const name = issue.path.length > 0 ? nameOf(issue.path[0] as PropertyKey) : "options";
-    // The blocks of src/parse/flags.ts say it all (`{flag}` for the name); zod's own words need the name.
-    return issue.code === "custom" ? issue.message.replaceAll(FLAG, name) : `${name}: ${issue.message}`;
-  });
-  const first = result.error.issues[0] as { params?: { suggestion?: string } } | undefined;
-  throw new UsageError(messages.join("; "), first?.params?.suggestion, messages);
+/**
+ * Each value read by its rule (one by one: a verb without flags loads no zod); what the rules refuse is one
+ * usage error naming each flag or argument.
+ */
+function parseEach(items: Array<[PropertyKey, ZodType, unknown, string]>): Record<PropertyKey, unknown> {
+  const values: Record<PropertyKey, unknown> = {};
+  const messages: string[] = [];
+  let suggestion: string | undefined;
+  for (const [key, schema, input, name] of items) {
+    const result = schema.safeParse(input);
+    if (result.success) {
+      values[key] = result.data;
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      // The blocks of src/parse/flags.ts say it all (`{flag}` for the name); zod's own words need the name.
+      messages.push(
+        issue.code === "custom" ? issue.message.replaceAll(FLAG, name) : `${name}: ${issue.message}`,
+      );
+      suggestion ??= (issue as { params?: { suggestion?: string } }).params?.suggestion;
+    }
+  }
+  if (messages.length > 0) throw new UsageError(messages.join("; "), suggestion, messages);
+  return values;
 }
 
 /** `pageSize` → `--page-size`; a negated flag `--no-api-link`. */

@@ -1,15 +1,17 @@
-/** `assess auth status` and `logout`, which load neither zod nor the SDK (login.ts does, to verify a key). */
-
+/** `assess auth status`: which key and URLs are in use, and whether the service accepts the key. */
 import { validKeyAdvice } from "../../config/resolve.js";
-import { readProfile, writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { ApiError, AuthError } from "../../errors.js";
 import type { Column } from "../../output/output.js";
 import { redactKey } from "../../redact.js";
 import type { Client } from "../../sdk/client.js";
+import { verb } from "../shared/verb.js";
 
-export const status = { run: showStatus };
-export const logout = { run: logOut };
+export default verb({
+  summary: "Show which key and URLs are in use, and check the key with one call",
+  examples: ["assess auth status", "assess auth status --json"],
+  run: showStatus,
+});
 
 const STATUS_COLUMNS: Column[] = [
   { key: "profile", header: "PROFILE" },
@@ -44,19 +46,6 @@ async function showStatus(ctx: Context) {
       suggestion: `Check that the key is current and the subscription active, then ${validKeyAdvice(ctx.settings)}.`,
     });
   ctx.success(`Key ${report.key} (from ${report.keySource}) is accepted by ${report.baseUrl}`);
-  return 0;
-}
-
-async function logOut(ctx: Context) {
-  const profile = ctx.profileName;
-  if (!readProfile(ctx.io.env, profile)["api-key"]) {
-    ctx.info(`No key stored in profile "${profile}"; nothing to do.`);
-    return 0;
-  }
-  await writeProfile(ctx.io.env, profile, { "api-key": undefined });
-  ctx.success(`Removed the key from profile "${profile}"`);
-  if (ctx.io.env.ASSESS_API_KEY)
-    ctx.warn("ASSESS_API_KEY is still set in your environment and will keep being used.");
   return 0;
 }
 
