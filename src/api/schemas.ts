@@ -6,6 +6,7 @@
 
 import * as z from "../parse/zod.js";
 import { EMPLOYEE_STATUSES } from "../spec/employee-statuses.js";
+import { PROCTORING_MODES } from "../spec/proctoring-modes.js";
 import { SETTING_FLAGS } from "../spec/settings-flags.js";
 
 type Shape = Parameters<typeof z.looseObject>[0];
@@ -27,7 +28,7 @@ const num = <T extends z.ZodType>(schema: T) =>
     (value) => (typeof value === "string" && NUMERIC_TEXT.test(value) ? Number(value) : value),
     schema,
   );
-export const ProctoringMode = z.enum(["disabled", "image", "video"]);
+export const ProctoringMode = z.enum(PROCTORING_MODES);
 /** What a request's field means, said once: the OpenAPI document and the MCP tools' arguments show it. */
 const about = {
   email: "The candidate's e-mail address",

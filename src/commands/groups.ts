@@ -33,6 +33,23 @@ export const ORDER: Record<string, string[]> = {
   users: ["create", "update", "activate", "deactivate"],
   config: ["list", "get", "set", "unset", "path"],
   auth: ["login", "status", "logout"],
+  tests: ["list", "get", "settings"],
+  employees: [
+    "list",
+    "upsert",
+    "sync",
+    "skills",
+    "skills-profiles",
+    "certificates",
+    "add-certificate",
+    "status",
+    "report",
+    "upload-resume",
+    "assign-learning",
+    "skill-gap",
+  ],
+  invite: ["send", "bulk", "link", "cancel", "reattempt"],
+  "tests settings": ["get", "set", "pull", "apply"],
 };
 
 export type GroupName = keyof typeof SUMMARIES;

@@ -6,13 +6,10 @@ type GroupModule = { register(group: Command, setup: GroupSetup): void };
 
 /** Each group's module, loaded only when a command line names the group. */
 const MODULES: Partial<Record<GroupName, () => Promise<GroupModule>>> = {
-  tests: () => import("./tests/index.js"),
-  invite: () => import("./invite/index.js"),
   links: () => import("./links/index.js"),
   reports: () => import("./reports/index.js"),
   attempts: () => import("./attempts/index.js"),
   callbacks: () => import("./callbacks/index.js"),
-  employees: () => import("./employees/index.js"),
 };
 
 /** Declares in full the group `wanted` names ("all": every group) into its stub (src/program.ts). */

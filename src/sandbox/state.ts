@@ -5,6 +5,7 @@
 
 import { EMPLOYEE_STATUSES, type EmployeeStatus } from "../spec/employee-statuses.js";
 import { FINAL_STATUSES, type FinalStatus } from "../spec/final-statuses.js";
+import type { ProctoringMode } from "../spec/proctoring-modes.js";
 import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 import type { AccountId } from "./keys.js";
 
@@ -50,7 +51,6 @@ export interface Test {
   settings: TestSettings;
 }
 
-export type ProctoringMode = "disabled" | "image" | "video";
 export type ScheduleType = "validityindays" | "timebound" | "slotwise";
 
 export interface TestLink {

@@ -1,26 +1,39 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { toServiceTime } from "../../parse/dates.js";
-import { date, id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { flag } from "../shared/flags.js";
 import { requireValues } from "../shared/options.js";
-import { composeBody } from "./body.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { bodyFlags, bodyNotes, composeBody, employeeArg } from "./body.js";
 import { CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
 import { inferredSkills } from "./records.js";
 
-export const options = z.object({
-  title: z.string().optional(),
-  issuer: z.string().optional(),
-  issueDate: date("start").optional(),
-  expiryDate: date("end").optional(),
-  credentialUrl: z.string().optional(),
-  credentialId: z.string().optional(),
-  file: z.string().optional(),
-  set: z.array(z.string()).optional(),
-});
-export const args = z.tuple([id()]);
+const flags = {
+  title: flag.text("<title>", "certificate title (asked for when missing and prompts are allowed)"),
+  issuer: flag.text("<issuer>", "issuing organisation"),
+  issueDate: flag.date("start", "when it was issued (YYYY-MM-DD or ISO time)"),
+  expiryDate: flag.date("end", "when it expires (a bare date means the end of that day)"),
+  credentialUrl: flag.text("<url>", "where the credential can be verified"),
+  credentialId: flag.text("<id>", "the credential's id at the issuer"),
+  ...bodyFlags("cert.json"),
+};
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
+export default verb({
+  summary: "Store a certificate of an employee; the service infers skills from its title and issuer",
+  args: [employeeArg()],
+  flags,
+  notes: bodyNotes(
+    '{"title": "...", "issuer": "...", "issueDate": "2025-03-01T00:00:00Z", "expiryDate": "2028-03-01T23:59:59Z", "credentialUrl": "https://...", "credentialId": "..."}',
+    "Fields without a value are left out; dates are sent as UTC YYYY-MM-DDTHH:mm:ssZ.",
+  ),
+  examples: [
+    "assess employees add-certificate 501 --title 'AWS Certified Solutions Architect' --issuer 'Amazon Web Services' --issue-date 2025-03-01",
+    "assess employees add-certificate 501 --file cert.json --dry-run",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [number]) {
   const { issueDate: issued, expiryDate: expires } = o;
   if (issued && expires && expires < issued) {
     throw new UsageError(

@@ -2,23 +2,42 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
 import { toServiceTime } from "../../parse/dates.js";
-import { date, id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { composeBody } from "./body.js";
+import { flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { bodyFlags, bodyNotes, composeBody, employeeArg } from "./body.js";
 import { gapRows } from "./skill-gap.js";
 
-export const options = z.object({
-  resource: z.array(z.string()).optional(),
-  skill: z.array(z.string()).optional(),
-  fromGap: z.boolean().optional(),
-  due: date("end").optional(),
-  note: z.string().optional(),
-  file: z.string().optional(),
-  set: z.array(z.string()).optional(),
-});
-export const args = z.tuple([id()]);
+const flags = {
+  resource: flag.list("<id>", "a learning resource id (repeatable, or comma-separated)", z.string()),
+  skill: flag.list(
+    "<name>",
+    "a skill to learn; the service picks resources for it (repeatable, or comma-separated)",
+    z.string(),
+  ),
+  fromGap: flag.bool("add every skill of the employee's skill gap (see `employees skill-gap`)"),
+  due: flag.date("end", "due date (a bare date means the end of that day)"),
+  note: flag.text("<text>", "a note for the employee"),
+  ...bodyFlags("body.json"),
+};
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
+export default verb({
+  summary: "Assign learning resources to an employee, by resource id or by skill",
+  args: [employeeArg()],
+  flags,
+  notes: bodyNotes(
+    '{"learningResourceIds": ["lr-104"], "skills": ["SQL"], "dueDate": "2026-12-31T23:59:59Z", "note": "..."}',
+    "Fields without a value are left out.",
+  ),
+  examples: [
+    "assess employees assign-learning 501 --resource lr-104 --due 2026-12-31",
+    "assess employees assign-learning 501 --from-gap --note 'Before the Q3 review'",
+    "assess employees assign-learning 501 --file body.json --dry-run",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [number]) {
   // A resource or skill given twice is asked for once.
   const resources = [...new Set(o.resource ?? [])];
   const client = await ctx.client();

@@ -1,8 +1,9 @@
 import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column } from "../../output/output.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { employeeArg } from "./body.js";
 import { skillsOf } from "./records.js";
 
 export const CERTIFICATE_COLUMNS: Column[] = [
@@ -20,10 +21,17 @@ export const CERTIFICATE_SKILLS_COLUMN: Column = {
   get: (row) => skillsOf(row).map((s) => s.skillName),
 };
 
-export const options = z.object({ withSkills: z.boolean().optional() });
-export const args = z.tuple([id()]);
+const flags = { withSkills: flag.bool("include the skills inferred from each certificate") };
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [employeeId]: z.infer<typeof args>) {
+export default verb({
+  summary: "List an employee's certificates",
+  args: [employeeArg()],
+  flags,
+  examples: ["assess employees certificates 501", "assess employees certificates 501 --with-skills --json"],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [number]) {
   const client = await ctx.client();
   const list = await client.employees.certificates.list(employeeId, { includeSkills: o.withSkills === true });
   const columns = o.withSkills ? [...CERTIFICATE_COLUMNS, CERTIFICATE_SKILLS_COLUMN] : CERTIFICATE_COLUMNS;

@@ -4,18 +4,18 @@ import { type InputFile, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
 import { JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
-import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
-import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
+import { bulkFileFlags, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import type { Wording } from "../shared/bulk-report.js";
 import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
+import type { OptionsOf } from "../shared/verb.js";
 
 export type EmployeeInput = Awaited<ReturnType<typeof openEmployees>>;
 
-// --concurrency defaults to 8 (index.ts): requests of 100 employees are small, more in flight hide the latency.
-export const fileOptions = z.object(bulkFileOptions(MAX_UPSERT_EMPLOYEES));
-type FileOptions = z.infer<typeof fileOptions>;
+// --concurrency defaults to 8: requests of 100 employees are small, more in flight hide the latency.
+export const fileFlags = () => bulkFileFlags("employees", MAX_UPSERT_EMPLOYEES, 8);
+type FileOptions = OptionsOf<ReturnType<typeof fileFlags>>;
 
 /** The header an empty CSV file's hint shows. */
 const CSV_EXAMPLE = "email,firstName,lastName,externalEmployeeId,department";

@@ -1,12 +1,23 @@
 import type { Context } from "../../context.js";
 import type { Row } from "../../output/output.js";
-import * as z from "../../parse/zod.js";
-import { listPages, pageOptions } from "../shared/pages.js";
+import { listPages, pageFlags } from "../shared/pages.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { EMPLOYEE_COLUMNS, skillsOf, TOP_SKILLS_COLUMN } from "./records.js";
 
-export const options = z.object({ ...pageOptions });
+const flags = pageFlags("employees");
 
-export async function run(ctx: Context, o: z.infer<typeof options>) {
+export default verb({
+  summary: "List employees with their job and department",
+  flags,
+  examples: [
+    "assess employees list",
+    "assess employees list --all -o ndjson | jq -r .email",
+    "assess employees list --limit 5 --fields employeeId,email",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>) {
   const fetchPage = async (page: number, size: number) =>
     (await ctx.client()).employees.list({ page, pageSize: size });
   const { pages, limit } = listPages(ctx, o, fetchPage, "employees");

@@ -1,8 +1,8 @@
 import type { Context } from "../../context.js";
 import { field, isRecord, numberOf, textOf } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { verb } from "../shared/verb.js";
+import { employeeArg } from "./body.js";
 import { jobOf } from "./records.js";
 
 const GAP_COLUMNS: Column[] = [
@@ -33,9 +33,14 @@ function gapRow(entry: unknown, listedAs: "gap" | "met") {
   return { ...entry, skillName, requiredLevel: required, currentLevel: current, gap, status };
 }
 
-export const args = z.tuple([id()]);
+export default verb({
+  summary: "Compare an employee's skills with those their job code expects",
+  args: [employeeArg()],
+  examples: ["assess employees skill-gap 501", "assess employees skill-gap 501 --json"],
+  run,
+});
 
-export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>) {
+async function run(ctx: Context, _o: unknown, [employeeId]: [number]) {
   const client = await ctx.client();
   const answer = await client.employees.skillGap(employeeId);
   if (ctx.out.isJson) {

@@ -1,8 +1,8 @@
 import type { Context } from "../../context.js";
 import { field } from "../../fields.js";
 import type { Column, Row } from "../../output/output.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { verb } from "../shared/verb.js";
+import { employeeArg } from "./body.js";
 import { EMPLOYEE_COLUMNS, skillsOf } from "./records.js";
 
 const SUMMARY_COLUMNS: Column[] = [...EMPLOYEE_COLUMNS, { key: "updatedAt", header: "UPDATED" }];
@@ -15,10 +15,19 @@ const SKILL_COLUMNS: Column[] = [
   { key: "source", header: "SOURCE" },
 ];
 
-export const args = z.tuple([id()]);
+export default verb({
+  summary: "Show an employee's skills profile, grouped by category with level, proficiency and source",
+  args: [employeeArg()],
+  examples: [
+    "assess employees skills 501",
+    "assess employees skills 501 --json",
+    "assess employees skills 501 -o csv > skills.csv",
+  ],
+  run,
+});
 
 /** On a terminal the employee, then their skills by category; tsv/csv one row per skill; --json the answer as is. */
-export async function run(ctx: Context, _o: unknown, [employeeId]: z.infer<typeof args>) {
+async function run(ctx: Context, _o: unknown, [employeeId]: [number]) {
   const client = await ctx.client();
   const profile = await client.employees.skillsProfile(employeeId);
   if (ctx.out.isJson) {

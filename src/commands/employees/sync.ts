@@ -15,30 +15,51 @@ import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } fro
 import { field } from "../../fields.js";
 import { serviceId } from "../../identity.js";
 import { formatCount } from "../../output/progress.js";
-import { int } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { runReported } from "../shared/bulk-run.js";
+import { arg, flag } from "../shared/flags.js";
 import { confirmOrYes } from "../shared/options.js";
-import { type EmployeeInput, fileOptions, upsertJob, upsertWording, withEmployees } from "./input.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { type EmployeeInput, fileFlags, upsertJob, upsertWording, withEmployees } from "./input.js";
 
-export const options = fileOptions.extend({
-  prune: z.boolean().optional(),
-  plan: z.boolean().optional(),
-  yes: z.boolean().optional(),
-  maxPrune: int(0, 1_000_000).optional(),
+const flags = {
+  plan: flag.bool("list the service's employees and print the plan; send nothing"),
+  prune: flag.bool(
+    "deactivate (status Inactive) active employees the file does not name (by e-mail or external id, in any row, valid or not); an active one the service gives no usable employeeId stops the run (exit 1)",
+  ),
+  maxPrune: flag.int(
+    0,
+    1_000_000,
+    "deactivate up to n employees (without it, a prune of more than 10 % of the active ones is refused)",
+  ),
+  yes: flag.bool("apply without asking (needed without a terminal)"),
+  ...fileFlags(),
+};
+type Options = OptionsOf<typeof flags>;
+
+export default verb({
+  summary:
+    "Make the service's employees what a file says: plan (new, changed, unchanged, absent), then upsert only what differs",
+  args: [arg.text("<file>", "the whole HR export: CSV, .xlsx or a JSON array, as `employees upsert` takes")],
+  flags,
+  examples: [
+    "assess employees sync staff.csv --prune --plan         # what would change; nothing sent",
+    "assess employees sync staff.csv --prune --plan --json  # the plan by class",
+    "assess employees sync staff.csv --prune --yes          # upsert new and changed, deactivate departed",
+    "assess employees sync staff.csv --prune --max-prune 40 --yes",
+  ],
+  run,
 });
-export const args = z.tuple([z.string()]);
 
 const CONCURRENCY = 4; // deactivations, and pages of the employee list, in flight at once
 const PAGE_SIZE = 100; // employees per page of the list: the most the skills API serves
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [file]: z.infer<typeof args>) {
+async function run(ctx: Context, o: Options, [file]: [string]) {
   return withEmployees(ctx, file, o, (input) => sync(ctx, o, input));
 }
 
-async function sync(ctx: Context, o: z.infer<typeof options>, input: EmployeeInput): Promise<number> {
+async function sync(ctx: Context, o: Options, input: EmployeeInput): Promise<number> {
   // The file, checked as upsert checks it, held in memory: the plan compares every row.
   const rows: BulkRow<Employee>[] = [];
   const invalid: InvalidRow[] = [];
@@ -262,7 +283,7 @@ function warnUnidentified(ctx: Context, refs: ServiceRecordRef[]): void {
 /** New and changed rows (and the invalid ones, for the rejects file) through the bulk engine. */
 async function upsertPlanned(
   ctx: Context,
-  o: z.infer<typeof options>,
+  o: Options,
   input: EmployeeInput,
   rows: BulkRow<Employee>[],
   invalid: InvalidRow[],

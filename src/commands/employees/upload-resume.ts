@@ -5,8 +5,9 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { unreadable } from "../../files.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { arg } from "../shared/flags.js";
+import { verb } from "../shared/verb.js";
+import { employeeArg } from "./body.js";
 import { CERTIFICATE_SKILLS_COLUMN } from "./certificates.js";
 import { inferredSkills } from "./records.js";
 
@@ -28,9 +29,18 @@ const RESUME_TYPES: Record<string, { contentType: string; kind: string; magic: B
   },
 };
 
-export const args = z.tuple([id(), z.string()]);
+export default verb({
+  summary: "Upload an employee's resume (PDF, DOC or DOCX, at most 5 MiB); the service infers skills from it",
+  args: [employeeArg(), arg.text("<file>", "the resume: a .pdf, .doc or .docx file")],
+  notes: "Sent as multipart/form-data with the file in a part named `file`.",
+  examples: [
+    "assess employees upload-resume 501 ada-lovelace.pdf",
+    "assess employees upload-resume 501 cv.docx --json",
+  ],
+  run,
+});
 
-export async function run(ctx: Context, _o: unknown, [employeeId, path]: z.infer<typeof args>) {
+async function run(ctx: Context, _o: unknown, [employeeId, path]: [number, string]) {
   if (!path) throw new UsageError("Missing <file>", "Give the resume to upload: a .pdf, .doc or .docx file.");
   const type = RESUME_TYPES[extname(path).toLowerCase()];
   if (!type)

@@ -10,15 +10,15 @@ import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import { sendInvites } from "../../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
-import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
+import { bulkFileFlags, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { jsonSummary, printBulkResult, type Wording } from "../shared/bulk-report.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
+import { arg, flag } from "../shared/flags.js";
 import { resolveTestId } from "../shared/options.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import {
   type FinishedLookUp,
   type HeldRow,
@@ -29,29 +29,58 @@ import {
   reattemptHeld,
   tellHeld,
 } from "./finished.js";
-import { serviceWindow, windowOptions } from "./verbs.js";
+import { proctoringFlag, serviceWindow, windowFlags } from "./invitation.js";
 
-export const options = z.object({
-  test: id().optional(),
-  ...windowOptions,
-  proctoring: z.enum(["disabled", "image", "video"]).optional(),
-  emailColumn: z.string().optional(),
-  nameColumn: z.string().optional(),
-  ...bulkFileOptions(MAX_BULK_CANDIDATES),
-  plan: z.boolean().optional(),
-  lookback: lookbackDays(),
-  reattemptFinished: z.boolean().optional(),
+const flags = {
+  test: flag.id("the test to invite to (or a testid column in the file)"),
+  ...windowFlags("when the invitations open", "when the invitations close"),
+  proctoring: proctoringFlag(),
+  ...bulkFileFlags("candidates", MAX_BULK_CANDIDATES, 4),
+  emailColumn: flag.text("<name>", "the column holding e-mails"),
+  nameColumn: flag.text("<name>", "the column holding names"),
+  plan: flag.bool(
+    "print each row's class (new, already sent from here, finished, invalid, repeat) and send nothing",
+  ),
+  lookback: flag
+    .of(
+      "<days>",
+      "how far back to look for candidates who already finished the test (the attempt listing; 0: don't look). If the listing fails, --plan and --reattempt-finished stop (exit 1, nothing sent); a plain run warns how many rows it could not check",
+      lookbackDays(),
+    )
+    .default("180"),
+  reattemptFinished: flag.bool(
+    "give candidates who already finished a new attempt (the reattempt operation, once per candidate and test, whatever they finish later) instead of skipping them",
+  ),
+};
+
+type Options = OptionsOf<typeof flags>;
+
+export default verb({
+  summary: "Invite every candidate of a CSV file or .xlsx sheet (validated, resumable; never invites twice)",
+  args: [
+    arg.text(
+      "<file>",
+      "CSV, or an .xlsx workbook, with a header row: email and name columns (see `assess help formatting`); - reads CSV from standard input",
+    ),
+  ],
+  flags,
+  examples: [
+    "assess invite bulk candidates.csv --test 1001 --plan          # who is new, invited before, finished",
+    "assess invite bulk candidates.csv --test 1001 --plan --json   # the rows by class",
+    "assess invite bulk fixtures/candidates.csv --test 1001",
+    "assess invite bulk candidates.csv --test 1001 --reattempt-finished --end +7d",
+    "assess invite bulk candidates.xlsx --sheet Candidates --test 1001   # rejects go to candidates.rejects.csv",
+    "assess invite bulk candidates.csv --test 1001 --end +14d --skip-invalid --json",
+    "cut -d, -f1,2 export.csv | assess invite bulk - --test 1001",
+  ],
+  run,
 });
-
-export const args = z.tuple([z.string()]);
-
-type Options = z.infer<typeof options>;
 
 /** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
 const UNCERTAIN_INVITES =
   "no operation of the service lists invitations: ask these candidates whether the invitation e-mail came, or look in the service's web console. --retry-uncertain invites them again, and a candidate whose invitation did arrive then gets a second e-mail.";
 
-export async function run(ctx: Context, o: Options, [file]: z.infer<typeof args>): Promise<number> {
+async function run(ctx: Context, o: Options, [file]: [string]): Promise<number> {
   const { start, end } = serviceWindow(o);
   const settings: BulkInviteSettings = dropUndefined({
     startDateTime: start,

@@ -7,30 +7,44 @@ import { noRowsMessage, parseDelimiter } from "../../bulk/rows/csv.js";
 import { type InputFile, inputFile, isWorkbook, openRows } from "../../bulk/rows/open.js";
 import { CsvRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
 import type { Context } from "../../context.js";
-import { int, parsed } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { parsed } from "../../parse/flags.js";
+import { flag } from "./flags.js";
+import type { OptionsOf } from "./verb.js";
 
 /** The most requests a bulk run keeps in flight (`--concurrency`). */
 const MAX_CONCURRENCY = 16;
 
-/** The options of every bulk run over a file: `z.object({ ...bulkFileOptions(MAX), ... })`. */
-export function bulkFileOptions(maxChunk: number) {
+/**
+ * The flags of every bulk run over a file (`flags: { ...bulkFileFlags("candidates", MAX, 4), ... }`): `noun`
+ * per request, at most `maxChunk` (the service's limit: `--chunk-size` may lower it, never raise it).
+ */
+export function bulkFileFlags(noun: string, maxChunk: number, concurrency: number) {
   return {
-    // `--chunk-size` may lower the service's limit per request, never raise it.
-    chunkSize: int(1, maxChunk),
-    concurrency: int(1, MAX_CONCURRENCY),
-    skipInvalid: z.boolean().optional(),
-    rejects: z.string().optional(),
-    force: z.boolean().optional(),
-    delimiter: parsed((text) => parseDelimiter(text) as string).optional(),
-    sheet: z.string().optional(),
-    restart: z.boolean().optional(),
-    retryUncertain: z.boolean().optional(),
+    chunkSize: flag.int(1, maxChunk, `${noun} per request (1-${maxChunk})`).default(String(maxChunk)),
+    concurrency: flag
+      .int(1, MAX_CONCURRENCY, "requests in flight at once (fewer while the service answers 429)")
+      .default(String(concurrency)),
+    skipInvalid: flag.bool("send the valid rows and write the invalid ones to the rejects file"),
+    rejects: flag.text(
+      "<file.csv>",
+      "where rejected rows go (default: beside the file, <file>.rejects.csv, or .json for a JSON array; stdin.rejects.csv for -; -2, -3… when an earlier run's is there and holds other rows)",
+    ),
+    force: flag.bool(
+      "overwrite an existing --rejects file, or the default one (a link there is replaced; its target is left alone)",
+    ),
+    delimiter: flag.of(
+      "<char>",
+      "CSV delimiter (default: detected among , ; and tab)",
+      parsed((text) => parseDelimiter(text) as string),
+    ),
+    sheet: flag.text("<name>", "the sheet of an .xlsx workbook to read (default: its first)"),
+    restart: flag.bool("ignore the ledger of earlier runs and send everything again"),
+    retryUncertain: flag.bool("send again the rows whose earlier request got no answer"),
   };
 }
 
-/** What `bulkFileOptions` parse to. */
-type BulkFileFlags = z.infer<ReturnType<typeof z.object<ReturnType<typeof bulkFileOptions>>>>;
+/** What `bulkFileFlags` read. */
+type BulkFileFlags = OptionsOf<ReturnType<typeof bulkFileFlags>>;
 
 /** The job's settings its flags give: rows per request, requests in flight, what to skip, resend or start over. */
 export function bulkFlags(o: BulkFileFlags, maxChunk: number) {

@@ -1,16 +1,15 @@
 import type { Page } from "../../api/endpoints.js";
 import { paginate } from "../../api/pager.js";
 import type { Context } from "../../context.js";
-import { int } from "../../parse/flags.js";
-import { boolean } from "../../parse/zod.js";
+import { flag } from "./flags.js";
 
-/** A list command's paging options, for its schema: `z.object({ ...pageOptions })`. */
-export const pageOptions = {
-  page: int(1, 1_000_000),
-  pageSize: int(1, 100),
-  all: boolean().optional(),
-  limit: int(1).optional(),
-};
+/** A list verb's paging flags, counting `noun` ("tests"): `flags: { ...pageFlags("tests") }`. */
+export const pageFlags = (noun: string) => ({
+  page: flag.int(1, 1_000_000, "page number to show (the first with --all/--limit)").default("1"),
+  pageSize: flag.int(1, 100, `${noun} per request (1-100)`).default("20"),
+  all: flag.bool("follow every page"),
+  limit: flag.int(1, undefined, `stop after this many ${noun} (follows pages as needed)`),
+});
 
 /** One page, or (with --all or --limit) every page from --page on, fetched as the output consumes them. */
 export function listPages<T>(

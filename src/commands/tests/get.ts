@@ -1,9 +1,14 @@
 import type { Context } from "../../context.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { arg } from "../shared/flags.js";
+import { verb } from "../shared/verb.js";
 import { TEST_COLUMNS } from "./list.js";
 
-export const args = z.tuple([id()]);
+export default verb({
+  summary: "Show one test with its sections",
+  args: [arg.id("<testId>", "the test's id")],
+  examples: ["assess tests get 1001", "assess tests get 1001 --json"],
+  run,
+});
 
 const SECTION_COLUMNS = [
   { key: "sectionName", header: "SECTION" },
@@ -12,7 +17,7 @@ const SECTION_COLUMNS = [
   { key: "duration", header: "DURATION", unit: "min" },
 ];
 
-export async function run(ctx: Context, _o: unknown, [testId]: z.infer<typeof args>) {
+async function run(ctx: Context, _o: unknown, [testId]: [number]) {
   const test = await (await ctx.client()).tests.get(testId);
   await ctx.out.recordWithList(test, "sections", SECTION_COLUMNS, [
     ...TEST_COLUMNS,

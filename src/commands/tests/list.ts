@@ -1,7 +1,7 @@
 import type { Context } from "../../context.js";
 import type { Column } from "../../output/output.js";
-import * as z from "../../parse/zod.js";
-import { listPages, pageOptions } from "../shared/pages.js";
+import { listPages, pageFlags } from "../shared/pages.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
 export const TEST_COLUMNS: Column[] = [
   { key: "testId", header: "ID" },
@@ -11,9 +11,16 @@ export const TEST_COLUMNS: Column[] = [
   { key: "labels", header: "LABELS" },
 ];
 
-export const options = z.object({ ...pageOptions });
+const flags = pageFlags("tests");
 
-export async function run(ctx: Context, o: z.infer<typeof options>) {
+export default verb({
+  summary: "List the account's tests",
+  flags,
+  examples: ["assess tests list", "assess tests list --all -o ndjson | jq .testId"],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>) {
   const fetchPage = async (page: number, size: number) =>
     (await ctx.client()).tests.list({ page, pageSize: size });
   const { pages, limit } = listPages(ctx, o, fetchPage, "tests");

@@ -4,6 +4,7 @@
  */
 
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
+import { PROCTORING_MODES } from "../../spec/proctoring-modes.js";
 import { idParam, ok, ownedInvitation, ownedTest, type RouteContext } from "../context.js";
 import { DATE_FORMAT_HINT, DAY_MS, isoSeconds, parseStrictUtc } from "../dates.js";
 import { badRequest, MSG, statusError } from "../errors.js";
@@ -24,8 +25,6 @@ import {
   Problems,
   requireObject,
 } from "../validate.js";
-
-const PROCTORING_MODES = ["disabled", "image", "video"];
 
 /** Start/end in the strict UTC format, end after start. Returns the accepted strings. */
 export function checkWindow(
@@ -82,7 +81,7 @@ function checkTimeZone(problems: Problems, body: JsonObject, field: string): num
 function checkProctoring(problems: Problems, body: JsonObject, field: string): string | undefined {
   const value = body[field];
   if (!isPresent(value)) return undefined;
-  if (typeof value !== "string" || !PROCTORING_MODES.includes(value)) {
+  if (typeof value !== "string" || !(PROCTORING_MODES as readonly string[]).includes(value)) {
     problems.add(`${field} must be one of ${PROCTORING_MODES.join(", ")}`);
     return undefined;
   }

@@ -1,9 +1,11 @@
 /** Test links: list, get, create, update; each schedule type with its own fields. */
+
+import { PROCTORING_MODES, type ProctoringMode } from "../../spec/proctoring-modes.js";
 import { idParam, ok, ownedTest, type RouteContext } from "../context.js";
 import { DATE_FORMAT_HINT, parseStrictUtc } from "../dates.js";
 import { MSG, statusError } from "../errors.js";
 import type { Router } from "../router.js";
-import type { ProctoringMode, ScheduleType, Test, TestLink } from "../state.js";
+import type { ScheduleType, Test, TestLink } from "../state.js";
 import { newTestLinkUrl } from "../tokens.js";
 import {
   isEmailList,
@@ -16,7 +18,6 @@ import {
 } from "../validate.js";
 
 const INVITATION_TYPES = ["email", "open"] as const;
-const PROCTORING_MODES = ["disabled", "image", "video"] as const;
 const SCHEDULE_TYPES = ["validityindays", "timebound", "slotwise"] as const;
 const LINK_STATUSES = ["active", "inactive"] as const;
 

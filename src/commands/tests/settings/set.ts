@@ -1,36 +1,55 @@
-import { TestSettings } from "../../api/schemas.js";
-import type { Context } from "../../context.js";
-import { UsageError } from "../../errors.js";
-import { FLAG } from "../../parse/flag.js";
-import { id, parsed, yesNo } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
-import { SETTING_FLAGS } from "../../spec/settings-flags.js";
-import { dropUndefined } from "../shared/fields.js";
-import { readJsonObject } from "../shared/files.js";
-import { flatSettings, isPulledFormat, parseSettingsFile, settingsForTest } from "./settings-file.js";
+import { TestSettings } from "../../../api/schemas.js";
+import type { Context } from "../../../context.js";
+import { UsageError } from "../../../errors.js";
+import { FLAG } from "../../../parse/flag.js";
+import { parsed } from "../../../parse/flags.js";
+import { SETTING_FLAGS } from "../../../spec/settings-flags.js";
+import { dropUndefined } from "../../shared/fields.js";
+import { readJsonObject } from "../../shared/files.js";
+import { arg, flag } from "../../shared/flags.js";
+import { type OptionsOf, verb } from "../../shared/verb.js";
+import { flatSettings, isPulledFormat, parseSettingsFile, settingsForTest } from "./file.js";
 
 /** `--random-questions yes` and the others: each yes/no test setting, sent as 1 or 0. */
-const yesNoFlag = () => yesNo().optional();
-const settingFlags = Object.fromEntries(SETTING_FLAGS.map((name) => [name, yesNoFlag()])) as Record<
+const yesNoFlag = (name: string) => flag.yesNo(`${name} (yes/no, 1/0, true/false)`);
+const settingFlags = Object.fromEntries(SETTING_FLAGS.map((name) => [name, yesNoFlag(name)])) as Record<
   (typeof SETTING_FLAGS)[number],
   ReturnType<typeof yesNoFlag>
 >;
 
-export const options = z.object({
-  file: z.string().optional(),
-  force: z.boolean().optional(),
-  testName: z.string().optional(),
-  testAliasName: z.string().optional(),
-  typeOfTest: parsed((text) => {
-    if (text !== "1" && text !== "2")
-      throw new UsageError(`${FLAG} must be 1 (multiple questions) or 2 (single question), got "${text}"`);
-    return Number(text);
-  }).optional(),
+const flags = {
+  file: flag.text(
+    "<settings.json>",
+    "a JSON file with the whole settings object: as `settings pull` writes it, or the service's (- reads stdin)",
+  ),
+  force: flag.bool("with --file: send a file pulled from another test"),
+  testName: flag.text("<name>", "name of the test"),
+  testAliasName: flag.text("<name>", "alias name of the test"),
+  typeOfTest: flag.of(
+    "<1|2>",
+    "1 = multiple questions, 2 = single question",
+    parsed((text) => {
+      if (text !== "1" && text !== "2")
+        throw new UsageError(`${FLAG} must be 1 (multiple questions) or 2 (single question), got "${text}"`);
+      return Number(text);
+    }),
+  ),
   ...settingFlags,
-});
-export const args = z.tuple([id()]);
+};
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [testId]: z.infer<typeof args>) {
+export default verb({
+  summary:
+    "Change settings: --file sends a whole settings object; flags read, change and write back the whole object",
+  args: [arg.id("<testId>", "the test's id")],
+  flags,
+  examples: [
+    "assess tests settings set 1001 --random-questions yes --copy-paste no",
+    "assess tests settings set 1001 --file settings.json --dry-run",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [testId]: [number]) {
   const { file, force, ...flags } = o;
   // Only the settings given: the schema's keys of the flags not passed are absent or undefined.
   const changes = dropUndefined(flags);

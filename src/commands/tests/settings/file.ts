@@ -1,8 +1,8 @@
 /** Test settings as a person reads and edits them: flat, in the names `settings set --file` takes, flags as yes/no. */
-import { append } from "../../arrays.js";
-import { UsageError } from "../../errors.js";
-import { field, isRecord } from "../../fields.js";
-import { SETTING_FLAGS } from "../../spec/settings-flags.js";
+import { append } from "../../../arrays.js";
+import { UsageError } from "../../../errors.js";
+import { field, isRecord } from "../../../fields.js";
+import { SETTING_FLAGS } from "../../../spec/settings-flags.js";
 
 const FLAGS = new Set<string>(SETTING_FLAGS);
 /** Every field a settings file may hold, in the order a pulled file writes them. */

@@ -1,13 +1,30 @@
-import type { Context } from "../../context.js";
-import { CliError } from "../../errors.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
-import { readJsonObject } from "../shared/files.js";
-import { confirmOrYes } from "../shared/options.js";
-import { flatSettings, parseSettingsFile, settingsDiff, settingsForTest } from "./settings-file.js";
+import type { Context } from "../../../context.js";
+import { CliError } from "../../../errors.js";
+import { readJsonObject } from "../../shared/files.js";
+import { arg, flag } from "../../shared/flags.js";
+import { confirmOrYes } from "../../shared/options.js";
+import { type OptionsOf, verb } from "../../shared/verb.js";
+import { flatSettings, parseSettingsFile, settingsDiff, settingsForTest } from "./file.js";
 
-export const options = z.object({ yes: z.boolean().optional(), force: z.boolean().optional() });
-export const args = z.tuple([id(), z.string()]);
+const flags = {
+  yes: flag.bool("apply without asking (needed without a terminal)"),
+  force: flag.bool("apply a file pulled from another test (its name included)"),
+};
+
+export default verb({
+  summary:
+    "Make a test's settings what a file says: shows each change (old → new), asks, sends the whole object once",
+  args: [
+    arg.id("<testId>", "the test's id"),
+    arg.text("<file.json>", "settings as `settings pull` writes them; fields left out keep their value"),
+  ],
+  flags,
+  examples: [
+    "assess tests settings apply 1001 settings.json --dry-run   # the difference only",
+    "assess tests settings apply 1001 settings.json --yes",
+  ],
+  run,
+});
 
 /**
  * Shows the difference field by field, asks (or --yes), and sends the whole object once, as the service takes
@@ -15,7 +32,7 @@ export const args = z.tuple([id(), z.string()]);
  * what was shown: after a person's yes the settings are read again, and a change made meanwhile (a colleague's)
  * stops the command (exit 1) with the new difference, rather than being undone.
  */
-export async function run(ctx: Context, o: z.infer<typeof options>, [testId, file]: z.infer<typeof args>) {
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [testId, file]: [number, string]) {
   const body = settingsForTest(file, await readJsonObject(file, "<file.json>"), testId, {
     force: o.force === true,
     onNoTest: (message) => ctx.warn(message),
