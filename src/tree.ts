@@ -62,7 +62,10 @@ function declare(command: Command, spec: VerbSpec): void {
     const argument = new Argument(usage, a.description);
     command.addArgument(a.choices ? argument.choices(a.choices) : argument);
   }
-  for (const f of spec.flags) command.addOption(option(f));
+  for (const f of spec.flags) {
+    command.addOption(option(f));
+    if (f.off) command.addOption(new Option(longName({ ...f, negated: true }), f.off));
+  }
   const after = [
     spec.notes ? `\n${spec.notes}\n` : "",
     `\nExamples:\n${spec.examples.map((line) => `  $ ${line}`).join("\n")}\n`,

@@ -49,6 +49,7 @@ export const ORDER: Record<string, string[]> = {
     "skill-gap",
   ],
   invite: ["send", "bulk", "link", "cancel", "reattempt"],
+  links: ["list", "get", "create", "update", "activate", "deactivate"],
   "tests settings": ["get", "set", "pull", "apply"],
 };
 

@@ -6,7 +6,6 @@ type GroupModule = { register(group: Command, setup: GroupSetup): void };
 
 /** Each group's module, loaded only when a command line names the group. */
 const MODULES: Partial<Record<GroupName, () => Promise<GroupModule>>> = {
-  links: () => import("./links/index.js"),
   reports: () => import("./reports/index.js"),
   attempts: () => import("./attempts/index.js"),
   callbacks: () => import("./callbacks/index.js"),

@@ -1,22 +1,33 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd } from "../../parse/dates.js";
-import type * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { showLink } from "./show.js";
 import {
   DEFAULTS,
   type LinkSpec,
-  linkOptions,
+  linkFlags,
   missingFlags,
   rejectConflicts,
   specFromFlags,
   toBody,
 } from "./spec.js";
 
-export const options = linkOptions;
+const flags = linkFlags(true);
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+export default verb({
+  summary: "Create a link; asks for what is missing when run in a terminal, with a summary before creating",
+  flags,
+  examples: [
+    "assess links create",
+    "assess links create --test 1001 --name 'Campus 2026' --type email --schedule validityindays --validity-days 7 --timezone 1720",
+    "assess links create --test 1001 --name 'Open day' --type open --api-link --schedule timebound --start 2026-12-01 --end 2026-12-31 --timezone 1720 --proctoring image",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const flags = specFromFlags(o);
   refusePastEnd(flags.end);
   const missing = [...(o.test === undefined ? ["--test <testId>"] : []), ...missingFlags(flags)];

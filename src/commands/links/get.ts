@@ -1,13 +1,19 @@
 import type { Context } from "../../context.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
-import { showLink } from "./show.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { linkArg, ofTest, showLink } from "./show.js";
 
-export const options = z.object({ test: id().optional() });
-export const args = z.tuple([id()]);
+const flags = ofTest();
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]: z.infer<typeof args>) {
+export default verb({
+  summary: "Show one link with its URL and schedule",
+  args: [linkArg()],
+  flags,
+  examples: ["assess links get 3001 --test 1001", "assess links get 3001 --test 1001 --json"],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [testLinkId]: [number]) {
   const testId = await resolveTestId(ctx, o.test);
   const client = await ctx.client();
   await showLink(ctx, await client.testLinks.get(testId, testLinkId));

@@ -2,6 +2,7 @@ import type { TestLink } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
+import { arg, flag } from "../shared/flags.js";
 
 const asLink = (row: Row) => row as TestLink;
 const details = (row: Row) => asLink(row).invitationSchedule?.scheduleDetails;
@@ -46,3 +47,7 @@ export async function showLink(ctx: Context, link: TestLink): Promise<void> {
   }
   await ctx.out.record(link, LINK_COLUMNS);
 }
+
+/** The link a verb acts on, and the test it belongs to. */
+export const linkArg = () => arg.id("<testLinkId>", "the link's id");
+export const ofTest = () => ({ test: flag.id("the test the link belongs to") });

@@ -11,10 +11,12 @@ import { UsageError } from "../../errors.js";
 import { numberOf } from "../../fields.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
-import { choice, date, id, parsed } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { parsed } from "../../parse/flags.js";
+import { timezone } from "../shared/common-flags.js";
 import { parseStakeholders } from "../shared/email.js";
 import { dropUndefined } from "../shared/fields.js";
+import { flag } from "../shared/flags.js";
+import type { OptionsOf } from "../shared/verb.js";
 
 export const INVITATION_TYPES = InvitationType.options;
 export const PROCTORING_MODES = ProctoringMode.options;
@@ -22,7 +24,7 @@ export const SCHEDULE_TYPES = ScheduleType.options;
 export const LINK_STATUSES = LinkStatus.options;
 
 /** One value per flag; absent means "not given" (create) or "keep" (update). */
-export type LinkSpec = Omit<z.infer<typeof linkOptions>, "test">;
+export type LinkSpec = Omit<LinkFlags, "test">;
 
 export const DEFAULTS = { proctoring: "disabled", status: "active" } as const satisfies LinkSpec;
 
@@ -37,25 +39,53 @@ export function parseName(value: string, name: string): string {
   return text;
 }
 
-/** The options of `links create` and `links update`; enum values in any case, sent lower-case. */
-export const linkOptions = z.object({
-  test: id().optional(),
-  name: parsed((text) => parseName(text, FLAG)).optional(),
-  type: choice(INVITATION_TYPES, { anyCase: true }).optional(),
-  proctoring: choice(PROCTORING_MODES, { anyCase: true }).optional(),
-  schedule: choice(SCHEDULE_TYPES, { anyCase: true }).optional(),
-  validityDays: id().optional(),
-  start: date("start").optional(),
-  end: date("end").optional(),
-  timezone: id().optional(),
+/**
+ * The flags of `links create` and `links update` (every field of a test link); enum values in any case, sent
+ * lower-case. `creating` says the defaults in help.
+ */
+export const linkFlags = (creating: boolean) => ({
+  test: flag.id("the test the link belongs to (asked for when missing and prompts are allowed)"),
+  name: flag.of(
+    "<name>",
+    "name of the link",
+    parsed((text) => parseName(text, FLAG)),
+  ),
+  type: flag.choice(INVITATION_TYPES, "invitation type: email or open", { anyCase: true, value: "<type>" }),
+  proctoring: flag.choice(
+    PROCTORING_MODES,
+    `proctoring: disabled, image or video${creating ? " (default disabled)" : ""}`,
+    { anyCase: true, value: "<mode>" },
+  ),
+  schedule: flag.choice(SCHEDULE_TYPES, "schedule type: validityindays, timebound or slotwise", {
+    anyCase: true,
+    value: "<type>",
+  }),
+  validityDays: flag.id("days an invitation stays valid (validityindays schedules)", "<N>"),
+  start: flag.date(
+    "start",
+    "first moment of access, e.g. 2026-12-01T09:00:00Z, 2026-12-01 or +1d (timebound, slotwise)",
+  ),
+  end: flag.date("end", "last moment of access; a bare date means its last second (timebound, slotwise)"),
+  timezone: timezone(),
   // A comma-separated e-mail list; null clears it (`--stakeholders none`).
-  stakeholders: parsed((text) => parseStakeholders(text, FLAG)).optional(),
-  status: choice(LINK_STATUSES, { anyCase: true }).optional(),
-  apiLink: z.boolean().optional(),
+  stakeholders: flag.of(
+    "<list>",
+    "comma-separated e-mails told when a candidate completes; none clears them",
+    parsed((text) => parseStakeholders(text, FLAG)),
+  ),
+  status: flag.choice(LINK_STATUSES, `active or inactive${creating ? " (default active)" : ""}`, {
+    anyCase: true,
+    value: "<status>",
+  }),
+  apiLink: flag.toggle(
+    "mark an open link as an API link (isApiLink)",
+    "mark an open link as not an API link",
+  ),
 });
+type LinkFlags = OptionsOf<ReturnType<typeof linkFlags>>;
 
 /** The flags given; flags that contradict each other are refused at once (no prompt or read fixes that). */
-export function specFromFlags({ test: _test, ...given }: z.infer<typeof linkOptions>): LinkSpec {
+export function specFromFlags({ test: _test, ...given }: LinkFlags): LinkSpec {
   const flags = dropUndefined<LinkSpec>(given);
   rejectConflicts(flags, flags);
   return flags;

@@ -1,23 +1,16 @@
-import type { Command } from "commander";
 import type { Context } from "../../context.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
 import { showLink } from "./show.js";
 import { specFromLink } from "./spec.js";
 
-export const options = z.object({ test: id().optional() });
-export const args = z.tuple([id()]);
-
 /** `links activate|deactivate`: an update of testLinkStatus alone, unless the link is already so. */
-export async function run(
+export async function setLinkStatus(
   ctx: Context,
-  o: z.infer<typeof options>,
-  [testLinkId]: z.infer<typeof args>,
-  command: Command,
+  test: number | undefined,
+  testLinkId: number,
+  status: "active" | "inactive",
 ): Promise<number> {
-  const status = command.name() === "activate" ? "active" : "inactive";
-  const testId = await resolveTestId(ctx, o.test);
+  const testId = await resolveTestId(ctx, test);
   ctx.planWithReads(`Reading test link ${testLinkId} to know whether it would change`);
   const client = await ctx.client();
   const current = await client.testLinks.get(testId, testLinkId);

@@ -1,13 +1,12 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { refusePastEnd } from "../../parse/dates.js";
-import { id } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import { resolveTestId } from "../shared/options.js";
-import { showLink } from "./show.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
+import { linkArg, showLink } from "./show.js";
 import {
   diffBodies,
-  linkOptions,
+  linkFlags,
   missingFlags,
   rejectConflicts,
   specFromFlags,
@@ -16,10 +15,20 @@ import {
 } from "./spec.js";
 
 /** `links update`: reads the link, applies the given flags, and sends the whole result. */
-export const options = linkOptions;
-export const args = z.tuple([id()]);
+const flags = linkFlags(false);
 
-export async function run(ctx: Context, o: z.infer<typeof options>, [testLinkId]: z.infer<typeof args>) {
+export default verb({
+  summary: "Change only the given fields of a link: reads it, applies the options, sends the result",
+  args: [linkArg()],
+  flags,
+  examples: [
+    "assess links update 3001 --test 1001 --validity-days 14",
+    "assess links update 3001 --test 1001 --schedule timebound --start +1d --end +30d --dry-run",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [testLinkId]: [number]) {
   const flags = specFromFlags(o);
   if (Object.keys(flags).length === 0) {
     throw new UsageError(

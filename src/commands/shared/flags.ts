@@ -34,6 +34,8 @@ export interface FlagSpec {
   offers?: readonly string[];
   /** `--no-<key>`: the value is `true` unless given. */
   negated?: boolean;
+  /** A switch with a `--no-<key>` too, described so: `true`, `false`, or not given. */
+  off?: string;
   /** Repeatable: `each` value is one item (`--set a=1 --set b=2`), a `list` splits commas too. */
   repeat?: "each" | "list";
   hidden?: boolean;
@@ -84,6 +86,8 @@ function repeated<S extends ZodType>(value: string, description: string, rule: S
 export const flag = {
   /** A switch: `true` when given. */
   bool: (description: string) => new Flag({ description }, z.boolean().optional(), z.boolean()),
+  /** A switch and its `--no-` form (`--api-link`, `--no-api-link`): `true`, `false`, or `undefined`. */
+  toggle: (on: string, off: string) => new Flag({ description: on, off }, z.boolean().optional(), z.boolean()),
   /** A switch given as `--no-<name>`: `false` when given, `true` otherwise. */
   negated: (description: string) => new Flag({ description, negated: true }, z.boolean(), z.boolean()),
   text: (value: string, description: string) => valued(value, description, z.string()),

@@ -26,8 +26,14 @@ export interface VerbSpec {
 type Flags = Record<string, Flag>;
 type Args = readonly Arg[];
 
+/** The keys of flags that may be missing (no default). */
+type OptionalKeys<F extends Flags> = {
+  [K in keyof F]: undefined extends Infer<F[K]["schema"]> ? K : never;
+}[keyof F];
 /** The options `run` gets: each flag's value as its rule reads it (`--page-size 5` → `pageSize: 5`). */
-export type OptionsOf<F extends Flags> = { [K in keyof F]: Infer<F[K]["schema"]> };
+export type OptionsOf<F extends Flags> = {
+  [K in keyof F as K extends OptionalKeys<F> ? never : K]: Infer<F[K]["schema"]>;
+} & { [K in OptionalKeys<F>]?: Infer<F[K]["schema"]> };
 /** The arguments `run` gets, in order; a variadic last argument is an array. */
 export type ArgsOf<A extends Args> = {
   -readonly [K in keyof A]: A[K] extends Arg<infer S> ? Infer<S> : never;
