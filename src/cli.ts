@@ -1,7 +1,5 @@
 import { type Command, CommanderError } from "commander";
 import { groupOf } from "./commands/groups.js";
-import { registerCommands } from "./commands/index.js";
-import { groupSetup } from "./commands/shared/verbs.js";
 import { validKeyAdvice } from "./config/resolve.js";
 import { Context, type Io } from "./context.js";
 import { ApiError, CliError, DeclinedError, DryRunStop, ExitCode } from "./errors.js";
@@ -63,7 +61,6 @@ export async function buildProgram(
     ctx.newProfile = action.name() === "login" && action.parent?.name() === "auth";
   });
   const group = argv === "all" ? "all" : groupOf(argv, program);
-  await registerCommands(program, groupSetup(ctx, setExitCode), group);
   await declareVerbs(program, ctx, setExitCode, all(group) ? "all" : group);
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {

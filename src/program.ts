@@ -10,7 +10,7 @@ import { VERSION } from "./version.js";
  * `--version` with it alone; cli.ts declares in full the group a command line names.
  */
 export function declareProgram(io: Pick<Io, "stdout" | "stderr">): Command {
-  const program = new DeclaredCommand("assess")
+  const program = new Command("assess")
     .description("Run the skills-assessment and employee-skills service from your shell, CI and prompts")
     .version(VERSION, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
@@ -69,19 +69,4 @@ function formatItem(term: string, termWidth: number, description: string, helper
   }
   const indent = "      ";
   return `  ${term}\n${indent}${helper.boxWrap(description, width - indent.length).replace(/\n/g, `\n${indent}`)}`;
-}
-
-/** A command that keeps its action as declared (commander keeps it only wrapped): tests check flags against it. */
-export class DeclaredCommand extends Command {
-  declaredAction?: unknown;
-
-  override createCommand(name?: string): DeclaredCommand {
-    return new DeclaredCommand(name);
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: commander's own signature
-  override action(fn: (this: this, ...args: any[]) => void | Promise<void>): this {
-    this.declaredAction = fn;
-    return super.action(fn);
-  }
 }

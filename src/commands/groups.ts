@@ -50,6 +50,9 @@ export const ORDER: Record<string, string[]> = {
   ],
   invite: ["send", "bulk", "link", "cancel", "reattempt"],
   links: ["list", "get", "create", "update", "activate", "deactivate"],
+  reports: ["get", "pdf", "export", "stats"],
+  attempts: ["list", "watch"],
+  callbacks: ["resend", "reconcile", "listen"],
   "tests settings": ["get", "set", "pull", "apply"],
 };
 

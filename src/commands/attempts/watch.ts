@@ -17,10 +17,13 @@ import { ApiError, InterruptedError, NetworkError, UsageError } from "../../erro
 import { Output, type Row } from "../../output/output.js";
 import { formatDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
-import { duration, id, parsed } from "../../parse/flags.js";
+import { id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
-import { confirmCalls } from "../shared/period.js";
+import { forwardTimeout, signingSecret } from "../shared/common-flags.js";
+import { flag } from "../shared/flags.js";
+import { confirmCalls, periodYes } from "../shared/period.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { ATTEMPT_COLUMNS } from "./list.js";
 import {
   backoff,
@@ -47,23 +50,63 @@ const OVERLAP_MS = 10 * 60_000;
 /** The shortest --interval: polling faster only spends the account's rate limit. */
 const MIN_INTERVAL_MS = 5_000;
 
-export const options = z.object({
-  test: z.array(id()).min(1, "give at least one test id").optional(),
-  interval: duration(MIN_INTERVAL_MS),
-  since: duration(1000),
-  exec: z.string().min(1).optional(),
-  execEnvKey: z.boolean().optional(),
-  execEnvSecret: z.boolean().optional(),
-  forward: parsed((text) => parseDestination(text, FLAG)).optional(),
-  forwardTimeout: duration(1000),
-  signingSecret: z.string().optional(),
-  giveUpAfter: duration(1000),
-  once: z.boolean().optional(),
-  yes: z.boolean().optional(),
-});
-type Options = z.infer<typeof options>;
+const flags = {
+  test: flag.list(
+    "<id>",
+    "only these tests' attempts (repeatable, or comma-separated)",
+    id(),
+    "give at least one test id",
+  ),
+  interval: flag
+    .duration("time between polls: 30s, 5m, 1h (at least 5s)", { min: MIN_INTERVAL_MS })
+    .default("60s"),
+  since: flag
+    .duration("how far back the first run looks; later runs go on from where the last one stopped")
+    .default("1h"),
+  exec: flag.of(
+    "<command>",
+    "run this shell command for each attempt, one at a time, with the attempt as JSON on stdin (its output goes to stderr); done when it exits 0",
+    z.string().min(1),
+  ),
+  execEnvKey: flag.bool("pass ASSESS_API_KEY on to --exec (left out of its environment by default)"),
+  execEnvSecret: flag.bool(
+    "pass ASSESS_WEBHOOK_SECRET, the signing secret, on to --exec (left out of its environment by default)",
+  ),
+  forward: flag.of(
+    "<url>",
+    "POST each attempt as JSON to this URL (no API key sent; messages and files show it without user info or query: https://host/path?…); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
+    parsed((text) => parseDestination(text, FLAG)),
+  ),
+  forwardTimeout: forwardTimeout(),
+  signingSecret: signingSecret(),
+  giveUpAfter: flag
+    .duration(
+      "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before)",
+    )
+    .default("7d"),
+  once: flag.bool(
+    "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending (for cron)",
+  ),
+  yes: periodYes(),
+};
+type Options = OptionsOf<typeof flags>;
 
-export async function run(ctx: Context, o: Options): Promise<number> {
+export default verb({
+  summary:
+    "Show each attempt that finishes, once, by polling the attempt listing (no public callback URL needed); Ctrl-C stops",
+  flags,
+  examples: [
+    "assess attempts watch --test 1001,1002",
+    "assess attempts watch --exec 'jq -r .email >> finished.txt'",
+    "assess attempts watch --forward http://127.0.0.1:3000/hooks/assess --interval 5m",
+    "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
+    "assess attempts watch --once --forward slack:https://hooks.slack.com/services/T000/B000/XXXX",
+    "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: Options): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
   }

@@ -11,24 +11,47 @@ import { UsageError } from "../../errors.js";
 import { escapeControls, jsonText } from "../../escape.js";
 import { field } from "../../fields.js";
 import { FLAG } from "../../parse/flag.js";
-import { duration, int, parsed } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { parsed } from "../../parse/flags.js";
+import { forwardTimeout, signingSecret } from "../shared/common-flags.js";
+import { flag } from "../shared/flags.js";
 import { listenError } from "../shared/listen.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { type ReceivedEvent, startListener } from "./listener.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-export const options = z.object({
-  port: int(0, 65_535),
-  host: z.string(),
-  forwardTo: parsed((text) => parseDestination(text, FLAG)).optional(),
-  forwardTimeout: duration(1000),
-  signingSecret: z.string().optional(),
-  log: z.string().optional(),
-  secretPath: z.boolean().optional(),
+const flags = {
+  port: flag.int(0, 65_535, "port to listen on (0 = any free port)").default("4020"),
+  host: flag
+    .text("<host>", "address to bind (anything but loopback exposes the receiver)")
+    .default("127.0.0.1"),
+  forwardTo: flag.of(
+    "<url>",
+    "also POST each notification, body and content type unchanged, to this URL; slack:<webhook URL> or teams:<workflow URL> posts a message for each finished attempt",
+    parsed((text) => parseDestination(text, FLAG)),
+  ),
+  forwardTimeout: forwardTimeout(),
+  signingSecret: signingSecret(),
+  log: flag.text("<file.ndjson>", "append every request received to this file, one JSON object per line"),
+  secretPath: flag.bool(
+    "accept only requests to an unguessable path (the service signs nothing); others get 404",
+  ),
+};
+
+export default verb({
+  summary:
+    "Receive test-completion notifications locally: print, log and forward each one (Ctrl-C stops); at most 1,000 (64 MiB) wait for their forward, then 503",
+  flags,
+  examples: [
+    "assess callbacks listen",
+    "assess callbacks listen --port 4020 --forward-to http://127.0.0.1:3000/hooks/assess --log callbacks.ndjson",
+    "assess callbacks listen --host 0.0.0.0 --secret-path",
+    "assess callbacks listen --forward-to teams:https://example.webhook.office.com/workflows/… --log callbacks.ndjson",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const { port, host, forwardTo } = o;
   const signer = signerFor("--forward-to", forwardTo?.kind, o.signingSecret, ctx.io.env);
   const forwarder = forwardTo && new Forwarder(forwardTo, signer, o.forwardTimeout);

@@ -16,7 +16,9 @@ import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { SHOWN } from "../shared/bulk-report.js";
-import { periodFromOptions, periodOptions } from "../shared/period.js";
+import { flag } from "../shared/flags.js";
+import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { listInput } from "./ids.js";
 import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
@@ -25,13 +27,38 @@ const LOG_SUGGESTION =
   "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).";
 const LOG_FILE = "Give the file `assess callbacks listen --log <file>` appends to.";
 
-export const options = z.object({
-  ...periodOptions,
-  log: z.string().min(1).optional(),
-  test: z.array(id()).min(1, "give at least one test id").optional(),
+const flags = {
+  ...periodFlags(
+    "start of the period: YYYY-MM-DD, ISO time, 7d (7 days ago)",
+    "end of the period (default: now; a bare date includes the whole day)",
+  ),
+  log: flag.of(
+    "<listen.ndjson>",
+    "the file `callbacks listen --log` appends to (TestInvitationId in any casing)",
+    z.string().min(1),
+  ),
+  test: flag.list(
+    "<id>",
+    "only these tests' attempts (repeatable, or comma-separated)",
+    id(),
+    "give at least one test id",
+  ),
+  yes: periodYes(),
+};
+
+export default verb({
+  summary:
+    "Resend exactly the notifications a `callbacks listen --log` file never received, for the finished attempts of a period",
+  flags,
+  examples: [
+    "assess callbacks reconcile --from 7d --log callbacks.ndjson --dry-run",
+    "assess callbacks reconcile --from 2026-10-01 --to 2026-10-31 --log callbacks.ndjson --test 1001 --json",
+    "0 6 * * * assess callbacks reconcile --from 2d --log /var/log/assess/callbacks.ndjson   # cron",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const log = o.log;
   if (log === undefined) {
     throw new UsageError("Missing --log <listen.ndjson>: the notifications received", LOG_FILE);

@@ -4,29 +4,49 @@ import type { ChunkAnswer } from "../../bulk/engine/types.js";
 import type { Context } from "../../context.js";
 import { finishedAttempts } from "../../core/finished-attempts.js";
 import { UsageError } from "../../errors.js";
-import { int } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
 import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
 import { ledgerTarget, runReported } from "../shared/bulk-run.js";
-import { periodFromOptions, periodOptions } from "../shared/period.js";
+import { arg, flag } from "../shared/flags.js";
+import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 import { fileInput, type IdsInput, listInput } from "./ids.js";
 
 const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
 const NOT_QUEUED =
   "the service could not queue its notification (is a callback URL registered, and is the attempt finished?)";
 
-export const options = z.object({
-  file: z.string().optional(),
-  ...periodOptions,
-  chunkSize: int(1, MAX_CALLBACK_IDS).optional(),
-  retryUncertain: z.boolean().optional(),
-  restart: z.boolean().optional(),
+const flags = {
+  file: flag.text("<ids.txt>", "ids, one per line (blank lines and # comments allowed); - reads stdin"),
+  ...periodFlags(
+    "resend every finished attempt of a period: its start (YYYY-MM-DD, ISO, 90d)",
+    "the period's end (a bare date includes the whole day)",
+  ),
+  chunkSize: flag.int(
+    1,
+    MAX_CALLBACK_IDS,
+    `ids per request (1-${MAX_CALLBACK_IDS}, default ${MAX_CALLBACK_IDS})`,
+  ),
+  retryUncertain: flag.bool("send again the ids of chunks whose outcome an earlier run could not learn"),
+  restart: flag.bool("forget earlier runs of this input and send everything again"),
+  yes: periodYes(),
+};
+
+export default verb({
+  summary: "Ask the service to send the notifications of attempts again (chunks of ≤100 ids)",
+  args: [arg.text("[ids...]", "testInvitationIds")],
+  flags,
+  examples: [
+    "assess callbacks resend 100001 100002",
+    "assess callbacks resend --file ids.txt --json",
+    "assess callbacks resend --from 2026-10-01 --to 2026-10-31",
+  ],
+  run,
 });
-type Options = z.infer<typeof options>;
+type Options = OptionsOf<typeof flags>;
 
 /** The ids given as arguments are checked as the lines of a file are (ids.ts): every bad one listed. */
-export async function run(ctx: Context, o: Options, args: string[]): Promise<number> {
+async function run(ctx: Context, o: Options, [args]: [string[]]): Promise<number> {
   const input = await idsInput(ctx, args, o);
   if (input === undefined) return 0;
   const { chunkSize, restart, retryUncertain } = o;

@@ -10,9 +10,9 @@ import { ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { FORMATS, type Format } from "../../output/format.js";
 import { type Column, Output, type Row } from "../../output/output.js";
-import { id, int } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
-import { periodFromOptions, periodOptions } from "../shared/period.js";
+import { flag } from "../shared/flags.js";
+import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
 const FORMAT_OF_EXTENSION: Record<string, Format> = {
   ".csv": "csv",
@@ -47,15 +47,33 @@ const DATE_COLUMNS: ReadonlySet<string> = new Set(["attemptedOn"]);
 
 const SECTION_PREFIX = "section:";
 
-export const options = z.object({
-  ...periodOptions,
-  test: id().optional(),
-  out: z.string().optional(),
-  force: z.boolean().optional(),
-  concurrency: int(1, 32),
+const flags = {
+  ...periodFlags(
+    "start of the period (YYYY-MM-DD, ISO with offset, 90d, now)",
+    "end of the period (inclusive for a bare date)",
+  ),
+  test: flag.id("only this test's attempts"),
+  out: flag.text(
+    "<file>",
+    "write to a file instead of stdout (format from -o, else the extension: .csv, .tsv, .json, .ndjson, or .xlsx for an Excel workbook; else csv)",
+  ),
+  force: flag.bool("overwrite an existing --out file"),
+  concurrency: flag.int(1, 32, "reports fetched at once (1-32)").default("8"),
+  yes: periodYes(),
+};
+
+export default verb({
+  summary: "One flat row per attempt of a period: candidate, test, status, scores and sections",
+  flags,
+  examples: [
+    "assess reports export --from 2026-10-01 --to 2026-10-31 -o csv --out october.csv",
+    "assess reports export --from 30d --to now --test 1001 -o ndjson",
+    "assess reports export --from 30d --to now --out results.xlsx   # an Excel workbook",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const file = o.out !== undefined && o.out !== "-" ? o.out : undefined;
   // Checked before anything is sent: what the file will hold, and that nothing is overwritten unasked.
   const format = file === undefined ? undefined : exportFormat(ctx, file);

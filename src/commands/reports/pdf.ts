@@ -5,17 +5,30 @@ import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";
 import { isClosed, readerGone } from "../../output/pipe.js";
-import { id as idFlag } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { arg, flag } from "../shared/flags.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
-export const options = z.object({ out: z.string().optional(), force: z.boolean().optional() });
-export const args = z.tuple([idFlag()]);
+const flags = {
+  out: flag.text(
+    "<file.pdf>",
+    "where to save it; `-` is stdout (default: stdout when it is redirected or piped, else report-<id>.pdf)",
+  ),
+  force: flag.bool("overwrite an existing file"),
+};
 
-export async function run(
-  ctx: Context,
-  o: z.infer<typeof options>,
-  [id]: z.infer<typeof args>,
-): Promise<number> {
+export default verb({
+  summary: "Save the PDF report of one attempt, or write it to a redirected stdout",
+  args: [arg.id("<testInvitationId>", "the attempt's id")],
+  flags,
+  examples: [
+    "assess reports pdf 100001",
+    "assess reports pdf 100001 > report.pdf",
+    "assess reports pdf 100001 --out r.pdf",
+  ],
+  run,
+});
+
+async function run(ctx: Context, o: OptionsOf<typeof flags>, [id]: [number]): Promise<number> {
   // Without --out: stdout when it is redirected or piped, else a file; with --json the JSON goes there instead.
   const toStdout = o.out === undefined && !ctx.io.stdout.isTTY && !ctx.out.isJson;
   const out = o.out ?? (toStdout ? "-" : `report-${id}.pdf`);

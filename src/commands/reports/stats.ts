@@ -12,10 +12,11 @@ import { escapeControls } from "../../escape.js";
 import type { Column, Row } from "../../output/output.js";
 import type { Style } from "../../output/style.js";
 import { FLAG } from "../../parse/flag.js";
-import { id, int, parsed } from "../../parse/flags.js";
-import * as z from "../../parse/zod.js";
+import { id, parsed } from "../../parse/flags.js";
 import { FINAL_STATUSES } from "../../spec/final-statuses.js";
-import { periodFromOptions, periodOptions } from "../shared/period.js";
+import { flag } from "../shared/flags.js";
+import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
+import { type OptionsOf, verb } from "../shared/verb.js";
 
 /** A score percentage from 0 to 100, decimals allowed (`--pass-mark 62.5`). */
 const passMark = () =>
@@ -27,14 +28,36 @@ const passMark = () =>
     return value;
   });
 
-export const options = z.object({
-  ...periodOptions,
-  test: z.array(id()).optional(),
-  passMark: passMark().optional(),
-  concurrency: int(1, 32),
+const flags = {
+  ...periodFlags(
+    "start of the period (YYYY-MM-DD, ISO with offset, 90d, now)",
+    "end of the period (inclusive for a bare date)",
+  ),
+  test: flag.list("<id>", "only this test (repeatable, or comma-separated)", id()),
+  passMark: flag.of("<n>", "a score percentage (0-100) at or above which an attempt passes", passMark()),
+  concurrency: flag.int(1, 32, "reports fetched at once (1-32)").default("8"),
+  yes: periodYes(),
+};
+
+export default verb({
+  summary:
+    "Per test, a period's finished attempts: statuses, score mean, median, p10/p90, pass rate, a score histogram and attempts per day",
+  flags,
+  // One line per paragraph: commander's output wraps them to the terminal (src/output/wrap.ts).
+  notes: `Scores are the reports' score percentages (else points out of the total), of every finished attempt, whatever its status. p10, median and p90 are percentiles by linear interpolation between the two nearest ranks, as numpy.percentile's default: with n scores sorted ascending x[0..n-1], the p-th is found at rank h = (n-1)·p/100, and is x[⌊h⌋] + (h-⌊h⌋)·(x[⌊h⌋+1] - x[⌊h⌋]). Statistics and the pass rate are rounded to 2 decimals, the same in every format (--json passRate 0.61 is the table's 61%). A score outside -100…100 % is counted apart (outOfRange), in no statistic.
+The pass rate is the share of scored attempts at or above --pass-mark (the service's reports and tests carry no documented pass mark, so without the flag there is none). The histogram buckets are 10 points wide: 0-<10 … 90-100 (100 itself in the last). Per day counts attempts by the UTC day they finished (their report's completedOn, else attemptedOn), within the period: a report dated outside it (.NET's 0001-01-01) counts as undated; the sparkline scales ▁…█ to the busiest day, ▁ is none.
+Output: a block per test on a terminal; --json / -o ndjson one object per test (statuses, statistics, histogram, perDay, failedReports); -o csv and tsv one flat row per test.
+A report that cannot be fetched is named on stderr and listed under failedReports, and the others are still counted: exit 0, or 1 when every report of the period failed.`,
+  examples: [
+    "assess reports stats --from 30d --to now",
+    "assess reports stats --from 2026-10-01 --to 2026-12-31 --test 1001 --pass-mark 60",
+    "assess reports stats --from 90d --to now --test 1001,1002 --pass-mark 60 --json | jq '.[] | {testId, median, passRate}'",
+    "assess reports stats --from 90d --to now -o csv > stats.csv",
+  ],
+  run,
 });
 
-export async function run(ctx: Context, o: z.infer<typeof options>): Promise<number> {
+async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const period = await periodFromOptions(ctx, o);
   const { stats, attempts, outcomes } = await statsOfPeriod(ctx, (await ctx.client()).api, period, {
     testIds: o.test,

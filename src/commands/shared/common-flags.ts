@@ -1,15 +1,6 @@
 /** Flags several verbs take, declared once here (a verb's own flags are declared in its file). */
 
-import { MAX_WINDOWS_UNASKED } from "../../core/periods.js";
 import { flag } from "./flags.js";
-
-/** `--yes` of every verb that lists the attempts of a period. */
-export const periodYes = () =>
-  flag
-    .bool(
-      `make the calls of a period longer than ${MAX_WINDOWS_UNASKED} × 30 days (~2 years) without asking (required then when prompts are off)`,
-    )
-    .short("-y");
 
 /** `--timezone` of every verb that sends a timeZoneId; the ids are the service's, none is mapped here. */
 export const timezone = () =>

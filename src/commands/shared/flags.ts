@@ -78,8 +78,14 @@ function valued<S extends ZodType>(
 }
 
 /** A repeatable flag: every value read by `rule`, in order. */
-function repeated<S extends ZodType>(value: string, description: string, rule: S, repeat: "each" | "list") {
-  const list = z.array(rule);
+function repeated<S extends ZodType>(
+  value: string,
+  description: string,
+  rule: S,
+  repeat: "each" | "list",
+  empty?: string,
+) {
+  const list = empty === undefined ? z.array(rule) : z.array(rule).min(1, empty);
   return new Flag({ value, description, repeat }, list.optional(), list);
 }
 
@@ -87,7 +93,8 @@ export const flag = {
   /** A switch: `true` when given. */
   bool: (description: string) => new Flag({ description }, z.boolean().optional(), z.boolean()),
   /** A switch and its `--no-` form (`--api-link`, `--no-api-link`): `true`, `false`, or `undefined`. */
-  toggle: (on: string, off: string) => new Flag({ description: on, off }, z.boolean().optional(), z.boolean()),
+  toggle: (on: string, off: string) =>
+    new Flag({ description: on, off }, z.boolean().optional(), z.boolean()),
   /** A switch given as `--no-<name>`: `false` when given, `true` otherwise. */
   negated: (description: string) => new Flag({ description, negated: true }, z.boolean(), z.boolean()),
   text: (value: string, description: string) => valued(value, description, z.string()),
@@ -117,9 +124,9 @@ export const flag = {
   /** Repeatable, each value one item. */
   each: <S extends ZodType>(value: string, description: string, rule: S) =>
     repeated(value, description, rule, "each"),
-  /** Repeatable, and commas separate values too (`--test 1,2 --test 3`). */
-  list: <S extends ZodType>(value: string, description: string, rule: S) =>
-    repeated(value, description, rule, "list"),
+  /** Repeatable, and commas separate values too (`--test 1,2 --test 3`); `empty` refuses `--test ""` so. */
+  list: <S extends ZodType>(value: string, description: string, rule: S, empty?: string) =>
+    repeated(value, description, rule, "list", empty),
 };
 
 /** What commander and help need of an argument. */

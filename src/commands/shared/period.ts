@@ -8,15 +8,22 @@ import { MAX_WINDOWS_UNASKED, type Period, windowCount } from "../../core/period
 import { UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { orderedRange, parseDate, toServiceTime } from "../../parse/dates.js";
-import { date } from "../../parse/flags.js";
-import { boolean } from "../../parse/zod.js";
+import { flag } from "./flags.js";
 import { requireValues } from "./options.js";
 
-export const periodOptions = {
-  from: date("start").optional(),
-  to: date("end").optional(),
-  yes: boolean().optional(),
-};
+/** `--from` and `--to` of a period, each with its help; `periodYes` (last in help) confirms a long one. */
+export const periodFlags = (from: string, to: string) => ({
+  from: flag.date("start", from),
+  to: flag.date("end", to),
+});
+
+/** `--yes` of every verb that lists the attempts of a period. */
+export const periodYes = () =>
+  flag
+    .bool(
+      `make the calls of a period longer than ${MAX_WINDOWS_UNASKED} × 30 days (~2 years) without asking (required then when prompts are off)`,
+    )
+    .short("-y");
 
 /** `--from` and `--to`, asked for when missing and prompts are allowed (an answer is read as the flag is). */
 export async function periodFromOptions(
