@@ -1,12 +1,12 @@
 /**
- * Ids and numbers the service sends as strings (as an ASP.NET service sends its Integer64s) are read: the built
- * CLI behind a proxy that turns every number of the sandbox's answers into a string.
+ * Ids and numbers the service sends as strings (as an ASP.NET service sends its Integer64s) are read: the CLI
+ * (main, in-process) behind a proxy that turns every number of the sandbox's answers into a string.
  */
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { runCli, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();
 const tmp = useTempDir("assess-first-week-b-");
@@ -71,7 +71,7 @@ describe("ids and numbers the service sends as strings are read", () => {
   afterAll(() => proxy.close());
 
   it('`tests list --json`: exit 0, and "testId": "1001" stays the string it was sent as', async () => {
-    const r = await runBin(["tests", "list", "--json"], { env });
+    const r = await runCli(["tests", "list", "--json"], { env });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const tests = r.json<Array<{ testId: unknown }>>();
@@ -79,30 +79,30 @@ describe("ids and numbers the service sends as strings are read", () => {
   });
 
   it("`attempts list` (tsv) and `links list`: exit 0 with the ids in their columns", async () => {
-    const attempts = await runBin(["attempts", "list", "--from", "30d", "--to", "now"], { env });
+    const attempts = await runCli(["attempts", "list", "--from", "30d", "--to", "now"], { env });
     expect(attempts.stderr).not.toMatch(/unexpected|error:/);
     expect(attempts.code).toBe(0);
     const lines = attempts.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^INVITATION\tTEST\t/);
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[1]).toMatch(/^\d+\t10\d\d\t/);
-    const links = await runBin(["links", "list", "--test", "1001", "--json"], { env });
+    const links = await runCli(["links", "list", "--test", "1001", "--json"], { env });
     expect(links.code).toBe(0);
     expect(typeof links.json<Array<{ testLinkId: unknown }>>()[0]?.testLinkId).toBe("string");
   });
 
   it("`reports get` and `callbacks resend --from --to` (ids read from the listing are sent as numbers)", async () => {
-    const listed = await runBin(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
+    const listed = await runCli(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
     const id = listed.json<Array<{ testInvitationId: string }>>()[0]!.testInvitationId;
-    const report = await runBin(["reports", "get", id, "--json"], { env });
+    const report = await runCli(["reports", "get", id, "--json"], { env });
     expect(report.code).toBe(0);
     expect(report.json<{ scorePercentage: unknown }>().scorePercentage).toMatch(/^\d+(\.\d+)?$/);
     // The seeded attempts have no callback URL: the sandbox queues none, whoever asks. Through the proxy the
     // run must go exactly as it goes against the sandbox itself.
     const argv = ["callbacks", "resend", "--from", "30d", "--to", "now", "--json", "--restart"];
-    const direct = await runBin(argv, { env: { ...t.env, ASSESS_CONFIG_DIR: tmp.fresh() } });
+    const direct = await runCli(argv, { env: { ...t.env, ASSESS_CONFIG_DIR: tmp.fresh() } });
     const mark = t.sandbox.requests.length;
-    const resend = await runBin(argv, { env });
+    const resend = await runCli(argv, { env });
     expect(resend.stderr).not.toMatch(/unexpected|error:/);
     expect(resend.code).toBe(direct.code);
     const counts = (r: typeof direct) => {
@@ -120,7 +120,7 @@ describe("ids and numbers the service sends as strings are read", () => {
 
   it("`links update` writes back the link's numbers it read as strings as numbers (timeZoneId, invitationValidityInDays)", async () => {
     const mark = t.sandbox.requests.length;
-    const r = await runBin(["links", "update", "3001", "--test", "1001", "--name", "Campus drive 2027"], {
+    const r = await runCli(["links", "update", "3001", "--test", "1001", "--name", "Campus drive 2027"], {
       env,
     });
     expect(r.stderr).not.toMatch(/Invalid request|error:/);
@@ -137,7 +137,7 @@ describe("ids and numbers the service sends as strings are read", () => {
 
   it("`tests settings set` writes back the settings it read as strings as the Integers of API.md 2.2", async () => {
     const mark = t.sandbox.requests.length;
-    const r = await runBin(["tests", "settings", "set", "1001", "--copy-paste", "yes"], { env });
+    const r = await runCli(["tests", "settings", "set", "1001", "--copy-paste", "yes"], { env });
     expect(r.code, r.stderr).toBe(0);
     const sent = t.sandbox.requests.slice(mark).find((request) => request.method === "POST");
     const body = sent?.body as Record<string, unknown>;
@@ -150,7 +150,7 @@ describe("ids and numbers the service sends as strings are read", () => {
   });
 
   it("`callbacks reconcile`: an attempt listed with a string id whose notification the log holds is not missing", async () => {
-    const listed = await runBin(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
+    const listed = await runCli(["attempts", "list", "--from", "30d", "--to", "now", "--json"], { env });
     const ids = listed.json<Array<{ testInvitationId: string }>>().map((a) => a.testInvitationId);
     expect(ids.length).toBeGreaterThan(1);
     const log = tmp.file("string-ids.ndjson");
@@ -159,7 +159,7 @@ describe("ids and numbers the service sends as strings are read", () => {
       log,
       heard.map((id) => `${JSON.stringify({ TestInvitationId: id, Status: "Completed" })}\n`).join(""),
     );
-    const r = await runBin(["callbacks", "reconcile", "--from", "30d", "--log", log, "--dry-run", "--json"], {
+    const r = await runCli(["callbacks", "reconcile", "--from", "30d", "--log", log, "--dry-run", "--json"], {
       env,
     });
     expect(r.code, r.stderr).toBe(0);

@@ -1,21 +1,21 @@
 /**
- * `attempts list` takes --test and --all and checks --state, through the built CLI against the sandbox.
+ * `attempts list` takes --test and --all and checks --state, in-process (`main`) against the sandbox.
  */
 import { describe, expect, it } from "vitest";
-import { runBin, useTestEnv } from "../helpers/cli.js";
+import { runCli, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();
 
 describe("attempts list takes --test and --all, and checks --state", () => {
   it("--test 1002 keeps that test's attempts; --all lists the same as the default", async () => {
-    const all = await runBin(["attempts", "list", "--from", "90d", "--to", "now", "--json"], { env: t.env });
-    const one = await runBin(
+    const all = await runCli(["attempts", "list", "--from", "90d", "--to", "now", "--json"], { env: t.env });
+    const one = await runCli(
       ["attempts", "list", "--from", "90d", "--to", "now", "--test", "1002", "--json"],
       {
         env: t.env,
       },
     );
-    const both = await runBin(
+    const both = await runCli(
       ["attempts", "list", "--from", "90d", "--to", "now", "--test", "1002,1003", "--all", "--json"],
       { env: t.env },
     );
@@ -27,19 +27,19 @@ describe("attempts list takes --test and --all, and checks --state", () => {
     expect(kept.every((a) => a.testId === 1002)).toBe(true);
     expect(kept.length).toBe(every.filter((a) => a.testId === 1002).length);
     expect(both.json<Attempt[]>().length).toBe(every.filter((a) => [1002, 1003].includes(a.testId)).length);
-    const allFlag = await runBin(["attempts", "list", "--from", "90d", "--to", "now", "--all", "--json"], {
+    const allFlag = await runCli(["attempts", "list", "--from", "90d", "--to", "now", "--all", "--json"], {
       env: t.env,
     });
     expect(allFlag.json<Attempt[]>()).toEqual(every);
   });
 
   it("--test of another account's test is refused (exit 4); --state foo is refused before any request (exit 2)", async () => {
-    const other = await runBin(["attempts", "list", "--from", "7d", "--to", "now", "--test", "2001"], {
+    const other = await runCli(["attempts", "list", "--from", "7d", "--to", "now", "--test", "2001"], {
       env: t.env,
     });
     expect(other.code).toBe(4);
     const mark = t.sandbox.requests.length;
-    const state = await runBin(["attempts", "list", "--from", "7d", "--to", "now", "--state", "foo"], {
+    const state = await runCli(["attempts", "list", "--from", "7d", "--to", "now", "--state", "foo"], {
       env: t.env,
     });
     expect(state.code).toBe(2);

@@ -1,6 +1,6 @@
 /**
- * `attempts watch` delivers at least once. Through the built
- * CLI on the sandbox, with real receivers on loopback: a receiver down then up, a dead-letter after
+ * `attempts watch` delivers at least once. In-process (`main`) on the sandbox, with real receivers on loopback
+ * (through the built CLI where processes are the subject: two of them over one lock, Ctrl-C, a terminal): a receiver down then up, a dead-letter after
  * --give-up-after, an attempt that cannot be delivered at all, a trickling receiver, Slack's message shape, a
  * Standard Webhooks signature checked by the test's own implementation, two watches over a stale lock, a state
  * polled up to long ago, the restart message and the idle line on a terminal.
@@ -24,8 +24,10 @@ beforeEach(() => {
   env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
-const runBuilt = (args: string[], extra: Record<string, string> = {}) =>
-  runBin(args, { env: { ...env, ...extra } });
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  t.run(args, { env: { ...env, ...extra } });
+/** Two watches at once are two processes: the lock is taken per process. */
+const runBuilt = (args: string[]) => runBin(args, { env });
 const finishedAttempt = (email: string, name?: string) => h.finishedAttempt(t, email, { name });
 const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
 const stateFile = () => {
@@ -46,7 +48,7 @@ describe("attempts watch: at-least-once delivery", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks/assess`;
     const id = await finishedAttempt("down.up@example.com");
-    const down = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+    const down = await run(["attempts", "watch", "--once", "--forward", url]);
     expect(down.code, down.stderr).toBe(1);
     expect(down.stderr).toContain(`--forward to ${url} of attempt ${id} failed (ECONNREFUSED); pending`);
     expect(down.stderr).toMatch(
@@ -58,13 +60,13 @@ describe("attempts watch: at-least-once delivery", () => {
 
     const receiver = await startReceiver(() => 200, port);
     try {
-      const up = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const up = await run(["attempts", "watch", "--once", "--forward", url]);
       expect(up.code, up.stderr).toBe(0);
       // Shown by the first run, delivered by this one: stdout has nothing new.
       expect(up.stdout).toBe("");
       expect(receiver.requests.map((r) => JSON.parse(r.body.toString()).testInvitationId)).toEqual([id]);
       expect(state().pending).toEqual([]);
-      const again = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const again = await run(["attempts", "watch", "--once", "--forward", url]);
       expect(again.code, again.stderr).toBe(0);
       expect(receiver.requests).toHaveLength(1);
     } finally {
@@ -78,11 +80,11 @@ describe("attempts watch: at-least-once delivery", () => {
     try {
       const id = await finishedAttempt("dead.letter@example.com");
       const args = ["attempts", "watch", "--once", "--forward", receiver.url, "--give-up-after", "1s"];
-      const first = await runBuilt(args);
+      const first = await run(args);
       expect(first.code, first.stderr).toBe(1);
       expect(first.stderr).toContain(`of attempt ${id} failed (HTTP 400); pending`);
       await sleep(1100);
-      const second = await runBuilt(args);
+      const second = await run(args);
       expect(second.code, second.stderr).toBe(1);
       const file = `${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`;
       expect(second.stderr).toContain(`1 delivery was given up: see ${file}`);
@@ -99,7 +101,7 @@ describe("attempts watch: at-least-once delivery", () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       // Given up: the next run neither tries it nor fails for it.
       const tries = receiver.requests.length;
-      const third = await runBuilt(args);
+      const third = await run(args);
       expect(third.code, third.stderr).toBe(0);
       expect(receiver.requests).toHaveLength(tries);
     } finally {
@@ -124,7 +126,7 @@ describe("attempts watch: at-least-once delivery", () => {
       times: 1,
     });
     const file = tmp.file("delivered.ndjson");
-    const r = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
+    const r = await run(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       "--exec of attempt 9000001: ASSESS_TEST_ID cannot carry 1.5; given up, written to",
@@ -145,7 +147,7 @@ describe("attempts watch: at-least-once delivery", () => {
     try {
       const id = await finishedAttempt("trickle@example.com");
       const args = ["attempts", "watch", "--once", "--forward", receiver.url, "--forward-timeout", "1s"];
-      const r = await runBuilt(args);
+      const r = await run(args);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain(`of attempt ${id}: no whole answer within 1s; trying again in`);
       expect(r.stderr).toContain(`of attempt ${id} failed (no whole answer within 1s); pending`);
@@ -160,7 +162,7 @@ describe("attempts watch: at-least-once delivery", () => {
     const receiver = await startReceiver(() => 200);
     try {
       const id = await finishedAttempt("slack@example.com", "Ada <!channel> *Lovelace*");
-      const r = await runBuilt(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
+      const r = await run(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
       expect(r.code, r.stderr).toBe(0);
       // A Slack webhook URL is a credential: only its host is named.
       expect(r.stderr).not.toContain(receiver.url);
@@ -194,10 +196,10 @@ describe("attempts watch: at-least-once delivery", () => {
     try {
       const id = await finishedAttempt("signed@example.com");
       const args = ["attempts", "watch", "--once", "--forward", receiver.url, "--debug"];
-      const first = await runBuilt(args, { ASSESS_WEBHOOK_SECRET: secret });
+      const first = await run(args, { ASSESS_WEBHOOK_SECRET: secret });
       expect(first.code, first.stderr).toBe(1);
       fail = false;
-      const second = await runBuilt(args, { ASSESS_WEBHOOK_SECRET: secret });
+      const second = await run(args, { ASSESS_WEBHOOK_SECRET: secret });
       expect(second.code, second.stderr).toBe(0);
       for (const run of [first, second]) {
         expect(run.stdout + run.stderr).not.toContain(secret);
@@ -217,7 +219,7 @@ describe("attempts watch: at-least-once delivery", () => {
         verifyStandardWebhook(`whsec_${randomBytes(32).toString("base64")}`, last.headers, last.body),
       ).toBe(false);
       // A bad secret is refused before any call, without being echoed.
-      const bad = await runBuilt(["attempts", "watch", "--once", "--forward", receiver.url], {
+      const bad = await run(["attempts", "watch", "--once", "--forward", receiver.url], {
         ASSESS_WEBHOOK_SECRET: "whsec_not base64!!",
       });
       expect(bad.code).toBe(2);
@@ -254,11 +256,11 @@ describe("attempts watch: the lock, the state and the terminal", () => {
   });
 
   it("a state polled up to long ago needs --yes, as a long --since does; the restart names where it starts from", async () => {
-    expect((await runBuilt(["attempts", "watch", "--once"])).code).toBe(0);
+    expect((await run(["attempts", "watch", "--once"])).code).toBe(0);
     const saved = state();
     writeState({ ...saved, polledUntil: "2000-01-01T00:00:00Z" });
     const calls = listingCalls();
-    const r = await runBuilt(["attempts", "watch", "--once"]);
+    const r = await run(["attempts", "watch", "--once"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Listing the attempts of 1999-12-31T23:50:00Z … .* takes 3\d\d calls/);
     expect(r.stderr).toContain("Pass --yes");
@@ -266,7 +268,7 @@ describe("attempts watch: the lock, the state and the terminal", () => {
 
     // One polled up to a time still to come starts now.
     writeState({ ...saved, polledUntil: "2100-01-01T00:00:00Z" });
-    const future = await runBuilt(["attempts", "watch", "--once"]);
+    const future = await run(["attempts", "watch", "--once"]);
     expect(future.code, future.stderr).toBe(0);
     expectNoStack(future.stderr);
 

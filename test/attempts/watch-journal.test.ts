@@ -1,7 +1,7 @@
 /**
- * `attempts watch` under load and with secrets about, through the built CLI on the sandbox with receivers on
- * loopback: a round with hundreds of pending deliveries writes what changed (a journal), not the whole state
- * once per delivery; the dead-letter file is rotated at its bound; a plain --forward URL's user info and query
+ * `attempts watch` under load and with secrets about, in-process (`main`; the built CLI where the bytes the
+ * process writes or its children's environment are checked) on the sandbox with receivers on loopback: a round
+ * with hundreds of pending deliveries writes what changed (a journal), not the whole state once per delivery; the dead-letter file is rotated at its bound; a plain --forward URL's user info and query
  * reach no message, dead letter or state; --exec children get neither the API key nor the signing secret unless
  * asked; Slack text escapes mrkdwn; `--once --json` is one JSON document even when nothing is new.
  */
@@ -20,8 +20,11 @@ beforeEach(() => {
   env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
+/** The built CLI: for what is the process's own (the bytes it wrote, the environment its children get). */
 const runBuilt = (args: string[], extra: Record<string, string> = {}, preload?: string) =>
   runBin(args, { env: { ...env, ...extra }, preload });
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  t.run(args, { env: { ...env, ...extra } });
 const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
 const stateFile = () => {
   const [file] = readdirSync(watchFolder()).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
@@ -71,7 +74,7 @@ function wcharHook(): string {
 
 describe("attempts watch: the state as a journal, bounded files", () => {
   it("a round with 600 pending deliveries (600 KB of state) writes what changed, not the state after each", async () => {
-    expect((await runBuilt(["attempts", "watch", "--once"])).code).toBe(0);
+    expect((await run(["attempts", "watch", "--once"])).code).toBe(0);
     plantPending(600);
     const stateBytes = statSync(stateFile()).size;
     expect(stateBytes).toBeGreaterThan(600_000);
@@ -92,7 +95,7 @@ describe("attempts watch: the state as a journal, bounded files", () => {
     expect(ndjson(readFileSync(deadLetters(), "utf8"))).toHaveLength(600);
     // Nothing lost and nothing twice: the next run reads no pending delivery.
     expect(loadWatchState(stateFile())!.pending).toEqual([]);
-    const again = await runBuilt(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
+    const again = await run(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
     expect(again.code, again.stderr).toBe(0);
     expectNoStack(r.stderr);
   });
@@ -101,14 +104,14 @@ describe("attempts watch: the state as a journal, bounded files", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks/assess`;
     const id = await h.finishedAttempt(t, "cut.journal@example.com");
-    const down = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+    const down = await run(["attempts", "watch", "--once", "--forward", url]);
     expect(down.code, down.stderr).toBe(1);
     appendFileSync(stateFile().replace(/\.json$/, ".journal.ndjson"), `{"op":"removed","id":${id},"si`);
     const receiver = await startReceiver(() => 204, port);
     try {
-      const up = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const up = await run(["attempts", "watch", "--once", "--forward", url]);
       expect(up.code, up.stderr).toBe(0);
-      const again = await runBuilt(["attempts", "watch", "--once", "--forward", url]);
+      const again = await run(["attempts", "watch", "--once", "--forward", url]);
       expect(again.code, again.stderr).toBe(0);
       expect(receiver.requests.map((r) => JSON.parse(r.body.toString()).testInvitationId)).toEqual([id]);
       expect(loadWatchState(stateFile())!.pending).toEqual([]);
@@ -118,12 +121,12 @@ describe("attempts watch: the state as a journal, bounded files", () => {
   });
 
   it("the dead-letter file is rotated at its bound: the full one becomes .dead-letter.1.ndjson", async () => {
-    expect((await runBuilt(["attempts", "watch", "--once"])).code).toBe(0);
+    expect((await run(["attempts", "watch", "--once"])).code).toBe(0);
     plantPending(1, 10);
     // Sparse: as large as the bound allows, less a few bytes.
     writeFileSync(deadLetters(), "");
     truncateSync(deadLetters(), MAX_DEAD_LETTER_BYTES - 10);
-    const r = await runBuilt(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
+    const r = await run(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
     expect(r.code, r.stderr).toBe(1);
     const rotated = deadLetters().replace(/\.ndjson$/, ".1.ndjson");
     expect(statSync(rotated).size).toBe(MAX_DEAD_LETTER_BYTES - 10);
@@ -142,11 +145,11 @@ describe("attempts watch: secrets stay out", () => {
       const { port } = receiver;
       const url = `http://alice:hunter2@127.0.0.1:${port}/hooks/assess?code=s3cr3t`;
       const args = ["attempts", "watch", "--once", "--forward", url, "--give-up-after", "1s"];
-      const first = await runBuilt(args);
+      const first = await run(args);
       expect(first.code, first.stderr).toBe(1);
       expect(first.stderr).toContain(`--forward to http://****@127.0.0.1:${port}/hooks/assess?… of attempt`);
       await sleep(1100);
-      const second = await runBuilt(args);
+      const second = await run(args);
       expect(second.code, second.stderr).toBe(1);
       expect(second.stderr).toContain("given up, written to");
       expect(ndjson(readFileSync(deadLetters(), "utf8"))[0]!.destination).toBe(
@@ -188,11 +191,11 @@ describe("attempts watch: secrets stay out", () => {
 
 describe("attempts watch: what it prints and posts", () => {
   it("--once --json with nothing new prints [] (one JSON document per command)", async () => {
-    const r = await runBuilt(["attempts", "watch", "--once", "--json"]);
+    const r = await run(["attempts", "watch", "--once", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
     const id = await h.finishedAttempt(t, "json.once@example.com");
-    const next = await runBuilt(["attempts", "watch", "--once", "--json"]);
+    const next = await run(["attempts", "watch", "--once", "--json"]);
     expect(JSON.parse(next.stdout).map((a: { testInvitationId: number }) => a.testInvitationId)).toEqual([
       id,
     ]);
@@ -208,7 +211,7 @@ describe("attempts watch: what it prints and posts", () => {
         expect(report.code, report.stderr).toBe(0);
         const { testName, candidatePoints, totalTestPoints, pdfReportUrl } = JSON.parse(report.stdout);
         expect(testName).toBeTruthy();
-        const r = await runBuilt(["attempts", "watch", "--once", "--forward", `${kind}:${receiver.url}`]);
+        const r = await run(["attempts", "watch", "--once", "--forward", `${kind}:${receiver.url}`]);
         expect(r.code, r.stderr).toBe(0);
         const message = receiver.requests[0]!.body.toString();
         expect(message).toContain(testName);
@@ -226,7 +229,7 @@ describe("attempts watch: what it prints and posts", () => {
     try {
       const name = "Eve @channel @here *bold* _it_ ~gone~ `code` https://evil.example/x <!everyone> & co";
       await h.finishedAttempt(t, "mrkdwn@example.com", { name });
-      const r = await runBuilt(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
+      const r = await run(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
       expect(r.code, r.stderr).toBe(0);
       const message = JSON.parse(receiver.requests[0]!.body.toString());
       const texts: string[] = [message.text];

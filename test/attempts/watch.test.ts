@@ -1,6 +1,7 @@
 /**
- * `assess attempts watch` through the built CLI (a child process, as a user or cron runs it)
- * against a sandbox over loopback HTTP. Each test has a sandbox and a config folder of its own, so the attempts
+ * `assess attempts watch` against a sandbox over loopback HTTP: in-process (`main`), and through the built CLI (a
+ * child process, as a user or cron runs it) where the process is the subject: Ctrl-C, a reader gone, peak memory,
+ * a FIFO that would block the thread. Each test has a sandbox and a config folder of its own, so the attempts
  * one test finishes are never another's.
  */
 import { execFileSync } from "node:child_process";
@@ -21,7 +22,7 @@ beforeEach(() => {
 });
 
 const start = (args: string[]) => startBin(args, { env });
-const runBuilt = (args: string[]) => runBin(args, { env });
+const run = (args: string[]) => t.run(args, { env });
 const finishedAttempt = (email: string, test = "1001") => h.finishedAttempt(t, email, { test });
 
 function listingCalls(): number {
@@ -57,7 +58,7 @@ describe("assess attempts watch", () => {
       expect(ndjson(watch.stdout())).toHaveLength(1);
 
       // A second watch of the same state (an overlapping cron run) is refused while this one runs.
-      const twin = await runBuilt(["attempts", "watch", "--once"]);
+      const twin = await run(["attempts", "watch", "--once"]);
       expect(twin.code).toBe(2);
       expect(twin.stderr).toContain(
         `Another \`assess attempts watch\` of the same tests is running (process ${watch.child.pid})`,
@@ -81,7 +82,7 @@ describe("assess attempts watch", () => {
   });
 
   it("a state file it did not write (cut short, or a pending delivery without its attempt) is refused, left as it is", async () => {
-    const first = await runBuilt(["attempts", "watch", "--once"]);
+    const first = await run(["attempts", "watch", "--once"]);
     expect(first.code, first.stderr).toBe(0);
     const [file] = stateFiles();
     const good = JSON.parse(readFileSync(file!, "utf8")) as Record<string, unknown>;
@@ -91,7 +92,7 @@ describe("assess attempts watch", () => {
       JSON.stringify({ ...good, pending: [{ since, tries: 1 }] }),
     ]) {
       writeFileSync(file!, text);
-      const r = await runBuilt(["attempts", "watch", "--once"]);
+      const r = await run(["attempts", "watch", "--once"]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
       expect(r.stderr).toContain("hint: Delete it to start again from --since");
@@ -102,7 +103,7 @@ describe("assess attempts watch", () => {
   });
 
   it("a state file larger than any watch writes (sparse, 300 MiB), or a FIFO, is refused without being read", async () => {
-    const first = await runBuilt(["attempts", "watch", "--once"]);
+    const first = await run(["attempts", "watch", "--once"]);
     expect(first.code, first.stderr).toBe(0);
     const [file] = stateFiles();
     truncateSync(file!, 300 * 1024 * 1024);
@@ -122,7 +123,7 @@ describe("assess attempts watch", () => {
 
   it("--once twice across a restart: each attempt shown by exactly one run, and a run with nothing new prints nothing", async () => {
     const first = await finishedAttempt("once.a@example.com");
-    const a = await runBuilt(["attempts", "watch", "--once"]);
+    const a = await run(["attempts", "watch", "--once"]);
     expect(a.code, a.stderr).toBe(0);
     expect(ndjson(a.stdout).map((l) => l.testInvitationId)).toEqual([first]);
 
@@ -131,19 +132,19 @@ describe("assess attempts watch", () => {
     // Finished between the runs: the restarted watch polls from where the first stopped (less ten minutes of
     // overlap), not from --since.
     const second = await finishedAttempt("once.b@example.com");
-    const b = await runBuilt(["attempts", "watch", "--once", "--since", "5s"]);
+    const b = await run(["attempts", "watch", "--once", "--since", "5s"]);
     expect(b.code, b.stderr).toBe(0);
     expect(ndjson(b.stdout).map((l) => l.testInvitationId)).toEqual([second]);
     const listing = t.sandbox.requests.filter((r) => r.path.endsWith("/v3/candidates/testattempts")).at(-1);
     const overlap = new Date(Date.parse(polledUntil) - 10 * 60_000).toISOString().slice(0, 19);
     expect(listing?.body).toMatchObject({ StartDateTime: `${overlap}Z` });
 
-    const c = await runBuilt(["attempts", "watch", "--once"]);
+    const c = await run(["attempts", "watch", "--once"]);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toBe("");
     // -o honoured: TSV with the list's columns, here for another test filter (a state of its own).
     const other = await finishedAttempt("once.c@example.com", "1002");
-    const tsv = await runBuilt(["attempts", "watch", "--once", "--test", "1002", "-o", "tsv"]);
+    const tsv = await run(["attempts", "watch", "--once", "--test", "1002", "-o", "tsv"]);
     expect(tsv.code, tsv.stderr).toBe(0);
     expect(tsv.stdout.split("\n")[0]).toMatch(/^INVITATION\tTEST\tNAME\tEMAIL\tSTATUS/);
     expect(tsv.stdout.split("\n").slice(1).filter(Boolean)).toEqual([
@@ -162,7 +163,7 @@ describe("assess attempts watch", () => {
     expect(first.code, gone.stderr()).toBe(0);
     expect(gone.stderr()).not.toMatch(/EPIPE|Unhandled|^\s+at /m);
 
-    const next = await runBuilt(args);
+    const next = await run(args);
     expect(next.code, next.stderr).toBe(0);
     // At most the first write can have been taken for delivered before the pipe's error came back.
     expect(ndjson(next.stdout).length).toBeGreaterThanOrEqual(3);
@@ -176,7 +177,7 @@ describe("assess attempts watch", () => {
     const exec =
       `if [ -n "$ASSESS_API_KEY" ]; then k=given; else k=none; fi; echo "ran for $ASSESS_TEST_INVITATION_ID, key: $k"; ` +
       `[ -f '${ok}' ] || exit 3; cat >> '${file}'`;
-    const r = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
+    const r = await run(["attempts", "watch", "--once", "--exec", exec]);
     // Not delivered: cron sees a failure, and stderr names what is pending.
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(`--exec of attempt ${one} failed (exited with 3); pending`);
@@ -191,7 +192,7 @@ describe("assess attempts watch", () => {
 
     // The command works now: the next run delivers both, in order, and shows nothing again.
     writeFileSync(ok, "");
-    const next = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
+    const next = await run(["attempts", "watch", "--once", "--exec", exec]);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout).toBe("");
     expect(next.stderr).toContain("2 deliveries left by earlier runs (--exec): trying them first.");
@@ -199,14 +200,14 @@ describe("assess attempts watch", () => {
     expect(received.map((a) => a.testInvitationId)).toEqual([one, two]);
     expect(received[0]).toMatchObject({ email: "exec.one@example.com", testId: 1001 });
     // Delivered: a third run runs nothing again.
-    const again = await runBuilt(["attempts", "watch", "--once", "--exec", exec]);
+    const again = await run(["attempts", "watch", "--once", "--exec", exec]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toContain("ran for");
     expect(ndjson(readFileSync(file, "utf8"))).toHaveLength(2);
 
     // --exec-env-key passes the key on, for a command that calls assess itself.
     const three = await finishedAttempt("exec.three@example.com");
-    const keyed = await runBuilt(["attempts", "watch", "--once", "--exec-env-key", "--exec", exec]);
+    const keyed = await run(["attempts", "watch", "--once", "--exec-env-key", "--exec", exec]);
     expect(keyed.code, keyed.stderr).toBe(0);
     expect(keyed.stderr).toContain(`ran for ${three}, key: given`);
   });
@@ -220,7 +221,7 @@ describe("assess attempts watch", () => {
     });
     try {
       const id = await finishedAttempt("forward@example.com");
-      const r = await runBuilt(["attempts", "watch", "--once", "--forward", receiver.url]);
+      const r = await run(["attempts", "watch", "--once", "--forward", receiver.url]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(
         `--forward to ${receiver.url} of attempt ${id}: HTTP 503; trying again in 1s`,
@@ -237,7 +238,7 @@ describe("assess attempts watch", () => {
       // No signing secret, no signature.
       expect(delivered.headers["webhook-signature"]).toBeUndefined();
       // Delivered: a rerun forwards nothing again.
-      const again = await runBuilt(["attempts", "watch", "--once", "--forward", receiver.url]);
+      const again = await run(["attempts", "watch", "--once", "--forward", receiver.url]);
       expect(again.code, again.stderr).toBe(0);
       expect(receiver.requests).toHaveLength(2);
     } finally {
@@ -308,14 +309,14 @@ describe("assess attempts watch", () => {
       status: 429,
       times: 1,
     });
-    const r = await runBuilt(["attempts", "watch", "--once", "--retries", "0"]);
+    const r = await run(["attempts", "watch", "--once", "--retries", "0"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("error:");
     expectNoStack(r.stderr);
     expect(stateFiles()).toEqual([]);
     // The attempt is still there for the next run.
-    const again = await runBuilt(["attempts", "watch", "--once"]);
+    const again = await run(["attempts", "watch", "--once"]);
     expect(ndjson(again.stdout)).toHaveLength(1);
   });
 
@@ -336,14 +337,14 @@ describe("assess attempts watch", () => {
   it("--dry-run says what --exec would do, runs nothing, and records nothing", async () => {
     const id = await finishedAttempt("dry@example.com");
     const file = tmp.file("dry.ndjson");
-    const dry = await runBuilt(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
+    const dry = await run(["attempts", "watch", "--once", "--dry-run", "--exec", `cat >> '${file}'`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`[dry-run] would deliver attempt ${id} (--exec)`);
     expect(ndjson(dry.stdout).map((l) => l.testInvitationId)).toEqual([id]);
     expect(() => readFileSync(file)).toThrow();
     expect(stateFiles()).toEqual([]);
     // The real run does it.
-    const real = await runBuilt(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
+    const real = await run(["attempts", "watch", "--once", "--exec", `cat >> '${file}'`]);
     expect(real.code, real.stderr).toBe(0);
     expect(ndjson(readFileSync(file, "utf8")).map((l) => l.testInvitationId)).toEqual([id]);
   });

@@ -1,14 +1,17 @@
 /**
  * Ctrl-C during a bulk run, as a person at a terminal meets it (the built CLI in a pseudo-terminal): the first
  * says at once what the run waits for and what a second one would leave; the progress bar counts only rows
- * whose fate is known; the second exits 130 with a summary of what is settled and what is uncertain, saying
- * what can be done about uncertain invitations. And a run that ends with exit 3 does not pour its JSON summary
+ * whose fate is known; the second (src/cli.ts `run()`) exits 130 at once, without waiting for the request still
+ * out, with a summary of what is settled and what is uncertain, saying what can be done about uncertain
+ * invitations; a rerun resumes from the ledger: the chunk whose answer the process did not wait for is uncertain
+ * (listed, not resent), the rest is sent, each e-mail reaching the sandbox exactly once. And a run that ends with exit 3 does not pour its JSON summary
  * onto the terminal unless --json asks for it.
  */
 import { describe, expect, it } from "vitest";
+import type { BulkResult } from "../../src/bulk/engine/summary.js";
 import { sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { KEY, Terminal } from "../helpers/terminal.js";
-import { bulkRequests, writeCandidates } from "./helpers.js";
+import { bulkRequests, expectEachOnce, invitedCounts, writeCandidates } from "./helpers.js";
 
 const t = useTestEnv({ clearFaults: true });
 const tmp = useTempDir("assess-ctrl-c-terminal-");
@@ -21,9 +24,10 @@ function barCounts(screen: string): number[] {
 }
 
 describe("Ctrl-C during invite bulk on a terminal", () => {
-  it("the first says what it waits for, the bar never runs ahead, the second exits 130 with what is settled and uncertain", async () => {
+  it("the first says what it waits for, the bar never runs ahead, the second exits 130 with what is settled and uncertain; the rerun sends the rest once", async () => {
     const file = tmp.file("candidates.csv");
-    writeCandidates(file, ROWS, 7_100_000);
+    const from = 7_100_000;
+    writeCandidates(file, ROWS, from);
     // The second request is held: the first Ctrl-C's clean stop waits for it.
     t.sandbox.faults.add({
       method: "POST",
@@ -65,9 +69,21 @@ describe("Ctrl-C during invite bulk on a terminal", () => {
         "Stopped at once (second Ctrl-C), without waiting for the requests in flight: their rows are among the uncertain ones. Run the same command again to send the 4,000 candidates not sent",
       );
       expect(Math.max(...barCounts(term.screen))).toBeLessThanOrEqual(1000);
+      expect(bulkRequests(t.sandbox, mark)).toHaveLength(2);
     } finally {
       await term.close();
     }
+
+    // The sandbox processes the held request all the same (its client is gone).
+    const held = () => bulkRequests(t.sandbox, mark)[1]!;
+    while (held().status === 0) await sleep(20);
+    t.sandbox.faults.clear();
+    const rerun = await t.run(["invite", "bulk", file, "--test", "1001", "--json"]);
+    expect(rerun.code, rerun.stderr).toBe(3);
+    const summary = rerun.json<BulkResult>();
+    expect(summary).toMatchObject({ rows: ROWS, alreadyDone: 1000, uncertain: 1000, sent: ROWS - 2000 });
+    expect(summary.uncertainRows[0]).toMatchObject({ line: 1002 });
+    expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, from)).toEqual([]);
   });
 
   it("one Ctrl-C: the bar counts only rows whose fate is known, never the rows left unsent", async () => {

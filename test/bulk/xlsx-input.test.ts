@@ -1,6 +1,6 @@
 /**
- * .xlsx input for `invite bulk` and `employees upsert`, through the built CLI (`node bin/assess.js`) against
- * the embedded sandbox: a sheet gives the same outcome as the same rows in a CSV file (exit code, summary,
+ * .xlsx input for `invite bulk` and `employees upsert`, in-process (`main`; the built CLI where the chunks it
+ * loads are checked) against the embedded sandbox: a sheet gives the same outcome as the same rows in a CSV file (exit code, summary,
  * rejects, and the ledger record for record), its errors name the sheet, the row and the column, date cells
  * become the dates a CSV file would carry (in both of Excel's date systems), `--sheet` picks a sheet, and
  * nothing but an .xlsx run loads the chunk that reads workbooks.
@@ -14,7 +14,7 @@ import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeExcelFile from "write-excel-file/node";
 import { ROOT } from "../bulk/helpers.js";
-import { runBin, tempDir } from "../helpers/cli.js";
+import { runBin, runCli, tempDir } from "../helpers/cli.js";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
@@ -22,11 +22,15 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-/** The built CLI with a config folder of its own (so an embedded sandbox and ledgers of its own). */
+/**
+ * A run with a config folder of its own (so an embedded sandbox and ledgers of its own): in-process (`main`), or
+ * the built CLI with `preload`, to see which of its chunks the process loads.
+ */
 function assess(args: string[], configDir: string, preload?: { hook: string; out: string }) {
+  if (!preload) return runCli(args, { env: { ASSESS_CONFIG_DIR: configDir } });
   return runBin(args, {
-    env: { ASSESS_CONFIG_DIR: configDir, ...(preload ? { LOADED_OUT: preload.out } : {}) },
-    preload: preload?.hook,
+    env: { ASSESS_CONFIG_DIR: configDir, LOADED_OUT: preload.out },
+    preload: preload.hook,
   });
 }
 

@@ -1,7 +1,7 @@
 /**
- * `assess callbacks reconcile` against a listing that is not what the sandbox usually answers, through the built
- * CLI: ids no attempt can have (−5, 0, 1.5) are skipped with a warning while the missing valid ones are still
- * resent (exit 1), `7001` and `"7001"` are one attempt, attempts without a callback URL (bulk invitations) are
+ * `assess callbacks reconcile` against a listing that is not what the sandbox usually answers, in-process (`main`;
+ * the built CLI for a --log that could hang its open): ids no attempt can have (−5, 0, 1.5) are skipped with a
+ * warning while the missing valid ones are still resent (exit 1), `7001` and `"7001"` are one attempt, attempts without a callback URL (bulk invitations) are
  * counted apart and end in exit 0, and a --log that is a FIFO or a folder is exit 2 before any call.
  */
 import { execFileSync } from "node:child_process";
@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as h from "../attempts/watch-helpers.js";
 import { expectNoStack, freePort } from "../attempts/watch-helpers.js";
-import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { runBin, runCli, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
@@ -20,6 +20,8 @@ beforeEach(() => {
   env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
+const run = (args: string[]) => runCli(args, { env });
+/** A --log that could hang its open (a FIFO) is read by the built CLI, killed if it does. */
 const runBuilt = (args: string[]) => runBin(args, { env, timeoutMs: 20_000 });
 const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
 const processedIds = () =>
@@ -55,7 +57,7 @@ describe("callbacks reconcile against a hostile listing", () => {
     ]);
     const log = tmp.file("empty.ndjson");
     writeFileSync(log, "");
-    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       `The service listed 4 attempts whose testInvitationId is not a plain positive whole number (-5, 0, 1.5, "007"): skipped`,
@@ -76,7 +78,7 @@ describe("callbacks reconcile against a hostile listing", () => {
     ];
     const log = tmp.file("empty.ndjson");
     writeFileSync(log, "");
-    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       attempts: 3,

@@ -1,5 +1,5 @@
 /**
- * `assess callbacks reconcile` through the built CLI. A real `callbacks listen --log` receives the
+ * `assess callbacks reconcile`, in-process (`main`). A real `callbacks listen --log` (the built CLI) receives the
  * notifications of some attempts; the others go to a callback URL where nothing listens, so the log misses
  * them. Reconcile resends exactly those (and a rerun nothing, the ledger); with a log that misses none it sends
  * nothing. Also `callbacks resend`, a bulk run, prints its JSON summary on stdout with --json and on exit 3.
@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as h from "../attempts/watch-helpers.js";
 import { expectNoStack, freePort, waitUntil } from "../attempts/watch-helpers.js";
-import { runBin, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { runCli, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
@@ -20,7 +20,7 @@ beforeEach(() => {
   env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
 });
 
-const runBuilt = (args: string[]) => runBin(args, { env });
+const run = (args: string[]) => runCli(args, { env });
 const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
 const processedIds = (from: number) =>
   processCalls()
@@ -65,7 +65,7 @@ describe("callbacks reconcile", () => {
     missed = missed.sort((a, b) => a - b);
 
     // --dry-run lists (reads) and names them, and sends nothing.
-    const dry = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
+    const dry = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(
       `[dry-run] the attempts were listed (reads); would resend the notifications of 2: ${missed.join(", ")}. Nothing was sent.`,
@@ -73,7 +73,7 @@ describe("callbacks reconcile", () => {
     expect(dry.stdout.split("\n").filter(Boolean).map(Number)).toEqual(missed);
     expect(processCalls()).toHaveLength(0);
 
-    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       attempts: 5,
@@ -90,7 +90,7 @@ describe("callbacks reconcile", () => {
 
     // The ledger: a rerun does not queue again what the first run got queued.
     const calls = processCalls().length;
-    const rerun = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    const rerun = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(JSON.parse(rerun.stdout)).toMatchObject({ missing: missed, resent: 0, alreadyQueued: 2 });
     expect(processCalls()).toHaveLength(calls);
@@ -99,7 +99,7 @@ describe("callbacks reconcile", () => {
     for (const id of missed) {
       appendFileSync(log, `${JSON.stringify({ testinvitationid: String(id), STATUS: "Test Left" })}\n`);
     }
-    const complete = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
+    const complete = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
     expect(complete.code, complete.stderr).toBe(0);
     expect(JSON.parse(complete.stdout)).toEqual({
       attempts: 5,
@@ -120,19 +120,19 @@ describe("callbacks reconcile", () => {
     const id = await h.finishedAttempt(t, "progress@example.com");
     const log = tmp.file("progress.ndjson");
     appendFileSync(log, `${JSON.stringify({ TestInvitationId: id, Status: "In Progress" })}\n`);
-    const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
+    const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(String(id));
 
     const listings = t.sandbox.requests.length;
     appendFileSync(log, "not json\n{}\n");
-    const bad = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log]);
+    const bad = await run(["callbacks", "reconcile", "--from", since, "--log", log]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`--log ${log}:2: not a JSON line`);
-    const none = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", tmp.file("nope")]);
+    const none = await run(["callbacks", "reconcile", "--from", since, "--log", tmp.file("nope")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no such file");
-    const missing = await runBuilt(["callbacks", "reconcile", "--from", since]);
+    const missing = await run(["callbacks", "reconcile", "--from", since]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("Missing --log <listen.ndjson>");
     expect(t.sandbox.requests.length).toBe(listings);
@@ -146,10 +146,10 @@ describe("callbacks reconcile", () => {
       ["999999", 1],
       ["2001", 4],
     ] as const) {
-      const listed = await runBuilt(["attempts", "list", "--from", "7d", "--to", "now", "--test", test]);
+      const listed = await run(["attempts", "list", "--from", "7d", "--to", "now", "--test", test]);
       expect(listed.code).toBe(code);
       const mark = t.sandbox.requests.length;
-      const r = await runBuilt(["callbacks", "reconcile", "--from", "7d", "--log", log, "--test", test]);
+      const r = await run(["callbacks", "reconcile", "--from", "7d", "--log", log, "--test", test]);
       expect(r.code, r.stderr).toBe(code);
       expect(errorLines(r.stderr)).toEqual(errorLines(listed.stderr));
       expect(errorLines(r.stderr)).toHaveLength(2);
@@ -160,17 +160,17 @@ describe("callbacks reconcile", () => {
 
   it("callbacks resend, a bulk run, prints its JSON summary on stdout with --json and whenever it exits 3 (CLI.md)", async () => {
     const id = await h.finishedAttempt(t, "resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
-    const plain = await runBuilt(["callbacks", "resend", String(id), "999999999"]);
+    const plain = await run(["callbacks", "resend", String(id), "999999999"]);
     expect(plain.code, plain.stderr).toBe(3);
     expect(plain.stderr).toContain("999999999");
     expect(JSON.parse(plain.stdout)).toMatchObject({ rows: 2, failed: 1, chunks: { total: 1 } });
     // A run that ends well prints none without --json.
-    const again = await runBin(["callbacks", "resend", String(id)], {
+    const again = await runCli(["callbacks", "resend", String(id)], {
       env: { ...env, ASSESS_CONFIG_DIR: tmp.file("again") },
     });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe("");
-    const json = await runBin(["callbacks", "resend", String(id), "999999999", "--json"], {
+    const json = await runCli(["callbacks", "resend", String(id), "999999999", "--json"], {
       env: { ...env, ASSESS_CONFIG_DIR: tmp.file("other") },
     });
     expect(json.code, json.stderr).toBe(3);

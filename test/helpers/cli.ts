@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, TestRunner 
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/context.js";
 import { SANDBOX_KEYS, type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { untilFileEnds } from "./stops.js";
 
 export interface RunResult {
   code: number;
@@ -180,18 +181,6 @@ async function startTestEnv(options: SandboxOptions = {}): Promise<TestEnv> {
 }
 
 export { SANDBOX_KEYS };
-
-/**
- * What must stop when the test that started it ends: its child processes, its in-process runs. A test that
- * times out leaves what it awaited running: a bulk run of the built CLI went on sending to the file's
- * sandbox, and the next test counted its 89 requests as its own. So what a test starts is stopped when that
- * test ends (passed, failed or timed out: vitest's onTestFinished), and what a file starts outside a test (in
- * a beforeAll) or in a concurrent test when the file ends.
- */
-const untilFileEnds = new Set<() => void>();
-afterAll(() => {
-  for (const stop of untilFileEnds) stop();
-});
 
 function whenTestEnds(stop: () => void): void {
   // Concurrent tests share one "current test", whichever started last: a hook registered from one of them

@@ -1,14 +1,14 @@
 /**
- * `invite bulk` and candidates who already finished, through the built CLI on the sandbox: a file mixing
+ * `invite bulk` and candidates who already finished, in-process (main) on the sandbox: a file mixing
  * finished, pending, cancelled and new candidates — the plan's classes, then a run that does not invite the
  * finished ones (and says so), then `--reattempt-finished` (one reattempt each, exactly once), then nothing.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useBuilt, writes } from "./built.js";
+import { usePlanEnv, writes } from "./env.js";
 
-const b = useBuilt();
+const b = usePlanEnv();
 const ids: Record<string, number> = {};
 
 async function inviteOne(email: string): Promise<number> {

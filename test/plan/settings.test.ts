@@ -1,6 +1,7 @@
 /**
  * `tests settings pull` → edit one flag → `tests settings apply` (one request, the whole object, the change) →
- * apply again (nothing sent), through the built CLI on the sandbox; and `tests settings get` showing yes/no.
+ * apply again (nothing sent), in-process (main) on the sandbox (on a terminal: the built CLI in a
+ * pseudo-terminal); and `tests settings get` showing yes/no.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { SETTING_FLAGS } from "../../src/spec/settings-flags.js";
 import { Terminal } from "../helpers/terminal.js";
-import { useBuilt, writes } from "./built.js";
+import { usePlanEnv, writes } from "./env.js";
 
-const b = useBuilt();
+const b = usePlanEnv();
 
 describe("tests settings pull and apply", () => {
   it("pull writes every setting flat with yes/no; apply sends the whole object once, then nothing", async () => {

@@ -1,12 +1,12 @@
 /**
- * `employees sync` through the built CLI on the sandbox: a file with unchanged, changed, new and departed
+ * `employees sync` in-process (main) on the sandbox: a file with unchanged, changed, new and departed
  * employees — the plan (table and JSON), then the sync (only changed and new upserted, only departed
  * deactivated), then again (nothing sent); and the prune cap (10 % of active employees, or --max-prune).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useBuilt, writes } from "./built.js";
+import { usePlanEnv, writes } from "./env.js";
 
 interface Listed {
   employeeId: number;
@@ -42,7 +42,7 @@ function csv(employees: Array<Partial<Listed> & { email: string }>): string {
   return `${[COLUMNS.join(","), ...employees.map((e) => COLUMNS.map((c) => cell(e, c)).join(","))].join("\n")}\n`;
 }
 
-const b = useBuilt();
+const b = usePlanEnv();
 let listed: Listed[];
 beforeAll(async () => {
   const r = await b.run(["employees", "list", "--all", "--json"]);

@@ -1,6 +1,6 @@
 /**
- * The replay corpus (fixtures/real/): a server answers with the real service's documented samples, and the
- * built CLI runs every command that uses each one, as a user would, with a table and with `--json`. Each exits
+ * The replay corpus (fixtures/real/): a server answers with the real service's documented samples, and the CLI
+ * (main, in-process) runs every command that uses each one, with a table and with `--json`. Each exits
  * 0 or its documented error code (README: exit codes), shows the sample's values, and `--json` loses no field: it prints the
  * record (or the list) exactly as the sample holds it, envelope aside.
  *
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runBin } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 
 const REAL = join(ROOT, "fixtures", "real");
 
@@ -423,15 +423,13 @@ async function cli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const base = `${origin}/${encodeURIComponent(sample.file)}`;
   const env = {
-    PATH: process.env.PATH,
     ASSESS_BASE_URL: base,
     ASSESS_SKILLS_BASE_URL: `${base}/skills`,
     ASSESS_API_KEY: "replay-key-0000",
     ASSESS_CONFIG_DIR: mkdtempSync(join(tmp, "config-")),
-    NO_COLOR: "1",
     CI: "true",
   };
-  return runBin(argv, { env });
+  return runCli(argv, { env });
 }
 
 describe("the corpus", () => {
@@ -449,7 +447,7 @@ describe("the corpus", () => {
   });
 });
 
-describe.concurrent("each real answer, through the built CLI", () => {
+describe.concurrent("each real answer, through the CLI", () => {
   for (const sample of responses) {
     casesFor(sample).forEach((kase, n) => {
       const name = `${sample.file} (${sample.operation} ${sample.status}, ${sample.origin}): ${kase.argv.slice(0, 2).join(" ")}`;

@@ -1,6 +1,6 @@
 /**
- * `assess reports stats` through the built CLI against the sandbox, its numbers checked against ones this
- * file computes itself from the attempts and reports it fetches over plain HTTP (not through the client).
+ * `assess reports stats` in-process (`main`; on a pipe, the built CLI) against the sandbox, its numbers checked
+ * against ones this file computes itself from the attempts and reports it fetches over plain HTTP (not through the client).
  */
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,8 @@ const t = useTestEnv();
 
 /** The built CLI as a user runs it (stdout and stderr pipes), against the test's sandbox. */
 const assess = (args: string[]) => runBin(args, { env: t.env });
+/** The same in-process (`main`). */
+const run = (args: string[]) => t.run(args);
 
 const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
 const NOW = Date.now();
@@ -111,7 +113,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
   it("--json: every number equals one computed here from the attempts and reports fetched over HTTP", async () => {
     const truth = await independentTruth();
     expect(truth.size).toBeGreaterThanOrEqual(3);
-    const r = await assess(["reports", "stats", ...PERIOD, "--pass-mark", String(PASS_MARK), "--json"]);
+    const r = await run(["reports", "stats", ...PERIOD, "--pass-mark", String(PASS_MARK), "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const stats = JSON.parse(r.stdout) as StatsJson[];
     expect(stats.map((s) => s.testId)).toEqual([...truth.keys()].sort((a, b) => a - b));
@@ -156,7 +158,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
   });
 
   it("without --pass-mark there is no pass rate (null), and --test keeps to the tests given, in their order", async () => {
-    const r = await assess(["reports", "stats", ...PERIOD, "--test", "1003,1001", "--json"]);
+    const r = await run(["reports", "stats", ...PERIOD, "--test", "1003,1001", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const stats = JSON.parse(r.stdout) as StatsJson[];
     expect(stats.map((s) => s.testId)).toEqual([1003, 1001]);
@@ -215,11 +217,11 @@ describe("assess reports stats (built CLI, sandbox)", () => {
   });
 
   it("-o csv: a header and one flat row per test, with the --json numbers", async () => {
-    const csv = await assess(["reports", "stats", ...PERIOD, "--pass-mark", "60", "-o", "csv"]);
+    const csv = await run(["reports", "stats", ...PERIOD, "--pass-mark", "60", "-o", "csv"]);
     expect(csv.code, csv.stderr).toBe(0);
     const rows = parse(csv.stdout, { columns: true }) as Array<Record<string, string>>;
     const json = JSON.parse(
-      (await assess(["reports", "stats", ...PERIOD, "--pass-mark", "60", "--json"])).stdout,
+      (await run(["reports", "stats", ...PERIOD, "--pass-mark", "60", "--json"])).stdout,
     ) as StatsJson[];
     expect(rows).toHaveLength(json.length);
     expect(csv.stdout.split("\r\n")[0]).toMatch(
@@ -240,7 +242,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
   });
 
   it("a period without attempts: the CSV header alone (every column), a note on stderr, exit 0", async () => {
-    const r = await assess(["reports", "stats", "--from", "2020-01-01", "--to", "2020-01-05", "-o", "csv"]);
+    const r = await run(["reports", "stats", "--from", "2020-01-01", "--to", "2020-01-05", "-o", "csv"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\r\n")).toEqual([
       expect.stringMatching(/^testId,.*,score_0_10,.*,score_90_100,.*undated,outOfRange$/),
@@ -251,7 +253,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
 
   it("a report that fails (500, 404) is counted and named, the others still counted: exit 0", async () => {
     const before = JSON.parse(
-      (await assess(["reports", "stats", ...PERIOD, "--test", "1001", "--json"])).stdout,
+      (await run(["reports", "stats", ...PERIOD, "--test", "1001", "--json"])).stdout,
     )[0] as StatsJson;
     const truth = (await independentTruth()).get(1001)!;
     expect(truth.scores.length).toBeGreaterThan(3);
@@ -279,7 +281,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
       times: Number.POSITIVE_INFINITY,
     });
     try {
-      const r = await assess(["reports", "stats", ...PERIOD, "--test", "1001", "--json", "--retries", "1"]);
+      const r = await run(["reports", "stats", ...PERIOD, "--test", "1001", "--json", "--retries", "1"]);
       expect(r.code, r.stderr).toBe(0);
       const [s] = JSON.parse(r.stdout) as StatsJson[];
       expect(s!.attempts).toBe(before.attempts);
@@ -309,7 +311,7 @@ describe("assess reports stats (built CLI, sandbox)", () => {
       times: Number.POSITIVE_INFINITY,
     });
     try {
-      const r = await assess(["reports", "stats", ...PERIOD, "--test", "1005", "--json", "--retries", "0"]);
+      const r = await run(["reports", "stats", ...PERIOD, "--test", "1005", "--json", "--retries", "0"]);
       expect(r.code).toBe(1);
       const [s] = JSON.parse(r.stdout) as StatsJson[];
       expect(s!.attempts).toBeGreaterThan(0);

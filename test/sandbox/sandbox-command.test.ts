@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runBin, startBin, useTempDir } from "../helpers/cli.js";
+import { ROOT, runCli, startBin, useTempDir } from "../helpers/cli.js";
 
 const tmp = useTempDir("assess-first-week-b-");
 
@@ -22,7 +22,7 @@ describe("a busy port is said as such (exit 2), never as a bug", () => {
     ["sandbox", ["sandbox"]],
     ["callbacks listen", ["callbacks", "listen"]],
   ])("`assess %s --port <busy>`", async (_name, argv) => {
-    const r = await runBin([...argv, "--port", String(port)], { env: { ASSESS_CONFIG_DIR: tmp.fresh() } });
+    const r = await runCli([...argv, "--port", String(port)], { env: { ASSESS_CONFIG_DIR: tmp.fresh() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`error: Cannot listen on 127.0.0.1:${port}: port ${port} is in use`);
     expect(r.stderr).toMatch(/hint: Pick another --port \(--port 0 takes any free one\)/);
@@ -33,7 +33,7 @@ describe("a busy port is said as such (exit 2), never as a bug", () => {
 describe("the one-command sandbox finishes attempts; the SDK works against `assess sandbox`", () => {
   it("`assess --sandbox auth status` shows the demo account's key (redacted) and the sandbox's URLs, accepted", async () => {
     const env = { ASSESS_CONFIG_DIR: tmp.fresh() };
-    const r = await runBin(["--sandbox", "auth", "status", "--json"], { env });
+    const r = await runCli(["--sandbox", "auth", "status", "--json"], { env });
     expect(r.stderr).not.toContain("No API key");
     expect(r.code).toBe(0);
     const status = r.json<Record<string, unknown>>();
@@ -42,14 +42,14 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
     expect(status.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(r.stderr).toContain(`is accepted by ${status.baseUrl}`);
     // Without --sandbox and no key anywhere: the same command is exit 4, as before.
-    const plain = await runBin(["auth", "status"], { env });
+    const plain = await runCli(["auth", "status"], { env });
     expect(plain.code).toBe(4);
     expect(plain.stderr).toContain('No API key for profile "default"');
   });
 
   it("`assess --sandbox sandbox complete <id>` completes an attempt of the embedded sandbox", async () => {
     const env = { ASSESS_CONFIG_DIR: tmp.fresh() };
-    const send = await runBin(
+    const send = await runCli(
       [
         "--sandbox",
         "invite",
@@ -66,13 +66,13 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
     );
     expect(send.code).toBe(0);
     const id = String(send.json<{ testInvitationId: number }>().testInvitationId);
-    const before = await runBin(["--sandbox", "reports", "get", id, "--json"], { env });
+    const before = await runCli(["--sandbox", "reports", "get", id, "--json"], { env });
     expect(before.code).not.toBe(0);
-    const done = await runBin(["--sandbox", "sandbox", "complete", id, "--status", "TestLeft"], { env });
+    const done = await runCli(["--sandbox", "sandbox", "complete", id, "--status", "TestLeft"], { env });
     expect(done.stderr).not.toMatch(/Cannot reach/);
     expect(done.stderr).toContain(`✓ Attempt ${id} finished with status TestLeft`);
     expect(done.code).toBe(0);
-    const report = await runBin(["--sandbox", "reports", "get", id, "--json"], { env });
+    const report = await runCli(["--sandbox", "reports", "get", id, "--json"], { env });
     expect(report.code).toBe(0);
     expect(report.json<{ candidateEmail: string }>().candidateEmail).toBe("seven@example.com");
   });
@@ -110,7 +110,7 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
         emailId: "sdk.seven@example.com",
         fullName: "Sdk Seven",
       });
-      const done = await runBin(
+      const done = await runCli(
         ["sandbox", "complete", String(invitation.testInvitationId), "--url", started.url],
         { env: { ASSESS_CONFIG_DIR: tmp.fresh() } },
       );

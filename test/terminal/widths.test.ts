@@ -1,6 +1,7 @@
 /**
- * What a terminal shows (progress, tables, help, completion), through the built CLI: on a real pseudo-terminal of 60, 80 and 120 columns (the
- * screen read back through test/helpers/screen.ts), and with stdout and stderr piped in a child process.
+ * What a terminal shows (progress, tables, help, completion), through the built CLI on a real pseudo-terminal of
+ * 60, 80 and 120 columns (the screen read back through test/helpers/screen.ts), and what a pipe gets instead
+ * (main, in-process, its streams not terminals).
  * One progress line, erased before anything else and at every exit; links and e-mails never cut in tables;
  * help wrapped to the terminal; completion in a real bash; --fields by header, units in tables.
  */
@@ -8,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, runBin, useTestEnv } from "../helpers/cli.js";
+import { BIN, useTestEnv } from "../helpers/cli.js";
 import { screenLines } from "../helpers/screen.js";
 import { Terminal } from "../helpers/terminal.js";
 
@@ -29,8 +30,8 @@ async function inTerminal(args: string[], cols: number) {
   return { code, raw: term.output, lines: screenLines(term.output, cols) };
 }
 
-/** The built CLI with stdout and stderr piped (not spawnSync: the sandbox answers from this process). */
-const piped = (args: string[]) => runBin(args, { env: t.env });
+/** stdout and stderr not terminals (main, in-process: what a pipe gets). */
+const piped = (args: string[]) => t.run(args);
 
 /** A path of the attempts listing slower than the first window, so that a bar is drawn before the rest. */
 function slowAfterFirstWindow(delayMs: number): void {

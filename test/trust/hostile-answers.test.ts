@@ -1,6 +1,6 @@
 /**
- * Hostile answers: the built CLI, spawned as a user runs it, against the small
- * hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
+ * Hostile answers: the built CLI, spawned as a user runs it (in-process, `main`, where only what it prints is
+ * checked), against the small hostile servers of fixtures/hostile/servers.ts on 127.0.0.1.
  * - an answer without end, one that trickles, one of 500 MB: each attempt has one deadline
  *   (`--timeout`) covering the headers and the whole body, and an answer is read up to a cap (32 MiB; 256 MiB
  *   for a PDF, streamed to disk). Exit 1 naming the limit hit, not before the deadline, with peak
@@ -28,7 +28,7 @@ import {
 } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runBin, useTempDir } from "../helpers/cli.js";
+import { type RunResult, runBin, runCli, useTempDir } from "../helpers/cli.js";
 
 const CANARY = "sbx-canary-0d15ea5e-7f3a9c21";
 const MiB = 1024 * 1024;
@@ -71,8 +71,23 @@ async function assess(server: HostileServer, argv: string[], key = CANARY): Prom
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, ms: r.ms, peakRss: (r.peakMiB ?? 0) * MiB };
 }
 
+/**
+ * The same in-process (`main`), for what a run prints: where neither its memory, its time nor its stack is
+ * what is checked.
+ */
+function said(server: HostileServer, argv: string[], key = CANARY): Promise<RunResult> {
+  return runCli(argv, {
+    env: {
+      ASSESS_CONFIG_DIR: tmp.file(`config-${runs++}`),
+      ASSESS_API_KEY: key,
+      ASSESS_BASE_URL: server.url,
+      ASSESS_SKILLS_BASE_URL: server.url,
+    },
+  });
+}
+
 /** What every run must show, whatever the server did: no stack trace, no key. */
-function expectClean(r: Run, keys = [CANARY]): void {
+function expectClean(r: Pick<Run, "stdout" | "stderr">, keys = [CANARY]): void {
   expect(r.stderr, r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   expect(r.stderr).not.toMatch(/looks like a bug/);
   for (const key of keys) {
@@ -244,7 +259,7 @@ describe("assess api --paginate against a service that ignores the page number",
   it("stops at the repeated page with a warning, not in an endless loop that fills memory", async () => {
     // Every page is the same non-empty list with no hasNextPage or counts, and no page size was asked for.
     const server = await serve(startFixedAnswer({ body: '{"tests":[{"testId":1001},{"testId":1002}]}' }));
-    const r = await assess(server, ["api", "GET", "/v3/tests", "--paginate"]);
+    const r = await said(server, ["api", "GET", "/v3/tests", "--paginate"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ testId: 1001 }, { testId: 1002 }]);
     expect(r.stderr).toMatch(/Page 2 lists no record that an earlier page did not/);
@@ -275,7 +290,7 @@ describe("a 2xx answer that echoes the key never prints it", () => {
     it(`${name}: every format, \`assess api\` with its headers, and --debug show ****${key.slice(-4)}`, async () => {
       const server = await serve(startHeaderEcho());
       for (const argv of commands) {
-        const r = await assess(server, argv, key);
+        const r = await said(server, argv, key);
         expect(r.code, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
         expectClean(r, [key]);
         if (argv[0] === "api" || argv.includes("--json")) expect(r.stdout).toContain(echoed(key));
@@ -288,7 +303,7 @@ describe("a 2xx answer that echoes the key never prints it", () => {
 
   it("a same-origin redirect to a URL holding the key: --debug lines and the answer show it redacted", async () => {
     const server = await serve(startHeaderEcho({ redirect: true }));
-    const r = await assess(server, ["tests", "list", "--debug", "--json"]);
+    const r = await said(server, ["tests", "list", "--debug", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`echoed=${encodeURIComponent(echoed(CANARY))}`);
     expectClean(r);
@@ -304,7 +319,7 @@ describe("an answer that is not JSON is said to be so", () => {
       ["tests", "list"],
       ["tests", "list", "--json"],
     ]) {
-      const r = await assess(server, argv);
+      const r = await said(server, argv);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain(
         `error: The service's answer (tests) is an HTML page titled "${LOGIN_TITLE}", not JSON; its first line: <!DOCTYPE html>`,
@@ -314,7 +329,7 @@ describe("an answer that is not JSON is said to be so", () => {
       expect(r.stdout).toBe("");
       expectClean(r);
     }
-    const record = await assess(server, ["tests", "get", "1001"]);
+    const record = await said(server, ["tests", "get", "1001"]);
     expect(record.code).toBe(1);
     expect(record.stderr).toMatch(/answer \(test\) is an HTML page titled/);
     expectClean(record);
@@ -326,7 +341,7 @@ describe("an answer that is not JSON is said to be so", () => {
         body: "<html>\u001b]0;pwned\u0007<head><title>Log\u001b[2Jin</title></head></html>",
       }),
     );
-    const r = await assess(server, ["tests", "list"]);
+    const r = await said(server, ["tests", "list"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('titled "Log\\x1b[2Jin"');
     expect(r.stderr).toContain("its first line: <html>\\x1b]0;pwned\\x07<head>");
@@ -336,7 +351,7 @@ describe("an answer that is not JSON is said to be so", () => {
 
   it("JSON cut short with status 200: said to break off, its first line shown, exit 1", async () => {
     const server = await serve(startTruncatedJson());
-    const r = await assess(server, ["tests", "list"]);
+    const r = await said(server, ["tests", "list"]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
       /The service's answer \(tests\) is not JSON: it starts as JSON but breaks off or goes wrong part-way \(cut short\?\); its first line: \{"tests":\[\{"testId":1001/,
@@ -365,7 +380,7 @@ describe("an answer that is not JSON is said to be so", () => {
     const server = await serve(
       startFixedAnswer({ contentType: "text/plain", body: "Service under maintenance\r\nBack at 10:00\n" }),
     );
-    const r = await assess(server, ["tests", "list"]);
+    const r = await said(server, ["tests", "list"]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       "The service's answer (tests) is not JSON; its first line: Service under maintenance\n",
@@ -376,7 +391,7 @@ describe("an answer that is not JSON is said to be so", () => {
 
   it("after a write, an HTML page is no proof of anything: exit 1, the request may have been processed", async () => {
     const server = await serve(startHtmlPage());
-    const r = await assess(server, [
+    const r = await said(server, [
       "invite",
       "send",
       "--test",
@@ -398,13 +413,13 @@ describe("an answer that is not JSON is said to be so", () => {
     const gdpr = await serve(
       startFixedAnswer({ contentType: "text/plain", body: "Request queued for masking" }),
     );
-    const g = await assess(gdpr, ["gdpr", "mask", "--email", "ada@example.com", "--yes"]);
+    const g = await said(gdpr, ["gdpr", "mask", "--email", "ada@example.com", "--yes"]);
     expect(g.code, g.stderr).toBe(0);
     expect(g.stderr).toContain("Request queued for masking");
     expectClean(g);
 
     const bulk = await serve(startFixedAnswer({ contentType: "text/plain", body: "true" }));
-    const b = await assess(bulk, [
+    const b = await said(bulk, [
       "invite",
       "bulk",
       join(ROOT, "fixtures", "candidates.csv"),

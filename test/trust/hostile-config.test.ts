@@ -1,7 +1,8 @@
 /**
  * The config folder as a trust boundary and what assess shows of its secrets (the code cache, the SDK's key,
- * links and modes, --dry-run, base URLs' passwords and paths), through the built CLI (and the built SDK) against the sandbox or a
- * small server on loopback, with config folders planted here:
+ * links and modes, --dry-run, base URLs' passwords and paths), through the built CLI (the code cache, the built
+ * SDK) or in-process (`main`, the rest) against the sandbox or a small server on loopback, with config folders
+ * planted here:
  *
  * - a code cache forged as the probe did (a payload of the bundle's length, V8 data it accepts) is not
  *   run; a cache folder others can write is neither read nor written;
@@ -31,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { ROOT } from "../bulk/helpers.js";
-import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { runCli, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
@@ -39,6 +40,12 @@ const VICTIM = "someone else's file: must never change\n";
 
 const t = useTestEnv();
 const tmp = useTempDir("assess-hostile-config-");
+/** main() in-process, for what is not about the built CLI's own files (its code cache, the SDK bundle). */
+const inProcess = (
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { stdin?: string } = {},
+) => runCli(args, { ...options, env });
 
 /** A config folder of its own (0700) and a victim file outside it. */
 function planted(): { config: string; victim: string; env: Record<string, string> } {
@@ -151,11 +158,11 @@ describe("links and modes in the config folder", () => {
     writeFileSync(victim, theirs);
     const before = snapshotFiles([victim]);
     symlinkSync(victim, join(config, "config.json"));
-    const r = await runBuilt(["config", "set", "api-key", KEY], env);
+    const r = await inProcess(["config", "set", "api-key", KEY], env);
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("config.json is a symbolic link");
     // The key on stdin, verified against the sandbox, then stored: not through the link.
-    const login = await runBuilt(
+    const login = await inProcess(
       ["auth", "login", "--with-key"],
       { ...env, ASSESS_API_KEY: undefined },
       { stdin: KEY },
@@ -170,19 +177,19 @@ describe("links and modes in the config folder", () => {
   it("a config folder others can write to is refused with the chmod 700 to run; then config set writes 0600", async () => {
     const { config, env } = planted();
     chmodSync(config, 0o777);
-    const r = await runBuilt(["config", "set", "api-key", KEY], env);
+    const r = await inProcess(["config", "set", "api-key", KEY], env);
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("can be written by other users (mode 0777)");
     expect(r.stderr).toContain(`chmod 700 ${config}`);
     chmodSync(config, 0o700);
-    const ok = await runBuilt(["config", "set", "api-key", KEY], env);
+    const ok = await inProcess(["config", "set", "api-key", KEY], env);
     expectClean(ok, 0, KEY);
     expect(statSync(join(config, "config.json")).mode & 0o777).toBe(0o600);
   });
 
   it("the watch state as a link is replaced, its target left alone; a 0777 watch/ folder is refused", async () => {
     const { config, victim, env } = planted();
-    const first = await runBuilt(["attempts", "watch", "--once", "--since", "1d"], env);
+    const first = await inProcess(["attempts", "watch", "--once", "--since", "1d"], env);
     expectClean(first, 0, KEY);
     const [state] = readdirSync(join(config, "watch")).filter((f) => f.endsWith(".json"));
     const path = join(config, "watch", state!);
@@ -192,14 +199,14 @@ describe("links and modes in the config folder", () => {
     const before = snapshotFiles([victim]);
     rmSync(path);
     symlinkSync(victim, path);
-    const again = await runBuilt(["attempts", "watch", "--once"], env);
+    const again = await inProcess(["attempts", "watch", "--once"], env);
     expectClean(again, 0, KEY);
     expect(lstatSync(path).isSymbolicLink()).toBe(false);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(changedFiles(before)).toEqual([]);
 
     chmodSync(join(config, "watch"), 0o777);
-    const open = await runBuilt(["attempts", "watch", "--once"], env);
+    const open = await inProcess(["attempts", "watch", "--once"], env);
     expectClean(open, 2, KEY);
     expect(open.stderr).toContain("can be written by other users (mode 0777)");
   });
@@ -209,7 +216,7 @@ describe("links and modes in the config folder", () => {
     const before = snapshotFiles([victim]);
     const log = join(config, "..", "callbacks.ndjson");
     symlinkSync(victim, log);
-    const r = await runBuilt(["callbacks", "listen", "--port", "0", "--log", log], env);
+    const r = await inProcess(["callbacks", "listen", "--port", "0", "--log", log], env);
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("is a symbolic link; assess does not append through links");
     expect(lstatSync(log).isSymbolicLink()).toBe(true);
@@ -234,7 +241,7 @@ describe("--dry-run", () => {
       ["reports", "get", "42"],
       ["attempts", "list", "--from", "7d", "--to", "now"],
     ]) {
-      const r = await runBuilt([...args, "--dry-run"], env);
+      const r = await inProcess([...args, "--dry-run"], env);
       expectClean(r, 0, KEY);
       expect(JSON.parse(r.stdout)).toMatchObject({
         dryRun: true,
@@ -247,7 +254,7 @@ describe("--dry-run", () => {
 
   it("a command that reads to plan a write says so, makes the read, and sends no write", async () => {
     const mark = t.sandbox.requests.length;
-    const r = await runBuilt(
+    const r = await inProcess(
       ["links", "update", "3001", "--test", "1001", "--validity-days", "12", "--dry-run"],
       t.env,
     );
@@ -260,7 +267,7 @@ describe("--dry-run", () => {
   });
 
   it("assess help dry-run documents the rule", async () => {
-    const r = await runBuilt(["help", "dry-run"], { ASSESS_CONFIG_DIR: tmp.file("help") });
+    const r = await inProcess(["help", "dry-run"], { ASSESS_CONFIG_DIR: tmp.file("help") });
     expectClean(r, 0, KEY);
     expect(r.stdout).toContain("must read to decide what it would write makes those reads");
   });
@@ -278,12 +285,12 @@ describe("the base URL's password, and paths above the base URL", () => {
       const env = { ASSESS_CONFIG_DIR: config, ASSESS_API_KEY: KEY };
       const base = server.url.replace("http://", "http://bob:hunter2pw@");
       const runs = [
-        await runBuilt(["--debug", "--retries", "0", "tests", "list"], { ...env, ASSESS_BASE_URL: base }),
-        await runBuilt(["config", "set", "base-url", base], env),
-        await runBuilt(["config", "list"], env),
-        await runBuilt(["config", "get", "base-url"], env),
-        await runBuilt(["openapi"], env),
-        await runBuilt(["--base-url", "http://bob:hunter2pw@exa mple.com", "tests", "list"], env),
+        await inProcess(["--debug", "--retries", "0", "tests", "list"], { ...env, ASSESS_BASE_URL: base }),
+        await inProcess(["config", "set", "base-url", base], env),
+        await inProcess(["config", "list"], env),
+        await inProcess(["config", "get", "base-url"], env),
+        await inProcess(["openapi"], env),
+        await inProcess(["--base-url", "http://bob:hunter2pw@exa mple.com", "tests", "list"], env),
       ];
       expect(runs.map((r) => r.code)).toEqual([1, 0, 0, 0, 0, 2]);
       for (const r of runs) {
@@ -302,12 +309,12 @@ describe("the base URL's password, and paths above the base URL", () => {
   it("`api GET /../../x` and its encoded forms are refused (exit 2), nothing sent; `/v3/./tests` is normalised", async () => {
     const mark = t.sandbox.requests.length;
     for (const path of ["/../../x", "/v3/../../x", "/v3/%2e%2e/%2E%2E/x", "/v3\\..\\..\\x"]) {
-      const r = await runBuilt(["api", "GET", path], t.env);
+      const r = await inProcess(["api", "GET", path], t.env);
       expectClean(r, 2, KEY);
       expect(r.stderr).toMatch(/climbs above the base URL's path \(\/api\/?\) with \.\./);
     }
     expect(t.sandbox.requests.length).toBe(mark);
-    const ok = await runBuilt(["api", "GET", "/v3/./tests"], t.env);
+    const ok = await inProcess(["api", "GET", "/v3/./tests"], t.env);
     expectClean(ok, 0, KEY);
     expect(t.sandbox.requests.slice(mark).map((q) => q.path)).toEqual(["/v3/tests"]);
   });

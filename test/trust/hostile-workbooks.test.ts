@@ -1,5 +1,6 @@
 /**
- * The files and answers an attacker crafts, through the built CLI against the sandbox or a small server on loopback:
+ * The files and answers an attacker crafts, against the sandbox or a small server on loopback: through the built
+ * CLI where its peak memory is measured, in-process (`main`) for what it prints:
  *
  * - workbooks made here, by hand, to exhaust memory (one cell at XFD1048576, a used range of 16 million
  *   cells, an unused part of 500 MiB, a sheet that inflates to 2 GiB, a 2 MiB shared string used by 2,000 rows,
@@ -16,7 +17,7 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { isBulkInvite } from "../bulk/helpers.js";
-import { type BinResult, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { type BinResult, runCli, SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
@@ -328,7 +329,7 @@ describe("reports stats and .NET's minimum date, scores out of range", () => {
         ASSESS_CONFIG_DIR: tmp.file("stats-config"),
       };
       const period = ["--from", "2026-10-01", "--to", "2026-10-20", "--pass-mark", "60"];
-      const json = await runBuilt(["reports", "stats", ...period, "--json"], env);
+      const json = await runCli(["reports", "stats", ...period, "--json"], { env });
       expectClean(json, 0, KEY);
       expect(json.stdout.length).toBeLessThan(10_000);
       const [stats] = JSON.parse(json.stdout) as Array<Record<string, unknown> & { perDay: unknown[] }>;
@@ -343,7 +344,7 @@ describe("reports stats and .NET's minimum date, scores out of range", () => {
       });
       expect(stats!.perDay).toHaveLength(20);
       for (const format of ["table", "tsv", "csv"]) {
-        const r = await runBuilt(["reports", "stats", ...period, "-o", format], env);
+        const r = await runCli(["reports", "stats", ...period, "-o", format], { env });
         expectClean(r, 0, KEY);
         expect(r.stderr).not.toContain("Maximum call stack");
         expect(r.stdout).toMatch(format === "table" ? /2 scores out of range/ : /outOfRange/);
@@ -382,21 +383,21 @@ describe("stats rounding", () => {
         ASSESS_CONFIG_DIR: tmp.file("rounding-config"),
       };
       const period = ["--from", "2026-10-01", "--to", "2026-10-20", "--pass-mark", "60"];
-      const json = await runBuilt(["reports", "stats", ...period, "--json"], env);
+      const json = await runCli(["reports", "stats", ...period, "--json"], { env });
       expectClean(json, 0, KEY);
       const [stats] = JSON.parse(json.stdout) as Array<{ passRate: number; mean: number }>;
       expect(stats!.passRate).toBe(0.61);
-      const tsv = await runBuilt(["reports", "stats", ...period, "-o", "tsv"], env);
+      const tsv = await runCli(["reports", "stats", ...period, "-o", "tsv"], { env });
       const [head, row] = tsv.stdout
         .trim()
         .split("\n")
         .map((line) => line.split("\t"));
       expect(row![head!.indexOf("passRate")]).toBe("0.61");
       expect(row![head!.indexOf("mean")]).toBe(String(stats!.mean));
-      const table = await runBuilt(["reports", "stats", ...period, "-o", "table"], env);
+      const table = await runCli(["reports", "stats", ...period, "-o", "table"], { env });
       expect(table.stdout).toContain("Pass rate  61% (14 of 23 scored 60 or more)");
       expect(table.stdout).toContain(`mean ${stats!.mean} `);
-      const help = await runBuilt(["reports", "stats", "--help"], env);
+      const help = await runCli(["reports", "stats", "--help"], { env });
       expect(help.stdout).toContain("rounded to 2 decimals, the same in every format");
     } finally {
       await server.close();
@@ -419,7 +420,7 @@ describe("characters that reorder or hide text", () => {
         ASSESS_CONFIG_DIR: tmp.file("bidi-config"),
       };
       for (const format of ["table", "tsv", "csv", "json"]) {
-        const r = await runBuilt(["tests", "list", "-o", format], env);
+        const r = await runCli(["tests", "list", "-o", format], { env });
         expectClean(r, 0, KEY);
         expect(r.stdout).not.toMatch(/[\u202e\u2066\u2069\u200b\ufeff\u2028]/);
         expect(r.stdout).toContain("\\u202e");

@@ -1,10 +1,10 @@
 /**
- * The built CLI (`node bin/assess.js`, built by the global setup) against a sandbox of the file's own, run in a
- * folder of its own: both made before the file's first test and removed after its last (useTestEnv, useTempDir).
+ * The CLI (main, in-process) against a sandbox of the file's own, with a folder of its own for the files it reads
+ * and writes: both made before the file's first test and removed after its last (useTestEnv, useTempDir).
  */
 import type { SandboxOptions } from "../../src/sandbox/index.js";
 import type { RecordedRequest } from "../../src/sandbox/types.js";
-import { runBin, type TestEnv, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { type TestEnv, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 export interface Ran {
   code: number;
@@ -12,17 +12,17 @@ export interface Ran {
   stderr: string;
 }
 
-export interface Built {
+export interface PlanEnv {
   sandbox: TestEnv["sandbox"];
   dir: string;
-  /** Runs `assess …` as a user would, stdin empty (not a terminal). */
+  /** Runs `assess …`, stdin empty (not a terminal); paths in `args` are absolute (the folder is `dir`). */
   run(args: string[]): Promise<Ran>;
   /** The requests the sandbox got since the last call (or since it started). */
   sent(): RecordedRequest[];
 }
 
-/** A Built for the whole file; its fields are there once it has started (inside tests and hooks). */
-export function useBuilt(options: SandboxOptions = {}): Built {
+/** A PlanEnv for the whole file; its fields are there once it has started (inside tests and hooks). */
+export function usePlanEnv(options: SandboxOptions = {}): PlanEnv {
   const t = useTestEnv(options);
   const tmp = useTempDir("assess-plan-");
   let seen = 0;
@@ -33,7 +33,7 @@ export function useBuilt(options: SandboxOptions = {}): Built {
     get dir() {
       return tmp.dir;
     },
-    run: (args) => runBin(args, { env: t.env, cwd: tmp.dir }),
+    run: (args) => t.run(args),
     sent() {
       const fresh = t.sandbox.requests.slice(seen);
       seen = t.sandbox.requests.length;
