@@ -6,7 +6,6 @@ import { fold } from "../fields.js";
 import { cellText, type Format, getPath, neutralizeFormula } from "./format.js";
 import { isClosed } from "./pipe.js";
 import { plainStyle, type Style } from "./style.js";
-import { isWhole, layoutTable, wrapCell } from "./table.js";
 
 export type Row = Record<string, unknown>;
 
@@ -92,16 +91,16 @@ export class Output {
       await this.list([row], cols);
       return;
     }
-    const { default: Table } = await import("cli-table3");
+    const [{ default: Table }, { isWhole, truncate, width }] = await tableCode();
     const table = new Table({ style: this.tableStyle() });
     const labels = cols.map((column) => tableText(column.header ?? headerOf(column.key)));
     const values = cols.map((column) => tableCell(column, row));
     // The values get what the labels leave; a link or an e-mail too long for that is printed whole below.
-    const labelWidth = largest(labels.map((label) => label.length));
+    const labelWidth = largest(labels.map(width));
     const valueWidth = Math.max(12, (this.options.width ?? 120) - labelWidth - 7);
     const below: number[] = [];
     values.forEach((value, i) => {
-      if (value.length > valueWidth && isWhole(value)) below.push(i);
+      if (width(value) > valueWidth && isWhole(value)) below.push(i);
       else table.push({ [this.style.bold(labels[i] ?? "")]: truncate(value, valueWidth) });
     });
     if (table.length > 0) this.write(`${table.toString()}\n`);
@@ -165,7 +164,7 @@ export class Output {
    * row's first cell when both fit the line, else on a line of their own below it.
    */
   private async table(columns: Column[], rows: Row[]): Promise<void> {
-    const { default: Table } = await import("cli-table3");
+    const [{ default: Table }, { layoutTable, truncate, width: columnsOf, wrapCell }] = await tableCode();
     const width = this.options.width ?? 120;
     const headers = columns.map((c) => tableText(c.header ?? headerOf(c.key)));
     const cells = rows.map((row) => columns.map((c) => tableCell(c, row)));
@@ -180,15 +179,16 @@ export class Output {
       this.write(`${table.toString()}\n`);
     }
     const names = shown[0] === 0 ? cells.map((row) => row[0] ?? "") : undefined;
-    const nameWidth = largest((names ?? []).map((name) => name.length));
+    const nameWidth = largest((names ?? []).map(columnsOf));
     for (const i of below) {
       this.write(`${this.style.bold(headers[i] ?? "")}\n`);
       cells.forEach((row, r) => {
         const value = row[i];
         if (!value) return;
-        const name = (names?.[r] ?? "").padEnd(nameWidth);
+        const name = names?.[r] ?? "";
+        const padded = name + " ".repeat(nameWidth - columnsOf(name));
         if (!names) this.write(`${value}\n`);
-        else if (name.length + 2 + value.length <= width) this.write(`${name}  ${value}\n`);
+        else if (nameWidth + 2 + columnsOf(value) <= width) this.write(`${padded}  ${value}\n`);
         else this.write(`${name.trimEnd()}\n${value}\n`);
       });
     }
@@ -232,8 +232,9 @@ function tableText(text: string): string {
   return escapeControls(text.replace(/\s*\n\s*/g, " "));
 }
 
-function truncate(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+/** What a table takes, loaded when one is drawn: cli-table3, and the layout measuring by string-width. */
+function tableCode() {
+  return Promise.all([import("cli-table3"), import("./table.js")]);
 }
 
 function csvCell(cell: string): string {

@@ -1,3 +1,4 @@
+import stringWidth from "string-width";
 import { largest } from "../arrays.js";
 
 /**
@@ -5,8 +6,12 @@ import { largest } from "../arrays.js";
  * narrow first (prose, then the widest), then leave (empty ones first, then from the right, never the first);
  * links (and dates) that cannot fit leave the table for lines of their own below it, each keyed by its row's
  * first cell, which stays in the table to name the row. A column of prose (a plan's DETAIL) wraps within its
- * cell, at blanks, instead of being cut.
+ * cell, at blanks, instead of being cut. Widths are columns of the terminal (string-width: a CJK character or an
+ * emoji takes two, a combining mark none), as cli-table3 pads by; output.ts loads this file with cli-table3.
  */
+
+/** The columns of a terminal `text` takes. */
+export const width = (text: string): number => stringWidth(text);
 
 /**
  * Only links, e-mail addresses or ISO dates (one, or a list joined by ", " as cellText joins them, or a span of
@@ -33,22 +38,22 @@ export function layoutTable(headers: string[], cells: string[][], total: number,
   const all = headers.map((_, i) => i);
   const natural = all.map((i) =>
     largest(
-      cells.map((row) => row[i]?.length ?? 0),
-      headers[i]?.length ?? 0,
+      cells.map((row) => width(row[i] ?? "")),
+      width(headers[i] ?? ""),
     ),
   );
   const whole = all.map((i) => cells.some((row) => isWhole(row[i] ?? "")));
   const empty = all.map((i) => cells.every((row) => (row[i] ?? "") === ""));
   const wraps = all.map((i) => prose[i] === true && !whole[i]);
   const longestWord = (i: number) =>
-    Math.max(0, ...cells.flatMap((row) => (row[i] ?? "").split(" ").map((word) => word.length)));
+    Math.max(0, ...cells.flatMap((row) => (row[i] ?? "").split(" ").map(width)));
   // Headers are never cut (cli-table3 sizes a column to its header anyway), nor a word of prose.
   const floor = (i: number) =>
     whole[i]
       ? natural[i]!
       : Math.min(
           natural[i]!,
-          Math.max(wraps[i] ? Math.max(PROSE_WIDTH, longestWord(i)) : MIN_WIDTH, headers[i]?.length ?? 0),
+          Math.max(wraps[i] ? Math.max(PROSE_WIDTH, longestWord(i)) : MIN_WIDTH, width(headers[i] ?? "")),
         );
   const cost = (columns: number[], width: (i: number) => number) =>
     columns.reduce((sum, i) => sum + width(i) + 3, 1);
@@ -91,8 +96,8 @@ export function layoutTable(headers: string[], cells: string[][], total: number,
   const widest = (columns: number[]) => {
     let found: number | undefined;
     for (const i of columns) {
-      const width = widths.get(i)!;
-      if (width > floor(i) && (found === undefined || width > widths.get(found)!)) found = i;
+      const columnWidth = widths.get(i)!;
+      if (columnWidth > floor(i) && (found === undefined || columnWidth > widths.get(found)!)) found = i;
     }
     return found;
   };
@@ -104,13 +109,13 @@ export function layoutTable(headers: string[], cells: string[][], total: number,
   return { shown, widths: shown.map((i) => widths.get(i)!), below };
 }
 
-/** `text` broken at blanks into lines of at most `width` (a longer word on a line of its own, whole). */
-export function wrapCell(text: string, width: number): string {
+/** `text` broken at blanks into lines of at most `columns` (a longer word on a line of its own, whole). */
+export function wrapCell(text: string, columns: number): string {
   const lines: string[] = [];
   let current = "";
   for (const word of text.split(" ").filter(Boolean)) {
     if (current === "") current = word;
-    else if (current.length + 1 + word.length <= width) current += ` ${word}`;
+    else if (width(current) + 1 + width(word) <= columns) current += ` ${word}`;
     else {
       lines.push(current);
       current = word;
@@ -118,4 +123,15 @@ export function wrapCell(text: string, width: number): string {
   }
   lines.push(current);
   return lines.join("\n");
+}
+
+/** `text` cut to at most `columns`, ending in `…` when cut (never inside a character or an emoji's sequence). */
+export function truncate(text: string, columns: number): string {
+  if (width(text) <= columns) return text;
+  let kept = "";
+  for (const { segment } of new Intl.Segmenter().segment(text)) {
+    if (width(kept + segment) > columns - 1) break;
+    kept += segment;
+  }
+  return `${kept}…`;
 }
