@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Start-up time of the built CLI against bare `node -e 0`, measured in one run on this machine and reported
-// as ratios (the goals are ratios, so a slow or busy machine does not move them much).
+// as ratios (the goals are ratios, so a slow or busy machine does not move them much). Every process, bare
+// node's too, runs in a clean environment (PATH, a fresh HOME and config folder, the sandbox's address and
+// key): a variable such as NODE_EXTRA_CA_CERTS adds the same fixed cost (~90 ms for a large bundle of
+// certificates) to both sides of each ratio and hides what the CLI itself costs.
 // Usage: npm run bench:startup [-- --runs 30] [-- --base DIR]
 // --base DIR: also runs the built CLI of another checkout (say, a `git worktree` of main, built there),
 // interleaved with this one, to compare a change with what it changes.
@@ -14,11 +17,19 @@ const runs = Number(arg("runs", "30"));
 const baseDir = arg("base", undefined);
 const baseBin = baseDir ? join(baseDir, "bin", "assess.js") : undefined;
 
-const configDir = mkdtempSync(join(tmpdir(), "assess-bench-"));
+const work = mkdtempSync(join(tmpdir(), "assess-bench-"));
+const configDir = join(work, "config");
+/** What a process needs to start (and Windows to run Node); nothing of the shell that runs the bench. */
+const clean = Object.fromEntries(
+  ["PATH", "SystemRoot"]
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => [name, process.env[name]]),
+);
+clean.HOME = join(work, "home");
 // In its own process, so that its start-up and work are not counted.
-const sandbox = await startCliSandbox({ ...process.env, ASSESS_CONFIG_DIR: configDir });
+const sandbox = await startCliSandbox({ ...clean, ASSESS_CONFIG_DIR: join(work, "sandbox") });
 const env = {
-  ...process.env,
+  ...clean,
   ASSESS_CONFIG_DIR: configDir,
   ASSESS_BASE_URL: sandbox.url,
   ASSESS_SKILLS_BASE_URL: sandbox.skillsUrl,
@@ -44,7 +55,7 @@ const samples = new Map(cases.map((c) => [c.name, []]));
 for (let i = 0; i < runs; i++) for (const c of cases) samples.get(c.name).push(time(c.args));
 
 const base = median(samples.get("node -e 0"));
-console.log(`${machineLine()}, ${runs} runs each, medians`);
+console.log(`${machineLine()}, ${runs} runs each, medians, clean environment`);
 let failed = 0;
 for (const c of cases) {
   const ms = median(samples.get(c.name));
@@ -55,7 +66,7 @@ for (const c of cases) {
   console.log(`${c.name.padEnd(37)} ${ms.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}×  ${verdict}`);
 }
 sandbox.child.kill();
-rmSync(configDir, { recursive: true, force: true });
+rmSync(work, { recursive: true, force: true });
 process.exitCode = failed > 0 ? 1 : 0;
 
 function time(args) {
