@@ -321,7 +321,7 @@ process.stdout.write(JSON.stringify({ ms, requests: bodies.length, rows }));
   );
   writeFileSync(
     join(work, "no-ledger.ts"),
-    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "speedups", "keyset.ts"))};
+    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "storage", "keyset.ts"))};
 export class Ledger {
   readonly path = "(no ledger)";
   readonly skippedLines = 0;
@@ -351,7 +351,7 @@ export const ledgerError = (_path: string, error: unknown): unknown => error;
   for (const [name, plugins, entry] of [
     ["cli-ledger.mjs", []],
     ["cli-no-ledger.mjs", [noLedger]],
-    ["check-worker.mjs", [], join(root, "src", "bulk", "speedups", "check-worker.ts")],
+    ["check-worker.mjs", [], join(root, "src", "bulk", "rows", "check-worker.ts")],
   ]) {
     await build({
       entryPoints: [entry ?? join(work, "entry.ts")],

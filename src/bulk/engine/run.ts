@@ -5,8 +5,8 @@
  * commands/shared/bulk-run.ts wraps it for the CLI.
  *
  * Invariants: nothing is sent before every row is checked; nothing confirmed is sent twice, by this run or a
- * rerun; every row of the input is in exactly one count of the summary. The speed-ups (../speedups/) sit
- * behind the checking pass's `CheckedRows`; the sending loop never sees them.
+ * rerun; every row of the input is in exactly one count of the summary. The storage of checked rows (../storage/:
+ * spool, key sets, dedupe) sits behind the checking pass's `CheckedRows`; the sending loop never sees it.
  *
  * Errors thrown by `send` are classified by the loop, never the command: `UncertainError` → chunk uncertain;
  * 401/403 and `NetworkError` → the run stops and `runBulk` throws that error (with `error.bulk`, the result so

@@ -20,7 +20,7 @@ import { emailKey, serviceId } from "../../identity.js";
 import { toServiceTime } from "../../parse/dates.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
 import { DONE, type EntryBatches, UNCERTAIN } from "../engine/types.js";
-import { hashHalves, hashKey } from "../speedups/keyset.js";
+import { hashHalves, hashKey } from "../storage/keyset.js";
 
 const INVITE_CLASSES = ["new", "ledger", "uncertain", "finished", "invalid", "repeat"] as const;
 

@@ -1,8 +1,9 @@
 /** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
+
+import { csvRows } from "../../bulk/rows/csv-rows.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
 import { type InputFile, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
 import { JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
 import * as z from "../../parse/zod.js";
 import { readUpsertAnswer } from "../../sdk/bulk.js";
