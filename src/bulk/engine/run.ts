@@ -2,7 +2,7 @@
  * The bulk engine: the one loop behind `invite bulk`, `employees upsert` and `callbacks resend`. A command hands
  * it rows (`read`) and a `send` for one chunk; the engine runs the checking pass (check.ts), then the sending
  * loop (send.ts), with the ledger (ledger.ts) and the summary (summary.ts). `runReported` in
- * commands/shared/bulk-run.ts wraps it for the CLI.
+ * commands/shared/bulk-run.ts wraps it for the CLI; the jobs are declared in ../jobs/.
  *
  * Invariants: nothing is sent before every row is checked; nothing confirmed is sent twice, by this run or a
  * rerun; every row of the input is in exactly one count of the summary. The storage of checked rows (../storage/:
@@ -24,8 +24,14 @@ export interface BulkJob<T> extends CheckInput, SendInput<T> {
   read(): EntryBatches<T>;
   /** The service's limit per request; chunkSize above it is an error. */
   maxChunk: number;
-  /** Called once the input is accepted, before the first request (`invite bulk` looks up who finished). */
-  beforeSend?(): Promise<void>;
+  /**
+   * Awaited before the first request (`invite bulk` looks up who finished): nothing is sent before it has
+   * settled, and its error stops the run. Called once the input is accepted, or with `overlapCheck` when the
+   * checking pass starts, to run meanwhile: a check that fails then aborts `stop`, and what it comes to is
+   * ignored.
+   */
+  beforeSend?(stop: AbortSignal): Promise<void>;
+  overlapCheck?: boolean;
 }
 
 export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
@@ -34,9 +40,24 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
       `--chunk-size must be a whole number from 1 to ${job.maxChunk}, got ${job.chunkSize}`,
     );
   }
-  const checked = await checkPass<T>(job);
+  const stop = new AbortController();
+  // Settled into a value at once: an error it meets while the check goes on is no unhandled rejection.
+  const early = (): Promise<{ error: unknown } | undefined> | undefined =>
+    job.beforeSend?.(stop.signal).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+  const meanwhile = job.overlapCheck ? early() : undefined;
+  let checked: Awaited<ReturnType<typeof checkPass<T>>>;
   try {
-    await job.beforeSend?.();
+    checked = await checkPass<T>(job);
+  } catch (error) {
+    stop.abort();
+    throw error;
+  }
+  try {
+    const failed = await (job.overlapCheck ? meanwhile : early());
+    if (failed) throw failed.error;
     return await new SendLoop(job, checked).execute();
   } finally {
     checked.close();

@@ -1,30 +1,30 @@
+import { statSync } from "node:fs";
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { append } from "../../arrays.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
-import { finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
+import { inviteJob } from "../../bulk/jobs/invite.js";
+import { planInvites, readLedger } from "../../bulk/plan/invites.js";
 import { csvRows } from "../../bulk/rows/csv-rows.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import type { InputFile } from "../../bulk/rows/open.js";
 import type { Context } from "../../context.js";
+import { type FinishedLookUp, finishedKey, LOOK_UP_HINT, lookUpFinished } from "../../core/finished.js";
 import { UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { sendInvites } from "../../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileOptions, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { jsonSummary, printBulkResult, type Wording } from "../shared/bulk-report.js";
-import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { runReported, serviceOf } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { resolveTestId } from "../shared/options.js";
 import {
-  type FinishedLookUp,
   type HeldRow,
   heldReason,
   lookbackDays,
-  lookUpFinished,
   printInvitePlan,
   reattemptHeld,
   tellHeld,
@@ -46,6 +46,12 @@ export const options = z.object({
 export const args = z.tuple([z.string()]);
 
 type Options = z.infer<typeof options>;
+
+/**
+ * From this size (about 25,000 rows) the look-up of who finished runs while the file is checked; a smaller
+ * file is checked in milliseconds, and a refused one costs no read.
+ */
+const OVERLAP_BYTES = 1024 * 1024;
 
 /** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
 const UNCERTAIN_INVITES =
@@ -77,26 +83,37 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   if (o.plan && o.reattemptFinished)
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
   const client = await ctx.client();
-  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  const ledgerOf = (testId: number) => ({ baseUrl, key, testId });
-  // What the invites' run and the reattempts' run both take: how to name rows, which ledger a group is.
+  const service = await serviceOf(ctx);
+  const job = inviteJob(service, settings);
+  // What the invites' run and the reattempts' run both take: how to name rows, and rerun what.
   const common = {
     inputName: file.inputName,
     locate: file.locate,
-    target: (group: string) => ledgerOf(Number(group)),
     retryUncertain: o.retryUncertain === true,
   };
-  // Who already finished: looked up once the file is known to be good, so a refused file costs no request.
-  // A plan, and a run giving finished candidates a new attempt, depend on it: a failed look-up stops them.
+  // Who already finished (core/finished.ts). A plan, and a run giving finished candidates a new attempt, depend
+  // on it: a failed look-up stops them before anything is sent.
   const reattempt = o.reattemptFinished === true;
-  const lookUp = () =>
-    lookUpFinished(
-      ctx,
-      client,
-      o.lookback,
-      testId !== undefined ? new Set([testId]) : undefined,
-      o.plan === true || reattempt,
-    );
+  const lookUp = async (stop?: AbortSignal) => {
+    const signal = stop ? AbortSignal.any([ctx.signal, stop]) : ctx.signal;
+    async function* windows(span: { start: Date; end: Date }) {
+      const { attemptWindows } = await import("../../sdk/attempts.js");
+      yield* attemptWindows(client.api, span, { signal });
+    }
+    const found = await lookUpFinished(ctx, windows, {
+      days: o.lookback,
+      testIds: testId !== undefined ? new Set([testId]) : undefined,
+      required: o.plan === true || reattempt,
+      starting: (which) => {
+        ctx.planWithReads("Reading the attempt listing to know who already finished");
+        ctx.info(
+          `Looking up who finished ${which} in the last ${o.lookback} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
+        );
+      },
+    });
+    if (found.failed !== undefined) ctx.hint(LOOK_UP_HINT);
+    return found;
+  };
   const rows = csvRows(input, { rows: "invites", columns, testId });
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
@@ -106,8 +123,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites([entries], {
       finished,
-      invited: (testId) => readLedger(dir, "invite", ledgerOf(testId)),
-      reattempted: (testId) => readLedger(dir, "reattempt", ledgerOf(testId)),
+      invited: (testId) => readLedger(dir, "invite", job.target(String(testId))),
+      reattempted: (testId) => readLedger(dir, "reattempt", job.target(String(testId))),
     });
     await printInvitePlan(ctx, planned, common.locate);
     return 0;
@@ -129,14 +146,17 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   const invited = await runReported<BulkCandidate>(
     ctx,
     {
-      kind: "invite",
+      ...job,
       ...common,
       noRowsMessage: file.noRows,
       ...rows,
-      ...bulkFlags(o, MAX_BULK_CANDIDATES),
+      ...bulkFlags(o, job.maxChunk),
       rejects: file.rejects,
-      beforeSend: async () => {
-        finished = await lookUp();
+      // Nothing is sent before the look-up has answered: a plain run holds back whom it found. A large file's
+      // look-up runs while it is checked (a file refused then has cost those reads); a small one's after.
+      overlapCheck: statSync(source.path).size >= OVERLAP_BYTES,
+      beforeSend: async (stop) => {
+        finished = await lookUp(stop);
       },
       hold: (group, label, line) => {
         const attempt = finished?.index.get(finishedKey(group, label));
@@ -147,7 +167,6 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
         held.push({ line, attempt });
         return heldReason(attempt);
       },
-      send: (group, rows) => sendInvites(client.api, Number(group), settings)(rows),
     },
     // With --reattempt-finished, one summary of both runs comes after the reattempts.
     reattempt ? { ...wording, json: "never", deferred: true } : wording,
@@ -164,7 +183,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     held.length > 0
       ? await reattemptHeld(
           ctx,
-          client,
+          service,
           held,
           dropUndefined({
             StartDateTime: settings.startDateTime,
