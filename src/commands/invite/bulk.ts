@@ -159,6 +159,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
         finished = await lookUp(stop);
       },
       hold: (group, label, line) => {
+        // Nobody found, and nothing left unchecked: no row's key to make (100,000 e-mails cost ~60 ms).
+        if (finished?.index.size === 0 && finished.failed === undefined) return undefined;
         const attempt = finished?.index.get(finishedKey(group, label));
         if (!attempt) {
           if (finished?.failed !== undefined) unchecked++;
