@@ -196,7 +196,7 @@ describe("invite bulk and finished candidates", () => {
   });
 
   it("a large file's look-up of who finished runs while the file is checked: refused, it has cost that read and written nothing", async () => {
-    // 2 MiB (above the 1 MiB from which the look-up overlaps the check), its last row invalid.
+    // 50,000 rows (the look-up starts once 10,000 are checked, all valid), the last one invalid.
     const rows = Array.from({ length: 50_000 }, (_, i) => `overlap${i}@plan.example,Overlap Candidate ${i}`);
     const file = join(b.dir, "large.csv");
     writeFileSync(file, `email,name\n${rows.join("\n")}\nnot-an-email,Bad\n`);

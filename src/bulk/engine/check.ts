@@ -59,6 +59,8 @@ export interface CheckInput {
   signal?: AbortSignal;
   /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
   onDebug?(line: string): void;
+  /** After each batch this thread checks: its rows so far, and how many of them are invalid. */
+  onTally?(rows: number, invalid: number): void;
   /** Send the valid rows and reject the invalid ones (else any invalid row stops the run before it sends). */
   skipInvalid: boolean;
   /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
@@ -142,6 +144,7 @@ export async function tally(
   entries: EntryBatches<unknown>,
   spool: SpoolTarget | undefined,
   signal?: AbortSignal,
+  onTally?: CheckInput["onTally"],
 ): Promise<Tally> {
   const result: Tally = { rows: 0, invalid: 0, keyed: 0, shown: [] };
   const writer = spool === undefined ? undefined : new SpoolWriter(spool);
@@ -158,6 +161,7 @@ export async function tally(
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }
     if (signal?.aborted) throw interrupted();
+    onTally?.(result.rows, result.invalid);
   }
   writer?.flush();
   result.keyed = writer?.keyed ?? 0;
@@ -168,7 +172,10 @@ export async function tally(
 async function onePass(job: CheckInput): Promise<Checked> {
   const spool = openSpool(job.ledgerDir);
   try {
-    return { ...(await tally(job.read(), spool, job.signal)), parts: [{ spool, lineOffset: 0 }] };
+    return {
+      ...(await tally(job.read(), spool, job.signal, job.onTally)),
+      parts: [{ spool, lineOffset: 0 }],
+    };
   } catch (error) {
     closeSpool(spool);
     throw error;

@@ -26,12 +26,12 @@ export interface BulkJob<T> extends CheckInput, SendInput<T> {
   maxChunk: number;
   /**
    * Awaited before the first request (`invite bulk` looks up who finished): nothing is sent before it has
-   * settled, and its error stops the run. Called once the input is accepted, or with `overlapCheck` when the
-   * checking pass starts, to run meanwhile: a check that fails then aborts `stop`, and what it comes to is
-   * ignored.
+   * settled, and its error stops the run. Called once the input is accepted, or as soon as `overlapFrom` rows
+   * are checked and none of them is invalid, to run while the rest is checked: a check that fails then aborts
+   * `stop`, and what it comes to is ignored (an input refused before that row has cost nothing).
    */
   beforeSend?(stop: AbortSignal): Promise<void>;
-  overlapCheck?: boolean;
+  overlapFrom?: number;
 }
 
 export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
@@ -47,16 +47,23 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
       () => undefined,
       (error: unknown) => ({ error }),
     );
-  const meanwhile = job.overlapCheck ? early() : undefined;
+  let meanwhile: ReturnType<typeof early>;
+  const from = job.overlapFrom;
+  const onTally =
+    from === undefined
+      ? undefined
+      : (rows: number, invalid: number) => {
+          if (meanwhile === undefined && invalid === 0 && rows >= from) meanwhile = early();
+        };
   let checked: Awaited<ReturnType<typeof checkPass<T>>>;
   try {
-    checked = await checkPass<T>(job);
+    checked = await checkPass<T>({ ...job, onTally });
   } catch (error) {
     stop.abort();
     throw error;
   }
   try {
-    const failed = await (job.overlapCheck ? meanwhile : early());
+    const failed = await (meanwhile ?? early());
     if (failed) throw failed.error;
     return await new SendLoop(job, checked).execute();
   } finally {

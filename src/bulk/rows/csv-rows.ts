@@ -51,5 +51,5 @@ export function csvRows<R extends RowReader>(
 
 /** The check of the rows of the file or of one part of it (`end` receives the line after its last record). */
 export function checkPart(source: CsvSource, reader: RowReader, part: Parameters<PartCheck>[0] = {}) {
-  return tally(rowsOf(csvInput(source, part), reader)(), part.spool, part.signal);
+  return tally(rowsOf(csvInput(source, part), reader)(), part.spool, part.signal, part.onTally);
 }

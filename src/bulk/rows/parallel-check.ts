@@ -18,6 +18,7 @@ export type PartCheck = (part: {
   end?: { line: number };
   signal?: AbortSignal;
   spool?: SpoolTarget;
+  onTally?: CheckInput["onTally"];
 }) => Promise<Tally>;
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
@@ -37,7 +38,7 @@ export type WorkerAnswer =
 export async function checkInHalves(
   source: CsvSource,
   reader: unknown,
-  { checkWorker, signal, onDebug, ledgerDir }: CheckInput,
+  { checkWorker, signal, onDebug, ledgerDir, onTally }: CheckInput,
   checkPart: PartCheck,
 ): Promise<Checked | undefined> {
   const { size } = await stat(source.path);
@@ -74,6 +75,7 @@ export async function checkInHalves(
         end,
         signal,
         spool: firstSpool,
+        onTally,
       });
     } catch (error) {
       // Most likely the cut fell inside a quoted value.

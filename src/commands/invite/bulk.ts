@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import type { BulkCandidate, BulkInviteSettings } from "../../api/schemas.js";
 import { append } from "../../arrays.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
@@ -48,10 +47,10 @@ export const args = z.tuple([z.string()]);
 type Options = z.infer<typeof options>;
 
 /**
- * From this size (about 25,000 rows) the look-up of who finished runs while the file is checked; a smaller
- * file is checked in milliseconds, and a refused one costs no read.
+ * Once this many rows are checked, all valid, the look-up of who finished starts, to run while the rest is
+ * checked: a smaller file is checked in milliseconds, and a file refused before then costs no read.
  */
-const OVERLAP_BYTES = 1024 * 1024;
+const OVERLAP_FROM = 10_000;
 
 /** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
 const UNCERTAIN_INVITES =
@@ -82,7 +81,6 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
 
   if (o.plan && o.reattemptFinished)
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
-  const client = await ctx.client();
   const service = await serviceOf(ctx);
   const job = inviteJob(service, settings);
   // What the invites' run and the reattempts' run both take: how to name rows, and rerun what.
@@ -98,7 +96,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     const signal = stop ? AbortSignal.any([ctx.signal, stop]) : ctx.signal;
     async function* windows(span: { start: Date; end: Date }) {
       const { attemptWindows } = await import("../../sdk/attempts.js");
-      yield* attemptWindows(client.api, span, { signal });
+      yield* attemptWindows(service.api, span, { signal });
     }
     const found = await lookUpFinished(ctx, windows, {
       days: o.lookback,
@@ -152,9 +150,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
       ...rows,
       ...bulkFlags(o, job.maxChunk),
       rejects: file.rejects,
-      // Nothing is sent before the look-up has answered: a plain run holds back whom it found. A large file's
-      // look-up runs while it is checked (a file refused then has cost those reads); a small one's after.
-      overlapCheck: statSync(source.path).size >= OVERLAP_BYTES,
+      // Nothing is sent before the look-up has answered: a plain run holds back whom it found.
+      overlapFrom: OVERLAP_FROM,
       beforeSend: async (stop) => {
         finished = await lookUp(stop);
       },
