@@ -15,8 +15,7 @@ import type * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult, BulkStopped } from "../bulk/engine/summary.js";
-import type { BulkEntry } from "../bulk/engine/types.js";
-import { entryOf, type Job, prepared } from "../bulk/jobs/index.js";
+import { entriesOf, type Job } from "../bulk/jobs/index.js";
 import { inviteJob } from "../bulk/jobs/invite.js";
 import { upsertJob } from "../bulk/jobs/upsert.js";
 import { InterruptedError, UsageError } from "../errors.js";
@@ -57,13 +56,11 @@ async function runRows<R, T>(
   const chunkSize = upTo("chunkSize", options.chunkSize ?? maxChunk, maxChunk);
   const concurrency = upTo("concurrency", options.concurrency ?? 2, 16);
 
+  const given: R[] = [];
+  for await (const row of input) given.push(row);
   // Rows are numbered from 1 for the engine (its lines); outcomes are indexed from 0.
-  const outcomes: RowOutcome<R>[] = [];
-  const entries: BulkEntry<T>[] = [];
-  for await (const row of input) {
-    entries.push(entryOf(prepared(job, row), outcomes.length, undefined, group));
-    outcomes.push({ index: outcomes.length, row, status: "unsent" });
-  }
+  const entries = entriesOf(job, given, group);
+  const outcomes = given.map((row, index): RowOutcome<R> => ({ index, row, status: "unsent" }));
   const result: BulkOutcome<R> = { rows: outcomes, counts: counts(outcomes), unmatched: [] };
   if (outcomes.length === 0) return result;
 

@@ -17,7 +17,7 @@ export interface Service {
 }
 
 /** A row checked and keyed: its item's JSON text, and what the ledger and the dedupe know it by. */
-export type Prepared<T> = Pick<BulkRow<T>, "json" | "key" | "dedupeKey" | "label">;
+type Prepared<T> = Pick<BulkRow<T>, "json" | "key" | "dedupeKey" | "label">;
 
 export interface Job<R, T> {
   kind: "invite" | "upsert" | "callbacks" | "reattempt";
@@ -49,16 +49,15 @@ export function entriesOf<R, T>(
   group = "",
   label: (row: R) => string | undefined = () => undefined,
 ): BulkEntry<T>[] {
-  return rows.map((row, index) => entryOf(prepared(job, row), index, label(row), group));
-}
-
-/** `prepare`, a throw taken as the row's problem. */
-export function prepared<R, T>(job: Pick<Job<R, T>, "prepare">, row: R): Prepared<T> | { invalid: string } {
-  try {
-    return job.prepare(row);
-  } catch (error) {
-    return { invalid: error instanceof Error ? error.message : String(error) };
-  }
+  return rows.map((row, index) => {
+    let checked: Prepared<T> | { invalid: string };
+    try {
+      checked = job.prepare(row);
+    } catch (error) {
+      checked = { invalid: error instanceof Error ? error.message : String(error) };
+    }
+    return entryOf(checked, index, label(row), group);
+  });
 }
 
 /** The engine's entry of the row at `index` (from 0) of a list, as checked. */
