@@ -10,6 +10,7 @@ import { ApiClient } from "../../src/api/client.js";
 import { Api } from "../../src/api/endpoints.js";
 import { ledgerTarget } from "../../src/bulk/jobs/index.js";
 import { runCli, useTempDir } from "../helpers/cli.js";
+import { callTool, connectMcp } from "../mcp/helpers.js";
 
 const api = (port: number) =>
   new Api(
@@ -51,5 +52,32 @@ describe("a bulk job's ledger target", () => {
     const again = await runCli(args, { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ sent: 0, alreadyDone: 2 });
+  });
+
+  it("assess --sandbox mcp plans from the ledger the CLI's --sandbox runs wrote: what they invited is already done", async () => {
+    const env = { PATH: process.env.PATH ?? "", ASSESS_CONFIG_DIR: tmp.file("config-mcp") };
+    const csv = tmp.file("mcp.csv");
+    writeFileSync(csv, "email,name\nmcp.a@example.com,Mcp A\nmcp.b@example.com,Mcp B\n");
+    const cli = await runCli(
+      ["--sandbox", "invite", "bulk", csv, "--test", "1001", "--json", "--lookback", "0"],
+      {
+        env,
+      },
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    const client = await connectMcp(env, ["--sandbox", "--allow-writes"]);
+    try {
+      const plan = await callTool(client, "invite_candidates", {
+        testId: 1001,
+        candidates: [
+          { email: "mcp.a@example.com", name: "Mcp A" },
+          { email: "mcp.b@example.com", name: "Mcp B" },
+        ],
+      });
+      expect(plan.result.isError, plan.text).toBeFalsy();
+      expect(plan.data).toMatchObject({ plan: true, rows: 2, toSend: 0, alreadyDone: 2 });
+    } finally {
+      await client.close();
+    }
   });
 });
