@@ -3,7 +3,8 @@
 // figure a ratio measured in this one run, printed with its goal:
 //
 //   invite     `invite bulk` of 100k and 1M generated rows (1000 per request) against a minimal raw undici loop
-//              posting the same chunks, pre-built, at the same concurrency: time ≤ 1.5× (1M); peak RSS ≤ 150 MiB;
+//              posting the same chunks, pre-built, at the same concurrency: time ≤ 1.3× (100k: the look-up of
+//              who finished runs while the file is checked), ≤ 1.5× (1M); peak RSS ≤ 150 MiB;
 //              1M-row peak ≤ 1.3× the 100k-row peak. Also shown (no goal): a rerun that skips every row, and
 //              --skip-invalid (checked first too: its invalid rows are rejected as it sends).
 //   upsert     the same for `employees upsert` (100 per request: 10,000 requests for 1M rows), and its peak RSS
@@ -93,10 +94,11 @@ for (const kind of kinds) {
     console.log(
       `  raw undici, pre-built  ${seconds(base.ms)}   ${fmt(rows / (base.ms / 1000)).padStart(9)} rows/s`,
     );
-    // The time goal is set for the million-row files; at 100k rows start-up and the run's fixed costs
-    // (~0.3 s: a process, a cold code cache, one thread checking a file below the two-halves size) dominate.
+    // At 100k rows start-up and the run's fixed costs (~0.3 s: a process, a cold code cache, one thread
+    // checking a file below the two-halves size) weigh most; the raw loop's start-up is not timed.
+    const goal = rows >= 1_000_000 ? 1.5 : 1.3;
     console.log(
-      `  time vs raw loop       ${ratio.toFixed(2).padStart(7)}×    ${rows >= 1_000_000 ? `goal ≤ 1.5×: ${verdict(ratio <= 1.5)}` : "(no goal: it is set for 1M rows)"}`,
+      `  time vs raw loop       ${ratio.toFixed(2).padStart(7)}×    goal ≤ ${goal}×: ${verdict(ratio <= goal)}`,
     );
     console.log(
       `  peak RSS               ${(cli.rss / MiB).toFixed(1).padStart(7)} MiB  goal ≤ 150 MiB: ${verdict(cli.rss <= 150 * MiB)}`,
@@ -321,7 +323,7 @@ process.stdout.write(JSON.stringify({ ms, requests: bodies.length, rows }));
   );
   writeFileSync(
     join(work, "no-ledger.ts"),
-    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "speedups", "keyset.ts"))};
+    `import { KeySet } from ${JSON.stringify(join(root, "src", "bulk", "storage", "keyset.ts"))};
 export class Ledger {
   readonly path = "(no ledger)";
   readonly skippedLines = 0;
@@ -351,7 +353,7 @@ export const ledgerError = (_path: string, error: unknown): unknown => error;
   for (const [name, plugins, entry] of [
     ["cli-ledger.mjs", []],
     ["cli-no-ledger.mjs", [noLedger]],
-    ["check-worker.mjs", [], join(root, "src", "bulk", "speedups", "check-worker.ts")],
+    ["check-worker.mjs", [], join(root, "src", "bulk", "rows", "check-worker.ts")],
   ]) {
     await build({
       entryPoints: [entry ?? join(work, "entry.ts")],

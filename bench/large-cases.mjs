@@ -7,7 +7,7 @@
 //               (suite: test/bulk/xlsx-input.test.ts, 1,000 rows)
 //   split       a 200,000-row CSV whose middle falls inside a 40 KB quoted value: the check in two halves
 //               falls back to one pass and every row is sent, each once, in 201 requests
-//               (suite: test/bulk/split-check.test.ts, the same file with an invalid last row, nothing sent)
+//               (suite: test/bulk/parallel-check.test.ts, the same file with an invalid last row, nothing sent)
 //   conflicts   `employees upsert --skip-invalid` of 130,002 rows checked in two halves, with conflicts within and
 //               across the halves: the conflicting rows are kept back, every other employee is sent once
 //               (suite: test/bulk/employee-conflicts.test.ts, the same file without --skip-invalid, nothing sent)

@@ -157,8 +157,8 @@ await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "progra
 // each is turned into CommonJS.
 const cli = await build({
   ...common,
-  // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/speedups/split-check.ts).
-  entryPoints: [join(src, "cli.ts"), join(src, "bulk", "speedups", "check-worker.ts")],
+  // check-worker.cjs checks half of a large bulk file in a worker thread (src/bulk/rows/parallel-check.ts).
+  entryPoints: [join(src, "cli.ts"), join(src, "bulk", "rows", "check-worker.ts")],
   entryNames: "[name]",
   format: "esm",
   splitting: true,

@@ -6,20 +6,18 @@
  */
 
 import { createHmac } from "node:crypto";
-import { OPERATIONS, type OperationRecord } from "../api/operations/index.js";
+import { OPERATIONS } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
-import { append } from "../arrays.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
 import { runBulk } from "../bulk/engine/run.js";
 import type { BulkResult } from "../bulk/engine/summary.js";
-import type { BulkEntry, ChunkAnswer, SentRow } from "../bulk/engine/types.js";
-import { checkEmployee } from "../bulk/rows/employees.js";
-import { idsOfList } from "../commands/callbacks/ids.js";
-import { resendChunk } from "../commands/callbacks/resend.js";
-import { ledgerTarget } from "../commands/shared/bulk-run.js";
+import type { BulkEntry } from "../bulk/engine/types.js";
+import { type Job as BulkJob, entriesOf, type Service } from "../bulk/jobs/index.js";
+import { inviteJob } from "../bulk/jobs/invite.js";
+import { resendJob } from "../bulk/jobs/resend.js";
+import { upsertJob } from "../bulk/jobs/upsert.js";
 import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
-import { checkInviteSettings, entryOf, prepareCandidate, sendEmployees, sendInvites } from "../sdk/bulk.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
 /** Rows one call takes: the bound on what a model sends in one message. */
@@ -27,17 +25,21 @@ const MAX_ROWS = 1000;
 
 type Kind = "invite" | "upsert" | "callbacks";
 
-/** A bulk run as the engine takes it, from a call's arguments. */
-interface Job {
-  kind: Kind;
+/** A call's job (bulk/jobs/), its rows, and what else decides what is sent, for the token. */
+interface Call {
+  job: BulkJob<never, unknown>;
   entries: BulkEntry<unknown>[];
-  target: { baseUrl: string; key: string; testId?: number };
-  /** What else decides what is sent (a bulk invite's dates and proctoring), for the token. */
+  /** The rows' group: the test of a bulk invite. */
+  group?: string;
+  /** A bulk invite's dates and proctoring. */
   settings?: unknown;
-  /** The most rows of one request: its operation's limit. */
-  maxChunk: number;
-  send(rows: readonly SentRow<unknown>[]): Promise<ChunkAnswer | undefined>;
 }
+
+/** Where a tool's jobs send: the server's client, the embedded sandbox with `assess --sandbox mcp`. */
+const serviceOf = (env: ToolEnv): Service => ({
+  api: env.client.api,
+  embeddedSandbox: env.ctx.flags.sandbox === true,
+});
 
 const planToken = () =>
   z
@@ -51,10 +53,7 @@ const planToken = () =>
 const HOW =
   " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
 
-const SPECS: Record<
-  Kind,
-  Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Promise<Omit<Job, "kind" | "maxChunk">> }
-> = {
+const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Call }> = {
   invite: {
     ...builtOn("bulkInvite"),
     title: "Invite many candidates to a test",
@@ -71,20 +70,14 @@ const SPECS: Record<
         ...s.BulkInviteSettings.unwrap().shape,
         planToken: planToken(),
       }),
-    job: async (
+    job: (
       env,
       args: { testId: number; candidates: s.BulkCandidate[]; planToken?: string } & s.BulkInviteSettings,
     ) => {
-      const { testId, candidates, planToken: _token, ...given } = args;
-      const settings = checkInviteSettings(given);
-      return {
-        entries: candidates.map((candidate, index) =>
-          entryOf(prepareCandidate(candidate), index, candidate.email, String(testId)),
-        ),
-        target: { ...(await ledgerTarget(env.ctx, "assess")), testId },
-        settings,
-        send: sendInvites(env.client.api, testId, settings),
-      };
+      const { testId, candidates, planToken: _token, ...settings } = args;
+      const job = inviteJob(serviceOf(env), settings);
+      const group = String(testId);
+      return { job, group, settings, entries: entriesOf(job, candidates, group, (row) => row.email) };
     },
   },
   upsert: {
@@ -103,11 +96,13 @@ const SPECS: Record<
           ),
         planToken: planToken(),
       }),
-    job: async (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => ({
-      entries: employees.map((employee, index) => entryOf(checkEmployee(employee), index, employee.email)),
-      target: await ledgerTarget(env.ctx, "skills"),
-      send: sendEmployees(env.client.api),
-    }),
+    job: (env, { employees }: { employees: s.EmployeeUpsertItem[] }) => {
+      const job = upsertJob(serviceOf(env));
+      return {
+        job,
+        entries: entriesOf<s.EmployeeUpsertItem, unknown>(job, employees, "", (row) => row.email),
+      };
+    },
   },
   callbacks: {
     ...builtOn("processCallbacks"),
@@ -123,18 +118,9 @@ const SPECS: Record<
           .describe("The attempts' testInvitationIds, as list_attempts gives them"),
         planToken: planToken(),
       }),
-    job: async (env, { testInvitationIds }: { testInvitationIds: number[] }) => {
-      const entries: BulkEntry<unknown>[] = [];
-      for await (const batch of idsOfList(testInvitationIds, "testInvitationIds")) append(entries, batch);
-      return {
-        entries,
-        target: await ledgerTarget(env.ctx, "assess"),
-        send: (rows) =>
-          resendChunk(
-            env.client,
-            rows.map((row) => Number(row.label)),
-          ),
-      };
+    job: (env, { testInvitationIds }: { testInvitationIds: number[] }) => {
+      const job = resendJob(serviceOf(env));
+      return { job, entries: entriesOf(job, testInvitationIds) };
     },
   },
 };
@@ -145,8 +131,7 @@ export function bulkTool(kind: Kind): Tool {
   return {
     ...spec,
     call: async (env, args) => {
-      const { limits }: OperationRecord = OPERATIONS[spec.operation!];
-      const job = { kind, maxChunk: limits!.items, ...(await jobOf(env, args as never)) };
+      const job = jobOf(env, args as never);
       const plan = await run(env, job, true);
       const token = tokenOf(env.planKey, job, plan.result);
       const given = (args as { planToken?: string }).planToken;
@@ -186,18 +171,16 @@ export function bulkTool(kind: Kind): Tool {
 }
 
 /** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took. */
-async function run(env: ToolEnv, job: Job, dryRun: boolean) {
+async function run(env: ToolEnv, { job, entries }: Call, dryRun: boolean) {
   const settled = new Set<number>();
   const client = await env.ctx.apiClient();
   const result = await runBulk<unknown>({
-    kind: job.kind,
+    ...job,
     inputName: "rows",
     locate: (line) => `rows[${line - 1}]`,
-    read: () => [job.entries],
-    target: () => job.target,
+    read: () => [entries],
     ledgerDir: ledgerDir(env.ctx.io.env),
     chunkSize: job.maxChunk,
-    maxChunk: job.maxChunk,
     concurrency: 2,
     // Invalid rows are a class of the plan; a run with any is refused before it starts (bulkTool).
     skipInvalid: true,
@@ -209,18 +192,18 @@ async function run(env: ToolEnv, job: Job, dryRun: boolean) {
     onRow: (line) => {
       settled.add(line);
     },
-    send: async (_group, rows) => {
+    send: async (group, rows) => {
       if (dryRun) throw new DryRunStop();
-      return job.send(rows);
+      return job.send(group, rows);
     },
   });
-  const toSend = job.entries.flatMap(({ row }) =>
+  const toSend = entries.flatMap(({ row }) =>
     row && !settled.has(row.line) ? [{ row: row.line - 1, item: row.label }] : [],
   );
   return { result, toSend };
 }
 
-function planAnswer(job: Job, { result, toSend }: Awaited<ReturnType<typeof run>>, token: string) {
+function planAnswer(call: Call, { result, toSend }: Awaited<ReturnType<typeof run>>, token: string) {
   const next =
     result.invalid > 0
       ? "Nothing can be sent while rows are invalid: fix or drop them, then plan again."
@@ -229,7 +212,7 @@ function planAnswer(job: Job, { result, toSend }: Awaited<ReturnType<typeof run>
         : "Nothing to send.";
   return {
     plan: true,
-    ...(job.target.testId !== undefined ? { testId: job.target.testId } : {}),
+    ...(call.group !== undefined ? { testId: Number(call.group) } : {}),
     rows: result.rows,
     toSend: toSend.length,
     alreadyDone: result.alreadyDone,
@@ -254,8 +237,8 @@ function rowList(rows: BulkResult["invalidRows"]) {
   }));
 }
 
-function tokenOf(key: Buffer, job: Job, result: BulkResult): string {
-  const rows = job.entries.map((entry) => (entry.row ? [entry.row.key, entry.row.json] : ["invalid"]));
+function tokenOf(key: Buffer, { job, entries, group = "", settings }: Call, result: BulkResult): string {
+  const rows = entries.map((entry) => (entry.row ? [entry.row.key, entry.row.json] : ["invalid"]));
   const counts = [
     result.rows,
     result.invalid,
@@ -265,7 +248,7 @@ function tokenOf(key: Buffer, job: Job, result: BulkResult): string {
     result.wouldSend ?? 0,
   ];
   return createHmac("sha256", key)
-    .update(JSON.stringify([job.kind, job.target, job.settings, rows, counts]))
+    .update(JSON.stringify([job.kind, job.target(group), settings, rows, counts]))
     .digest("base64url")
     .slice(0, 32);
 }

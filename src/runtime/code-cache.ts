@@ -57,7 +57,7 @@ export function loadBundle(file: string): unknown {
 }
 
 function writeStale(): void {
-  // A worker thread (src/bulk/speedups/check-worker.ts) leaves the caches to the main thread.
+  // A worker thread (src/bulk/rows/check-worker.ts) leaves the caches to the main thread.
   if (!process.getBuiltinModule("node:worker_threads").isMainThread) return;
   // The caches are stamped with the tag the next run reads them under, the flags of launch (v8-flags.ts).
   restoreLaunchFlags();

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyFingerprint, Ledger, ledgerPath } from "../../src/bulk/engine/ledger.js";
 import { DONE, SEEN, UNCERTAIN } from "../../src/bulk/engine/types.js";
-import { hashHalves, hashKey, KeySet } from "../../src/bulk/speedups/keyset.js";
+import { hashHalves, hashKey, KeySet } from "../../src/bulk/storage/keyset.js";
 import { tempDir } from "../helpers/cli.js";
 import { confirmChunk, flagsOf, hashesOf } from "./helpers.js";
 

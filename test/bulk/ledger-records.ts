@@ -3,7 +3,7 @@
  * property runs from bench/large-cases.mjs too.
  */
 import type { Ledger } from "../../src/bulk/engine/ledger.js";
-import { hashHalves, hashKey, type KeySet } from "../../src/bulk/speedups/keyset.js";
+import { hashHalves, hashKey, type KeySet } from "../../src/bulk/storage/keyset.js";
 
 /** The ledger's hashes of some keys, as the pairs a ledger record stores. */
 export function hashesOf(keys: string[]): Uint32Array {

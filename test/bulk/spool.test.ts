@@ -1,5 +1,5 @@
 /**
- * The spool of checked rows (src/bulk/speedups/spool.ts): what the validate-first pass writes is what the sending pass
+ * The spool of checked rows (src/bulk/storage/spool.ts): what the validate-first pass writes is what the sending pass
  * reads back, whatever the row holds, and the file is gone as soon as it is opened.
  */
 import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync } from "node:fs";
@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../src/api/json.js";
 import { runBulk } from "../../src/bulk/engine/run.js";
 import type { BulkEntry, BulkRow, ReadyRow } from "../../src/bulk/engine/types.js";
-import { hashHalves, hashKey } from "../../src/bulk/speedups/keyset.js";
-import { closeSpool, openSpool, replay, SpoolWriter, sourceOf } from "../../src/bulk/speedups/spool.js";
+import { hashHalves, hashKey } from "../../src/bulk/storage/keyset.js";
+import { closeSpool, openSpool, replay, SpoolWriter, sourceOf } from "../../src/bulk/storage/spool.js";
 import { tempDir, useTestEnv } from "../helpers/cli.js";
 import { isBulkInvite, writeCandidates } from "./helpers.js";
 

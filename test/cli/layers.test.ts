@@ -1,8 +1,8 @@
 /**
  * The one rule of imports between the layers of src/ (README, "Development"): a module imports only from its
  * own layer's folder or from a layer below it, never up and never sideways. The layers, bottom up, are below;
- * within bulk/, the engine knows nothing of the row formats, and its sending loop nothing of the speed-ups. `npm run check:cycles` (madge) keeps the
- * whole tree free of import circles.
+ * within bulk/, the engine knows nothing of the row formats, and its sending loop nothing of the engine's
+ * storage (spool, key sets, dedupe). `npm run check:cycles` (madge) keeps the whole tree free of import circles.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, normalize, relative } from "node:path";
@@ -145,18 +145,18 @@ describe("imports between layers", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("bulk's sending loop sees the speed-ups only through the checking pass", () => {
+  it("bulk's sending loop sees the storage only through the checking pass", () => {
     const wrong = sources
       .filter(({ path }) => path === "bulk/engine/send.ts" || path === "bulk/engine/run.ts")
       .flatMap(({ file, path }) =>
         importsOf(file)
-          .filter((target) => target.startsWith("bulk/speedups/"))
+          .filter((target) => target.startsWith("bulk/storage/"))
           .map((target) => `src/${path} imports src/${target}`),
       );
     expect(wrong).toEqual([]);
     // The rule can fail: the checking pass itself does import them.
     const check = sources.find(({ path }) => path === "bulk/engine/check.ts")!;
-    expect(importsOf(check.file).filter((target) => target.startsWith("bulk/speedups/"))).not.toEqual([]);
+    expect(importsOf(check.file).filter((target) => target.startsWith("bulk/storage/"))).not.toEqual([]);
   });
 
   it("nothing outside commands/ imports a command, but the CLI's wiring", () => {

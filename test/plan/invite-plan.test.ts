@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { type BulkEntry, DONE, UNCERTAIN } from "../../src/bulk/engine/types.js";
-import { type FinishedIndex, finishedKey, planInvites } from "../../src/bulk/plan/invites.js";
+import { prepareCandidate } from "../../src/bulk/jobs/invite.js";
+import { planInvites } from "../../src/bulk/plan/invites.js";
 import { candidateProblems, candidateRow } from "../../src/bulk/rows/invites.js";
-import { prepareCandidate } from "../../src/sdk/bulk.js";
+import { type FinishedIndex, finishedKey } from "../../src/core/finished.js";
 
 const row = (line: number, email: string): BulkEntry<unknown> => ({
   row: { line, group: "1001", ...candidateRow(email, "Ann Lee") },

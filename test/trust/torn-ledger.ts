@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { type ChunkOutcome, keyFingerprint, Ledger } from "../../src/bulk/engine/ledger.js";
 import { DONE, UNCERTAIN } from "../../src/bulk/engine/types.js";
-import type { KeySet } from "../../src/bulk/speedups/keyset.js";
+import type { KeySet } from "../../src/bulk/storage/keyset.js";
 import { confirmChunk, flagsOf, hashesOf } from "../bulk/ledger-records.js";
 
 /**

@@ -9,11 +9,11 @@
  * - The rows replayed are exactly the rows checked, in input order, whatever happens to the file meanwhile.
  * - The counts are the whole input's; a pass that throws has sent nothing and leaves no spool open.
  *
- * The speed-ups behind `CheckedRows` live in ../speedups/: the spool of rows (spool.ts), the dedupe index
- * (dedupe.ts), and a large CSV file checked in two halves at once (split-check.ts).
+ * What stands behind `CheckedRows` is the engine's storage (../storage/): the spool of rows (spool.ts) and the
+ * dedupe index (dedupe.ts); a large CSV file may be checked in two halves at once (../rows/parallel-check.ts).
  */
 import { InterruptedError, UsageError } from "../../errors.js";
-import { indexRows } from "../speedups/dedupe.js";
+import { indexRows } from "../storage/dedupe.js";
 import {
   closeSpool,
   openSpool,
@@ -22,7 +22,7 @@ import {
   type SpoolTarget,
   SpoolWriter,
   sourceOf,
-} from "../speedups/spool.js";
+} from "../storage/spool.js";
 import type { EntryBatches, ReadyEntry, ReadyRow } from "./types.js";
 
 /** What the sending loop gets of the checking pass. */
@@ -46,7 +46,7 @@ export interface CheckInput {
   /** Reads the input from its start, in batches (run.ts `BulkJob.read`). */
   read(): EntryBatches<unknown>;
   /**
-   * The check over the same rows as `read`, in parts at once (speedups/split-check.ts `csvRows`), given the job
+   * The check over the same rows as `read`, in parts at once (rows/csv-rows.ts `csvRows`), given the job
    * itself: it spools into `ledgerDir`, stops with exit 130 on `signal`, and tells `onDebug` how it went.
    * Undefined when it does not split (a small file, no worker script, ...): the check is then one pass.
    */
@@ -59,6 +59,8 @@ export interface CheckInput {
   signal?: AbortSignal;
   /** With --debug: how the run goes about its work (a large file checked in two halves, say). */
   onDebug?(line: string): void;
+  /** After each batch this thread checks: its rows so far, and how many of them are invalid. */
+  onTally?(rows: number, invalid: number): void;
   /** Send the valid rows and reject the invalid ones (else any invalid row stops the run before it sends). */
   skipInvalid: boolean;
   /** How messages name the input: `candidates.csv` gives `candidates.csv:12: …`. */
@@ -142,6 +144,7 @@ export async function tally(
   entries: EntryBatches<unknown>,
   spool: SpoolTarget | undefined,
   signal?: AbortSignal,
+  onTally?: CheckInput["onTally"],
 ): Promise<Tally> {
   const result: Tally = { rows: 0, invalid: 0, keyed: 0, shown: [] };
   const writer = spool === undefined ? undefined : new SpoolWriter(spool);
@@ -158,6 +161,7 @@ export async function tally(
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }
     if (signal?.aborted) throw interrupted();
+    onTally?.(result.rows, result.invalid);
   }
   writer?.flush();
   result.keyed = writer?.keyed ?? 0;
@@ -168,7 +172,10 @@ export async function tally(
 async function onePass(job: CheckInput): Promise<Checked> {
   const spool = openSpool(job.ledgerDir);
   try {
-    return { ...(await tally(job.read(), spool, job.signal)), parts: [{ spool, lineOffset: 0 }] };
+    return {
+      ...(await tally(job.read(), spool, job.signal, job.onTally)),
+      parts: [{ spool, lineOffset: 0 }],
+    };
   } catch (error) {
     closeSpool(spool);
     throw error;

@@ -32,7 +32,7 @@ import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { NOFOLLOW } from "../../new-file.js";
-import { KeySet } from "../speedups/keyset.js";
+import { KeySet } from "../storage/keyset.js";
 import { DONE, UNCERTAIN } from "./types.js";
 
 /** Ledger identity of one group: where the rows go. Holds the API key's fingerprint, never the key. */

@@ -2,11 +2,11 @@
  * The bulk engine: the one loop behind `invite bulk`, `employees upsert` and `callbacks resend`. A command hands
  * it rows (`read`) and a `send` for one chunk; the engine runs the checking pass (check.ts), then the sending
  * loop (send.ts), with the ledger (ledger.ts) and the summary (summary.ts). `runReported` in
- * commands/shared/bulk-run.ts wraps it for the CLI.
+ * commands/shared/bulk-run.ts wraps it for the CLI; the jobs are declared in ../jobs/.
  *
  * Invariants: nothing is sent before every row is checked; nothing confirmed is sent twice, by this run or a
- * rerun; every row of the input is in exactly one count of the summary. The speed-ups (../speedups/) sit
- * behind the checking pass's `CheckedRows`; the sending loop never sees them.
+ * rerun; every row of the input is in exactly one count of the summary. The storage of checked rows (../storage/:
+ * spool, key sets, dedupe) sits behind the checking pass's `CheckedRows`; the sending loop never sees it.
  *
  * Errors thrown by `send` are classified by the loop, never the command: `UncertainError` → chunk uncertain;
  * 401/403 and `NetworkError` → the run stops and `runBulk` throws that error (with `error.bulk`, the result so
@@ -24,8 +24,14 @@ export interface BulkJob<T> extends CheckInput, SendInput<T> {
   read(): EntryBatches<T>;
   /** The service's limit per request; chunkSize above it is an error. */
   maxChunk: number;
-  /** Called once the input is accepted, before the first request (`invite bulk` looks up who finished). */
-  beforeSend?(): Promise<void>;
+  /**
+   * Awaited before the first request (`invite bulk` looks up who finished): nothing is sent before it has
+   * settled, and its error stops the run. Called once the input is accepted, or as soon as `overlapFrom` rows
+   * are checked and none of them is invalid, to run while the rest is checked: a check that fails then aborts
+   * `stop`, and what it comes to is ignored (an input refused before that row has cost nothing).
+   */
+  beforeSend?(stop: AbortSignal): Promise<void>;
+  overlapFrom?: number;
 }
 
 export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
@@ -34,9 +40,31 @@ export async function runBulk<T>(job: BulkJob<T>): Promise<BulkResult> {
       `--chunk-size must be a whole number from 1 to ${job.maxChunk}, got ${job.chunkSize}`,
     );
   }
-  const checked = await checkPass<T>(job);
+  const stop = new AbortController();
+  // Settled into a value at once: an error it meets while the check goes on is no unhandled rejection.
+  const early = (): Promise<{ error: unknown } | undefined> | undefined =>
+    job.beforeSend?.(stop.signal).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+  let meanwhile: ReturnType<typeof early>;
+  const from = job.overlapFrom;
+  const onTally =
+    from === undefined
+      ? undefined
+      : (rows: number, invalid: number) => {
+          if (meanwhile === undefined && invalid === 0 && rows >= from) meanwhile = early();
+        };
+  let checked: Awaited<ReturnType<typeof checkPass<T>>>;
   try {
-    await job.beforeSend?.();
+    checked = await checkPass<T>({ ...job, onTally });
+  } catch (error) {
+    stop.abort();
+    throw error;
+  }
+  try {
+    const failed = await (meanwhile ?? early());
+    if (failed) throw failed.error;
     return await new SendLoop(job, checked).execute();
   } finally {
     checked.close();

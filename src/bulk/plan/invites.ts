@@ -14,78 +14,12 @@
  * Functions only (no commander, no output): the CLI's `invite bulk --plan`, its run (which holds finished rows
  * back) and any other caller use the same classes.
  */
-import type { TestAttempt } from "../../api/schemas.js";
-import { field } from "../../fields.js";
-import { emailKey, serviceId } from "../../identity.js";
-import { toServiceTime } from "../../parse/dates.js";
+import { type FinishedAttempt, type FinishedIndex, finishedKey, reattemptKey } from "../../core/finished.js";
 import { Ledger, type LedgerTarget } from "../engine/ledger.js";
 import { DONE, type EntryBatches, UNCERTAIN } from "../engine/types.js";
-import { hashHalves, hashKey } from "../speedups/keyset.js";
+import { hashHalves, hashKey } from "../storage/keyset.js";
 
 const INVITE_CLASSES = ["new", "ledger", "uncertain", "finished", "invalid", "repeat"] as const;
-
-/** A finished attempt as the listing gives it, with the ≤30-day window it was listed in. */
-export interface FinishedAttempt {
-  testInvitationId: number;
-  testId: number;
-  email: string;
-  /** As the service names it (Complete, TestLeft, Terminated…), when it says. */
-  status?: string;
-  /** The listing's records carry no date: the attempt finished between these two (UTC). */
-  finishedBetween: { from: string; to: string };
-}
-
-/** Finished attempts by test and e-mail (as src/identity.ts keys it): the latest of each. */
-export type FinishedIndex = Map<string, FinishedAttempt>;
-
-export function finishedKey(testId: number | string, email: string): string {
-  return `${testId}\n${reattemptKey(email)}`;
-}
-
-/**
- * A reattempt's key in its test's ledger: the candidate, not the finished attempt (whose id changes with every
- * attempt): a candidate who finishes the new attempt too is not given another on the next run.
- */
-export function reattemptKey(email: string): string {
-  return emailKey(email) ?? email;
-}
-
-/**
- * The finished attempts of the tests named (all when `testIds` is undefined), from the attempt listing's
- * windows (`attemptWindows` of core/finished-attempts.ts: ≤30 days each, in time order, so a later attempt of a
- * candidate wins), into `index`: what was read stays there when a window fails. An attempt whose ids are not
- * plainly ids (`"007"`, `true`: src/identity.ts) is left out, counted in `refused`.
- */
-export async function indexFinished(
-  windows: AsyncIterable<{ start: Date; end: Date; attempts: TestAttempt[] }>,
-  testIds: ReadonlySet<number> | undefined,
-  index: FinishedIndex = new Map(),
-  refused = { count: 0 },
-): Promise<FinishedIndex> {
-  for await (const { start, end, attempts } of windows) {
-    const finishedBetween = { from: toServiceTime(start), to: toServiceTime(end) };
-    for (const attempt of attempts) {
-      const email = attempt.email;
-      if (typeof email !== "string" || emailKey(email) === undefined || attempt.testId == null) continue;
-      const testId = serviceId(attempt.testId);
-      const testInvitationId = serviceId(attempt.testInvitationId);
-      if (testId === undefined || testInvitationId === undefined) {
-        refused.count++;
-        continue;
-      }
-      if (testIds && !testIds.has(testId)) continue;
-      const status = field(attempt, "testStatus");
-      index.set(finishedKey(testId, email), {
-        testInvitationId,
-        testId,
-        email,
-        ...(typeof status === "string" ? { status } : {}),
-        finishedBetween,
-      });
-    }
-  }
-  return index;
-}
 
 /** A ledger's flags for a key (DONE, UNCERTAIN), read only: a plan writes nothing. */
 type LedgerFlags = (key: string) => number;

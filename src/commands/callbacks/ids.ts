@@ -2,10 +2,9 @@
 import { createReadStream } from "node:fs";
 import { access } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { toJson } from "../../api/json.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
+import { prepareId } from "../../bulk/jobs/resend.js";
 import { UsageError } from "../../errors.js";
-import { positiveId } from "../../fields.js";
 import { readText } from "../../files.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { boundedLines } from "./lines.js";
@@ -21,12 +20,8 @@ export interface IdsInput {
   read: () => Entries;
 }
 
-export function idsOfList(values: ReadonlyArray<string | number>, name: string): Entries {
-  return entriesOfLines(values.map(String), name);
-}
-
 export function listInput(values: ReadonlyArray<string | number>, name: string): IdsInput {
-  return { name, read: () => idsOfList(values, name) };
+  return { name, read: () => entriesOfLines(values.map(String), name) };
 }
 
 /** Standard input as an id list, at most: millions of ids. */
@@ -74,14 +69,13 @@ async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, 
       .replace(/#.*$/, "")
       .trim();
     if (value === "") continue;
-    const id = positiveId(value);
-    if (id === undefined) {
-      const error = `"${value}" is not a testInvitationId (a positive whole number)`;
-      if (++invalidCount <= SHOWN) invalid.push(`${name}:${line}: ${error}`);
+    const id = prepareId(value);
+    if ("invalid" in id) {
+      if (++invalidCount <= SHOWN) invalid.push(`${name}:${line}: ${id.invalid}`);
       continue;
     }
     valid++;
-    batch.push({ row: { line, group: "", key: String(id), label: String(id), json: toJson(id) } });
+    batch.push({ row: { line, group: "", ...id } });
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];

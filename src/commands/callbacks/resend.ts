@@ -1,12 +1,11 @@
 /** `assess callbacks resend`: notifications queued again, through the bulk engine and its ledger. */
 import { type BulkResult, bulkExitCode } from "../../bulk/engine/summary.js";
-import type { ChunkAnswer } from "../../bulk/engine/types.js";
+import { resendJob } from "../../bulk/jobs/resend.js";
 import type { Context } from "../../context.js";
 import { finishedAttempts } from "../../core/finished-attempts.js";
 import { UsageError } from "../../errors.js";
-import type { Client } from "../../sdk/client.js";
 import { MAX_CALLBACK_IDS } from "../../spec/limits.js";
-import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { runReported, serviceOf } from "../shared/bulk-run.js";
 import { arg, flag } from "../shared/flags.js";
 import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
@@ -69,27 +68,18 @@ export async function resendIds(
     notQueued?: (id: number) => void;
   },
 ): Promise<BulkResult> {
-  const client = await ctx.client();
-  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
+  const job = resendJob(await serviceOf(ctx), o.notQueued);
   const result = await runReported(
     ctx,
     {
-      kind: "callbacks",
+      ...job,
       inputName: input.name,
       read: input.read,
-      target: () => ({ baseUrl, key }),
-      chunkSize: o.chunkSize ?? MAX_CALLBACK_IDS,
-      maxChunk: MAX_CALLBACK_IDS,
+      chunkSize: o.chunkSize ?? job.maxChunk,
       concurrency: 2,
       skipInvalid: false,
       restart: o.restart,
       retryUncertain: o.retryUncertain,
-      send: (_group, rows) =>
-        resendChunk(
-          client,
-          rows.map((row) => Number(row.label)),
-          o.notQueued,
-        ),
     },
     {
       verb: "Queued",
@@ -108,58 +98,6 @@ export async function resendIds(
     );
   }
   return result;
-}
-
-/**
- * One chunk. A 401 that names ids refuses the whole call: those of the chunk are reported as failed and the
- * others are sent once more without them, so one stray id does not hold back a hundred good ones. That is the
- * only retry: each id goes out at most twice, whatever the service names (a 401 naming ids never sent, or
- * new ones each time, refuses the chunk; a rerun sends its ids again).
- */
-export async function resendChunk(
-  client: Client,
-  ids: number[],
-  notQueued?: (id: number) => void,
-): Promise<ChunkAnswer> {
-  const known = new Set(ids);
-  const foreign = new Set<number>();
-  /** The refused ids of this chunk; the others the service named are kept apart, to be reported. */
-  const ours = (invalid: number[]) => {
-    const mine: number[] = [];
-    for (const id of invalid) {
-      if (known.has(id)) mine.push(id);
-      else foreign.add(id);
-    }
-    return mine;
-  };
-  let answer = await client.callbacks.process(ids);
-  const refused = new Set(ours(answer.invalid));
-  let rest = ids;
-  if (refused.size > 0 && refused.size < known.size) {
-    rest = ids.filter((id) => !refused.has(id));
-    answer = await client.callbacks.process(rest);
-    // Ids the second answer refuses are this chunk's too: reported as not found, not retried.
-    for (const id of ours(answer.invalid)) refused.add(id);
-  }
-  const unsent = answer.invalid.length > 0 ? new Set(rest) : new Set<number>();
-  const notQueuedIds = new Set(answer.failed);
-  const failed: NonNullable<ChunkAnswer["failed"]> = [];
-  ids.forEach((id, index) => {
-    if (refused.has(id)) failed.push({ index, error: NOT_IN_ACCOUNT });
-    else if (unsent.has(id))
-      failed.push({
-        index,
-        error: "not resent: the service refused the request (401) without naming this id",
-      });
-    else if (notQueuedIds.has(id)) {
-      if (notQueued) notQueued(id);
-      else failed.push({ index, error: NOT_QUEUED });
-    }
-  });
-  for (const id of notQueuedIds) if (!known.has(id)) foreign.add(id);
-  const unmatched: string[] = [];
-  for (const id of foreign) unmatched.push(`the service named id ${id}, which was not sent`);
-  return { failed, unmatched };
 }
 
 /** Exactly one source: arguments, --file (or - for stdin), or every finished attempt of --from … --to. */

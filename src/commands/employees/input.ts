@@ -1,14 +1,15 @@
 /** An employee file (CSV, .xlsx or a JSON array; `-` is stdin) as `employees upsert` and `sync` read and send it. */
+
+import { upsertJob as job } from "../../bulk/jobs/upsert.js";
+import { csvRows } from "../../bulk/rows/csv-rows.js";
 import { type Employee, employeeColumns, employeeJsonEntries } from "../../bulk/rows/employees.js";
 import { type InputFile, sheetWithoutWorkbook } from "../../bulk/rows/open.js";
 import { JsonRejects, rejectsTarget } from "../../bulk/rows/rejects.js";
-import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
-import { readUpsertAnswer } from "../../sdk/bulk.js";
 import { MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { bulkFileFlags, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import type { Wording } from "../shared/bulk-report.js";
-import { type CommandJob, ledgerTarget } from "../shared/bulk-run.js";
+import { type CommandJob, serviceOf } from "../shared/bulk-run.js";
 import type { OptionsOf } from "../shared/verb.js";
 
 export type EmployeeInput = Awaited<ReturnType<typeof openEmployees>>;
@@ -65,17 +66,15 @@ export async function upsertJob(
   input: EmployeeInput,
   kind: "upsert" | "sync",
 ): Promise<Omit<CommandJob<Employee>, "read">> {
-  const client = await ctx.client();
-  const { baseUrl, key } = await ledgerTarget(ctx, "skills");
+  const upsert = job(await serviceOf(ctx));
   return {
+    ...upsert,
     kind,
     inputName: input.inputName,
     locate: input.locate,
     noRowsMessage: input.noRows,
-    target: () => ({ baseUrl, key }),
-    ...bulkFlags(o, MAX_UPSERT_EMPLOYEES),
+    ...bulkFlags(o, upsert.maxChunk),
     rejects: input.rejects,
-    send: async (_group, rows) => readUpsertAnswer(rows, await client.api.upsertEmployees(rows)),
   };
 }
 

@@ -3,28 +3,27 @@ import { append } from "../../arrays.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { BulkEntry } from "../../bulk/engine/types.js";
-import { finishedKey, planInvites, readLedger } from "../../bulk/plan/invites.js";
+import { inviteJob } from "../../bulk/jobs/invite.js";
+import { planInvites, readLedger } from "../../bulk/plan/invites.js";
+import { csvRows } from "../../bulk/rows/csv-rows.js";
 import { inviteColumns } from "../../bulk/rows/invites.js";
 import type { InputFile } from "../../bulk/rows/open.js";
-import { csvRows } from "../../bulk/speedups/split-check.js";
 import type { Context } from "../../context.js";
+import { type FinishedLookUp, finishedKey, LOOK_UP_HINT, lookUpFinished } from "../../core/finished.js";
 import { UsageError } from "../../errors.js";
 import { formatCount } from "../../output/progress.js";
-import { sendInvites } from "../../sdk/bulk.js";
 import { MAX_BULK_CANDIDATES } from "../../spec/limits.js";
 import { bulkFileFlags, bulkFlags, openBulkFile, withInputFile } from "../shared/bulk-file.js";
 import { jsonSummary, printBulkResult, type Wording } from "../shared/bulk-report.js";
-import { ledgerTarget, runReported } from "../shared/bulk-run.js";
+import { runReported, serviceOf } from "../shared/bulk-run.js";
 import { dropUndefined } from "../shared/fields.js";
 import { arg, flag } from "../shared/flags.js";
 import { resolveTestId } from "../shared/options.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import {
-  type FinishedLookUp,
   type HeldRow,
   heldReason,
   lookbackDays,
-  lookUpFinished,
   printInvitePlan,
   reattemptHeld,
   tellHeld,
@@ -76,6 +75,12 @@ export default verb({
   run,
 });
 
+/**
+ * Once this many rows are checked, all valid, the look-up of who finished starts, to run while the rest is
+ * checked: a smaller file is checked in milliseconds, and a file refused before then costs no read.
+ */
+const OVERLAP_FROM = 10_000;
+
 /** What a person can do about invitations of unknown outcome: the service has no operation that lists them. */
 const UNCERTAIN_INVITES =
   "no operation of the service lists invitations: ask these candidates whether the invitation e-mail came, or look in the service's web console. --retry-uncertain invites them again, and a candidate whose invitation did arrive then gets a second e-mail.";
@@ -105,27 +110,37 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
 
   if (o.plan && o.reattemptFinished)
     throw new UsageError("--plan sends nothing: drop --reattempt-finished, or --plan to run");
-  const client = await ctx.client();
-  const { baseUrl, key } = await ledgerTarget(ctx, "assess");
-  const ledgerOf = (testId: number) => ({ baseUrl, key, testId });
-  // What the invites' run and the reattempts' run both take: how to name rows, which ledger a group is.
+  const service = await serviceOf(ctx);
+  const job = inviteJob(service, settings);
+  // What the invites' run and the reattempts' run both take: how to name rows, and rerun what.
   const common = {
     inputName: file.inputName,
     locate: file.locate,
-    target: (group: string) => ledgerOf(Number(group)),
     retryUncertain: o.retryUncertain === true,
   };
-  // Who already finished: looked up once the file is known to be good, so a refused file costs no request.
-  // A plan, and a run giving finished candidates a new attempt, depend on it: a failed look-up stops them.
+  // Who already finished (core/finished.ts). A plan, and a run giving finished candidates a new attempt, depend
+  // on it: a failed look-up stops them before anything is sent.
   const reattempt = o.reattemptFinished === true;
-  const lookUp = () =>
-    lookUpFinished(
-      ctx,
-      client,
-      o.lookback,
-      testId !== undefined ? new Set([testId]) : undefined,
-      o.plan === true || reattempt,
-    );
+  const lookUp = async (stop?: AbortSignal) => {
+    const signal = stop ? AbortSignal.any([ctx.signal, stop]) : ctx.signal;
+    async function* windows(span: { start: Date; end: Date }) {
+      const { attemptWindows } = await import("../../core/finished-attempts.js");
+      yield* attemptWindows(service.api, span, { signal });
+    }
+    const found = await lookUpFinished(ctx, windows, {
+      days: o.lookback,
+      testIds: testId !== undefined ? new Set([testId]) : undefined,
+      required: o.plan === true || reattempt,
+      starting: (which) => {
+        ctx.planWithReads("Reading the attempt listing to know who already finished");
+        ctx.info(
+          `Looking up who finished ${which} in the last ${o.lookback} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
+        );
+      },
+    });
+    if (found.failed !== undefined) ctx.hint(LOOK_UP_HINT);
+    return found;
+  };
   const rows = csvRows(input, { rows: "invites", columns, testId });
   if (o.plan) {
     const entries: BulkEntry<BulkCandidate>[] = [];
@@ -135,8 +150,8 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     const dir = ledgerDir(ctx.io.env);
     const planned = await planInvites([entries], {
       finished,
-      invited: (testId) => readLedger(dir, "invite", ledgerOf(testId)),
-      reattempted: (testId) => readLedger(dir, "reattempt", ledgerOf(testId)),
+      invited: (testId) => readLedger(dir, "invite", job.target(String(testId))),
+      reattempted: (testId) => readLedger(dir, "reattempt", job.target(String(testId))),
     });
     await printInvitePlan(ctx, planned, common.locate);
     return 0;
@@ -158,16 +173,20 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
   const invited = await runReported<BulkCandidate>(
     ctx,
     {
-      kind: "invite",
+      ...job,
       ...common,
       noRowsMessage: file.noRows,
       ...rows,
-      ...bulkFlags(o, MAX_BULK_CANDIDATES),
+      ...bulkFlags(o, job.maxChunk),
       rejects: file.rejects,
-      beforeSend: async () => {
-        finished = await lookUp();
+      // Nothing is sent before the look-up has answered: a plain run holds back whom it found.
+      overlapFrom: OVERLAP_FROM,
+      beforeSend: async (stop) => {
+        finished = await lookUp(stop);
       },
       hold: (group, label, line) => {
+        // Nobody found, and nothing left unchecked: no row's key to make (100,000 e-mails cost ~60 ms).
+        if (finished?.index.size === 0 && finished.failed === undefined) return undefined;
         const attempt = finished?.index.get(finishedKey(group, label));
         if (!attempt) {
           if (finished?.failed !== undefined) unchecked++;
@@ -176,7 +195,6 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
         held.push({ line, attempt });
         return heldReason(attempt);
       },
-      send: (group, rows) => sendInvites(client.api, Number(group), settings)(rows),
     },
     // With --reattempt-finished, one summary of both runs comes after the reattempts.
     reattempt ? { ...wording, json: "never", deferred: true } : wording,
@@ -193,7 +211,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     held.length > 0
       ? await reattemptHeld(
           ctx,
-          client,
+          service,
           held,
           dropUndefined({
             StartDateTime: settings.startDateTime,

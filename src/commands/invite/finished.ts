@@ -1,31 +1,22 @@
 /**
- * What `invite bulk` does about candidates who already finished the test: looks them up (--lookback), prints
- * the plan (--plan), names a run's held rows, and gives them a new attempt (--reattempt-finished) exactly once.
+ * What `invite bulk` shows of candidates who already finished the test (core/finished.ts looks them up,
+ * --lookback): the plan (--plan), a run's held rows, and their new attempts (--reattempt-finished).
  */
-import { toJson } from "../../api/json.js";
 import type * as s from "../../api/schemas.js";
-import type { BulkEntry } from "../../bulk/engine/types.js";
-import {
-  type FinishedAttempt,
-  type FinishedIndex,
-  finishedKey,
-  type InvitePlanRow,
-  indexFinished,
-  planByClass,
-  reattemptKey,
-} from "../../bulk/plan/invites.js";
+import { entryOf, type Service } from "../../bulk/jobs/index.js";
+import { reattemptJob } from "../../bulk/jobs/reattempt.js";
+import { type InvitePlanRow, planByClass } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
-import { ApiError, AuthError, CliError, UsageError } from "../../errors.js";
+import type { FinishedAttempt } from "../../core/finished.js";
+import { UsageError } from "../../errors.js";
 import type { Column } from "../../output/output.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
-import type { Client } from "../../sdk/client.js";
 import { SHOWN } from "../shared/bulk-report.js";
 import { type CommandJob, runReported } from "../shared/bulk-run.js";
 
 /** Ten years: 122 reads of the attempt listing. */
 const MAX_LOOKBACK_DAYS = 3650;
-const DAY_MS = 86_400_000;
 
 /** `--lookback 90` or `--lookback 90d`: days back from now; 0 looks nobody up. */
 export const lookbackDays = () =>
@@ -39,75 +30,6 @@ export const lookbackDays = () =>
     }
     return days;
   });
-
-/** What the look-up found, and why it stopped short when it did (what it read before is in `index`). */
-export interface FinishedLookUp {
-  index: FinishedIndex;
-  failed?: string;
-  /** Which tests it looked at, for messages: `test 1001` or `the file's tests`. */
-  which: string;
-}
-
-/**
- * The finished attempts of the last `days` of the tests named (all when undefined). A listing the service
- * refuses or answers unreadably (but a 401) part-way: when the run depends on the look-up (`required`: a plan,
- * a run giving finished candidates a new attempt) an error, exit 1, before anything is sent; otherwise a
- * warning, and the run goes on with what was read (it then says how many rows it could not check).
- */
-export async function lookUpFinished(
-  ctx: Context,
-  client: Client,
-  days: number,
-  testIds: ReadonlySet<number> | undefined,
-  required: boolean,
-): Promise<FinishedLookUp> {
-  const which = testIds?.size === 1 ? `test ${[...testIds][0]}` : "the file's tests";
-  const index: FinishedIndex = new Map();
-  if (days === 0) return { index, which };
-  const end = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const start = new Date(end.getTime() - days * DAY_MS);
-  ctx.planWithReads("Reading the attempt listing to know who already finished");
-  ctx.info(
-    `Looking up who finished ${which} in the last ${days} days (the attempt listing, one read per 30 days${ctx.dryRun ? "; reads only" : ""})`,
-  );
-  const { attemptWindows } = await import("../../core/finished-attempts.js");
-  const refusedIds = { count: 0 };
-  const warnRefused = () => {
-    if (refusedIds.count > 0)
-      ctx.warn(
-        `${formatCount(refusedIds.count)} finished attempt${refusedIds.count === 1 ? "" : "s"} of the listing had a testId or testInvitationId that is no id (a positive whole number): left out`,
-      );
-  };
-  try {
-    await indexFinished(
-      attemptWindows(client.api, { start, end }, { signal: ctx.signal }),
-      testIds,
-      index,
-      refusedIds,
-    );
-    warnRefused();
-    return { index, which };
-  } catch (error) {
-    const refused =
-      (error instanceof ApiError && error.status !== 401) ||
-      (error instanceof AuthError && error.status === 403);
-    if (!refused) throw error;
-    warnRefused();
-    const hint =
-      "--lookback 0 skips the look-up; `assess attempts list --from 30d --to now` shows what the listing answers.";
-    if (required) {
-      throw new CliError(`could not look up who finished ${which}: ${error.message}; nothing was sent`, {
-        suggestion: hint,
-        cause: error,
-      });
-    }
-    ctx.warn(
-      `could not look up who finished ${which} (${error.message}): candidates who finished are not all told apart on this run`,
-    );
-    ctx.hint(hint);
-    return { index, which, failed: error.message };
-  }
-}
 
 const PLAN_COLUMNS: Column[] = ["line", "email", "testId", "class", "detail"].map((key) => ({
   key,
@@ -187,47 +109,31 @@ export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefin
   if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --json)`);
 }
 
-/**
- * One reattempt request per held candidate, through the bulk engine with a ledger of its own (per test, keyed
- * by the candidate: `reattemptKey`): a rerun never gives one a second new attempt, whatever attempts they
- * finished since, and a lost answer is uncertain, not resent.
- */
+/** A new attempt for each held candidate (bulk/jobs/reattempt.ts), counted in `invite bulk`'s one summary. */
 export async function reattemptHeld(
   ctx: Context,
-  client: Client,
+  service: Service,
   held: HeldRow[],
   body: s.ReattemptBody,
-  run: Pick<CommandJob<unknown>, "inputName" | "locate" | "target" | "concurrency" | "retryUncertain">,
+  run: Pick<CommandJob<unknown>, "inputName" | "locate" | "concurrency" | "retryUncertain">,
 ) {
-  const json = toJson<s.ReattemptBody>(body);
-  const byRow = new Map(held.map(({ attempt }) => [finishedKey(attempt.testId, attempt.email), attempt]));
-  const entries: BulkEntry<s.ReattemptBody>[] = held.map(({ line, attempt }) => ({
-    row: {
-      line,
-      group: String(attempt.testId),
-      key: reattemptKey(attempt.email),
-      label: attempt.email,
-      json,
-    },
-  }));
-  const answers: Array<[FinishedAttempt, Record<string, unknown>]> = [];
+  const job = reattemptJob(
+    service,
+    body,
+    held.map(({ attempt }) => attempt),
+  );
+  const entries = held.map(({ line, attempt }) =>
+    entryOf(job.prepare(attempt), line - 1, attempt.email, String(attempt.testId)),
+  );
   const result = await runReported<s.ReattemptBody>(
     ctx,
     {
-      kind: "reattempt",
+      ...job,
       ...run,
       read: () => [entries],
-      chunkSize: 1,
-      maxChunk: 1,
+      chunkSize: job.maxChunk,
       concurrency: Math.min(run.concurrency, 4),
       skipInvalid: true,
-      send: async (group, rows) => {
-        for (const row of rows) {
-          const attempt = byRow.get(finishedKey(group, row.label))!;
-          answers.push([attempt, await client.invitations.reattempt(attempt.testInvitationId, body)]);
-        }
-        return undefined;
-      },
     },
     {
       verb: "Gave a new attempt to",
@@ -241,7 +147,7 @@ export async function reattemptHeld(
       deferred: true,
     },
   );
-  const attempts = answers.map(([attempt, answer]) => ({
+  const attempts = job.answers.map(([attempt, answer]) => ({
     email: attempt.email,
     testId: attempt.testId,
     previous: attempt.testInvitationId,

@@ -1,16 +1,16 @@
-/** What the bulk commands share around `runBulk`: the ledger target, the progress bar, printing a stopped run. */
-import type { ApiClient, ApiName } from "../../api/client.js";
-import { keyFingerprint, ledgerDir } from "../../bulk/engine/ledger.js";
+/** What the bulk commands share around `runBulk`: where jobs send, the progress bar, printing a stopped run. */
+import type { ApiClient } from "../../api/client.js";
+import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
 import type { BulkResult } from "../../bulk/engine/summary.js";
+import type { Service } from "../../bulk/jobs/index.js";
 import type { Context } from "../../context.js";
 import { formatCount, type Progress } from "../../output/progress.js";
 import { printBulkResult, type Wording } from "./bulk-report.js";
 
-/** Where a run's requests go, as its ledger names it: the base URL and the key's fingerprint. */
-export async function ledgerTarget(ctx: Context, api: ApiName): Promise<{ baseUrl: string; key: string }> {
-  const client = await ctx.apiClient();
-  return { baseUrl: ctx.targetBaseUrl(api), key: keyFingerprint(client.options.apiKey) };
+/** Where a command's bulk jobs (bulk/jobs/) send: its client, the embedded sandbox with `--sandbox`. */
+export async function serviceOf(ctx: Context): Promise<Service> {
+  return { api: (await ctx.client()).api, embeddedSandbox: ctx.flags.sandbox === true };
 }
 
 /** What every run takes from the context: ledgers' folder, Ctrl-C, --dry-run, --debug, progress, notices. */

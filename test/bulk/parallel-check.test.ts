@@ -1,5 +1,5 @@
 /**
- * A large CSV file is checked in two halves at once, the second in a worker thread (src/bulk/speedups/split-check.ts): the
+ * A large CSV file is checked in two halves at once, the second in a worker thread (src/bulk/rows/parallel-check.ts): the
  * outcome must be that of one reader going through the whole file — the same rows found invalid, at the same
  * lines, the same syntax errors — whatever falls in which half.
  */

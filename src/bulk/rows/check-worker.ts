@@ -1,12 +1,13 @@
 /**
- * The worker thread of a check in two halves (split-check.ts): checks and spools its part of the CSV file and
+ * The worker thread of a check in two halves (parallel-check.ts): checks and spools its part of the CSV file and
  * answers with a tally, or the error that stopped it. Built as its own entry, dist/check-worker.cjs.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { UsageError } from "../../errors.js";
-import { type ByteRange, type CsvSource, CsvSyntaxError } from "../rows/csv.js";
-import { checkPart, type RowReader, type WorkerAnswer } from "./split-check.js";
-import type { SpoolTarget } from "./spool.js";
+import type { SpoolTarget } from "../storage/spool.js";
+import { type ByteRange, type CsvSource, CsvSyntaxError } from "./csv.js";
+import { checkPart, type RowReader } from "./csv-rows.js";
+import type { WorkerAnswer } from "./parallel-check.js";
 
 const { source, reader, range, spool } = workerData as {
   source: CsvSource;

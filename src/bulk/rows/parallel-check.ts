@@ -1,78 +1,28 @@
 /**
- * A large CSV file's validate-first pass (engine/check.ts) in two halves at once, the second in a worker
- * thread (check-worker.ts), each into a spool of its own: the pass is all CPU while other cores wait. The
- * halves meet after a line break in the middle; if that break is inside a quoted value the first half ends
- * inside quotes, and the checking pass reads the whole file in one pass instead: the outcome is always that
- * of one reader.
- * Row readers are described as data (`RowReader`), so the worker can be told which one to use.
+ * The optional part of reading rows: a large CSV file's validate-first pass (engine/check.ts) in two halves at
+ * once, the second in a worker thread (check-worker.ts), each into a spool of its own: the pass is all CPU while
+ * other cores wait. The halves meet after a line break in the middle; if that break is inside a quoted value the
+ * first half ends inside quotes, and the checking pass reads the whole file in one pass instead: the outcome is
+ * always that of one reader. Without the worker script, or below PARALLEL_BYTES, the check is one pass.
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import type { BulkCandidate } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
-import {
-  type Checked,
-  type CheckInput,
-  interrupted,
-  SHOWN_ERRORS,
-  type Tally,
-  tally,
-} from "../engine/check.js";
-import type { BulkJob } from "../engine/run.js";
-import type { BulkEntry } from "../engine/types.js";
-import {
-  type ByteRange,
-  type CsvInput,
-  type CsvSource,
-  CsvSyntaxError,
-  csvInput,
-  midpoint,
-} from "../rows/csv.js";
-import { type Employee, type EmployeeColumns, employeeCsvEntries } from "../rows/employees.js";
-import { type InviteColumns, inviteEntries } from "../rows/invites.js";
-import { fromRejectsFile } from "../rows/rejects.js";
-import { closeSpool, openSpool, type SpoolTarget } from "./spool.js";
+import { type Checked, type CheckInput, interrupted, SHOWN_ERRORS, type Tally } from "../engine/check.js";
+import { closeSpool, openSpool, type SpoolTarget } from "../storage/spool.js";
+import { type ByteRange, type CsvSource, CsvSyntaxError, midpoint } from "./csv.js";
 
-export type RowReader =
-  | { rows: "invites"; columns: InviteColumns; testId: number | undefined }
-  | { rows: "employees"; columns: EmployeeColumns };
-/** What a reader's rows are. */
-type ItemOf<R extends RowReader> = R["rows"] extends "invites" ? BulkCandidate : Employee;
-
-/** The rows `reader` describes, read from `input` (a rejects file fed back in: as its rows were first read). */
-function rowsOf<R extends RowReader>(
-  input: CsvInput,
-  reader: R,
-): () => AsyncIterable<BulkEntry<ItemOf<R>>[]> {
-  const rows = fromRejectsFile(input);
-  const read =
-    reader.rows === "invites"
-      ? inviteEntries(rows, reader.columns, reader.testId)
-      : employeeCsvEntries(rows, reader.columns);
-  return read as () => AsyncIterable<BulkEntry<ItemOf<R>>[]>;
-}
+/** The check of the rows of the file or of one part of it (`end` receives the line after its last record). */
+export type PartCheck = (part: {
+  range?: ByteRange;
+  end?: { line: number };
+  signal?: AbortSignal;
+  spool?: SpoolTarget;
+  onTally?: CheckInput["onTally"];
+}) => Promise<Tally>;
 
 /** Below this a second thread costs more (~40 ms to start and load) than it saves. */
 const PARALLEL_BYTES = 8 * 1024 * 1024;
-
-/** A CSV job's `read` and `splitCheck` from one description of its rows; a sheet's job has `read` alone. */
-export function csvRows<R extends RowReader>(
-  input: CsvInput,
-  reader: R,
-): Pick<BulkJob<ItemOf<R>>, "read" | "splitCheck"> {
-  const read = rowsOf(input, reader);
-  // A sheet's rows are in memory already: there is no text to cut in two.
-  return input.sheet !== undefined ? { read } : { read, splitCheck: (job) => checkSplit(input, reader, job) };
-}
-
-/** The rows of the file or of one part of it (`end` receives the line after its last record), checked. */
-export function checkPart(
-  source: CsvSource,
-  reader: RowReader,
-  part: { range?: ByteRange; end?: { line: number }; signal?: AbortSignal; spool?: SpoolTarget } = {},
-): Promise<Tally> {
-  return tally(rowsOf(csvInput(source, part), reader)(), part.spool, part.signal);
-}
 
 /** What the worker sends back: its tally, or the error that stopped it (lines relative to its part). */
 export type WorkerAnswer =
@@ -81,11 +31,15 @@ export type WorkerAnswer =
   | { usage: { message: string; suggestion?: string } }
   | { crash: string };
 
-/** Checks the input in two halves at once when it is large and the worker script is there (else undefined). */
-async function checkSplit(
+/**
+ * Checks the input in two halves at once when it is large and the worker script is there (else undefined):
+ * `checkPart` here, the same check of the rows `reader` describes (csv-rows.ts) in the worker.
+ */
+export async function checkInHalves(
   source: CsvSource,
-  reader: RowReader,
-  { checkWorker, signal, onDebug, ledgerDir }: CheckInput,
+  reader: unknown,
+  { checkWorker, signal, onDebug, ledgerDir, onTally }: CheckInput,
+  checkPart: PartCheck,
 ): Promise<Checked | undefined> {
   const { size } = await stat(source.path);
   const cut = checkWorker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
@@ -116,11 +70,12 @@ async function checkSplit(
     const end = { line: 1 };
     let first: Tally;
     try {
-      first = await checkPart(source, reader, {
+      first = await checkPart({
         range: { start: 0, end: cut },
         end,
         signal,
         spool: firstSpool,
+        onTally,
       });
     } catch (error) {
       // Most likely the cut fell inside a quoted value.
