@@ -49,27 +49,20 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
 ];
 
 /**
- * The imports of commands/ from outside it that must be: the CLI's entry wiring, which declares the command tree
- * and the `assess mcp` command with the verbs' declaration machinery (commands/shared/). Some name files of the
- * verb declarations being merged at the same time (tree.ts, mcp/mcp.ts, commands/shared/verb.ts and flags.ts).
+ * The imports of commands/ from outside it that must be: the CLI's entry wiring, which builds the command tree
+ * from the verbs' declarations (tree.ts, the build's list of verb files), and the `assess mcp` verb, declared with
+ * the same machinery (commands/shared/verb.ts and flags.ts).
  */
 const WIRING = new Set([
   "cli.ts -> commands/groups.ts",
-  "cli.ts -> commands/index.ts",
-  "cli.ts -> commands/shared/verbs.ts",
   "program.ts -> commands/groups.ts",
   "build.mjs -> commands/verb-files.mjs",
   "tree.ts -> commands/groups.ts",
   "tree.ts -> commands/shared/completion-values.ts",
   "tree.ts -> commands/shared/flags.ts",
   "tree.ts -> commands/shared/verb.ts",
-  "mcp/index.ts -> commands/shared/verbs.ts",
   "mcp/mcp.ts -> commands/shared/flags.ts",
   "mcp/mcp.ts -> commands/shared/verb.ts",
-  // The bulk job factory's move (issue 37, item 2) takes these out of commands/ at the same time.
-  "mcp/bulk.ts -> commands/callbacks/ids.ts",
-  "mcp/bulk.ts -> commands/callbacks/resend.ts",
-  "mcp/bulk.ts -> commands/shared/bulk-run.ts",
 ]);
 
 /** The command group of a path relative to src/ (`attempts` of commands/attempts/watch.ts), if in one. */
