@@ -1,7 +1,5 @@
-import { chmodSync } from "node:fs";
-import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import type { ApiClient, ApiName, DryRunRequest } from "./api/client.js";
+import type { DryRunRequest } from "./api/transport.js";
 import {
   effectiveValues,
   type GlobalFlags,
@@ -9,8 +7,7 @@ import {
   resolveSettings,
   type Settings,
 } from "./config/resolve.js";
-import { configDir } from "./config/store.js";
-import { AuthError } from "./errors.js";
+import { Connection } from "./connection.js";
 import { escapeControls } from "./escape.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
@@ -18,7 +15,6 @@ import { createProgress, isCi, type Progress, StatusLine } from "./output/progre
 import { loadStyle, plainStyle, type Style } from "./output/style.js";
 import { wrapMessage } from "./output/wrap.js";
 import type { Client } from "./sdk/client.js";
-import { VERSION } from "./version.js";
 
 export interface Io {
   stdout: Writable & { isTTY?: boolean; columns?: number };
@@ -28,8 +24,9 @@ export interface Io {
 }
 
 /**
- * What a command needs, resolved lazily and once: settings, output, the API, prompts. One per `main()` call,
- * so tests can run many commands in one process.
+ * What a command needs, resolved lazily and once: its streams (output, messages, progress, prompts) and
+ * settings; where its requests go and its client are its `connection` (connection.ts). One per `main()` call, so
+ * tests can run many commands in one process.
  */
 export class Context {
   /** The one line progress bars draw on (stderr, terminals only): erased before anything else is written. */
@@ -42,9 +39,7 @@ export class Context {
   /** Colours for messages on stderr (`stdoutStyle`: for the output), set by loadStyles(). */
   style: Style = plainStyle;
   private stdoutStyle: Style = plainStyle;
-  private httpClient?: ApiClient;
-  private sdkClient?: Client;
-  private sandbox?: { url: string; skillsUrl: string; close(): Promise<void> };
+  private connectionCache?: Connection;
   /** `planWithReads` was called. */
   private planning = false;
   /** While set, --dry-run's requests are kept here for the command's one JSON document, not printed apart. */
@@ -159,17 +154,9 @@ export class Context {
     return isTTY === true && columns !== undefined && columns > 0 ? columns : undefined;
   }
 
-  /** The SDK's client (`client.tests.list`) over this command's HTTP client: what commands call. */
-  async client(): Promise<Client> {
-    if (!this.sdkClient) {
-      const http = await this.apiClient();
-      const [{ Api }, { Client }] = await Promise.all([
-        import("./api/endpoints.js"),
-        import("./sdk/client.js"),
-      ]);
-      this.sdkClient ??= new Client(new Api(http), this.io.env);
-    }
-    return this.sdkClient;
+  /** The SDK's client (`client.tests.list`): what commands call (connection.ts). */
+  client(): Promise<Client> {
+    return this.connection.client();
   }
 
   /**
@@ -177,87 +164,29 @@ export class Context {
    * success): then it is printed as it came with --json, and nothing else is shown of it.
    */
   unreadAnswer(answer: unknown): boolean {
-    if (this.sdkClient?.api.unreadWarning(answer) === undefined) return false;
+    if (this.connection.made?.api.unreadWarning(answer) === undefined) return false;
     if (this.out.isJson && answer !== undefined) this.out.json(answer);
     return true;
   }
 
-  /** The client of this command, shared by every call: `clientFor()` with the configured key. */
-  async apiClient(): Promise<ApiClient> {
-    this.httpClient ??= await this.clientFor();
-    return this.httpClient;
-  }
-
-  /**
-   * Where requests go and with which key: the settings, or with --sandbox the embedded sandbox's URLs and its
-   * demo account's key (only an explicit `--api-key` picks another account; a real key would fail there).
-   */
-  async target() {
-    const { settings } = this;
-    const sandbox = this.flags.sandbox ? await this.embeddedSandbox() : undefined;
-    const demo = sandbox !== undefined && settings.apiKeySource !== "flag";
-    return {
-      apiKey: demo ? (await import("./sandbox/index.js")).SANDBOX_KEYS.acme : settings.apiKey,
-      keySource: demo ? "sandbox" : settings.apiKeySource,
-      baseUrl: sandbox?.url ?? settings.baseUrl,
-      skillsBaseUrl: sandbox?.skillsUrl ?? settings.skillsBaseUrl,
-    };
-  }
-
-  /**
-   * A client for target(), sending `apiKey` (a key being verified) or target's. Every client comes from here:
-   * all honour --sandbox, --timeout, --retries, --debug, --dry-run.
-   */
-  async clientFor(apiKey?: string): Promise<ApiClient> {
-    const { settings } = this;
-    const target = await this.target();
-    const key = apiKey ?? target.apiKey;
-    if (!key) {
-      throw new AuthError("No API key configured", {
-        suggestion:
-          "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
-      });
-    }
-    const { ApiClient } = await import("./api/client.js");
-    return new ApiClient({
-      baseUrl: target.baseUrl,
-      skillsBaseUrl: target.skillsBaseUrl,
-      apiKey: key,
-      timeoutMs: settings.timeoutMs,
-      retries: settings.retries,
-      userAgent: `assess/${VERSION} node/${process.versions.node}`,
+  /** Where this command's requests go, and its client: made on first use, once the global flags are read. */
+  get connection(): Connection {
+    this.connectionCache ??= new Connection({
+      settings: this.settings,
+      sandbox: this.flags.sandbox === true,
+      env: this.io.env,
       debug: this.debug,
-      warn: (line) => this.warn(line),
       dryRun: this.dryRun ? (request, readOnly) => this.dryRunRequest(request, readOnly) : undefined,
+      info: (message) => this.info(message),
+      warn: (message) => this.warn(message),
     });
+    return this.connectionCache;
   }
 
   /** `[debug] …` lines on stderr with --debug (control characters shown escaped); undefined without it. */
   get debug(): ((line: string) => void) | undefined {
     if (!this.debugEnabled) return undefined;
     return (line) => this.io.stderr.write(`[debug] ${escapeControls(line)}\n`);
-  }
-
-  /** The assessment base URL requests go to: the embedded sandbox's with `--sandbox`. */
-  async assessBaseUrl(): Promise<string> {
-    return this.flags.sandbox ? (await this.embeddedSandbox()).url : this.settings.baseUrl;
-  }
-
-  private async embeddedSandbox(): Promise<NonNullable<Context["sandbox"]>> {
-    if (this.sandbox) return this.sandbox;
-    const [{ startSandbox }, { ensurePrivateDir }] = await Promise.all([
-      import("./sandbox/index.js"),
-      import("./config/private.js"),
-    ]);
-    // A persistent demo account, private like the config folder (an older one was made 0755).
-    const folder = join(configDir(this.io.env), "sandbox");
-    ensurePrivateDir(configDir(this.io.env), folder, "the embedded sandbox's demo account");
-    chmodSync(folder, 0o700);
-    this.sandbox = await startSandbox({ stateFile: join(folder, "state.json") });
-    this.info(
-      `Using the embedded sandbox (demo account "acme", kept in ${configDir(this.io.env)}; nothing leaves this machine)`,
-    );
-    return this.sandbox;
   }
 
   /** `--dry-run`: every request is printed and none sent, except the reads of a command planning its writes. */
@@ -276,15 +205,8 @@ export class Context {
     this.info(`[dry-run] ${why}: those reads are sent; no write is`);
   }
 
-  /** Where requests go, as bulk ledgers name it: the embedded sandbox is one place whatever its port. */
-  targetBaseUrl(api: ApiName): string {
-    if (this.flags.sandbox) return `sandbox:embedded/${api}`;
-    return api === "skills" ? this.settings.skillsBaseUrl : this.settings.baseUrl;
-  }
-
   async close(): Promise<void> {
     this.statusLine.clear();
-    await this.httpClient?.close();
-    await this.sandbox?.close();
+    await this.connectionCache?.close();
   }
 }

@@ -3,7 +3,6 @@ import { ApiError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
-import type { ApiClient, ApiName, Download, RequestOptions } from "./client.js";
 import { type JsonBytes, jsonArray } from "./json.js";
 import {
   isSkills,
@@ -14,6 +13,7 @@ import {
 } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
+import type { ApiName, Download, RequestOptions, Transport } from "./transport.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
@@ -50,8 +50,8 @@ type Extra = Pick<RequestOptions, "query" | "raw">;
 export class Api {
   private unread?: { data: unknown; warning: string };
 
-  constructor(readonly client: ApiClient) {
-    showAs(this, () => ({ client: this.client }));
+  constructor(readonly transport: Transport) {
+    showAs(this, () => ({ transport: this.transport }));
   }
 
   async call<O extends Read>(
@@ -70,7 +70,7 @@ export class Api {
       // CLI.md: any 2xx is success. A write was done: failing it would have it sent again (an invitation twice).
       if (record.effect === "read" || !(error instanceof ApiError)) throw error;
       const warning = unreadWarning(record, params, answer, error);
-      this.client.options.warn(warning);
+      this.transport.options.warn(warning);
       this.unread = { data: answer.data, warning };
       return answer.data as ResultOf<O>;
     }
@@ -106,7 +106,10 @@ export class Api {
   }
   /** Streams the PDF into `download`; returns its size in bytes. */
   async getReportPdf(testInvitationId: number, download: Download): Promise<number> {
-    const res = await this.client.request({ ...this.target("getReportPdf", [testInvitationId]), download });
+    const res = await this.transport.request({
+      ...this.target("getReportPdf", [testInvitationId]),
+      download,
+    });
     if (typeof res.data !== "number")
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
@@ -173,7 +176,7 @@ export class Api {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const res = await this.client.request({ ...target, ...extra, safe });
+    const res = await this.transport.request({ ...target, ...extra, safe });
     const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
     const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
@@ -187,7 +190,7 @@ export class Api {
     if (res.notJson && !safe && isHtml(String(res.data))) {
       throw new UncertainError(
         target.method,
-        this.client.url(target.api, answer.path),
+        this.transport.url(target.api, answer.path),
         `the service answered HTTP ${res.status} with ${describeText(res.data)}`,
       );
     }

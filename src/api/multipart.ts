@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { RequestOptions } from "./client.js";
+import type { RequestOptions } from "./transport.js";
 
 export interface FilePart {
   field: string;

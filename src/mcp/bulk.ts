@@ -173,7 +173,7 @@ export function bulkTool(kind: Kind): Tool {
 /** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took. */
 async function run(env: ToolEnv, { job, entries }: Call, dryRun: boolean) {
   const settled = new Set<number>();
-  const client = await env.ctx.apiClient();
+  const client = (await env.ctx.client()).api.transport;
   const result = await runBulk<unknown>({
     ...job,
     inputName: "rows",

@@ -54,7 +54,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       throw error;
     },
   );
-  const apiKey = "client" in connected ? connected.client.api.client.options.apiKey : undefined;
+  const apiKey = "client" in connected ? connected.client.api.transport.options.apiKey : undefined;
   const env: ToolEnv | undefined =
     "client" in connected ? { ctx, client: connected.client, planKey: randomBytes(32) } : undefined;
   const tools = Object.entries(TOOLS).filter(

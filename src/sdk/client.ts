@@ -5,11 +5,12 @@
  * operation sent as its record says: pages as async iterators, the attempts of any span, bulk runs from
  * iterables, the PDF, the upload, and the reads that take options.
  */
-import type { Download, RequestOptions } from "../api/client.js";
+
 import type { Api, BodyOf, ItemOf, Paged, PathArgs, Read, ResultOf } from "../api/endpoints.js";
 import { type OPERATIONS, type Operation, operations, pathParameters } from "../api/operations/index.js";
 import { paginate } from "../api/pager.js";
 import type * as s from "../api/schemas.js";
+import type { Download, RequestOptions } from "../api/transport.js";
 import { append } from "../arrays.js";
 import type * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
@@ -61,7 +62,7 @@ export class Client implements AssessClient {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     // The environment may hold ASSESS_API_KEY: shown, the client is its settings with the key redacted.
-    showAs(this, () => ({ options: this.api.client.options }));
+    showAs(this, () => ({ options: this.api.transport.options }));
   }
 
   // Class fields are set before the constructor's parameter properties: derived methods read `api` when called.
@@ -149,7 +150,7 @@ export class Client implements AssessClient {
   };
 
   close(): Promise<void> {
-    return this.api.client.close();
+    return this.api.transport.close();
   }
 }
 

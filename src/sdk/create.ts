@@ -2,8 +2,8 @@
  * `createClient(options)`: a client configured as the CLI is (config/resolve.ts), these options in the place of
  * its flags, then the environment (ASSESS_*), the profile's stored settings and the built-in defaults.
  */
-import { ApiClient } from "../api/client.js";
 import { Api } from "../api/endpoints.js";
+import { Transport } from "../api/transport.js";
 import { resolveSettings } from "../config/resolve.js";
 import { AuthError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
@@ -30,7 +30,7 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
       suggestion: "Pass apiKey to createClient, set ASSESS_API_KEY, or run `assess auth login`.",
     });
   }
-  const client = new ApiClient({
+  const client = new Transport({
     baseUrl: settings.baseUrl,
     skillsBaseUrl: settings.skillsBaseUrl,
     apiKey: settings.apiKey,

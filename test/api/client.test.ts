@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readErrorBody } from "../../src/api/client.js";
+import { readErrorBody } from "../../src/api/transport.js";
 import { joinUrl } from "../../src/api/url.js";
 import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
+import { Transport } from "../../src/api/transport.js";
 import { Api } from "../../src/api/endpoints.js";
 import { ledgerTarget } from "../../src/bulk/jobs/index.js";
 import { runCli, useTempDir } from "../helpers/cli.js";
@@ -14,7 +14,7 @@ import { callTool, connectMcp } from "../mcp/helpers.js";
 
 const api = (port: number) =>
   new Api(
-    new ApiClient({
+    new Transport({
       baseUrl: `http://127.0.0.1:${port}`,
       skillsBaseUrl: `http://127.0.0.1:${port}/skills`,
       apiKey: "sk_test_jobs",

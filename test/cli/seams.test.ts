@@ -1,5 +1,5 @@
 /**
- * One way to each service: every client comes from Context.clientFor, so `auth login` verifies the key where
+ * One way to each service: every client comes from the command's connection (src/connection.ts), so `auth login` verifies the key where
  * every other command would send it, the embedded sandbox included (it used to build its own client and ask
  * the real default host), with the one `[debug]` writer.
  */

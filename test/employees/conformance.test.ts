@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/api/client.js";
+import { Transport } from "../../src/api/transport.js";
 import { Api } from "../../src/api/endpoints.js";
 import { type Json, type JsonBytes, toJson } from "../../src/api/json.js";
 import { OPERATIONS } from "../../src/api/operations/index.js";
@@ -58,7 +58,7 @@ describe("every employee-skills command, over a skills base URL with a path pref
 
   /** The API client the bulk commands use, on the test sandbox, with no retries. */
   const sandboxClient = () =>
-    new ApiClient({
+    new Transport({
       baseUrl: t.sandbox.url,
       skillsBaseUrl: t.sandbox.skillsUrl,
       apiKey: SANDBOX_KEYS.acme,

@@ -139,7 +139,7 @@ describe("the SDK client", () => {
 import util from "node:util";
 const client = createClient({ apiKey: process.env.CANARY, baseUrl: "https://user:secretpw@api.example.com" });
 console.log([JSON.stringify(client), util.inspect(client, { depth: 3 }), util.format("%o", client),
-  util.inspect(client, { showHidden: true, depth: 9 }), JSON.stringify({ ...client.api.client.options })].join("\\n"));`,
+  util.inspect(client, { showHidden: true, depth: 9 }), JSON.stringify({ ...client.api.transport.options })].join("\\n"));`,
       ],
       { encoding: "utf8", env: { PATH: process.env.PATH, CANARY: KEY, ASSESS_CONFIG_DIR: tmp.file("sdk") } },
     );

@@ -5,8 +5,9 @@
  * of one request (its operation's limit), the ledger of a group, and the request of one chunk; `prepare` checks
  * and keys a row given in memory as a file's rows are.
  */
-import type { ApiName } from "../../api/client.js";
+
 import type { Api } from "../../api/endpoints.js";
+import type { ApiName } from "../../api/transport.js";
 import { keyFingerprint, type LedgerTarget } from "../engine/ledger.js";
 import type { BulkEntry, BulkRow, ChunkAnswer, SentRow } from "../engine/types.js";
 
@@ -37,7 +38,7 @@ export interface Job<R, T> {
  * port, so a rerun (or another front door: `assess --sandbox mcp`) finds what an earlier run confirmed.
  */
 export function ledgerTarget({ api, embeddedSandbox }: Service, which: ApiName): LedgerTarget {
-  const { baseUrl, skillsBaseUrl, apiKey } = api.client.options;
+  const { baseUrl, skillsBaseUrl, apiKey } = api.transport.options;
   if (embeddedSandbox) return { baseUrl: `sandbox:embedded/${which}`, key: keyFingerprint(apiKey) };
   return { baseUrl: which === "skills" ? skillsBaseUrl : baseUrl, key: keyFingerprint(apiKey) };
 }

@@ -1,7 +1,7 @@
-import type { RequestOptions } from "../../api/client.js";
 import { OPERATIONS, type OperationRecord } from "../../api/operations/index.js";
 import { paginate } from "../../api/pager.js";
 import { readPage } from "../../api/read.js";
+import type { RequestOptions } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
@@ -62,7 +62,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [methodArg, pathArg
       throw new UsageError("-f fields can only be added to a JSON object body");
     body = { ...(body as object | undefined), ...fields };
   }
-  const client = await ctx.apiClient();
+  const client = (await ctx.client()).api.transport;
   const api = o.skills ? "skills" : "assess";
 
   if (o.paginate) {

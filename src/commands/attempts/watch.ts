@@ -117,8 +117,8 @@ async function run(ctx: Context, o: Options): Promise<number> {
   const client = await ctx.client();
   const path = watchStatePath(configDir(ctx.io.env), {
     profile: ctx.profileName,
-    baseUrl: ctx.targetBaseUrl("assess"),
-    key: keyFingerprint(client.api.client.options.apiKey),
+    baseUrl: ctx.connection.targetBaseUrl("assess"),
+    key: keyFingerprint(client.api.transport.options.apiKey),
     tests,
   });
   await requireTests(client.api, tests);
@@ -157,7 +157,7 @@ async function watch(
   // A first run stopped before its first poll ended starts the next one where it started itself.
   const state: WatchState = saved ?? {
     version: 1,
-    baseUrl: ctx.targetBaseUrl("assess"),
+    baseUrl: ctx.connection.targetBaseUrl("assess"),
     tests,
     polledUntil: toServiceTime(new Date(from.getTime() + OVERLAP_MS)),
     shown: {},

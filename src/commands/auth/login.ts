@@ -1,12 +1,8 @@
-/** `assess auth login`: a profile's key, stored only once one call with it has succeeded. */
-import { Api } from "../../api/endpoints.js";
 import { writeProfile } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { AuthError, UsageError } from "../../errors.js";
 import { readText } from "../../files.js";
-import * as z from "../../parse/zod.js";
 import { redactKey } from "../../redact.js";
-import { Client } from "../../sdk/client.js";
 import { flag } from "../shared/flags.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import { checkKey } from "./status.js";
@@ -43,8 +39,8 @@ async function logIn(ctx: Context, o: OptionsOf<typeof flags>) {
   if (!key) throw new UsageError("The key read from stdin is empty");
   if (/\s/.test(key)) throw new UsageError("The key contains white space; check what was pasted or piped");
 
-  const http = await ctx.clientFor(key);
-  const check = await checkKey(new Client(new Api(http), ctx.io.env)).finally(() => http.close());
+  const client = await ctx.connection.client(key);
+  const check = await checkKey(client).finally(() => client.close());
   if (!check.ok)
     throw new AuthError("The service refused this key; nothing was stored", {
       status: check.status,

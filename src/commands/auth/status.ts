@@ -24,7 +24,7 @@ const STATUS_COLUMNS: Column[] = [
 
 async function showStatus(ctx: Context) {
   const { profile } = ctx.settings;
-  const target = await ctx.target();
+  const target = await ctx.connection.target();
   if (!target.apiKey) {
     throw new AuthError(`No API key for profile "${profile}"`, {
       suggestion: "Run `assess auth login`, or set ASSESS_API_KEY.",

@@ -1,6 +1,6 @@
 /** `reports pdf`: the PDF streamed as it arrives, never held whole, into a file or to a redirected stdout. */
 import type { Writable } from "node:stream";
-import type { Download } from "../../api/client.js";
+import type { Download } from "../../api/transport.js";
 import type { Context } from "../../context.js";
 import { CliError, ExitCode, UsageError } from "../../errors.js";
 import { AtomicFile, checkTarget, commitOrDiscard } from "../../files.js";

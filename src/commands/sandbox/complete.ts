@@ -30,7 +30,7 @@ export default verb({
 
 async function run(ctx: Context, o: OptionsOf<typeof flags>, [id]: [number]) {
   // With --sandbox, the embedded sandbox (its saved state): the attempts other `--sandbox` commands made.
-  const base = (o.url ?? (await ctx.assessBaseUrl())).replace(/\/+$/, "");
+  const base = (o.url ?? (await ctx.connection.assessBaseUrl())).replace(/\/+$/, "");
   const url = `${base}/_sandbox/invitations/${id}/complete`;
   const res = await request(url, {
     method: "POST",

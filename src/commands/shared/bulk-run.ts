@@ -1,5 +1,5 @@
 /** What the bulk commands share around `runBulk`: where jobs send, the progress bar, printing a stopped run. */
-import type { ApiClient } from "../../api/client.js";
+import type { Transport } from "../../api/transport.js";
 import { ledgerDir } from "../../bulk/engine/ledger.js";
 import { type BulkJob, runBulk } from "../../bulk/engine/run.js";
 import type { BulkResult } from "../../bulk/engine/summary.js";
@@ -14,7 +14,7 @@ export async function serviceOf(ctx: Context): Promise<Service> {
 }
 
 /** What every run takes from the context: ledgers' folder, Ctrl-C, --dry-run, --debug, progress, notices. */
-function fromContext(ctx: Context, client: ApiClient, progress: Progress, wording: Wording) {
+function fromContext(ctx: Context, client: Transport, progress: Progress, wording: Wording) {
   return {
     ledgerDir: ledgerDir(ctx.io.env),
     checkWorker: ctx.checkWorker,
@@ -55,7 +55,7 @@ export async function runReported<T>(
   job: CommandJob<T>,
   wording: Wording,
 ): Promise<BulkResult> {
-  const client = await ctx.apiClient();
+  const client = (await ctx.client()).api.transport;
   const progress = ctx.progress();
   // One JSON document per command: a dry run's requests go into the summary, not before it.
   const requests = ctx.dryRun && ctx.out.isJson && wording.json === undefined ? [] : undefined;

@@ -91,7 +91,7 @@ const MAX_REDIRECTS = 3;
 const KEY_HEADER = "x-api-key";
 
 /** The one HTTP client for both base URLs: sends the key, applies timeouts and retries, types every failure. */
-export class ApiClient {
+export class Transport {
   readonly options: ClientOptions;
   private readonly dispatcher: Dispatcher;
   /** A 429 slows every concurrent worker down, not only the one that got it. */
