@@ -21,7 +21,9 @@ export async function declareVerbs(
 ): Promise<void> {
   const entries = VERBS.filter((entry) => wanted === "all" || entry.path[0] === wanted).sort(inHelpOrder);
   // The build writes each spec into the module (a manifest): then a verb's module loads only to run.
-  const specs = await Promise.all(entries.map(async (e) => e.spec ?? (await e.load()).default.spec));
+  const specs: VerbSpec[] = await Promise.all(
+    entries.map(async (e) => (e.specText ? JSON.parse(e.specText) : (await e.load()).default.spec)),
+  );
   for (const [i, entry] of entries.entries()) {
     const command = commandAt(program, entry.path);
     declare(command, specs[i]!);

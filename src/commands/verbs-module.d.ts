@@ -4,7 +4,7 @@ declare module "assess:verbs" {
     /** `["invite", "bulk"]`; `["api"]` for a group's own action. */
     path: string[];
     load(): Promise<{ default: import("./shared/verb.js").Verb }>;
-    /** The verb's spec, where the build wrote it (dist/): help and the tree need no verb module then. */
-    spec?: import("./shared/verb.js").VerbSpec;
+    /** The verb's spec as JSON, where the build wrote it (dist/): help and the tree need no verb module then. */
+    specText?: string;
   }>;
 }
