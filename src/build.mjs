@@ -9,6 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { verbsModule } from "./commands/verb-files.mjs";
+import { writtenTypes } from "./sdk/written-types.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -88,15 +89,20 @@ module.exports = Promise.all(VERBS.map(async (v) => [JSON.stringify(v.path), (aw
     write: false,
     plugins: [...common.plugins, verbsPlugin()],
   });
+  return Object.fromEntries(await run(outputFiles[0].text));
+}
+
+/** The exports of a CommonJS bundle's `code`, run in this process as if it were in src/. */
+async function run(code) {
   const module = { exports: {} };
-  new Function("module", "exports", "require", "__filename", "__dirname", outputFiles[0].text)(
+  new Function("module", "exports", "require", "__filename", "__dirname", code)(
     module,
     module.exports,
     (await import("node:module")).createRequire(join(src, "manifest.cjs")),
     join(src, "manifest.cjs"),
     src,
   );
-  return Object.fromEntries(await module.exports);
+  return module.exports;
 }
 
 const common = {
@@ -213,6 +219,16 @@ await sdkTypes(join(src, "sdk", "index.ts"), join(dist, "types"));
  */
 async function sdkTypes(entry, out) {
   const { default: ts } = await import("typescript");
+  const typesFile = join(src, "sdk", "types.ts");
+  const schemas = async () => {
+    const { outputFiles } = await build({
+      ...common,
+      entryPoints: [join(src, "api", "schemas.ts")],
+      outdir: undefined,
+      write: false,
+    });
+    return run(outputFiles[0].text);
+  };
   const { mkdirSync, readFileSync } = await import("node:fs");
   const { relative } = await import("node:path");
   const todo = [entry];
@@ -222,7 +238,9 @@ async function sdkTypes(entry, out) {
     if (seen.has(file)) continue;
     seen.add(file);
     const name = relative(src, file);
-    const { outputText, diagnostics = [] } = ts.transpileDeclaration(readFileSync(file, "utf8"), {
+    const text = readFileSync(file, "utf8");
+    const source = file === typesFile ? writtenTypes(text, await schemas()) : text;
+    const { outputText, diagnostics = [] } = ts.transpileDeclaration(source, {
       fileName: name,
       reportDiagnostics: true,
       compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true },

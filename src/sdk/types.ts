@@ -1,147 +1,43 @@
 /**
- * The SDK's public types, written out: what `dist/types/` gives a consumer, who has neither zod nor undici
- * installed (the bundles carry both). Each one is the zod schema's type of api/schemas.ts written as a plain
- * type; sdk/client.ts has the compiler check that each is exactly that (and that the client implements
- * `AssessClient`), so they cannot drift apart.
+ * The SDK's public types: what `dist/types/` gives a consumer, who has neither zod nor undici installed (the
+ * bundles carry both). Those that are a zod schema's type of api/schemas.ts are written out as plain types by
+ * the build, from the schema itself, so they cannot drift apart; sdk/client.ts has the compiler check that the
+ * client implements `AssessClient`.
  */
+import type * as s from "../api/schemas.js";
+import type * as z from "../parse/zod.js";
 import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 
 // Requests (strict: exactly the documented fields, checked before anything is sent)
 
-type Flag = 0 | 1;
-type ProctoringMode = "disabled" | "image" | "video";
-
-export interface InviteBody {
-  emailId?: string;
-  fullName?: string;
-  callbackURL?: string;
-  redirectURL?: string;
-  disableMandatoryFields?: Flag;
-  hideInstruction?: Flag;
-  sendEmail?: "yes" | "no";
-  stakeholderEmails?: string;
-  /** YYYY-MM-DDTHH:mm:ssZ */
-  startDateTime?: string;
-  endDateTime?: string;
-  timeZoneId?: number;
-  ProctoringMode?: ProctoringMode;
-}
-
-export interface LinkInviteBody {
-  emailId?: string;
-  fullName?: string;
-  callbackURL?: string;
-  redirectURL?: string;
-  disableMandatoryFields?: Flag;
-  hideInstruction?: Flag;
-  sendEmail?: Flag;
-}
-
-export interface ReattemptBody {
-  StartDateTime?: string;
-  EndDateTime?: string;
-  TimeZoneId?: number;
-  CallbackUrl?: string;
-  RedirectUrl?: string;
-  hideInstruction?: Flag;
-}
-
-export interface TestLinkBody {
-  testId?: number;
-  testLinkName?: string;
-  testLinkStatus?: "active" | "inactive";
-  invitationType?: "email" | "open";
-  isApiLink?: boolean;
-  proctoringSettings?: { proctoringMode: ProctoringMode };
-  stakeholderEmails?: string | null;
-  invitationSchedule?: {
-    scheduleType: "validityindays" | "timebound" | "slotwise";
-    scheduleDetails: {
-      invitationValidityInDays?: number;
-      startDateTime?: string;
-      endDateTime?: string;
-      timeZoneId?: number;
-    };
-  };
-}
-
+type Flag = z.infer<typeof s.Flag>;
+// biome-ignore lint/correctness/noUnusedVariables: the written-out request types name it (sdk/written-types.mjs)
+type ProctoringMode = z.infer<typeof s.ProctoringMode>;
+/** @field startDateTime YYYY-MM-DDTHH:mm:ssZ */
+export type InviteBody = z.input<typeof s.InviteBody>;
+export type LinkInviteBody = z.input<typeof s.LinkInviteBody>;
+export type ReattemptBody = z.input<typeof s.ReattemptBody>;
+export type TestLinkBody = z.input<typeof s.TestLinkBody>;
 /** The settings of a bulk invite's invitations. */
-export interface InviteSettings {
-  startDateTime?: string;
-  endDateTime?: string;
-  timezoneId?: number;
-  proctoringMode?: ProctoringMode;
-}
-
+export type InviteSettings = z.input<typeof s.BulkInviteSettings>;
 /** A candidate of a bulk invite. */
-export interface BulkCandidate {
-  email: string;
-  name: string;
-}
-
-export interface EmployeeUpsertItem {
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  jobCode?: string;
-  employeeHRMSInfo?: {
-    externalEmployeeId?: string;
-    department?: string;
-    location?: string;
-    managerEmail?: string;
-    hireDate?: string;
-    exitDate?: string;
-    employmentType?: string;
-    grade?: string;
-    band?: string;
-    customFieldWithValue?: Record<string, string>;
-  };
-}
-
-export interface UserCreateBody {
-  email: string;
-  fullName: string;
-  businessunitId?: number;
-}
-export interface UserUpdateBody {
-  Email: string;
-  BusinessunitId: number;
-}
-export interface UserStatusBody {
-  email: string;
-  status: "Active" | "Inactive";
-}
-export interface GdprBody {
-  CandidateEmail: string;
-  testinvitationId?: number;
-}
+export type BulkCandidate = z.input<typeof s.BulkCandidate>;
+export type EmployeeUpsertItem = z.input<typeof s.EmployeeUpsertItem>;
+export type UserCreateBody = z.input<typeof s.UserCreateBody>;
+export type UserUpdateBody = z.input<typeof s.UserUpdateBody>;
+export type UserStatusBody = z.input<typeof s.UserStatusBody>;
+export type GdprBody = z.input<typeof s.GdprBody>;
 
 // Answers (lenient: the documented fields typed, any other kept)
 
-export interface Test {
-  testId: number;
-  testName?: string | null;
-  status?: string | null;
-  duration?: number | null;
-  labels?: unknown[] | null;
-  [field: string]: unknown;
-}
-
-/** A section of a test, as `tests.get` gives it. */
-export interface TestSection {
-  sectionName?: string | null;
-  sectionType?: string | null;
-  questions?: number | null;
-  /** Minutes. */
-  duration?: number | null;
-  [field: string]: unknown;
-}
-
+export type Test = z.infer<typeof s.Test>;
+/**
+ * A section of a test, as `tests.get` gives it.
+ * @field duration Minutes.
+ */
+export type TestSection = z.infer<typeof s.TestSection>;
 /** One test as `tests.get` gives it: a listed test's fields, its number of questions and its sections. */
-export interface TestDetail extends Test {
-  questions?: number | null;
-  sections?: TestSection[] | null;
-}
+export type TestDetail = z.infer<typeof s.TestDetail>;
 
 export type TestSettings = {
   testName?: string;
@@ -150,81 +46,12 @@ export type TestSettings = {
   [field: string]: unknown;
 } & Partial<Record<(typeof SETTING_FLAGS)[number], Flag>>;
 
-export interface Invitation {
-  testInvitationId: number;
-  testUrl?: string | null;
-  status?: string | null;
-  [field: string]: unknown;
-}
-
-export interface TestLink {
-  testLinkId: number;
-  testId?: number;
-  testLinkName?: string | null;
-  testLink?: string | null;
-  testLinkStatus?: string | null;
-  invitationType?: string | number | null;
-  isApiLink?: boolean | null;
-  proctoringSettings?: { proctoringMode?: string | null; [field: string]: unknown } | null;
-  stakeholderEmails?: string | null;
-  invitationSchedule?: {
-    scheduleType?: string | null;
-    scheduleDetails?: {
-      invitationValidityInDays?: number | null;
-      startDateTime?: string | null;
-      endDateTime?: string | null;
-      timeZoneId?: number | null;
-      [field: string]: unknown;
-    } | null;
-    [field: string]: unknown;
-  } | null;
-  [field: string]: unknown;
-}
-
-export interface TestAttempt {
-  testInvitationId: number;
-  extEmployeeId?: unknown;
-  testId?: number | null;
-  name?: string | null;
-  email?: string | null;
-  invitationtype?: string | null;
-  teststatus?: string | null;
-  [field: string]: unknown;
-}
-
-export interface ReportSection {
-  sectionId?: number | string | null;
-  sectionName?: string | null;
-  candidateScore?: number | null;
-  sectionScore?: number | null;
-  [field: string]: unknown;
-}
-
-export interface Report {
-  testInvitationId?: number | null;
-  testId?: number | null;
-  candidateEmail?: string | null;
-  candidateName?: string | null;
-  attemptedOn?: string | null;
-  Status?: string | null;
-  scorePercentage?: number | null;
-  candidatePoints?: number | null;
-  totalTestPoints?: number | null;
-  testName?: string | null;
-  pdfReportUrl?: string | null;
-  PerformanceCategory?: string | null;
-  timeTaken?: string | number | null;
-  sections?: ReportSection[] | null;
-  [field: string]: unknown;
-}
-
-export interface User {
-  email?: string | null;
-  fullName?: string | null;
-  businessunitId?: number | null;
-  status?: string | null;
-  [field: string]: unknown;
-}
+export type Invitation = z.infer<typeof s.Invitation>;
+export type TestLink = z.infer<typeof s.TestLink>;
+export type TestAttempt = z.infer<typeof s.TestAttempt>;
+export type ReportSection = z.infer<typeof s.ReportSection>;
+export type Report = z.infer<typeof s.Report>;
+export type User = z.infer<typeof s.User>;
 
 /** What `callbacks.process` learned of each id. */
 export interface CallbacksOutcome {
