@@ -48,8 +48,8 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option("--test <id>", "only these tests' attempts (repeatable, or comma-separated)", collectList)
       .option("--interval <duration>", "time between polls: 30s, 5m, 1h (at least 5s)", "60s")
       .option(
-        "--since <duration>",
-        "how far back the first run looks; later runs go on from where the last one stopped",
+        "--since <date>",
+        "how far back the first run looks (1h, 2d, or a date); later runs go on from where the last one stopped. With --replay-dead-letters: only the letters given up since then (all when left out)",
         "1h",
       )
       .option(
@@ -69,7 +69,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option(...SIGNING_SECRET)
       .option(
         "--give-up-after <duration>",
-        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before)",
+        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before); a destination answering 410 Gone is stopped: what is pending for it, and every later delivery, goes there at once, also in later runs",
         "7d",
       )
       .option(
@@ -77,6 +77,10 @@ export function register(group: Command, { lazy }: GroupSetup): void {
         "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending (for cron)",
       )
       .option(...PERIOD_YES)
+      .option(
+        "--replay-dead-letters",
+        "put the dead letters back to be delivered to --forward or --exec, try them once and exit (1 while one is pending or dead again; JSON counts with --json); each is marked in the watch state so a rerun never replays it twice (the file keeps it), a failing one is dead-lettered again as a new line; resumes a destination stopped by 410 Gone",
+      )
       .action(lazy(() => import("./watch.js"))),
     [
       "assess attempts watch --test 1001,1002",
@@ -85,6 +89,8 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
       "assess attempts watch --once --forward slack:https://hooks.slack.com/services/T000/B000/XXXX",
       "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
+      "assess attempts watch --forward https://example.com/hooks/assess --signing-secret whsec_old… --signing-secret whsec_new…",
+      "assess attempts watch --replay-dead-letters --since 2d --forward https://example.com/hooks/assess",
     ],
   );
 }

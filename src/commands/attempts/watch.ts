@@ -4,6 +4,7 @@
  * a restart, or the next `--once` from cron, from repeating an attempt or missing one.
  */
 
+import type { Command } from "commander";
 import { retryAfterMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";
@@ -15,7 +16,7 @@ import { Forwarder, parseDestination } from "../../core/forward.js";
 import { signerFor } from "../../core/signing.js";
 import { ApiError, InterruptedError, NetworkError, UsageError } from "../../errors.js";
 import { Output, type Row } from "../../output/output.js";
-import { formatDuration, toServiceTime } from "../../parse/dates.js";
+import { formatDuration, parseDate, parseDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { duration, id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
@@ -32,6 +33,7 @@ import {
   MAX_BACKOFF_MS,
   pause,
 } from "./watch-deliver.js";
+import { replayDeadLetters } from "./watch-replay.js";
 import {
   deadLetterPath,
   loadWatchState,
@@ -50,22 +52,29 @@ const MIN_INTERVAL_MS = 5_000;
 export const options = z.object({
   test: z.array(id()).min(1, "give at least one test id").optional(),
   interval: duration(MIN_INTERVAL_MS),
-  since: duration(1000),
+  since: parsed(sinceMs),
   exec: z.string().min(1).optional(),
   execEnvKey: z.boolean().optional(),
   execEnvSecret: z.boolean().optional(),
   forward: parsed((text) => parseDestination(text, FLAG)).optional(),
   forwardTimeout: duration(1000),
-  signingSecret: z.string().optional(),
+  signingSecret: z.array(z.string()).optional(),
   giveUpAfter: duration(1000),
   once: z.boolean().optional(),
   yes: z.boolean().optional(),
+  replayDeadLetters: z.boolean().optional(),
 });
 type Options = z.infer<typeof options>;
 
-export async function run(ctx: Context, o: Options): Promise<number> {
+export async function run(ctx: Context, o: Options, _args: unknown, command?: Command): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
+  }
+  if (o.replayDeadLetters && o.exec === undefined && o.forward === undefined) {
+    throw new UsageError(
+      "--replay-dead-letters sends the dead letters to --forward or --exec",
+      "Give the one the letters go to now, e.g. --forward https://example.com/hooks/assess.",
+    );
   }
   const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
@@ -87,6 +96,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
         forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout), reportOf(ctx, client));
   const unlock = lockWatchState(path);
   try {
+    if (o.replayDeadLetters) return await replayDeadLetters(ctx, path, deliverer!, replayOptions(o, command));
     return await watch(ctx, client, o, path, tests, deliverer);
   } finally {
     unlock();
@@ -261,6 +271,24 @@ async function watch(
     `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown${delivered}; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
+}
+
+/** --since counts for a replay only when given: by default every letter not replayed before is. */
+function replayOptions(o: Options, command: Command | undefined) {
+  const given = command?.getOptionValueSource("since") !== "default";
+  return { sinceMs: given ? o.since : undefined, giveUpAfterMs: o.giveUpAfter, intervalMs: o.interval };
+}
+
+/** --since: a duration (`1h`, `2d`) or a date (`2026-11-01`, an ISO time), as milliseconds before now. */
+function sinceMs(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text, FLAG);
+  } catch {
+    ms = Date.now() - parseDate(text, "start", FLAG).getTime();
+  }
+  if (ms < 1000) throw new UsageError(`${FLAG} must be at least 1s ago, got "${text}"`);
+  return ms;
 }
 
 /**

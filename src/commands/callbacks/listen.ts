@@ -23,7 +23,7 @@ export const options = z.object({
   host: z.string(),
   forwardTo: parsed((text) => parseDestination(text, FLAG)).optional(),
   forwardTimeout: duration(1000),
-  signingSecret: z.string().optional(),
+  signingSecret: z.array(z.string()).optional(),
   log: z.string().optional(),
   secretPath: z.boolean().optional(),
 });

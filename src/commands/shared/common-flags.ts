@@ -1,6 +1,7 @@
 /** Flags several verbs take, declared once here (a verb's own flags are declared in its file). */
 
 import { MAX_WINDOWS_UNASKED } from "../../core/periods.js";
+import * as z from "../../parse/zod.js";
 import { flag } from "./flags.js";
 
 /** `--yes` of every verb that lists the attempts of a period. */
@@ -23,7 +24,8 @@ export const forwardTimeout = () =>
 
 /** The forwards' signing, on `attempts watch` and `callbacks listen`. */
 export const signingSecret = () =>
-  flag.text(
+  flag.each(
     "<whsec_…>",
-    "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
+    "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET); repeat it to rotate secrets: one v1 signature per secret (ASSESS_WEBHOOK_SECRET takes several, space-separated)",
+    z.string(),
   );

@@ -100,7 +100,8 @@ export const FORWARD_TIMEOUT = [
 ] as const;
 export const SIGNING_SECRET = [
   "--signing-secret <whsec_…>",
-  "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
+  "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET); repeat it to rotate secrets: one v1 signature per secret (ASSESS_WEBHOOK_SECRET takes several, space-separated)",
+  collect,
 ] as const;
 
 /** Commander collector for repeatable options. */
