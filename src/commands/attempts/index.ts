@@ -69,7 +69,7 @@ export function register(group: Command, { lazy }: GroupSetup): void {
       .option(...SIGNING_SECRET)
       .option(
         "--give-up-after <duration>",
-        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before); a destination answering 410 Gone is stopped: what is pending for it, and every later delivery, goes there at once, also in later runs",
+        "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before); a destination answering 410 Gone is stopped: what is pending for it, and every later delivery, goes to that file at once, also in later runs",
         "7d",
       )
       .option(
