@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Transport } from "../../src/api/transport.js";
 import { Api } from "../../src/api/endpoints.js";
+import { Transport } from "../../src/api/transport.js";
 import { ledgerTarget } from "../../src/bulk/jobs/index.js";
 import { runCli, useTempDir } from "../helpers/cli.js";
 import { callTool, connectMcp } from "../mcp/helpers.js";

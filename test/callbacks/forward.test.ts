@@ -175,10 +175,13 @@ describe("callbacks listen --forward-to", () => {
     },
   );
 
-  it("a plain URL gets the body unchanged, signed: the signature checks out with the secret", async () => {
+  it("a plain URL gets the body unchanged, signed: the signatures check out, one per secret (a rotation)", async () => {
     const plain = await receiver(() => 204);
     const secret = `whsec_${randomBytes(24).toString("base64")}`;
-    const { live, url } = await listen(["--forward-to", plain.url, "--signing-secret", secret]);
+    const next = `whsec_${randomBytes(32).toString("base64")}`;
+    const { live, url } = await listen([
+      ...["--forward-to", plain.url, "--signing-secret", secret, "--signing-secret", next],
+    ]);
     try {
       const body = notification(777);
       const res = await request(url, {
@@ -196,14 +199,18 @@ describe("callbacks listen --forward-to", () => {
         "webhook-signature": signature,
       } = forwarded!.headers;
       expect(id).toBe("assess_777_complete");
-      const key = Buffer.from(secret.slice("whsec_".length), "base64");
-      const expected = createHmac("sha256", key).update(`${id}.${ts}.${body}`).digest("base64");
-      expect(signature).toBe(`v1,${expected}`);
+      const expected = [secret, next].map((s) =>
+        createHmac("sha256", Buffer.from(s.slice("whsec_".length), "base64"))
+          .update(`${id}.${ts}.${body}`)
+          .digest("base64"),
+      );
+      expect(signature).toBe(`v1,${expected[0]} v1,${expected[1]}`);
       expect(live.stderr()).toContain("signed (Standard Webhooks)");
     } finally {
       live.child.kill("SIGINT");
       await live.exit;
     }
     expect(live.stdout() + live.stderr()).not.toContain(secret.slice(6));
+    expect(live.stdout() + live.stderr()).not.toContain(next.slice(6));
   });
 });

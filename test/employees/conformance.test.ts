@@ -1,10 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Transport } from "../../src/api/transport.js";
 import { Api } from "../../src/api/endpoints.js";
 import { type Json, type JsonBytes, toJson } from "../../src/api/json.js";
 import { OPERATIONS } from "../../src/api/operations/index.js";
+import { Transport } from "../../src/api/transport.js";
 import { SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv();

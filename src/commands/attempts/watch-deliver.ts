@@ -5,6 +5,7 @@
  * state is saved after every outcome: Ctrl-C or a crash never repeats a recorded delivery nor loses another.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { backoffMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
@@ -27,11 +28,15 @@ interface Outcome {
   /** The delivery cannot start at all (trying again cannot help): dead-lettered at once. */
   fatal?: boolean;
   retryAfterMs?: number;
+  /** The destination answered 410 Gone: it is stopped (./watch-state.ts `stopped`). */
+  gone?: boolean;
 }
 
 export interface Deliverer {
   /** What the messages call it: `--exec`, `--forward to <url>`. */
   readonly name: string;
+  /** Which destination a 410 Gone stops: a hash of the whole URL (a Slack URL is a credential: never kept). */
+  readonly id: string;
   /** After a failure the rest of the round waits (a receiver that is down fails them all, in order). */
   readonly stopOnFailure: boolean;
   deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome>;
@@ -52,6 +57,7 @@ export interface KeptSecrets {
 export function execDeliverer(command: string, keep: KeptSecrets): Deliverer {
   return {
     name: "--exec",
+    id: "exec",
     stopOnFailure: false,
     deliver: (ctx, attempt) => exec(ctx, command, keep, attempt),
   };
@@ -111,6 +117,10 @@ export function forwardDeliverer(
   const name = `--forward to ${describeDestination(forwarder.destination)}`;
   return {
     name,
+    id: createHash("sha256")
+      .update(`${forwarder.destination.kind}:${forwarder.destination.url}`)
+      .digest("hex")
+      .slice(0, 16),
     stopOnFailure: true,
     close: () => forwarder.close(),
     async deliver(ctx, attempt) {
@@ -124,6 +134,7 @@ export function forwardDeliverer(
       for (let tried = 1; ; tried++) {
         const outcome = await forwarder.tryOnce(delivery, ctx.signal);
         if (outcome.error === undefined) return { delivered: true };
+        if (outcome.status === 410) return { delivered: false, gone: true, error: "HTTP 410 Gone" };
         if (ctx.signal.aborted) return { delivered: false, error: outcome.error };
         const wait = outcome.retryAfterMs ?? Math.max(500, backoffMs(tried + 1));
         if (tried >= QUICK_TRIES || !retryable(outcome) || wait > QUICK_WAIT_MAX_MS) {
@@ -157,6 +168,10 @@ export async function deliverPending(
   },
 ): Promise<{ delivered: number; deadLettered: number }> {
   const result = { delivered: 0, deadLettered: 0 };
+  if (store.state.stopped?.[deliverer.id]) {
+    result.deadLettered = deadLetterStopped(ctx, deliverer, store);
+    return result;
+  }
   for (const entry of [...(store.state.pending ?? [])]) {
     if (ctx.signal.aborted) break;
     if (!o.all && entry.nextAt !== undefined && Date.parse(entry.nextAt) > Date.now()) {
@@ -182,6 +197,11 @@ export async function deliverPending(
       lastError: outcome.error,
       nextAt: toServiceTime(new Date(now + wait)),
     });
+    if (outcome.gone) {
+      store.record({ op: "stopped", id: deliverer.id, at: toServiceTime(new Date(now)) });
+      result.deadLettered += deadLetterStopped(ctx, deliverer, store);
+      break;
+    }
     const age = now - Date.parse(entry.since);
     if (outcome.fatal || age >= o.giveUpAfterMs) {
       const reason = outcome.fatal
@@ -200,6 +220,32 @@ export async function deliverPending(
     if (deliverer.stopOnFailure && !outcome.fatal) break;
   }
   return result;
+}
+
+/** The deliverers whose stop was told in this run: once is enough. */
+const toldStopped = new WeakSet<Deliverer>();
+
+/**
+ * A destination that answered 410 Gone is stopped: every delivery pending for it is dead-lettered at once,
+ * untried, now and in later rounds and runs (the state keeps the stop) until --replay-dead-letters to it.
+ */
+function deadLetterStopped(ctx: Context, deliverer: Deliverer, store: WatchStore): number {
+  const at = store.state.stopped![deliverer.id]!;
+  const reason = `HTTP 410 Gone at ${at}: the destination is stopped`;
+  const file = deadLetterPath(store.path);
+  const entries = [...(store.state.pending ?? [])];
+  for (const entry of entries) {
+    writeDeadLetter(file, entry, reason, deliverer.name);
+    store.record({ op: "removed", id: Number(entry.attempt.testInvitationId), since: entry.since });
+  }
+  if (!toldStopped.has(deliverer)) {
+    toldStopped.add(deliverer);
+    const n = entries.length;
+    ctx.warn(
+      `${deliverer.name} answered 410 Gone (${at}): stopped; ${n} deliver${n === 1 ? "y" : "ies"} written to ${file} untried, as every later one will be (this run and the next ones) until --replay-dead-letters sends them there again`,
+    );
+  }
+  return entries.length;
 }
 
 function tries({ tries }: PendingDelivery): string {

@@ -33,6 +33,10 @@ export interface WatchState {
   /** Ids shown, each with the end of the poll that first returned it (for pruning). */
   shown: Record<string, string>;
   pending?: PendingDelivery[];
+  /** The destinations that answered 410 Gone (by Deliverer.id), each with when: their deliveries are dead-lettered. */
+  stopped?: Record<string, string>;
+  /** The dead letters put back by --replay-dead-letters (`<testInvitationId>@<givenUpAt>`): never put back twice. */
+  replayed?: string[];
   /** Which journal goes with this snapshot: a journal of another generation is already folded in. */
   generation?: number;
 }
@@ -113,7 +117,10 @@ export type Change =
   | { op: "shown"; at: string; ids: string[]; queued: PendingDelivery[] }
   | { op: "tried"; id: number; since: string; tries: number; lastError?: string; nextAt?: string }
   | { op: "removed"; id: number; since: string }
-  | { op: "polled"; until: string; pruneBefore: string };
+  | { op: "polled"; until: string; pruneBefore: string }
+  | { op: "stopped"; id: string; at: string }
+  /** Dead letters put back: `replayed` is the whole new list of those marked; `resume` a stopped destination. */
+  | { op: "replayed"; replayed: string[]; queued: PendingDelivery[]; resume?: string };
 
 /** Applies a change to the state in memory. */
 export function apply(state: WatchState, change: Change): void {
@@ -140,6 +147,14 @@ export function apply(state: WatchState, change: Change): void {
     case "polled":
       state.polledUntil = change.until;
       pruneShown(state, new Date(change.pruneBefore));
+      break;
+    case "stopped":
+      state.stopped = { ...state.stopped, [change.id]: change.at };
+      break;
+    case "replayed":
+      state.replayed = change.replayed;
+      state.pending = [...(state.pending ?? []), ...change.queued];
+      if (change.resume !== undefined && state.stopped) delete state.stopped[change.resume];
       break;
   }
 }
@@ -195,10 +210,21 @@ function isChange(value: unknown): value is Change {
       return typeof value.id === "number" && isTime(value.since);
     case "polled":
       return isTime(value.until) && isTime(value.pruneBefore);
+    case "stopped":
+      return typeof value.id === "string" && isTime(value.at);
+    case "replayed":
+      return (
+        isStrings(value.replayed) &&
+        Array.isArray(value.queued) &&
+        value.queued.every(isPending) &&
+        (value.resume === undefined || typeof value.resume === "string")
+      );
     default:
       return false;
   }
 }
+
+const isStrings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
 
 const isTime = (value: unknown) => typeof value === "string" && !Number.isNaN(Date.parse(value));
 
@@ -209,6 +235,9 @@ function isState(value: unknown): value is WatchState {
     isTime(value.polledUntil) &&
     isRecord(value.shown) &&
     (value.generation === undefined || typeof value.generation === "number") &&
+    (value.stopped === undefined ||
+      (isRecord(value.stopped) && Object.values(value.stopped).every(isTime))) &&
+    (value.replayed === undefined || isStrings(value.replayed)) &&
     (value.pending === undefined || (Array.isArray(value.pending) && value.pending.every(isPending)))
   );
 }

@@ -4,6 +4,7 @@
  * a restart, or the next `--once` from cron, from repeating an attempt or missing one.
  */
 
+import type { Command } from "commander";
 import { retryAfterMs } from "../../api/retry.js";
 import type { TestAttempt } from "../../api/schemas.js";
 import { keyFingerprint } from "../../bulk/engine/ledger.js";
@@ -15,7 +16,7 @@ import { Forwarder, parseDestination } from "../../core/forward.js";
 import { signerFor } from "../../core/signing.js";
 import { ApiError, InterruptedError, NetworkError, UsageError } from "../../errors.js";
 import { Output, type Row } from "../../output/output.js";
-import { formatDuration, toServiceTime } from "../../parse/dates.js";
+import { formatDuration, parseDate, parseDuration, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { id, parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
@@ -35,6 +36,7 @@ import {
   MAX_BACKOFF_MS,
   pause,
 } from "./watch-deliver.js";
+import { replayDeadLetters } from "./watch-replay.js";
 import {
   deadLetterPath,
   loadWatchState,
@@ -61,7 +63,11 @@ const flags = {
     .duration("time between polls: 30s, 5m, 1h (at least 5s)", { min: MIN_INTERVAL_MS })
     .default("60s"),
   since: flag
-    .duration("how far back the first run looks; later runs go on from where the last one stopped")
+    .of(
+      "<date>",
+      "how far back the first run looks (1h, 2d, or a date); later runs go on from where the last one stopped. With --replay-dead-letters: only the letters given up since then (all when left out)",
+      parsed(sinceMs),
+    )
     .default("1h"),
   exec: flag.of(
     "<command>",
@@ -81,13 +87,16 @@ const flags = {
   signingSecret: signingSecret(),
   giveUpAfter: flag
     .duration(
-      "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before)",
+      "how long a delivery that keeps failing stays pending before it goes to the dead-letter file beside the state (rotated at 64 MiB: the full one becomes <name>.dead-letter.1.ndjson, replacing the one before); a destination answering 410 Gone is stopped: what is pending for it, and every later delivery, goes to that file at once, also in later runs",
     )
     .default("7d"),
   once: flag.bool(
     "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending (for cron)",
   ),
   yes: periodYes(),
+  replayDeadLetters: flag.bool(
+    "put the dead letters back to be delivered to --forward or --exec, try them once and exit (1 while one is pending or dead again; JSON counts with --json); each is marked in the watch state so a rerun never replays it twice (the file keeps it), a failing one is dead-lettered again as a new line; resumes a destination stopped by 410 Gone",
+  ),
 };
 type Options = OptionsOf<typeof flags>;
 
@@ -102,13 +111,21 @@ export default verb({
     "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
     "assess attempts watch --once --forward slack:https://hooks.slack.com/services/T000/B000/XXXX",
     "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
+    "assess attempts watch --forward https://example.com/hooks/assess --signing-secret whsec_old… --signing-secret whsec_new…",
+    "assess attempts watch --replay-dead-letters --since 2d --forward https://example.com/hooks/assess",
   ],
   run,
 });
 
-async function run(ctx: Context, o: Options): Promise<number> {
+async function run(ctx: Context, o: Options, _args: unknown, command?: Command): Promise<number> {
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
+  }
+  if (o.replayDeadLetters && o.exec === undefined && o.forward === undefined) {
+    throw new UsageError(
+      "--replay-dead-letters sends the dead letters to --forward or --exec",
+      "Give the one the letters go to now, e.g. --forward https://example.com/hooks/assess.",
+    );
   }
   const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
@@ -130,6 +147,7 @@ async function run(ctx: Context, o: Options): Promise<number> {
         forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout), reportOf(ctx, client));
   const unlock = lockWatchState(path);
   try {
+    if (o.replayDeadLetters) return await replayDeadLetters(ctx, path, deliverer!, replayOptions(o, command));
     return await watch(ctx, client, o, path, tests, deliverer);
   } finally {
     unlock();
@@ -304,6 +322,24 @@ async function watch(
     `Stopped after ${counts.polls} poll${counts.polls === 1 ? "" : "s"}: ${counts.shown} attempt${counts.shown === 1 ? "" : "s"} shown${delivered}; ${kept}`,
   );
   return interrupted || ctx.signal.aborted ? 130 : 0;
+}
+
+/** --since counts for a replay only when given: by default every letter not replayed before is. */
+function replayOptions(o: Options, command: Command | undefined) {
+  const given = command?.getOptionValueSource("since") !== "default";
+  return { sinceMs: given ? o.since : undefined, giveUpAfterMs: o.giveUpAfter, intervalMs: o.interval };
+}
+
+/** --since: a duration (`1h`, `2d`) or a date (`2026-11-01`, an ISO time), as milliseconds before now. */
+function sinceMs(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text, FLAG);
+  } catch {
+    ms = Date.now() - parseDate(text, "start", FLAG).getTime();
+  }
+  if (ms < 1000) throw new UsageError(`${FLAG} must be at least 1s ago, got "${text}"`);
+  return ms;
 }
 
 /**

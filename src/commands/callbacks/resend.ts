@@ -11,8 +11,8 @@ import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import { fileInput, type IdsInput, listInput } from "./ids.js";
 
-const NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
-const NOT_QUEUED =
+const _NOT_IN_ACCOUNT = "not found in this account (the service answered 401 naming it)";
+const _NOT_QUEUED =
   "the service could not queue its notification (is a callback URL registered, and is the attempt finished?)";
 
 const flags = {

@@ -8,7 +8,7 @@ export const TOPICS: Record<string, string> = {
   ASSESS_PROFILE           config profile to use (default: default)
   ASSESS_CONFIG_DIR        where the config file, bulk-run ledgers and a compile cache (cache/) live
   ASSESS_DEBUG=1           same as --debug: one line per HTTP exchange on stderr, key redacted
-  ASSESS_WEBHOOK_SECRET    same as --signing-secret of attempts watch and callbacks listen: signs each forward (Standard Webhooks)
+  ASSESS_WEBHOOK_SECRET    same as --signing-secret of attempts watch and callbacks listen: signs each forward (Standard Webhooks); several secrets, space-separated, give one signature each (a rotation)
   CI=true                  same as --no-input: never prompt
   NO_COLOR                 no colour in any output
 

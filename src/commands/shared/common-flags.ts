@@ -1,5 +1,6 @@
 /** Flags several verbs take, declared once here (a verb's own flags are declared in its file). */
 
+import * as z from "../../parse/zod.js";
 import { flag } from "./flags.js";
 
 /** `--timezone` of every verb that sends a timeZoneId; the ids are the service's, none is mapped here. */
@@ -14,7 +15,8 @@ export const forwardTimeout = () =>
 
 /** The forwards' signing, on `attempts watch` and `callbacks listen`. */
 export const signingSecret = () =>
-  flag.text(
+  flag.each(
     "<whsec_…>",
-    "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET)",
+    "sign each forward to a plain URL with Standard Webhooks headers (or set ASSESS_WEBHOOK_SECRET); repeat it to rotate secrets: one v1 signature per secret (ASSESS_WEBHOOK_SECRET takes several, space-separated)",
+    z.string(),
   );
