@@ -5,6 +5,7 @@
  * commander, zod and undici apart, loaded through V8's code cache; the SDK's bundles and types.
  */
 import { rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
@@ -98,7 +99,7 @@ async function run(code) {
   new Function("module", "exports", "require", "__filename", "__dirname", code)(
     module,
     module.exports,
-    (await import("node:module")).createRequire(join(src, "manifest.cjs")),
+    createRequire(join(src, "manifest.cjs")),
     join(src, "manifest.cjs"),
     src,
   );
@@ -159,6 +160,20 @@ const files = Object.fromEntries(
 );
 
 await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "program.ts")] });
+writeFileSync(join(dist, "help.txt"), rootHelp());
+
+/** The root's `--help` as piped output shows it (80 columns), for launch.ts to print without commander. */
+function rootHelp() {
+  const { declareProgram } = createRequire(import.meta.url)(join(dist, "program.cjs"));
+  let text = "";
+  const io = { stdout: { write: (chunk) => (text += chunk) }, stderr: { write: () => true } };
+  try {
+    declareProgram(io).parse(["--help"], { from: "user" });
+  } catch (error) {
+    if (error.exitCode !== 0) throw error;
+  }
+  return text;
+}
 
 // esbuild splits ES modules only, and Node loads CommonJS faster: the chunks are built as ES modules, then
 // each is turned into CommonJS.
