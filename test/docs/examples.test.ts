@@ -33,6 +33,7 @@ const EXPECTED: Record<string, Expected> = {
   "assess attempts watch --forward http://127.0.0.1:3000": { longRunning: true },
   "assess attempts watch --once --forward": { skip: "its destination is a placeholder on hooks.slack.com" },
   "ASSESS_WEBHOOK_SECRET=whsec_…": { skip: "its secret and destination are placeholders" },
+  "assess attempts watch --signing-secret": { skip: "its secrets and destination are placeholders" },
   "assess auth login\n": { codes: [2], why: "a hidden prompt: no terminal here" },
   "assess callbacks resend": {
     codes: [0, 3],

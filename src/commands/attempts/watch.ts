@@ -111,7 +111,7 @@ export default verb({
     "assess attempts watch --once --since 1d -o ndjson >> finished.ndjson   # from cron",
     "assess attempts watch --once --forward slack:https://hooks.slack.com/services/T000/B000/XXXX",
     "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
-    "assess attempts watch --forward https://example.com/hooks/assess --signing-secret whsec_old… --signing-secret whsec_new…",
+    "assess attempts watch --signing-secret whsec_old… --signing-secret whsec_new… --forward https://example.com/hooks/assess",
     "assess attempts watch --replay-dead-letters --since 2d --forward https://example.com/hooks/assess",
   ],
   run,
