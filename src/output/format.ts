@@ -1,6 +1,12 @@
 import { UsageError } from "../errors.js";
 import { findKey } from "../fields.js";
 
+/**
+ * Rows (or ids) listed on stderr per section: invalid rows of a file, failed rows of a run, ids not found; the
+ * JSON output and the rejects file have them all.
+ */
+export const SHOWN_ROWS = 20;
+
 export const FORMATS = ["table", "tsv", "json", "ndjson", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 

@@ -13,6 +13,7 @@
  * dedupe index (dedupe.ts); a large CSV file may be checked in two halves at once (../rows/parallel-check.ts).
  */
 import { InterruptedError, UsageError } from "../../errors.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import { indexRows } from "../storage/dedupe.js";
 import {
   closeSpool,
@@ -82,7 +83,7 @@ export async function checkPass<T>(job: CheckInput): Promise<CheckedRows<T>> {
   try {
     const index = indexRows(checked.parts, checked.keyed);
     if (index.conflicts > 0) {
-      const conflicting = index.locate(checked.parts, SHOWN_ERRORS, conflictReason(job));
+      const conflicting = index.locate(checked.parts, SHOWN_ROWS, conflictReason(job));
       checked.invalid += conflicting.rows;
       checked.shown = conflicting.shown;
     }
@@ -122,15 +123,12 @@ export function conflictReason(job: Pick<CheckInput, "conflictReason">): (otherL
   return job.conflictReason ?? ((line) => `conflicts with line ${line}: the same item with other values`);
 }
 
-/** Invalid rows a tally keeps (the usage error lists the first ones and counts the rest). */
-export const SHOWN_ERRORS = 20;
-
 export interface Tally {
   rows: number;
   invalid: number;
   /** Valid rows with a dedupe key of their own. */
   keyed: number;
-  /** The first SHOWN_ERRORS invalid rows, in file order. */
+  /** The first SHOWN_ROWS invalid rows, in file order. */
   shown: Array<{ line: number; error: string }>;
 }
 
@@ -157,7 +155,7 @@ export async function tally(
       }
       result.invalid++;
       writer?.addInvalid(entry.invalid);
-      if (result.shown.length < SHOWN_ERRORS)
+      if (result.shown.length < SHOWN_ROWS)
         result.shown.push({ line: entry.invalid.line, error: entry.invalid.error });
     }
     if (signal?.aborted) throw interrupted();

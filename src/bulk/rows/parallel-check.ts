@@ -8,7 +8,8 @@
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { UsageError } from "../../errors.js";
-import { type Checked, type CheckInput, interrupted, SHOWN_ERRORS, type Tally } from "../engine/check.js";
+import { SHOWN_ROWS } from "../../output/format.js";
+import { type Checked, type CheckInput, interrupted, type Tally } from "../engine/check.js";
 import { closeSpool, openSpool, type SpoolTarget } from "../storage/spool.js";
 import { type ByteRange, type CsvSource, CsvSyntaxError, midpoint } from "./csv.js";
 
@@ -112,7 +113,7 @@ export async function checkInHalves(
       keyed: first.keyed + rest.keyed,
       shown: [...first.shown, ...rest.shown.map((row) => ({ ...row, line: row.line + offset }))].slice(
         0,
-        SHOWN_ERRORS,
+        SHOWN_ROWS,
       ),
       parts: [
         { spool: firstSpool, lineOffset: 0 },

@@ -6,7 +6,7 @@ import type { BulkEntry } from "../../bulk/engine/types.js";
 import { prepareId } from "../../bulk/jobs/resend.js";
 import { UsageError } from "../../errors.js";
 import { readText } from "../../files.js";
-import { SHOWN } from "../shared/bulk-report.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import { boundedLines } from "./lines.js";
 
 const BATCH = 1000;
@@ -71,7 +71,7 @@ async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, 
     if (value === "") continue;
     const id = prepareId(value);
     if ("invalid" in id) {
-      if (++invalidCount <= SHOWN) invalid.push(`${name}:${line}: ${id.invalid}`);
+      if (++invalidCount <= SHOWN_ROWS) invalid.push(`${name}:${line}: ${id.invalid}`);
       continue;
     }
     valid++;
@@ -82,7 +82,10 @@ async function* entriesOfLines(lines: AsyncIterable<string> | Iterable<string>, 
     }
   }
   if (invalidCount > 0) {
-    const listed = [...invalid, ...(invalidCount > SHOWN ? [`… and ${invalidCount - SHOWN} more`] : [])];
+    const listed = [
+      ...invalid,
+      ...(invalidCount > SHOWN_ROWS ? [`… and ${invalidCount - SHOWN_ROWS} more`] : []),
+    ];
     throw new UsageError(
       `${invalidCount} of ${valid + invalidCount} ids ${invalidCount === 1 ? "is not a testInvitationId" : "are not testInvitationIds"}; nothing was sent:\n  ${listed.join("\n  ")}`,
       "Fix or remove them, then run the command again.",

@@ -12,10 +12,10 @@ import { ExitCode, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { field, isRecord, positiveId } from "../../fields.js";
 import { serviceId } from "../../identity.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import { formatCount } from "../../output/progress.js";
 import { id } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
-import { SHOWN } from "../shared/bulk-report.js";
 import { flag } from "../shared/flags.js";
 import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
@@ -81,7 +81,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
     else valid.add(attemptId);
   }
   if (invalid.length > 0) {
-    const named = invalid.slice(0, SHOWN).join(", ") + (invalid.length > SHOWN ? ", …" : "");
+    const named = invalid.slice(0, SHOWN_ROWS).join(", ") + (invalid.length > SHOWN_ROWS ? ", …" : "");
     ctx.warn(
       `The service listed ${formatCount(invalid.length)} attempt${invalid.length === 1 ? "" : "s"} whose testInvitationId is not a plain positive whole number (${named}): skipped, nothing can be resent for ${invalid.length === 1 ? "it" : "them"}.`,
     );
@@ -113,7 +113,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
     report(0);
     return done(ExitCode.ok);
   }
-  const listed = missing.slice(0, SHOWN).join(", ") + (missing.length > SHOWN ? ", …" : "");
+  const listed = missing.slice(0, SHOWN_ROWS).join(", ") + (missing.length > SHOWN_ROWS ? ", …" : "");
   if (ctx.dryRun) {
     ctx.info(
       `[dry-run] the attempts were listed (reads); would resend the notifications of ${formatCount(missing.length)}: ${listed}. Nothing was sent.`,

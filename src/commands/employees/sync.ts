@@ -14,9 +14,9 @@ import { mapOrdered } from "../../core/map-ordered.js";
 import { ApiError, AuthError, CliError, ExitCode, NetworkError, UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { serviceId } from "../../identity.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import { formatCount } from "../../output/progress.js";
 import type { Client } from "../../sdk/client.js";
-import { SHOWN } from "../shared/bulk-report.js";
 import { runReported } from "../shared/bulk-run.js";
 import { arg, flag } from "../shared/flags.js";
 import { confirmOrYes } from "../shared/options.js";
@@ -87,8 +87,8 @@ async function sync(ctx: Context, o: Options, input: EmployeeInput): Promise<num
   const refused = previewing || o.skipInvalid ? [] : invalidWith(planSync(items, []).conflict);
   const total = rows.length + invalid.length;
   const refuse = (refused: Array<{ line: number; error: string }>, what: string, suggestion: string) => {
-    const listed = refused.slice(0, SHOWN).map((row) => `${input.locate(row.line)}: ${row.error}`);
-    if (refused.length > SHOWN) listed.push(`… and ${refused.length - SHOWN} more`);
+    const listed = refused.slice(0, SHOWN_ROWS).map((row) => `${input.locate(row.line)}: ${row.error}`);
+    if (refused.length > SHOWN_ROWS) listed.push(`… and ${refused.length - SHOWN_ROWS} more`);
     const rowsAre = `${refused.length} of ${total} rows ${refused.length === 1 ? "is" : "are"}`;
     return new UsageError(
       `${rowsAre} ${what}; nothing was sent:\n  ${listed.join("\n  ")}`,
@@ -145,8 +145,8 @@ async function sync(ctx: Context, o: Options, input: EmployeeInput): Promise<num
   // leave them be as if the service matched the file.
   const unprunable = () => {
     const n = plan.unprunable.length;
-    const listed = plan.unprunable.slice(0, SHOWN).map(named);
-    if (n > SHOWN) listed.push(`… and ${n - SHOWN} more`);
+    const listed = plan.unprunable.slice(0, SHOWN_ROWS).map(named);
+    if (n > SHOWN_ROWS) listed.push(`… and ${n - SHOWN_ROWS} more`);
     return new CliError(
       `--prune cannot deactivate ${n} active employee${n === 1 ? "" : "s"} absent from ${input.inputName}: the service gave no usable employeeId; nothing was sent:\n  ${listed.join("\n  ")}`,
       {
@@ -169,7 +169,7 @@ async function sync(ctx: Context, o: Options, input: EmployeeInput): Promise<num
   ctx.info(`Plan: ${counts.filter(Boolean).join(", ")}`);
   // (A run without --skip-invalid names them in its refusal below.)
   if (previewing || o.skipInvalid)
-    for (const row of invalidRows.slice(0, SHOWN)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
+    for (const row of invalidRows.slice(0, SHOWN_ROWS)) ctx.warn(`${input.locate(row.line)}: ${row.error}`);
   warnUnidentified(ctx, plan.unidentified);
   if (previewing) {
     if (plan.unprunable.length > 0)
@@ -229,7 +229,7 @@ async function sync(ctx: Context, o: Options, input: EmployeeInput): Promise<num
     ctx.success(
       `Deactivated ${formatCount(deactivated.length)} employee${deactivated.length === 1 ? "" : "s"} absent from ${input.inputName}`,
     );
-  for (const failure of deactivateFailed.slice(0, SHOWN))
+  for (const failure of deactivateFailed.slice(0, SHOWN_ROWS))
     ctx.warn(`could not deactivate employee ${failure.employeeId} (${failure.email}): ${failure.error}`);
 
   const code = ctx.signal.aborted
@@ -276,8 +276,8 @@ function warnUnidentified(ctx: Context, refs: ServiceRecordRef[]): void {
   ctx.warn(
     `${formatCount(n)} of the service's employees ${n === 1 ? "has" : "have"} no usable employeeId (a positive whole number): ${n === 1 ? "it is" : "they are"} matched by e-mail and external id only, never deactivated`,
   );
-  for (const ref of refs.slice(0, SHOWN)) ctx.info(`  ${named(ref)}`);
-  if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --plan --json)`);
+  for (const ref of refs.slice(0, SHOWN_ROWS)) ctx.info(`  ${named(ref)}`);
+  if (n > SHOWN_ROWS) ctx.info(`  … and ${formatCount(n - SHOWN_ROWS)} more (see --plan --json)`);
 }
 
 /** New and changed rows (and the invalid ones, for the rejects file) through the bulk engine. */

@@ -9,10 +9,10 @@ import { type InvitePlanRow, planByClass } from "../../bulk/plan/invites.js";
 import type { Context } from "../../context.js";
 import type { FinishedAttempt } from "../../core/finished.js";
 import { UsageError } from "../../errors.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import type { Column } from "../../output/output.js";
 import { formatCount } from "../../output/progress.js";
 import { parsed } from "../../parse/flags.js";
-import { SHOWN } from "../shared/bulk-report.js";
 import { type CommandJob, runReported } from "../shared/bulk-run.js";
 
 /** Ten years: 122 reads of the attempt listing. */
@@ -67,7 +67,7 @@ export async function printInvitePlan(ctx: Context, rows: InvitePlanRow[], where
   ctx.info(
     `Plan for ${formatCount(rows.length)} row${rows.length === 1 ? "" : "s"}: ${parts.join(", ")}; nothing was sent`,
   );
-  for (const row of rows.filter((r) => r.class === "invalid").slice(0, SHOWN))
+  for (const row of rows.filter((r) => r.class === "invalid").slice(0, SHOWN_ROWS))
     ctx.warn(`${where(row.line)}: ${row.reason}`);
   if (counts.finished > 0)
     ctx.hint(
@@ -104,9 +104,9 @@ export function tellHeld(ctx: Context, held: HeldRow[], testId: number | undefin
   ctx.warn(
     `${formatCount(n)} candidate${n === 1 ? "" : "s"} already finished ${test}: not invited again; \`--reattempt-finished\` gives them a new attempt`,
   );
-  for (const { attempt } of held.slice(0, SHOWN))
+  for (const { attempt } of held.slice(0, SHOWN_ROWS))
     ctx.info(`  ${attempt.email}  invitation ${attempt.testInvitationId} (test ${attempt.testId})`);
-  if (n > SHOWN) ctx.info(`  … and ${formatCount(n - SHOWN)} more (see --json)`);
+  if (n > SHOWN_ROWS) ctx.info(`  … and ${formatCount(n - SHOWN_ROWS)} more (see --json)`);
 }
 
 /** A new attempt for each held candidate (bulk/jobs/reattempt.ts), counted in `invite bulk`'s one summary. */

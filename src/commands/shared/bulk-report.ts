@@ -2,6 +2,7 @@
 import { type BulkResult, bulkExitCode, type RowReport } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { ExitCode } from "../../errors.js";
+import { SHOWN_ROWS } from "../../output/format.js";
 import { formatCount } from "../../output/progress.js";
 
 /** A summary's words: "Invited" 3 ["candidate", "candidates"] "to test 1001" (defaults: Sent, rows). */
@@ -35,9 +36,6 @@ export interface Wording {
 /** How a run ended early: an error stopped it, or the process exits without waiting (a second Ctrl-C). */
 export type Stop = "error" | "now";
 
-/** Rows (or ids) listed per section on stderr; the JSON output and the rejects file have them all. */
-export const SHOWN = 20;
-
 /**
  * `stop`: an error ended the run, and its exit code is the error's (4 for a refused key), not this result's; or
  * the process exits at once (130) without waiting for the requests still out.
@@ -53,14 +51,14 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
   const where = (row: RowReport) =>
     w.locate ? w.locate(row.line) : w.inputName ? `${w.inputName}:${row.line}` : `line ${row.line}`;
   const list = (rows: RowReport[], omitted: number, total: number) => {
-    for (const row of rows.slice(0, SHOWN)) {
+    for (const row of rows.slice(0, SHOWN_ROWS)) {
       const group = row.group && w.groupLabel ? ` (${w.groupLabel} ${row.group})` : "";
       ctx.info(`  ${where(row)}  ${row.label}${group}${row.error ? `: ${row.error}` : ""}`);
     }
-    const more = total - Math.min(rows.length, SHOWN);
+    const more = total - Math.min(rows.length, SHOWN_ROWS);
     if (more > 0)
       ctx.info(
-        `  … and ${formatCount(more)} more${omitted > 0 || rows.length > SHOWN ? " (see the JSON summary)" : ""}`,
+        `  … and ${formatCount(more)} more${omitted > 0 || rows.length > SHOWN_ROWS ? " (see the JSON summary)" : ""}`,
       );
   };
 
@@ -115,7 +113,7 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     );
     list(r.failures, r.omitted.failures, r.failed);
   }
-  for (const message of r.unmatched.slice(0, SHOWN))
+  for (const message of r.unmatched.slice(0, SHOWN_ROWS))
     ctx.warn(`the service reported a failure for no row of the input: ${message}`);
   if (r.uncertain > 0) {
     ctx.warn(
