@@ -119,6 +119,48 @@ describe("preview before change (--allow-writes)", () => {
     }
   });
 
+  it("each of them sends nothing on its first call, and its preview is the request it would send", async () => {
+    const client = await connect("--allow-writes");
+    const v3 = `${sandbox.url}/v3`;
+    const first: Record<string, [Record<string, unknown>, string]> = {
+      cancel_invitation: [{ testInvitationId: 1 }, `POST ${v3}/invitations/1/cancel`],
+      reattempt_invitation: [
+        { testInvitationId: 1, hideInstruction: 1 },
+        `POST ${v3}/invitations/1/reattempt`,
+      ],
+      update_test_link: [
+        { testId: 1001, testLinkId: 3003, testLinkName: "Renamed" },
+        `POST ${v3}/tests/1001/testlinks/3003`,
+      ],
+      set_test_link_status: [
+        { testId: 1001, testLinkId: 3003, status: "active" },
+        `POST ${v3}/tests/1001/testlinks/3003`,
+      ],
+      set_employee_status: [
+        { employeeId: 5001, status: "OnLeave" },
+        `PATCH ${sandbox.skillsUrl}/employees/5001/status`,
+      ],
+      update_user: [{ Email: "user@example.com", BusinessunitId: 2 }, `POST ${v3}/accounts/user/update`],
+      set_user_status: [{ email: "user@example.com", status: "Inactive" }, `POST ${v3}/accounts/user/status`],
+      mask_candidate: [{ CandidateEmail: "a@example.com" }, `POST ${v3}/gdpr/requests`],
+    };
+    const { tools } = await client.listTools();
+    const previewed = tools.filter((t) => Object.hasOwn(t.inputSchema.properties ?? {}, "confirmToken"));
+    expect(previewed.map((t) => t.name).sort()).toEqual(Object.keys(first).sort());
+    const before = lastSeq();
+    for (const [name, [args, request]] of Object.entries(first)) {
+      const preview = await call(client, name, args);
+      expect(preview.result.isError, `${name}: ${preview.text}`).toBeFalsy();
+      const sends = preview.data.sends as Array<{ method: string; url: string }>;
+      expect(
+        sends.map((r) => `${r.method} ${r.url}`),
+        name,
+      ).toEqual([request]);
+      expect(preview.data.confirmToken, name).toEqual(expect.any(String));
+    }
+    expect(writesSince(before)).toEqual([]);
+  });
+
   it("a link's status: the preview reads the link and sends nothing; the token sends once, and only for its arguments", async () => {
     const client = await connect("--allow-writes", "links");
     link(3001).testLinkStatus = "active";
