@@ -289,7 +289,7 @@ function failure(
   status?: number,
   mark?: (json: string) => string,
 ): CallToolResult {
-  const said = mark ? mark(scrub(JSON.stringify(message))) : message;
+  const said = mark ? mark(JSON.stringify(scrub(message))) : message;
   const text = scrub(hint ? `${said}\nhint: ${hint}` : said);
   return {
     isError: true,

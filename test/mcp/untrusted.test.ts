@@ -158,6 +158,13 @@ describe("preview before change (--allow-writes)", () => {
       ).toEqual([request]);
       expect(preview.data.confirmToken, name).toEqual(expect.any(String));
     }
+    // The token is one more argument; the others are still checked strictly.
+    const extra = await call(client, "cancel_invitation", {
+      testInvitationId: 1,
+      confirmToken: "x",
+      verbose: true,
+    });
+    expect(extra.text).toMatch(/^Invalid arguments for cancel_invitation: .*verbose/);
     expect(writesSince(before)).toEqual([]);
   });
 
