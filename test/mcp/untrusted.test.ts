@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHostileServer } from "../../fixtures/hostile/servers.js";
 import { confirmTokenOf, spendConfirmToken } from "../../src/mcp/confirm.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -99,6 +100,29 @@ describe("the service's text, marked untrusted", () => {
     expect((await call(client, "get_test", { testId: "x" })).text).toMatch(/^Invalid arguments for get_test/);
     const { tools } = await client.listTools();
     for (const tool of tools) expect(tool.description, tool.name).toContain("marked untrusted");
+  });
+
+  it("a key with a quote, echoed in the service's error, is hidden inside the block too", async () => {
+    const key = 'k3y"with<quote>1234';
+    const hostile = await startHostileServer((x) => {
+      const body = JSON.stringify({
+        result: null,
+        errors: [`key ${String(x.req.headers["x-api-key"])} is odd`],
+      });
+      x.res.writeHead(400, { "content-type": "application/json" });
+      void x.write(body).then(() => x.res.end());
+    });
+    try {
+      const client = await connectMcp({ ...env, ASSESS_BASE_URL: hostile.url, ASSESS_API_KEY: key }, []);
+      open.push(client);
+      const echoed = await call(client, "get_test", { testId: 2 });
+      expect(echoed.result.isError).toBe(true);
+      expect(untrustedBlock(echoed.text).value).toContain(" is odd");
+      expect(echoed.text).not.toContain(JSON.stringify(key).slice(1, -1).replaceAll("<", "\\u003c"));
+      expect(JSON.stringify(echoed.data)).not.toContain(JSON.stringify(key).slice(1, -1));
+    } finally {
+      await hostile.close();
+    }
   });
 });
 
