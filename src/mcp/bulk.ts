@@ -5,7 +5,6 @@
  * plan's counts: a token of another call or server, or of a plan the ledger has since changed, is refused.
  */
 
-import { createHmac } from "node:crypto";
 import { OPERATIONS } from "../api/operations/index.js";
 import * as s from "../api/schemas.js";
 import { ledgerDir } from "../bulk/engine/ledger.js";
@@ -18,6 +17,7 @@ import { resendJob } from "../bulk/jobs/resend.js";
 import { upsertJob } from "../bulk/jobs/upsert.js";
 import { DryRunStop, UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
+import { sign } from "./confirm.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 
 /** Rows one call takes: the bound on what a model sends in one message. */
@@ -130,6 +130,7 @@ export function bulkTool(kind: Kind): Tool {
   const { job: jobOf, ...spec } = SPECS[kind];
   return {
     ...spec,
+    plans: true,
     call: async (env, args) => {
       const job = jobOf(env, args as never);
       const plan = await run(env, job, true);
@@ -247,8 +248,5 @@ function tokenOf(key: Buffer, { job, entries, group = "", settings }: Call, resu
     result.uncertain,
     result.wouldSend ?? 0,
   ];
-  return createHmac("sha256", key)
-    .update(JSON.stringify([job.kind, job.target(group), settings, rows, counts]))
-    .digest("base64url")
-    .slice(0, 32);
+  return sign(key, [job.kind, job.target(group), settings, rows, counts]);
 }

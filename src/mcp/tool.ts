@@ -30,6 +30,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** The `--allow-writes` group that permits a write tool. */
   writes?: WriteGroup;
   idempotent?: boolean;
+  /** Answers its first call with a plan and a token of its own (bulk.ts), so no preview is put before it. */
+  plans?: true;
   /** The MCP SDK's client checks every structuredContent against it, an error's too, so it requires nothing. */
   output?: { type: "object"; properties: Record<string, unknown> };
   /** The answer's text and structuredContent. */

@@ -11,8 +11,10 @@ import { UsageError } from "../errors.js";
 import { toServiceTime } from "../parse/dates.js";
 import * as z from "../parse/zod.js";
 import { bulkTool } from "./bulk.js";
+import { withPreview } from "./confirm.js";
 import { operationTools, paging, toolResult } from "./operations.js";
 import { builtOn, idArgument, type Tool, tool } from "./tool.js";
+import { UNTRUSTED_NOTE } from "./untrusted.js";
 
 /** The most attempts one call of list_attempts returns; nextCursor gives the rest. */
 const MAX_ATTEMPTS = 500;
@@ -123,10 +125,18 @@ const COMPOSITE: Record<string, Tool> = {
   upsert_employees: bulkTool("upsert"),
 };
 
+/**
+ * Every tool: an overwrite without a plan of its own previews first (confirm.ts), and each says that its answer
+ * is the service's data, marked untrusted (untrusted.ts).
+ */
 export const TOOLS: Record<string, Tool> = { ...operationTools() };
 for (const [name, composite] of Object.entries(COMPOSITE)) {
   if (Object.hasOwn(TOOLS, name)) throw new Error(`mcp: two tools are named ${name}`);
   TOOLS[name] = composite;
+}
+for (const [name, tool] of Object.entries(TOOLS)) {
+  const previewed = tool.effect === "overwrite" && !tool.plans ? withPreview(name, tool) : tool;
+  TOOLS[name] = { ...previewed, description: `${previewed.description}${UNTRUSTED_NOTE}` };
 }
 
 function readOffset(cursor: string): number {

@@ -43,3 +43,18 @@ export async function callTool(client: Client, name: string, args: Record<string
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   return { result, text, data: result.structuredContent as Record<string, unknown> };
 }
+
+/** The notice and the block a result gives the service's data in: its boundary, and the JSON it holds, read. */
+export function untrustedBlock(text: string): {
+  notice: string;
+  boundary: string;
+  json: string;
+  value: unknown;
+} {
+  const match =
+    /^(Untrusted data from the assessment service[^\n]*)\n<untrusted-data-([0-9a-f]{24})>\n([^\n]*)\n<\/untrusted-data-\2>(\n|$)/.exec(
+      text,
+    );
+  if (!match) throw new Error(`no block marked untrusted in ${JSON.stringify(text.slice(0, 300))}`);
+  return { notice: match[1]!, boundary: match[2]!, json: match[3]!, value: JSON.parse(match[3]!) };
+}

@@ -13,10 +13,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFixedAnswer } from "../../fixtures/hostile/servers.js";
+import { startHostileServer } from "../../fixtures/hostile/servers.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli, stopWhenTestEnds } from "../helpers/cli.js";
-import { BIN, callTool as call, connectMcp } from "./helpers.js";
+import { BIN, callTool as call, connectMcp, untrustedBlock } from "./helpers.js";
 
 const KEY = SANDBOX_KEYS.acme;
 const READ_TOOLS = [
@@ -139,7 +139,7 @@ describe("assess mcp, read-only (the default)", () => {
   it("list_tests pages with a cursor, and its items are `tests list --json`'s", async () => {
     const first = await call(client, "list_tests", { pageSize: 2 });
     expect(first.result.isError).toBeFalsy();
-    expect(JSON.parse(first.text)).toEqual(first.data);
+    expect(untrustedBlock(first.text).value).toEqual(first.data);
     expect(first.data.items).toEqual(await cliJson(["tests", "list", "--page-size", "2"]));
     expect(first.data.nextCursor).toEqual(expect.any(String));
     const second = await call(client, "list_tests", { cursor: first.data.nextCursor });
@@ -254,7 +254,13 @@ describe("assess mcp --allow-writes", () => {
   });
 
   it("a write answered 201 with an empty body is a success: the answer as it came, with the warning", async () => {
-    const server = await startFixedAnswer({ status: 201, body: "" });
+    // Every write is answered 201 with no body; the link's read (set_test_link_status's preview) with the link.
+    const link = { testLinkId: 3001, testLinkName: "Link", testLinkStatus: "active" };
+    const server = await startHostileServer((x) => {
+      const body = x.req.method === "GET" ? JSON.stringify(link) : "";
+      x.res.writeHead(x.req.method === "GET" ? 200 : 201, { "content-type": "application/json" });
+      void x.write(body).then(() => x.res.end());
+    });
     try {
       const client = await connectTo({ ...env, ASSESS_BASE_URL: server.url }, ["--allow-writes"]);
       const invited = await call(client, "invite_candidate", {
@@ -267,15 +273,16 @@ describe("assess mcp --allow-writes", () => {
         result: null,
         warning: expect.stringMatching(/^The service accepted POST \/v3\/tests\/1001\/invite \(HTTP 201\)/),
       });
-      const status = await call(client, "set_test_link_status", {
-        testId: 1001,
-        testLinkId: 3001,
-        status: "inactive",
-      });
+      const args = { testId: 1001, testLinkId: 3001, status: "inactive" };
+      const preview = await call(client, "set_test_link_status", args);
+      const confirmToken = preview.data.confirmToken;
+      const status = await call(client, "set_test_link_status", { ...args, confirmToken });
       expect(status.result.isError, status.text).toBeFalsy();
       expect(status.data.warning).toMatch(/Check the link \(`assess links get 3001 --test 1001`\)/);
       expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
         "POST /v3/tests/1001/invite",
+        "GET /v3/tests/1001/testlinks/3001",
+        "GET /v3/tests/1001/testlinks/3001",
         "POST /v3/tests/1001/testlinks/3001",
       ]);
     } finally {

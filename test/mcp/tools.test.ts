@@ -11,8 +11,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS, type OperationRecord, operations } from "../../src/api/operations/index.js";
 import * as s from "../../src/api/schemas.js";
+import { HOW_TO_CONFIRM } from "../../src/mcp/confirm.js";
 import { OFFERS, operationTools } from "../../src/mcp/operations.js";
 import { TOOLS } from "../../src/mcp/tools.js";
+import { UNTRUSTED_NOTE } from "../../src/mcp/untrusted.js";
 import * as z from "../../src/parse/zod.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -146,7 +148,9 @@ describe("tools/list of `assess mcp --allow-writes`", () => {
         !record || (offer !== undefined && "instead" in offer) || listed.name === "set_test_link_status";
       if (composite) continue;
       expect(listed.title, listed.name).toBe(record.summary);
-      expect(listed.description, listed.name).toBe(record.description);
+      // Its record's words; an overwrite's how to confirm it; and that its answer is marked untrusted.
+      const confirm = effect === "overwrite" ? HOW_TO_CONFIRM : "";
+      expect(listed.description, listed.name).toBe(`${record.description}${confirm}${UNTRUSTED_NOTE}`);
       const ids = [...record.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       expect(listed.inputSchema.required ?? [], listed.name).toEqual(expect.arrayContaining(ids));
     }
