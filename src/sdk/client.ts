@@ -56,10 +56,10 @@ export class Client implements AssessClient {
   readonly testLinks = this.derived.testLinks;
 
   readonly reports = {
-    get: (testInvitationId: number, options: { reportType?: 1 | 2 | 3 } = {}): Promise<s.Report> =>
+    get: ((testInvitationId, options = {}) =>
       this.api.call("getReport", [testInvitationId], undefined, {
         query: { reportType: options.reportType },
-      }),
+      })) satisfies AssessClient["reports"]["get"],
     pdf: ((testInvitationId: number, download?: Download): Promise<Buffer | number> => {
       if (download) return this.api.getReportPdf(testInvitationId, download);
       const chunks: Uint8Array[] = [];
@@ -103,10 +103,10 @@ export class Client implements AssessClient {
       (await import("./bulk.js")).upsertRows(this.api, this.env, ...args),
     certificates: {
       ...this.derived.employees.certificates,
-      list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<t.Fields[]> =>
+      list: ((employeeId, options = {}) =>
         this.api.call("listCertificates", [employeeId], undefined, {
           query: { includeSkills: options.includeSkills === true || undefined },
-        }),
+        })) satisfies AssessClient["employees"]["certificates"]["list"],
     },
     /** `data` is called again for each attempt (a retry sends the body anew). */
     uploadResume: (
