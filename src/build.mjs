@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { verbsModule } from "./commands/verb-files.mjs";
-import { writtenTypes } from "./sdk/written-types.mjs";
+import { answerTypes, writtenTypes } from "./sdk/written-types.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
@@ -234,18 +234,37 @@ await sdkTypes(join(src, "sdk", "index.ts"), join(dist, "types"));
  */
 async function sdkTypes(entry, out) {
   const { default: ts } = await import("typescript");
+  const { mkdirSync, readFileSync } = await import("node:fs");
+  const { relative } = await import("node:path");
   const typesFile = join(src, "sdk", "types.ts");
-  const schemas = async () => {
+  /** What types.ts is written out from: the schemas, the operation records, the lists it imports by name. */
+  const written = async (source) => {
+    const listed = [...source.matchAll(/^import type \{ ([^}]+) \} from "(\.[^"]+)";$/gm)].map(
+      ([, names, spec]) => [names.split(", "), resolve(dirname(typesFile), spec.replace(/\.js$/, ".ts"))],
+    );
     const { outputFiles } = await build({
       ...common,
-      entryPoints: [join(src, "api", "schemas.ts")],
+      stdin: {
+        contents: `module.exports = {
+  schemas: require("./api/schemas.ts"),
+  operations: require("./api/operations/index.ts"),
+  imports: [${listed.map(([, file]) => `require(${JSON.stringify(file)})`).join(", ")}],
+};`,
+        resolveDir: src,
+        loader: "js",
+      },
       outdir: undefined,
       write: false,
     });
-    return run(outputFiles[0].text);
+    const { schemas, operations, imports } = await run(outputFiles[0].text);
+    const lists = Object.fromEntries(
+      listed.flatMap(([names], i) =>
+        names.map((name) => [name, imports[i][name]]).filter(([, value]) => Array.isArray(value)),
+      ),
+    );
+    const answers = answerTypes(readFileSync(join(src, "api", "operations", "index.ts"), "utf8"));
+    return writtenTypes(source, schemas, { lists, operations, answers });
   };
-  const { mkdirSync, readFileSync } = await import("node:fs");
-  const { relative } = await import("node:path");
   const todo = [entry];
   const seen = new Set();
   while (todo.length > 0) {
@@ -254,11 +273,17 @@ async function sdkTypes(entry, out) {
     seen.add(file);
     const name = relative(src, file);
     const text = readFileSync(file, "utf8");
-    const source = file === typesFile ? writtenTypes(text, await schemas()) : text;
+    const source = file === typesFile ? await written(text) : text;
     const { outputText, diagnostics = [] } = ts.transpileDeclaration(source, {
       fileName: name,
       reportDiagnostics: true,
-      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true },
+      // stripInternal: types.ts's `@internal` types are the source's own (how AssessClient is typed from the records).
+      compilerOptions: {
+        module: ts.ModuleKind.NodeNext,
+        target: ts.ScriptTarget.ES2023,
+        strict: true,
+        stripInternal: true,
+      },
     });
     if (diagnostics.length > 0) {
       const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ");

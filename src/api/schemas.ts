@@ -48,14 +48,22 @@ const about = {
 } as const;
 export const EmployeeStatus = z.enum(EMPLOYEE_STATUSES);
 
+/** A record the service answers without a documented shape (a test, an employee, a certificate). */
+export const AnyRecord = z.record(z.string(), z.unknown());
+
+/** The 0/1 switches of a test's settings, each by its name. */
+const switches = () =>
+  Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, Flag.optional()])) as Record<
+    (typeof SETTING_FLAGS)[number],
+    z.ZodOptional<typeof Flag>
+  >;
 export const TestSettings = loose(() => ({
   testName: z.string().optional(),
   testAliasName: z.string().nullable().optional(),
   typeOfTest: z.union([z.literal(1), z.literal(2)]).optional(),
-  ...Object.fromEntries(SETTING_FLAGS.map((flag) => [flag, Flag.optional()])),
+  ...switches(),
 }));
-export type TestSettings = z.infer<typeof TestSettings> &
-  Partial<Record<(typeof SETTING_FLAGS)[number], 0 | 1>>;
+export type TestSettings = z.infer<typeof TestSettings>;
 
 export const InvitationType = z.enum(["email", "open"]);
 export const ScheduleType = z.enum(["validityindays", "timebound", "slotwise"]);

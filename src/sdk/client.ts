@@ -6,15 +6,15 @@
  * iterables, the PDF, the upload, and the reads that take options.
  */
 
-import type { Api, BodyOf, ItemOf, Paged, PathArgs, Read, ResultOf } from "../api/endpoints.js";
-import { type OPERATIONS, type Operation, operations, pathParameters } from "../api/operations/index.js";
+import type { Api, Paged, Read } from "../api/endpoints.js";
+import { operations, pathParameters } from "../api/operations/index.js";
 import { paginate } from "../api/pager.js";
 import type * as s from "../api/schemas.js";
 import type { Download, RequestOptions } from "../api/transport.js";
 import { append } from "../arrays.js";
 import { showAs } from "../redact.js";
 import type * as t from "./types.js";
-import type { AssessClient, AttemptSpan, IterateOptions, Page, PageRequest, Upload } from "./types.js";
+import type { AssessClient, AttemptSpan, Derived, IterateOptions, PageRequest, Upload } from "./types.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -30,28 +30,6 @@ async function* attemptPages(api: Api, { from, to, ...options }: AttemptSpan) {
 async function* flat<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
 }
-
-/** An operation as a method of the client: its path parameters in the path's order, then its body if any. */
-type Method<O extends Read> = (
-  ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
-) => Promise<ResultOf<O>>;
-
-/** `{ tests: { settings: { get: T } } }` from `"tests.settings.get"`. */
-type At<Place extends string, T> = Place extends `${infer Head}.${infer Rest}`
-  ? { [K in Head]: At<Rest, T> }
-  : { [K in Place]: T };
-type Resource<O extends Operation> = (typeof OPERATIONS)[O]["resource"];
-type Place<O extends Operation> = `${Resource<O>}.${(typeof OPERATIONS)[O]["verb"]}`;
-/** A paged operation gives its page at its place and every item at `<resource>.iterate`. */
-type Member<O extends Operation> = O extends Paged
-  ? At<Place<O>, (request?: PageRequest) => Promise<Page<ItemOf<O>>>> &
-      At<`${Resource<O>}.iterate`, (options?: IterateOptions) => AsyncGenerator<ItemOf<O>>>
-  : O extends Read
-    ? At<Place<O>, Method<O>>
-    : never;
-type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-/** Every operation its record reads, at its place: what `derive` builds. */
-type Derived = Intersection<Member<Operation>>;
 
 /** The client: each operation at `<resource>.<verb>` of its record; the methods' docs are AssessClient's. */
 export class Client implements AssessClient {
@@ -78,10 +56,10 @@ export class Client implements AssessClient {
   readonly testLinks = this.derived.testLinks;
 
   readonly reports = {
-    get: (testInvitationId: number, options: { reportType?: 1 | 2 | 3 } = {}): Promise<s.Report> =>
+    get: ((testInvitationId, options = {}) =>
       this.api.call("getReport", [testInvitationId], undefined, {
         query: { reportType: options.reportType },
-      }),
+      })) satisfies AssessClient["reports"]["get"],
     pdf: ((testInvitationId: number, download?: Download): Promise<Buffer | number> => {
       if (download) return this.api.getReportPdf(testInvitationId, download);
       const chunks: Uint8Array[] = [];
@@ -125,10 +103,10 @@ export class Client implements AssessClient {
       (await import("./bulk.js")).upsertRows(this.api, this.env, ...args),
     certificates: {
       ...this.derived.employees.certificates,
-      list: (employeeId: number, options: { includeSkills?: boolean } = {}): Promise<t.Fields[]> =>
+      list: ((employeeId, options = {}) =>
         this.api.call("listCertificates", [employeeId], undefined, {
           query: { includeSkills: options.includeSkills === true || undefined },
-        }),
+        })) satisfies AssessClient["employees"]["certificates"]["list"],
     },
     /** `data` is called again for each attempt (a retry sends the body anew). */
     uploadResume: (
@@ -185,23 +163,3 @@ function derive(client: { readonly api: Api }): Derived {
   }
   return tree as Derived;
 }
-
-/** A derived method that AssessClient (types.ts) does not declare: the places of those, `never` when none. */
-type Undeclared<D, P> = {
-  [K in keyof D]: K extends keyof P
-    ? D[K] extends (...args: never[]) => unknown
-      ? never
-      : Undeclared<D[K], P[K]>
-    : K;
-}[keyof D];
-/** Consumers see only what AssessClient declares: a new operation fails here until given its line in types.ts. */
-function declared<_Missing extends never>(): void {}
-declared<Undeclared<Derived, AssessClient>>();
-
-/**
- * types.ts's TestSettings is written out by hand (its 0/1 switches are SETTING_FLAGS'): the compiler checks here
- * that it is exactly its schema's type, both ways. The build writes out the others (sdk/written-types.mjs).
- */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-function same<A, B>(_proof: Same<A, B>): void {}
-same<t.TestSettings, s.TestSettings>(true);

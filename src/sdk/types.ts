@@ -4,12 +4,16 @@
  * the build, from the schema itself, so they cannot drift apart; sdk/client.ts has the compiler check that the
  * client implements `AssessClient`.
  */
+import type { BodyOf, ItemOf, Paged, PathArgs, Read, ResultOf } from "../api/endpoints.js";
+import type { OPERATIONS, Operation } from "../api/operations/index.js";
 import type * as s from "../api/schemas.js";
 import type * as z from "../parse/zod.js";
+// biome-ignore lint/correctness/noUnusedImports: the written-out TestSettings names it (sdk/written-types.mjs)
 import type { SETTING_FLAGS } from "../spec/settings-flags.js";
 
 // Requests (strict: exactly the documented fields, checked before anything is sent)
 
+// biome-ignore lint/correctness/noUnusedVariables: the written-out TestSettings and requests name it (sdk/written-types.mjs)
 type Flag = z.infer<typeof s.Flag>;
 // biome-ignore lint/correctness/noUnusedVariables: the written-out request types name it (sdk/written-types.mjs)
 type ProctoringMode = z.infer<typeof s.ProctoringMode>;
@@ -39,12 +43,7 @@ export type TestSection = z.infer<typeof s.TestSection>;
 /** One test as `tests.get` gives it: a listed test's fields, its number of questions and its sections. */
 export type TestDetail = z.infer<typeof s.TestDetail>;
 
-export type TestSettings = {
-  testName?: string;
-  testAliasName?: string | null;
-  typeOfTest?: 1 | 2;
-  [field: string]: unknown;
-} & Partial<Record<(typeof SETTING_FLAGS)[number], Flag>>;
+export type TestSettings = z.infer<typeof s.TestSettings>;
 
 export type Invitation = z.infer<typeof s.Invitation>;
 export type TestLink = z.infer<typeof s.TestLink>;
@@ -62,7 +61,7 @@ export interface CallbacksOutcome {
 }
 
 /** A record the service answers without a documented shape (a test, an employee, a certificate). */
-export type Fields = Record<string, unknown>;
+export type Fields = z.infer<typeof s.AnyRecord>;
 
 // Pages, spans, bulk runs
 
@@ -179,105 +178,152 @@ export interface Upload {
   describe: unknown;
 }
 
-// The client
+// The client, written out by the build as an interface (sdk/written-types.mjs): each member typed `FromRecord`
+// as its record's operation's method, the others as they are here.
 
-export interface AssessClient {
-  readonly tests: {
-    /** One page of the account's tests. */
-    list(request?: PageRequest): Promise<Page<Test>>;
-    /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
-    iterate(options?: IterateOptions): AsyncGenerator<Test>;
-    /** One test: its name, duration, number of questions and sections. */
-    get(testId: number): Promise<TestDetail>;
-    settings: {
-      get(testId: number): Promise<TestSettings>;
-      update(testId: number, settings: Fields): Promise<Fields | undefined>;
-    };
-  };
-  readonly invitations: {
-    /** Invites one candidate to a test. */
-    create(testId: number, body: InviteBody): Promise<Invitation>;
-    cancel(testInvitationId: number): Promise<Fields>;
-    reattempt(testInvitationId: number, body: ReattemptBody): Promise<Fields>;
-    /**
-     * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
-     * to 1000, and tells what became of each row.
-     */
-    bulk(
-      testId: number,
-      rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
-      options?: BulkOptions & { settings?: InviteSettings },
-    ): Promise<BulkOutcome<BulkCandidate>>;
-  };
-  readonly testLinks: {
-    list(testId: number): Promise<TestLink[]>;
-    get(testId: number, testLinkId: number): Promise<TestLink>;
-    create(testId: number, body: TestLinkBody): Promise<TestLink>;
-    update(testId: number, testLinkId: number, body: TestLinkBody): Promise<TestLink>;
-    /** Invites a candidate through a test link. */
-    invite(testId: number, testLinkId: number, body: LinkInviteBody): Promise<Invitation>;
-  };
-  readonly reports: {
-    /** `reportType`: what the report breaks the score down by: 1 sections, 2 skills, 3 both. */
-    get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
-    /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
-    pdf: {
-      (testInvitationId: number): Promise<Uint8Array>;
-      (testInvitationId: number, download: Download): Promise<number>;
-    };
-  };
-  readonly attempts: {
-    /** The attempts of a span of any length, in time order (one call per 30 days, a few at once). */
-    list(span: AttemptSpan): Promise<TestAttempt[]>;
-    /** The same one by one, as the windows' answers arrive. */
-    iterate(span: AttemptSpan): AsyncGenerator<TestAttempt>;
-    /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
-    pages(span: AttemptSpan): AsyncGenerator<TestAttempt[]>;
-  };
-  readonly callbacks: {
-    /** Asks the service to send again the callbacks of up to 100 invitations. */
-    process(testInvitationIds: number[]): Promise<CallbacksOutcome>;
-  };
-  readonly users: {
-    create(body: UserCreateBody): Promise<User>;
-    update(body: UserUpdateBody): Promise<User>;
-    setStatus(body: UserStatusBody): Promise<User>;
-  };
-  readonly gdpr: {
-    /** Masks a candidate's personal data; resolves to the service's message. */
-    mask(body: GdprBody): Promise<string>;
-  };
-  readonly employees: {
-    list(request?: PageRequest): Promise<Page<Fields>>;
-    iterate(options?: IterateOptions): AsyncGenerator<Fields>;
-    /**
-     * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
-     * to 100, and tells what became of each row. Each is checked as an item of `assess employees upsert`'s JSON
-     * file: dates `YYYY-MM-DD` or ISO 8601, sent as `YYYY-MM-DDTHH:mm:ssZ`.
-     */
-    upsert(
-      rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,
-      options?: BulkOptions,
-    ): Promise<BulkOutcome<EmployeeUpsertItem>>;
-    setStatus(employeeId: number, body: Fields): Promise<Fields>;
-    /** The employee's report of a test. */
-    report(employeeId: number, testId: number): Promise<Report>;
-    skillsProfile(employeeId: number): Promise<Fields>;
-    skillsProfiles: {
-      list(request?: PageRequest): Promise<Page<Fields>>;
-      iterate(options?: IterateOptions): AsyncGenerator<Fields>;
-    };
-    skillGap(employeeId: number): Promise<Fields>;
-    certificates: {
-      list(employeeId: number, options?: { includeSkills?: boolean }): Promise<Fields[]>;
-      add(employeeId: number, body: Fields): Promise<Fields>;
-    };
-    assignLearning(employeeId: number, body: Fields): Promise<Fields>;
-    uploadResume(employeeId: number, upload: Upload): Promise<Fields>;
-  };
-  /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
-  close(): Promise<void>;
+/**
+ * A member of the client that is the operation of its place's record (api/operations/): its path's parameters,
+ * then its body (named `body` unless given), resolving to what the record's `read` returns; a paged one's page,
+ * and `iterate` beside it (every item).
+ */
+interface FromRecord<Body extends string = "body"> {
+  readonly fromRecord: Body;
 }
+
+/** An operation as a method of the client: its path parameters in the path's order, then its body if any. */
+type Method<O extends Read> = (
+  ...args: [...PathArgs<O>, ...([BodyOf<O>] extends [never] ? [] : [body: BodyOf<O>])]
+) => Promise<ResultOf<O>>;
+/** `{ tests: { settings: { get: T } } }` from `"tests.settings.get"`. */
+type At<Place extends string, T> = Place extends `${infer Head}.${infer Rest}`
+  ? { [K in Head]: At<Rest, T> }
+  : { [K in Place]: T };
+type Resource<O extends Operation> = (typeof OPERATIONS)[O]["resource"];
+type Place<O extends Operation> = `${Resource<O>}.${(typeof OPERATIONS)[O]["verb"]}`;
+/** A paged operation gives its page at its place and every item at `<resource>.iterate`. */
+type Member<O extends Operation> = O extends Paged
+  ? At<Place<O>, (request?: PageRequest) => Promise<Page<ItemOf<O>>>> &
+      At<`${Resource<O>}.iterate`, (options?: IterateOptions) => AsyncGenerator<ItemOf<O>>>
+  : O extends Read
+    ? At<Place<O>, Method<O>>
+    : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/**
+ * Every operation its record reads, at its place: what sdk/client.ts derives.
+ * @internal
+ */
+export type Derived = Intersection<Member<Operation>>;
+/** `members` with each `FromRecord` one as `derived` has it at the same place (`never` if it has none). */
+type Resolved<Members, D> = {
+  [K in keyof Members]: Members[K] extends FromRecord<string>
+    ? K extends keyof D
+      ? D[K]
+      : never
+    : Members[K] extends (...args: never[]) => unknown
+      ? Members[K]
+      : Resolved<Members[K], K extends keyof D ? D[K] : unknown>;
+};
+
+export type AssessClient = Resolved<
+  {
+    readonly tests: {
+      /** One page of the account's tests. */
+      list: FromRecord;
+      /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
+      iterate: FromRecord;
+      /** One test: its name, duration, number of questions and sections. */
+      get: FromRecord;
+      settings: {
+        get: FromRecord;
+        update: FromRecord<"settings">;
+      };
+    };
+    readonly invitations: {
+      /** Invites one candidate to a test. */
+      create: FromRecord;
+      cancel: FromRecord;
+      reattempt: FromRecord;
+      /**
+       * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
+       * to 1000, and tells what became of each row.
+       */
+      bulk(
+        testId: number,
+        rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
+        options?: BulkOptions & { settings?: InviteSettings },
+      ): Promise<BulkOutcome<BulkCandidate>>;
+    };
+    readonly testLinks: {
+      list: FromRecord;
+      get: FromRecord;
+      create: FromRecord;
+      update: FromRecord;
+      /** Invites a candidate through a test link. */
+      invite: FromRecord;
+    };
+    readonly reports: {
+      /** `reportType`: what the report breaks the score down by: 1 sections, 2 skills, 3 both. */
+      get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
+      /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
+      pdf: {
+        (testInvitationId: number): Promise<Uint8Array>;
+        (testInvitationId: number, download: Download): Promise<number>;
+      };
+    };
+    readonly attempts: {
+      /** The attempts of a span of any length, in time order (one call per 30 days, a few at once). */
+      list(span: AttemptSpan): Promise<TestAttempt[]>;
+      /** The same one by one, as the windows' answers arrive. */
+      iterate(span: AttemptSpan): AsyncGenerator<TestAttempt>;
+      /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
+      pages(span: AttemptSpan): AsyncGenerator<TestAttempt[]>;
+    };
+    readonly callbacks: {
+      /** Asks the service to send again the callbacks of up to 100 invitations. */
+      process(testInvitationIds: number[]): Promise<CallbacksOutcome>;
+    };
+    readonly users: {
+      create: FromRecord;
+      update: FromRecord;
+      setStatus: FromRecord;
+    };
+    readonly gdpr: {
+      /** Masks a candidate's personal data; resolves to the service's message. */
+      mask: FromRecord;
+    };
+    readonly employees: {
+      list: FromRecord;
+      iterate: FromRecord;
+      /**
+       * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
+       * to 100, and tells what became of each row. Each is checked as an item of `assess employees upsert`'s JSON
+       * file: dates `YYYY-MM-DD` or ISO 8601, sent as `YYYY-MM-DDTHH:mm:ssZ`.
+       */
+      upsert(
+        rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,
+        options?: BulkOptions,
+      ): Promise<BulkOutcome<EmployeeUpsertItem>>;
+      setStatus: FromRecord;
+      /** The employee's report of a test. */
+      report: FromRecord;
+      skillsProfile: FromRecord;
+      skillsProfiles: {
+        list: FromRecord;
+        iterate: FromRecord;
+      };
+      skillGap: FromRecord;
+      certificates: {
+        list(employeeId: number, options?: { includeSkills?: boolean }): Promise<Fields[]>;
+        add: FromRecord;
+      };
+      assignLearning: FromRecord;
+      uploadResume(employeeId: number, upload: Upload): Promise<Fields>;
+    };
+    /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
+    close(): Promise<void>;
+  },
+  Derived
+>;
 
 export interface CreateClientOptions {
   /** The API key (sent as `x-api-key`); else ASSESS_API_KEY, else the profile's. */

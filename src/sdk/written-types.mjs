@@ -3,14 +3,17 @@
  * each type that is a schema's (`type Test = z.infer<typeof s.Test>`, or `z.input` for a request) written out
  * as plain declarations, as a consumer has no zod. A schema that another one holds and that has such a line is
  * written as its name (Flag, ProctoringMode, TestSection); a schema extending another's fields (all of them,
- * first) `extends` it.
+ * first) `extends` it; fields named by a list that types.ts imports (SETTING_FLAGS) as a `Partial<Record<…>>`
+ * of it. `AssessClient` is written as an interface: each member typed `FromRecord` as the method of its place's
+ * operation record (its path's parameters, its body, the return type its `read` is written with).
  */
+
+import ts from "typescript";
 
 /** A schema's type, with its JSDoc: `(export )type Name = z.infer<typeof s.Schema>;` on one line. */
 const ALIAS =
   /^(\/\*\*(?:[^*]|\*(?!\/))*\*\/\n)?(export )?type (\w+) = z\.(?:infer|input)<typeof s\.(\w+)>;$/gm;
 const ANY_OTHER = "[field: string]: unknown;";
-const IMPORTS = /^import type \* as [sz] from "[^"]+";\n/gm;
 
 /**
  * A type's JSDoc without its `@field name text` lines, and those as `{ name: text }`: what the written-out
@@ -36,8 +39,12 @@ function fieldNotes(jsdoc) {
   return { doc, notes };
 }
 
-/** `source` (types.ts) with its schemas' types written out; `schemas` is api/schemas.ts loaded. */
-export function writtenTypes(source, schemas) {
+/**
+ * `source` (types.ts) with its schemas' types and its client written out; `schemas` is api/schemas.ts loaded,
+ * `lists` the arrays types.ts imports by name, `operations` api/operations/index.ts loaded, `answers` the return
+ * type of each operation's `read` as written (answerTypes).
+ */
+export function writtenTypes(source, schemas, { lists = {}, operations, answers = {} } = {}) {
   const aliases = [...source.matchAll(ALIAS)].map(([, , , name, schema]) => {
     if (!schemas[schema]) throw new Error(`src/sdk/types.ts: ${name}: api/schemas.ts has no ${schema}`);
     return { name, schema: schemas[schema] };
@@ -100,6 +107,17 @@ export function writtenTypes(source, schemas) {
     return def.type === "lazy" ? object(def.getter()) : def.type === "object" ? def : undefined;
   }
 
+  /** The list that names some of an object's fields, all of one optional type: `[list, their type]`. */
+  function listed(def) {
+    for (const [list, keys] of Object.entries(lists)) {
+      const values = keys.map((key) => def.shape[key]?._zod.def);
+      if (values.some((value) => value?.type !== "optional")) continue;
+      const types = new Set(values.map((value) => type(value.innerType)));
+      if (types.size === 1) return [list, keys, [...types][0]];
+    }
+    return undefined;
+  }
+
   const declaration = (jsdoc = "", exported = "", name) => {
     const { doc, notes } = fieldNotes(jsdoc);
     const schema = aliases.find((alias) => alias.name === name).schema;
@@ -108,6 +126,16 @@ export function writtenTypes(source, schemas) {
       if (!def?.shape[key]) throw new Error(`src/sdk/types.ts: ${name} has no field ${key} to note`);
     }
     if (!def) return `${doc}${exported}type ${name} = ${type(schema, true)};`;
+    const list = listed(def);
+    if (list) {
+      const [listName, keys, of] = list;
+      const rest = {
+        ...def,
+        shape: Object.fromEntries(Object.entries(def.shape).filter(([key]) => !keys.includes(key))),
+      };
+      const lines = fields(rest).map((line) => `  ${line}\n`);
+      return `${doc}${exported}type ${name} = {\n${lines.join("")}} & Partial<Record<(typeof ${listName})[number], ${of}>>;`;
+    }
     const lines = fields(def);
     const named = lines.filter((line) => line !== ANY_OTHER);
     // A type written before whose fields are this one's first, and that keeps others alike: this one extends it.
@@ -126,7 +154,169 @@ export function writtenTypes(source, schemas) {
     });
     return `${doc}${exported}${head} {\n${noted.join("\n")}\n}`;
   };
-  return source
-    .replace(ALIAS, (_, doc, exported, name) => declaration(doc, exported, name))
-    .replace(IMPORTS, "");
+  const written = operations ? writtenClient(source, operations, answers, schemas, names) : source;
+  return withoutUnusedImports(
+    written.replace(ALIAS, (_, doc, exported, name) => declaration(doc, exported, name)),
+  );
+}
+
+/**
+ * `source` without the imports its published declarations do not use (the exported ones, but `@internal`, and
+ * the local ones they name): the compiler would drop them, and the file's JSDoc with the first.
+ */
+function withoutUnusedImports(source) {
+  const file = ts.createSourceFile("types.ts", source, ts.ScriptTarget.Latest, true);
+  const locals = new Map();
+  const roots = [];
+  for (const statement of file.statements) {
+    if (ts.isImportDeclaration(statement)) continue;
+    const exported = statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const internal = ts.getJSDocTags(statement).some((tag) => tag.tagName.text === "internal");
+    if (exported && !internal) roots.push(statement);
+    else if (statement.name) locals.set(statement.name.text, statement);
+  }
+  const used = new Set();
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && !used.has(node.text)) {
+      used.add(node.text);
+      if (locals.has(node.text)) visit(locals.get(node.text));
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const root of roots) visit(root);
+  const unused = file.statements.filter((statement) => {
+    if (!ts.isImportDeclaration(statement)) return false;
+    const { name, namedBindings } = statement.importClause ?? {};
+    const names = [
+      ...(name ? [name.text] : []),
+      ...(namedBindings && ts.isNamespaceImport(namedBindings) ? [namedBindings.name.text] : []),
+      ...(namedBindings && ts.isNamedImports(namedBindings)
+        ? namedBindings.elements.map((e) => e.name.text)
+        : []),
+    ];
+    return !names.some((n) => used.has(n));
+  });
+  let text = source;
+  for (const statement of unused.reverse()) {
+    const end = text[statement.end] === "\n" ? statement.end + 1 : statement.end;
+    text = text.slice(0, statement.getStart(file)) + text.slice(end);
+  }
+  return text;
+}
+
+/**
+ * The return type each operation's `read` is written with (`s.Report`, `Fields | undefined`), by operation:
+ * `source` is api/operations/index.ts (parsed by the TypeScript compiler, without checking its types).
+ */
+export function answerTypes(source) {
+  const file = ts.createSourceFile("index.ts", source, ts.ScriptTarget.Latest, true);
+  const functions = new Map();
+  let table;
+  for (const statement of file.statements) {
+    if (ts.isFunctionDeclaration(statement) && statement.name) functions.set(statement.name.text, statement);
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const { name, initializer } of statement.declarationList.declarations) {
+      if (name.text === "OPERATIONS") table = initializer;
+      else if (initializer && ts.isArrowFunction(initializer)) functions.set(name.text, initializer);
+    }
+  }
+  while (table && !ts.isObjectLiteralExpression(table)) table = table.expression;
+  if (!table) throw new Error("src/api/operations/index.ts: no OPERATIONS object found");
+  const answers = {};
+  for (const property of table.properties) {
+    const fields = property.initializer?.arguments?.[2];
+    const read = fields?.properties?.find((field) => field.name?.text === "read");
+    if (!read) continue;
+    const fn = ts.isIdentifier(read.initializer) ? functions.get(read.initializer.text) : read.initializer;
+    if (!fn?.type) {
+      throw new Error(
+        `src/api/operations/index.ts: ${property.name.text}: write the return type of its read (the SDK's declarations show it)`,
+      );
+    }
+    answers[property.name.text] = fn.type.getText(file);
+  }
+  return answers;
+}
+
+/**
+ * `export type AssessClient = Resolved<{ …members… }, Derived>;` as `export interface AssessClient { … }`, each
+ * `name: FromRecord` (or `FromRecord<"param">`: its body's name) member as its place's operation's method. An
+ * operation record whose place is no member is refused: the client would have a method its types do not show.
+ */
+function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas, names) {
+  const file = ts.createSourceFile("types.ts", source, ts.ScriptTarget.Latest, true);
+  const alias = file.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === "AssessClient");
+  const literal = alias?.type.typeArguments?.[0];
+  if (!literal || !ts.isTypeLiteralNode(literal)) {
+    throw new Error("src/sdk/types.ts: no `export type AssessClient = Resolved<{ …members… }, Derived>;`");
+  }
+  const records = Object.entries(OPERATIONS);
+  const byPlace = new Map(records.map(([operation, r]) => [`${r.resource}.${r.verb}`, [operation, r]]));
+  const named = (schema, what) => {
+    const name = names.get(schema._zod.def);
+    if (!name) throw new Error(`src/sdk/types.ts: ${what}: its schema has no type of its own here`);
+    return name;
+  };
+  const answer = (operation) =>
+    answers[operation].replace(/\bs\.(\w+)/g, (_, schema) => named(schemas[schema], `${operation}'s answer`));
+
+  /** The method of the record at `place` (`body`: its body's name), after its name. */
+  function method(place, body) {
+    const verb = place.slice(place.lastIndexOf(".") + 1);
+    const found =
+      byPlace.get(place) ??
+      (verb === "iterate"
+        ? records.find(([, r]) => r.pagination && `${r.resource}.iterate` === place)
+        : undefined);
+    if (!found)
+      throw new Error(`src/sdk/types.ts: AssessClient's ${place} is FromRecord, but no record is there`);
+    const [operation, r] = found;
+    if (r.pagination) {
+      const item = named(r.pagination.items, `${operation}'s items`);
+      return verb === "iterate" && !byPlace.has(place)
+        ? `(options?: IterateOptions): AsyncGenerator<${item}>`
+        : `(request?: PageRequest): Promise<Page<${item}>>`;
+    }
+    if (!r.read)
+      throw new Error(`src/sdk/types.ts: ${operation} (${place}) has no read: write its member out`);
+    const params = pathParameters(r.path).map((name) => `${name}: number`);
+    if (r.body === "fields") params.push(`${body}: ${named(schemas.AnyRecord, `${operation}'s body`)}`);
+    else if (r.body && r.body !== "empty") params.push(`${body}: ${named(r.body, `${operation}'s body`)}`);
+    return `(${params.join(", ")}): Promise<${answer(operation)}>`;
+  }
+
+  const places = new Set();
+  const edits = [];
+  (function walk(node, path) {
+    for (const member of node.members) {
+      const name = member.name && ts.isPropertyName(member.name) ? member.name.text : undefined;
+      if (name === undefined) continue;
+      const place = [...path, name].join(".");
+      const type = ts.isPropertySignature(member) ? member.type : undefined;
+      if (type && ts.isTypeLiteralNode(type) && type.members.some((m) => m.name)) {
+        walk(type, [...path, name]);
+        continue;
+      }
+      places.add(place);
+      if (type && ts.isTypeReferenceNode(type) && type.typeName.getText(file) === "FromRecord") {
+        const param = type.typeArguments?.[0];
+        const body = param ? JSON.parse(param.getText(file)) : "body";
+        edits.push([member.getStart(file), member.end, `${name}${method(place, body)};`]);
+      }
+    }
+  })(literal, []);
+  for (const [operation, r] of records) {
+    const place = `${r.resource}.${r.verb}`;
+    if (!places.has(place)) {
+      throw new Error(
+        `src/api/operations/index.ts: ${operation} is at client.${place}, which AssessClient (src/sdk/types.ts) does not show: give it its member there`,
+      );
+    }
+  }
+  let text = source.slice(literal.getStart(file), literal.end);
+  for (const [start, end, replacement] of edits.reverse()) {
+    const at = start - literal.getStart(file);
+    text = text.slice(0, at) + replacement + text.slice(end - literal.getStart(file));
+  }
+  return `${source.slice(0, alias.getStart(file))}export interface AssessClient ${text}${source.slice(alias.end)}`;
 }

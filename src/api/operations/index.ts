@@ -2,12 +2,13 @@
  * Every operation of both services, one record each (what a record holds is written first): the only place its
  * method and path are spelled. The API layer (api/endpoints.ts) sends and reads it by its record, the SDK's
  * client (sdk/client.ts) puts it at `client.<resource>.<verb>`, `assess openapi` documents it and `assess mcp`
- * offers it as a tool. Adding one: its record, its sandbox route, its verb under src/commands/; the SDK's
- * public interface (sdk/types.ts, written out) shows it once given its line there, and a write is an MCP tool
- * once mcp/operations.ts names its group.
+ * offers it as a tool. Adding one: its record, its sandbox route, its verb under src/commands/; its member in
+ * the SDK's AssessClient (sdk/types.ts: `verb: FromRecord`, its place in the order the declarations show; the
+ * build writes its method from this record and refuses a record with none), and a write is an MCP tool once
+ * mcp/operations.ts names its group. The SDK's declarations show a read's return type as it is written here.
  */
 import { type Fields, field, isRecord } from "../../fields.js";
-import * as z from "../../parse/zod.js";
+import type * as z from "../../parse/zod.js";
 import { EMPLOYEE_STATUSES } from "../../spec/employee-statuses.js";
 import { MAX_BULK_CANDIDATES, MAX_CALLBACK_IDS, MAX_UPSERT_EMPLOYEES } from "../../spec/limits.js";
 import { type Answer, isHtml, notJsonError, read, readList } from "../read.js";
@@ -124,8 +125,6 @@ function pageParameter(name: string, description: string): QueryParameter {
   return param;
 }
 
-const AnyRecord = z.record(z.string(), z.unknown());
-
 /** An answer as a record: an empty one (204 No Content) is no field at all. */
 function asRecord(data: unknown): Fields {
   if (data === undefined) return {};
@@ -239,7 +238,7 @@ export const OPERATIONS = {
     description:
       "A test's settings: name, alias, type (1 multiple questions, 2 single question) and its 0/1 switches (1 yes, 0 no) such as randomQuestions, copyPaste, candidateFeedback.",
     effect: "read",
-    read: (answer: Answer): s.TestSettings => read(s.TestSettings, answer, "test settings") as s.TestSettings,
+    read: (answer: Answer): s.TestSettings => read(s.TestSettings, answer, "test settings"),
     response: "TestSettings",
   }),
   updateSettings: op("POST /v3/tests/{testId}/settings", "tests.settings.update", {
@@ -373,7 +372,7 @@ export const OPERATIONS = {
     summary: "List employees",
     description: "One page of the account's employees, with their profile, organisation and job details.",
     effect: "read",
-    ...paged("PageNumber", "PageSize", AnyRecord, ["employees"], "employees"),
+    ...paged("PageNumber", "PageSize", s.AnyRecord, ["employees"], "employees"),
     response: "SkillsPage",
   }),
   getSkillsProfile: op("GET /employees/{employeeId}/skills-profile", "employees.skillsProfile", {
@@ -397,7 +396,7 @@ export const OPERATIONS = {
     description: "The certificates stored of an employee, with their skills if asked.",
     effect: "read",
     query: [query("includeSkills", { type: "boolean" }, "include the skills related to each certificate")],
-    read: (answer: Answer): Fields[] => readList(AnyRecord, answer, ["certificates"], "certificates"),
+    read: (answer: Answer): Fields[] => readList(s.AnyRecord, answer, ["certificates"], "certificates"),
     response: "CertificateList",
   }),
   setEmployeeStatus: op("PATCH /employees/{employeeId}/status", "employees.setStatus", {
@@ -445,7 +444,7 @@ export const OPERATIONS = {
     summary: "List employees with their skills profiles",
     description: "One page of employees with their skills profiles.",
     effect: "read",
-    ...paged("PageNumber", "PageSize", AnyRecord, ["employees", "skillsProfiles"], "skills profiles"),
+    ...paged("PageNumber", "PageSize", s.AnyRecord, ["employees", "skillsProfiles"], "skills profiles"),
     response: "SkillsPage",
   }),
   assignLearning: op("POST /employees/{employeeId}/learning/assign", "employees.assignLearning", {
