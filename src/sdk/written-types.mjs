@@ -240,8 +240,9 @@ export function answerTypes(source) {
 
 /**
  * `export type AssessClient = Resolved<{ …members… }, Derived>;` as `export interface AssessClient { … }`, each
- * `name: FromRecord` (or `FromRecord<"param">`: its body's name) member as its place's operation's method. An
- * operation record whose place is no member is refused: the client would have a method its types do not show.
+ * `name: FromRecord` (or `FromRecord<"param">`: its body's name) member as its place's operation's method. A
+ * record whose place is no member is written at the end of its resource's members (a resource of its own at the
+ * end if there is none), its summary as its comment: adding an operation is adding its record.
  */
 function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas, names) {
   const file = ts.createSourceFile("types.ts", source, ts.ScriptTarget.Latest, true);
@@ -287,7 +288,10 @@ function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas,
 
   const places = new Set();
   const edits = [];
+  /** Each resource's type literal (`""` the client's own), where a record with no member is added. */
+  const literals = new Map();
   (function walk(node, path) {
+    literals.set(path.join("."), node);
     for (const member of node.members) {
       const name = member.name && ts.isPropertyName(member.name) ? member.name.text : undefined;
       if (name === undefined) continue;
@@ -305,16 +309,39 @@ function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas,
       }
     }
   })(literal, []);
-  for (const [operation, r] of records) {
+  const added = new Map();
+  for (const [, r] of records) {
     const place = `${r.resource}.${r.verb}`;
-    if (!places.has(place)) {
-      throw new Error(
-        `src/api/operations/index.ts: ${operation} is at client.${place}, which AssessClient (src/sdk/types.ts) does not show: give it its member there`,
+    if (places.has(place)) continue;
+    const doc = `/** ${r.summary.replace(/\*\//g, "*\\/")} */`;
+    const members = [`${doc}\n${r.verb}${method(place)};`];
+    if (r.pagination && !places.has(`${r.resource}.iterate`))
+      members.push(
+        `/** Every item of ${r.verb}, page after page. */\niterate${method(`${r.resource}.iterate`)};`,
       );
-    }
+    const path = r.resource.split(".");
+    let at = path.length;
+    while (!literals.has(path.slice(0, at).join("."))) at--;
+    const key = path.slice(0, at).join(".");
+    const nested = path.slice(at).reduceRight(
+      (inner, name, n) => [
+        `${at + n === 0 ? "readonly " : ""}${name}: {`,
+        ...inner.map((line) => `  ${line}`),
+        "};",
+      ],
+      members.flatMap((member) => member.split("\n")),
+    );
+    added.set(key, [...(added.get(key) ?? []), ...nested]);
+  }
+  for (const [key, lines] of added) {
+    const node = literals.get(key);
+    const close = node.end - 1;
+    const lineStart = source.lastIndexOf("\n", close) + 1;
+    const indent = `${source.slice(lineStart, close)}  `;
+    edits.push([lineStart, lineStart, lines.map((line) => `${indent}${line}\n`).join("")]);
   }
   let text = source.slice(literal.getStart(file), literal.end);
-  for (const [start, end, replacement] of edits.reverse()) {
+  for (const [start, end, replacement] of edits.sort(([a], [b]) => b - a)) {
     const at = start - literal.getStart(file);
     text = text.slice(0, at) + replacement + text.slice(end - literal.getStart(file));
   }
