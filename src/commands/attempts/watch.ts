@@ -144,7 +144,13 @@ async function run(ctx: Context, o: Options, _args: unknown, command?: Command):
       "Give the one the letters go to now, e.g. --forward https://example.com/hooks/assess.",
     );
   }
-  const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
+  // With --rules, a secret signs what the rules forward to plain URLs.
+  const plainForward = rules?.rules.some((rule) =>
+    rule.actions.some((action) => action.kind === "forward" && action.destination.kind === "json"),
+  );
+  const signer = rules
+    ? signerFor("a rule's forward", plainForward ? "json" : undefined, o.signingSecret, ctx.io.env)
+    : signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
   if (o.exec !== undefined || o.forward !== undefined || rules !== undefined)
     ctx.planWithReads(`Reading attempts to show what ${rules ? "--rules" : "--exec or --forward"} would do`);

@@ -41,6 +41,12 @@ import { type Destination, describeDestination, parseDestination } from "../forw
 export const MAX_RULES_BYTES = 1024 * 1024;
 /** Deeper nesting than a rules file needs (it needs 6) is refused before it is walked further. */
 const MAX_DEPTH = 16;
+/**
+ * Checked on the text before the YAML parser sees it (it recurses: 10,000 nested brackets exhaust its memory):
+ * brackets ([ {) open at once, and columns of a line's indentation (spaces, `-`, `?`).
+ */
+const MAX_FLOW_DEPTH = 16;
+const MAX_INDENT_COLUMNS = 64;
 /** Aliases (`*name`) followed: enough to share a few actions, too few to blow up (billion laughs). */
 const MAX_ALIASES = 64;
 /** Nodes visited, aliases followed included. */
@@ -157,6 +163,13 @@ export function readRules(file: string): Rules {
 
 /** Parses the text of a rules file; paths (`append`) are taken from `base`, the file's folder. */
 export function parseRules(text: string, base: string): { rules: Rule[]; problems: RuleProblem[] } {
+  const deep = tooDeep(text);
+  if (deep !== undefined) {
+    return {
+      rules: [],
+      problems: [{ line: deep, key: "", message: "nested deeper than a rules file needs: refused unread" }],
+    };
+  }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const problems: RuleProblem[] = [];
@@ -171,6 +184,57 @@ export function parseRules(text: string, base: string): { rules: Rule[]; problem
 }
 
 type N = Node | null | undefined;
+
+/**
+ * The first line nesting deeper than MAX_FLOW_DEPTH brackets or indented beyond MAX_INDENT_COLUMNS. A scan of
+ * the text, not a parse: quotes start only where a scalar may, `#` after a blank; a bracket within a plain
+ * scalar counts too (a rules file has none to spare).
+ */
+function tooDeep(text: string): number | undefined {
+  let line = 1;
+  let depth = 0;
+  let indent = 0;
+  let atStart = true;
+  let comment = false;
+  let quote: string | undefined;
+  let previous = "\n";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") {
+      line++;
+      indent = 0;
+      atStart = true;
+      comment = false;
+      previous = c;
+      continue;
+    }
+    if (comment) continue;
+    if (quote !== undefined) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) {
+        if (quote === "'" && text[i + 1] === "'") i++;
+        else quote = undefined;
+      }
+      continue;
+    }
+    if (atStart) {
+      if (c === " " || c === "\t" || c === "-" || c === "?") {
+        if (++indent > MAX_INDENT_COLUMNS) return line;
+        previous = c === "-" || c === "?" ? c : previous;
+        continue;
+      }
+      atStart = false;
+    }
+    if (c === "#" && /\s/.test(previous)) comment = true;
+    else if ((c === '"' || c === "'") && /[\s:,[{?-]/.test(previous)) quote = c;
+    else if (c === "[" || c === "{") {
+      if (++depth > MAX_FLOW_DEPTH) return line;
+    } else if ((c === "]" || c === "}") && depth > 0) depth--;
+    if (c !== " " && c !== "\t") previous = c;
+    else previous = " ";
+  }
+  return undefined;
+}
 
 /** Walks the document's nodes with their lines, noting each problem under its key. */
 class Reader {
@@ -646,12 +710,13 @@ class Reader {
   }
 
   private problem(line: number, key: string, message: string): void {
-    this.problems.push({ line, key, message });
+    // Past a bound, what follows is not read: its problems would be made up.
+    if (!this.stopped) this.problems.push({ line, key, message });
   }
 
   /** A bound passed: one problem, and no more walking (what follows could be as large). */
   private stop(node: unknown, key: string, message: string): void {
-    if (!this.stopped) this.problem(this.line(node), key, message);
+    this.problem(this.line(node), key, message);
     this.stopped = true;
   }
 }
