@@ -280,6 +280,25 @@ describe("attempts watch --rules", () => {
     expect(lines(tmp.file("tried.txt"))).toEqual(Array(3).fill(`${other}:fails#1.exec`));
   });
 
+  it("a shortlist row neutralises a formula; a rule's command is killed past its timeout and its output capped", async () => {
+    const file = rulesFile([
+      "  - name: shortlist",
+      "    test: 1001",
+      "    actions:",
+      "      - append: shortlist.csv",
+      "      - exec: { command: [sh, -c, 'head -c 100000 /dev/zero | tr \"\\\\0\" x; sleep 30'], timeout: 1s }",
+    ]);
+    const id = await finishedAttempt("formula@example.com", "=HYPERLINK(\"http://x\")");
+    const r = await run(["attempts", "watch", "--once", "--rules", file]);
+    expect(r.code).toBe(1);
+    const [row] = rows(tmp.file("shortlist.csv"));
+    expect(Number(row![1])).toBe(id);
+    expect(readFileSync(tmp.file("shortlist.csv"), "utf8")).toContain(`,"'=HYPERLINK(""http://x"")",`);
+    expect(r.stderr).toContain(`of attempt ${id} failed (still running after 1s: killed); pending`);
+    expect(r.stderr).toContain("The command's output went on for 34464 more bytes: not shown");
+    expect(r.stderr.split("x".repeat(1000)).length).toBeLessThan(70);
+  });
+
   it("an invalid rules file names its line and key (exit 2) before anything is listed; --rules takes no --forward", async () => {
     const file = rulesFile([
       "  - name: advance",

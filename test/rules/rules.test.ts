@@ -5,6 +5,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
+import { evaluate } from "../../src/core/rules/evaluate.js";
 import { parseRules } from "../../src/core/rules/model.js";
 import { expectNoStack, finishedAttempt, startReceiver } from "../attempts/watch-helpers.js";
 import { useTempDir, useTestEnv } from "../helpers/cli.js";
@@ -177,6 +178,54 @@ describe("assess rules check", () => {
     const r = await run(["rules", "check", big]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/big\.yaml is \d+ bytes: a rules file is at most 1048576 \(1 MiB\)/);
+  });
+});
+
+describe("rules on a report", () => {
+  it("score bounds, statuses in any spelling and a section's share decide; the first unmet part is named", () => {
+    const { rules, problems } = parseRules(
+      [
+        "rules:",
+        "  - name: strong",
+        "    test: [1001, 1002]",
+        "    when: { score: { atLeast: 70, below: 95 }, status: [Complete, TestLeft] }",
+        "    actions: [{ append: a.csv }]",
+        "  - name: sql",
+        "    test: any",
+        "    when: { sections: { sql: { atLeast: 50 } } }",
+        "    actions: [{ append: a.csv }]",
+        "",
+      ].join("\n"),
+      "/tmp",
+    );
+    expect(problems).toEqual([]);
+    const attempt = { testInvitationId: 1, testId: 1001 };
+    const report = (score: number, Status: string, sql?: [number, number]) => ({
+      scorePercentage: score,
+      Status,
+      sections: sql ? [{ sectionName: "SQL ", candidateScore: sql[0], sectionScore: sql[1] }] : [],
+    });
+    const verdicts = (r: ReturnType<typeof report>, testId = 1001) =>
+      evaluate(rules, { ...attempt, testId }, r).map((v) => [v.rule.name, v.fires, v.why]);
+    expect(verdicts(report(70, "Completed", [5, 10]))).toEqual([
+      ["strong", true, undefined],
+      ["sql", true, undefined],
+    ]);
+    expect(verdicts(report(69.5, "Test Left", [4, 10]))).toEqual([
+      ["strong", false, "score 69.5 is below 70"],
+      ["sql", false, "section sql 40 is below 50"],
+    ]);
+    expect(verdicts(report(95, "Complete"))).toEqual([
+      ["strong", false, "score 95 is not below 95"],
+      ["sql", false, 'the report has no section "sql"'],
+    ]);
+    expect(verdicts(report(80, "Terminated"))[0]).toEqual([
+      "strong",
+      false,
+      "status Terminated is not Complete or TestLeft",
+    ]);
+    // Another test: only the rule of any test applies.
+    expect(verdicts(report(80, "Complete", [9, 10]), 1003)).toEqual([["sql", true, undefined]]);
   });
 });
 

@@ -108,10 +108,13 @@ export async function runCommand(ctx: Context, run: CommandRun): Promise<Outcome
     };
     let child: ChildProcessWithoutNullStreams;
     try {
+      // A bounded command runs in a process group of its own: at its timeout the group is killed, so what it
+      // started in the background (holding its output open) goes too.
+      const detached = run.timeoutMs !== undefined;
       child =
         typeof command === "string"
-          ? spawn(command, { shell: true, env })
-          : spawn(command[0]!, command.slice(1), { shell: false, env });
+          ? spawn(command, { shell: true, env, detached })
+          : spawn(command[0]!, command.slice(1), { shell: false, env, detached });
     } catch (error) {
       return cannotRun(error as Error);
     }
@@ -131,22 +134,34 @@ export async function runCommand(ctx: Context, run: CommandRun): Promise<Outcome
     child.stdout.on("data", relay);
     child.stderr.on("data", relay);
     let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
     const timer =
       run.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
             timedOut = true;
-            child.kill("SIGKILL");
+            killGroup();
           }, run.timeoutMs);
+    // Out of the terminal's process group, it hears no Ctrl-C: the watch stops it.
+    const stop = () => (run.timeoutMs === undefined ? undefined : killGroup());
+    ctx.signal.addEventListener("abort", stop, { once: true });
     // A command that does not read its stdin closes it early: not a failure of the command.
     child.stdin.on("error", () => undefined);
     child.stdin.end(`${run.stdin}\n`);
     child.on("error", (error) => {
       clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", stop);
       cannotRun(error);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", stop);
       if (dropped > 0) ctx.warn(`The command's output went on for ${dropped} more bytes: not shown`);
       if (timedOut)
         resolve({ delivered: false, error: `still running after ${formatDuration(run.timeoutMs!)}: killed` });
