@@ -3,10 +3,11 @@
  * service when a key is at hand; the parser's bounds (aliases, nesting, size); `assess rules test` shows which
  * rules would fire on a past period and sends nothing. In-process (`main`) against the sandbox.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/rules/evaluate.js";
 import { parseRules } from "../../src/core/rules/model.js";
+import { appendShortlistRow } from "../../src/core/rules/shortlist.js";
 import { expectNoStack, finishedAttempt, startReceiver } from "../attempts/watch-helpers.js";
 import { useTempDir, useTestEnv } from "../helpers/cli.js";
 
@@ -226,6 +227,37 @@ describe("rules on a report", () => {
     ]);
     // Another test: only the rule of any test applies.
     expect(verdicts(report(80, "Complete", [9, 10]), 1003)).toEqual([["sql", true, undefined]]);
+  });
+});
+
+describe("a rule's shortlist", () => {
+  it("a row whose key the file holds is not written again (an append repeated after a crash); cells neutralised", () => {
+    const file = tmp.file("shortlist.csv");
+    const row = (key: string, name: string) => ({
+      rule: "advance",
+      testInvitationId: 7,
+      testId: 1001,
+      testName: "JS",
+      name,
+      email: "a@example.com",
+      status: "Complete",
+      score: 72.5,
+      appendedAt: "2026-11-28T09:00:00Z",
+      key,
+    });
+    expect(appendShortlistRow(file, row("7:advance#2.append", "@SUM(A1)"))).toBe(true);
+    expect(appendShortlistRow(file, row("7:advance#2.append", "@SUM(A1)"))).toBe(false);
+    // A key that ends another key is another key.
+    expect(appendShortlistRow(file, row("17:advance#2.append", "Ada, Countess"))).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(
+      [
+        "rule,testInvitationId,testId,testName,name,email,status,score,appendedAt,key",
+        "advance,7,1001,JS,'@SUM(A1),a@example.com,Complete,72.5,2026-11-28T09:00:00Z,7:advance#2.append",
+        'advance,7,1001,JS,"Ada, Countess",a@example.com,Complete,72.5,2026-11-28T09:00:00Z,17:advance#2.append',
+        "",
+      ].join("\r\n"),
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
 
