@@ -88,7 +88,7 @@ const flags = {
   ),
   rules: flag.of(
     "<rules.yaml>",
-    "check each attempt's report against these rules and take the actions of those that hold (invite to a next test, forward, append to a CSV shortlist, exec), each once per attempt and rule, delivered as --forward's are; `assess rules --help` shows the file",
+    "check each attempt's report against these rules and take the actions of those that hold (invite to a next test, forward, append to a CSV shortlist, exec), each once per attempt and rule, delivered as --forward's are; `assess rules check --help` shows the file",
     z.string().min(1),
   ),
   forwardTimeout: forwardTimeout(),
