@@ -9,6 +9,7 @@ const SUMMARIES = {
   reports: "Read candidates' reports: data, PDF, a period's spreadsheet or statistics",
   attempts: "List finished attempts (Completed, Test left, Terminated) of any period, or watch for new ones",
   callbacks: "Resend test-completion notifications, receive them locally, or reconcile the two",
+  rules: "Check and try rules on results (attempts watch --rules): advance, shortlist, post, run",
   gdpr: "Mask candidates' personal data (GDPR requests)",
   users: "Create users, move them between business units, activate or deactivate them",
   employees:
@@ -53,6 +54,7 @@ export const ORDER: Record<string, string[]> = {
   reports: ["get", "pdf", "export", "stats"],
   attempts: ["list", "watch"],
   callbacks: ["resend", "reconcile", "listen"],
+  rules: ["check", "test"],
   "tests settings": ["get", "set", "pull", "apply"],
 };
 

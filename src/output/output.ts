@@ -152,10 +152,7 @@ export class Output {
 
   /** TSV escapes every control character (tabs and line breaks separate cells and rows); CSV quotes them. */
   private writeLine(cells: string[]): void {
-    const line =
-      this.format === "csv"
-        ? cells.map((cell) => csvCell(neutralizeFormula(escapeControls(cell, "\t\r\n")))).join(",")
-        : cells.map((cell) => escapeControls(cell)).join("\t");
+    const line = this.format === "csv" ? csvRow(cells) : cells.map((cell) => escapeControls(cell)).join("\t");
     this.write(`${line}${this.format === "csv" ? "\r\n" : "\n"}`);
   }
 
@@ -235,6 +232,11 @@ function tableText(text: string): string {
 /** What a table takes, loaded when one is drawn: cli-table3, and the layout measuring by string-width. */
 function tableCode() {
   return Promise.all([import("cli-table3"), import("./table.js")]);
+}
+
+/** A CSV line of cells (no line end), each neutralised against formulas and quoted where needed, as `-o csv`'s. */
+export function csvRow(cells: readonly string[]): string {
+  return cells.map((cell) => csvCell(neutralizeFormula(escapeControls(cell, "\t\r\n")))).join(",");
 }
 
 function csvCell(cell: string): string {

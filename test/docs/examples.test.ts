@@ -32,6 +32,7 @@ const EXPECTED: Record<string, Expected> = {
   "assess attempts watch --exec": { longRunning: true },
   "assess attempts watch --forward http://127.0.0.1:3000": { longRunning: true },
   "assess attempts watch --once --forward": { skip: "its destination is a placeholder on hooks.slack.com" },
+  "assess attempts watch --once --rules": { skip: "its rules post to a placeholder on hooks.slack.com" },
   "ASSESS_WEBHOOK_SECRET=whsec_…": { skip: "its secret and destination are placeholders" },
   "assess attempts watch --signing-secret": { skip: "its secrets and destination are placeholders" },
   "assess auth login\n": { codes: [2], why: "a hidden prompt: no terminal here" },
@@ -92,6 +93,7 @@ const FILES: Record<string, () => string | Buffer | Promise<Buffer>> = {
     ).toBuffer(),
   "people.json": () => JSON.stringify(PEOPLE, null, 2),
   "ids.txt": () => "100001\n100002\n",
+  "rules.yaml": () => fixture("rules.yaml"),
   "callbacks.ndjson": () => `${JSON.stringify({ TestInvitationId: 100004, Status: "Complete" })}\n`,
   "cert.json": () =>
     JSON.stringify({ title: "ITIL 4 Foundation", issuer: "AXELOS", issueDate: "2025-03-01" }),

@@ -22,8 +22,10 @@ export const MAX_BACKOFF_MS = 15 * 60_000;
 const QUICK_TRIES = 3;
 const QUICK_WAIT_MAX_MS = 5_000;
 
-interface Outcome {
+export interface Outcome {
   delivered: boolean;
+  /** Delivered, and this follows from it (the actions of the rules an attempt satisfies): queued in the same line. */
+  queued?: PendingDelivery[];
   error?: string;
   /** The delivery cannot start at all (trying again cannot help): dead-lettered at once. */
   fatal?: boolean;
@@ -39,7 +41,9 @@ export interface Deliverer {
   readonly id: string;
   /** After a failure the rest of the round waits (a receiver that is down fails them all, in order). */
   readonly stopOnFailure: boolean;
-  deliver(ctx: Context, attempt: TestAttempt): Promise<Outcome>;
+  deliver(ctx: Context, entry: PendingDelivery): Promise<Outcome>;
+  /** What messages and dead letters call one delivery, when not `name` (a rule's action: `rule advance: invite to test 1002`). */
+  describe?(entry: PendingDelivery): string;
   close?(): Promise<void>;
 }
 
@@ -59,17 +63,33 @@ export function execDeliverer(command: string, keep: KeptSecrets): Deliverer {
     name: "--exec",
     id: "exec",
     stopOnFailure: false,
-    deliver: (ctx, attempt) => exec(ctx, command, keep, attempt),
+    deliver: (ctx, { attempt }) => runCommand(ctx, { command, keep, attempt, stdin: jsonText(attempt) }),
   };
 }
 
-async function exec(
-  ctx: Context,
-  command: string,
-  keep: KeptSecrets,
-  attempt: TestAttempt,
-): Promise<Outcome> {
-  const env: NodeJS.ProcessEnv = { ...ctx.io.env };
+/** One run of a command for an attempt: --exec's, or a rule's `exec` action's (bounded in time and output). */
+export interface CommandRun {
+  /** A string runs through the shell; a list is the program and its arguments, with no shell. */
+  command: string | string[];
+  keep: KeptSecrets;
+  attempt: TestAttempt;
+  /** Written to its stdin, then a newline. */
+  stdin: string;
+  /** More variables for its environment (the rule's name and the run's key). */
+  env?: Record<string, string>;
+  /** Killed (SIGKILL) after this long: a failure, tried again as any. */
+  timeoutMs?: number;
+  /** Its output shown on stderr up to this many bytes; the rest is counted and dropped. */
+  maxOutputBytes?: number;
+}
+
+/**
+ * Runs the command with the attempt as JSON on stdin and its ids in ASSESS_TEST_INVITATION_ID and
+ * ASSESS_TEST_ID (digits only: no text of the service reaches its command line or a shell); done when it exits 0.
+ */
+export async function runCommand(ctx: Context, run: CommandRun): Promise<Outcome> {
+  const { command, keep, attempt } = run;
+  const env: NodeJS.ProcessEnv = { ...ctx.io.env, ...run.env };
   if (!keep.key) delete env.ASSESS_API_KEY;
   if (!keep.secret) delete env[SECRET_ENV];
   const ids = { ASSESS_TEST_INVITATION_ID: attempt.testInvitationId, ASSESS_TEST_ID: attempt.testId ?? "" };
@@ -88,18 +108,64 @@ async function exec(
     };
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(command, { shell: true, env });
+      // A bounded command runs in a process group of its own: at its timeout the group is killed, so what it
+      // started in the background (holding its output open) goes too.
+      const detached = run.timeoutMs !== undefined;
+      child =
+        typeof command === "string"
+          ? spawn(command, { shell: true, env, detached })
+          : spawn(command[0]!, command.slice(1), { shell: false, env, detached });
     } catch (error) {
       return cannotRun(error as Error);
     }
-    child.stdout.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
-    child.stderr.on("data", (chunk: Buffer) => ctx.io.stderr.write(chunk));
+    let shown = 0;
+    let dropped = 0;
+    const relay = (chunk: Buffer) => {
+      const room = Math.max(0, (run.maxOutputBytes ?? Number.POSITIVE_INFINITY) - shown);
+      if (room >= chunk.length) {
+        shown += chunk.length;
+        ctx.io.stderr.write(chunk);
+        return;
+      }
+      if (room > 0) ctx.io.stderr.write(chunk.subarray(0, room));
+      shown += room;
+      dropped += chunk.length - room;
+    };
+    child.stdout.on("data", relay);
+    child.stderr.on("data", relay);
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer =
+      run.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup();
+          }, run.timeoutMs);
+    // Out of the terminal's process group, it hears no Ctrl-C: the watch stops it.
+    const stop = () => (run.timeoutMs === undefined ? undefined : killGroup());
+    ctx.signal.addEventListener("abort", stop, { once: true });
     // A command that does not read its stdin closes it early: not a failure of the command.
     child.stdin.on("error", () => undefined);
-    child.stdin.end(`${jsonText(attempt)}\n`);
-    child.on("error", cannotRun);
+    child.stdin.end(`${run.stdin}\n`);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", stop);
+      cannotRun(error);
+    });
     child.on("close", (code, signal) => {
-      if (signal) resolve({ delivered: false, error: `killed by ${signal}` });
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", stop);
+      if (dropped > 0) ctx.warn(`The command's output went on for ${dropped} more bytes: not shown`);
+      if (timedOut)
+        resolve({ delivered: false, error: `still running after ${formatDuration(run.timeoutMs!)}: killed` });
+      else if (signal) resolve({ delivered: false, error: `killed by ${signal}` });
       else if (code !== 0) resolve({ delivered: false, error: `exited with ${code}` });
       else resolve({ delivered: true });
     });
@@ -113,6 +179,8 @@ async function exec(
 export function forwardDeliverer(
   forwarder: Forwarder,
   details?: (attempt: TestAttempt) => Promise<Record<string, unknown>>,
+  /** What the webhook id says happened, with the attempt's id: `finished`, or a rule's action's key. */
+  event: (entry: PendingDelivery) => string = () => "finished",
 ): Deliverer {
   const name = `--forward to ${describeDestination(forwarder.destination)}`;
   return {
@@ -123,13 +191,14 @@ export function forwardDeliverer(
       .slice(0, 16),
     stopOnFailure: true,
     close: () => forwarder.close(),
-    async deliver(ctx, attempt) {
+    async deliver(ctx, entry) {
+      const { attempt } = entry;
       const message = forwarder.destination.kind !== "json" && details !== undefined;
       const delivery = {
         body: jsonText(attempt),
         contentType: "application/json",
         record: message ? { ...(await details(attempt)), ...attempt } : (attempt as Record<string, unknown>),
-        webhookId: webhookId(attempt.testInvitationId, "finished"),
+        webhookId: webhookId(attempt.testInvitationId, event(entry)),
       };
       for (let tried = 1; ; tried++) {
         const outcome = await forwarder.tryOnce(delivery, ctx.signal);
@@ -172,17 +241,27 @@ export async function deliverPending(
     result.deadLettered = deadLetterStopped(ctx, deliverer, store);
     return result;
   }
-  for (const entry of [...(store.state.pending ?? [])]) {
+  // What a delivery queues (a rule's actions) is tried in the same round, after what was pending before it.
+  const round = [...(store.state.pending ?? [])];
+  for (let i = 0; i < round.length; i++) {
+    const entry = round[i]!;
     if (ctx.signal.aborted) break;
     if (!o.all && entry.nextAt !== undefined && Date.parse(entry.nextAt) > Date.now()) {
       if (deliverer.stopOnFailure) break;
       continue;
     }
     const id = entry.attempt.testInvitationId;
-    const named = { id: Number(id), since: entry.since };
-    const outcome = await deliverer.deliver(ctx, entry.attempt);
+    const named = {
+      id: Number(id),
+      since: entry.since,
+      ...(entry.action === undefined ? {} : { action: entry.action }),
+    };
+    const name = deliverer.describe?.(entry) ?? deliverer.name;
+    const outcome = await deliverer.deliver(ctx, entry);
     if (outcome.delivered) {
-      store.record({ op: "removed", ...named });
+      const queued = outcome.queued ?? [];
+      store.record({ op: "removed", ...named, ...(queued.length > 0 ? { queued } : {}) });
+      round.push(...queued);
       result.delivered++;
       continue;
     }
@@ -208,13 +287,13 @@ export async function deliverPending(
         ? (outcome.error ?? "cannot be delivered")
         : `${outcome.error} (given up after ${tries(entry)} over ${formatDuration(age)})`;
       const file = deadLetterPath(store.path);
-      writeDeadLetter(file, entry, reason, deliverer.name);
+      writeDeadLetter(file, entry, reason, name);
       store.record({ op: "removed", ...named });
       result.deadLettered++;
-      ctx.warn(`${deliverer.name} of attempt ${id}: ${reason}; given up, written to ${file}`);
+      ctx.warn(`${name} of attempt ${id}: ${reason}; given up, written to ${file}`);
     } else {
       ctx.warn(
-        `${deliverer.name} of attempt ${id} failed (${outcome.error}); pending, tried again ${entry.tries === 1 ? "on the next poll or run" : `after ${formatDuration(wait)} or on the next run`}`,
+        `${name} of attempt ${id} failed (${outcome.error}); pending, tried again ${entry.tries === 1 ? "on the next poll or run" : `after ${formatDuration(wait)} or on the next run`}`,
       );
     }
     if (deliverer.stopOnFailure && !outcome.fatal) break;
@@ -235,8 +314,13 @@ function deadLetterStopped(ctx: Context, deliverer: Deliverer, store: WatchStore
   const file = deadLetterPath(store.path);
   const entries = [...(store.state.pending ?? [])];
   for (const entry of entries) {
-    writeDeadLetter(file, entry, reason, deliverer.name);
-    store.record({ op: "removed", id: Number(entry.attempt.testInvitationId), since: entry.since });
+    writeDeadLetter(file, entry, reason, deliverer.describe?.(entry) ?? deliverer.name);
+    store.record({
+      op: "removed",
+      id: Number(entry.attempt.testInvitationId),
+      since: entry.since,
+      ...(entry.action === undefined ? {} : { action: entry.action }),
+    });
   }
   if (!toldStopped.has(deliverer)) {
     toldStopped.add(deliverer);
@@ -255,7 +339,10 @@ function tries({ tries }: PendingDelivery): string {
 /** `attempt 50123 (ECONNREFUSED, 2 tries)`, for the summary of what is still pending. */
 export function describePending(entries: PendingDelivery[]): string {
   return entries
-    .map((e) => `attempt ${e.attempt.testInvitationId} (${e.lastError ?? "not tried yet"}, ${tries(e)})`)
+    .map(
+      (e) =>
+        `attempt ${e.attempt.testInvitationId}${e.action ? ` (${e.action})` : ""} (${e.lastError ?? "not tried yet"}, ${tries(e)})`,
+    )
     .join(", ");
 }
 

@@ -25,7 +25,14 @@ interface Letter {
   key: string;
   givenUpAt: number;
   attempt: TestAttempt;
+  /** With --rules: what was to be done (./watch-rules.ts), and the report it was decided on. */
+  action?: string;
+  report?: Record<string, unknown>;
 }
+
+/** An attempt's delivery, and with --rules which of its actions: one of each is pending at a time. */
+const deliveryOf = (attempt: TestAttempt, action: string | undefined) =>
+  `${attempt.testInvitationId}${action === undefined ? "" : ` ${action}`}`;
 
 export async function replayDeadLetters(
   ctx: Context,
@@ -38,7 +45,7 @@ export async function replayDeadLetters(
   const letters = saved ? [...readLetters(rotatedDeadLetterPath(file)), ...readLetters(file)] : [];
   const marked = new Set(saved?.replayed ?? []);
   const cutoff = o.sinceMs === undefined ? undefined : Date.now() - o.sinceMs;
-  const pending = new Set((saved?.pending ?? []).map((entry) => String(entry.attempt.testInvitationId)));
+  const pending = new Set((saved?.pending ?? []).map((entry) => deliveryOf(entry.attempt, entry.action)));
   // The newest unmarked letter of each attempt; an attempt pending already is not queued twice.
   const chosen = new Map<string, Letter>();
   let beforeSince = 0;
@@ -49,9 +56,10 @@ export async function replayDeadLetters(
   }
   const since = toServiceTime(new Date());
   const queued = new Map<string, PendingDelivery>();
-  for (const { attempt } of chosen.values()) {
-    const id = String(attempt.testInvitationId);
-    if (!pending.has(id)) queued.set(id, { attempt, since, tries: 0 });
+  for (const { attempt, action, report } of chosen.values()) {
+    const id = deliveryOf(attempt, action);
+    if (!pending.has(id))
+      queued.set(id, { attempt, since, tries: 0, ...(action === undefined ? {} : { action, report }) });
   }
   const summary = {
     file,
@@ -123,7 +131,15 @@ function readLetters(file: string): Letter[] {
     const givenUpAt = Date.parse(value.givenUpAt);
     if (Number.isNaN(givenUpAt)) continue;
     const attempt = value.attempt as TestAttempt;
-    letters.push({ key: `${attempt.testInvitationId}@${value.givenUpAt}`, givenUpAt, attempt });
+    const action = typeof value.action === "string" ? value.action : undefined;
+    const report = isRecord(value.report) ? value.report : undefined;
+    letters.push({
+      key: `${deliveryOf(attempt, action)}@${value.givenUpAt}`,
+      givenUpAt,
+      attempt,
+      action,
+      report,
+    });
   }
   return letters;
 }

@@ -49,14 +49,27 @@ export interface PendingDelivery {
   lastError?: string;
   /** A running watch tries it again from this time on (a new run tries it at once). */
   nextAt?: string;
+  /**
+   * With --rules: what is to be done for the attempt, which with its id keys it: `rules` (read its report and
+   * check the rules, which queues the actions that fire) or a rule's action (`advance#1.invite`).
+   */
+  action?: string;
+  /** With --rules: the attempt's report as the rules were checked on, for the actions' messages and rows. */
+  report?: Record<string, unknown>;
 }
 
 /** `<configDir>/watch/<profile>-<hash>.json`; another key (`key`: its fingerprint) is another watch. */
 export function watchStatePath(
   configDir: string,
-  target: { profile: string; baseUrl: string; key: string; tests: number[] },
+  target: { profile: string; baseUrl: string; key: string; tests: number[]; rules?: boolean },
 ): string {
-  const what = [target.baseUrl.replace(/\/+$/, ""), target.key, [...target.tests].sort((a, b) => a - b)];
+  const what: unknown[] = [
+    target.baseUrl.replace(/\/+$/, ""),
+    target.key,
+    [...target.tests].sort((a, b) => a - b),
+  ];
+  // A watch with --rules is a watch of its own: its attempts are checked against rules, not handed on.
+  if (target.rules) what.push("rules");
   const hash = createHash("sha256").update(JSON.stringify(what)).digest("hex").slice(0, 16);
   return join(configDir, "watch", `${target.profile.replace(/[^\w.-]/g, "_")}-${hash}.json`);
 }
@@ -112,11 +125,23 @@ export function journalPath(path: string): string {
   return `${path.replace(/\.json$/, "")}.journal.ndjson`;
 }
 
-/** One change to the state, as the journal holds it. A pending delivery is named by its attempt and `since`. */
+/**
+ * One change to the state, as the journal holds it. A pending delivery is named by its attempt, `since` and
+ * `action`. A removal may queue what it led to (the actions of the rules an attempt's report satisfies), in the
+ * same line: a crash leaves either the one or the others pending, never both, never neither.
+ */
 export type Change =
   | { op: "shown"; at: string; ids: string[]; queued: PendingDelivery[] }
-  | { op: "tried"; id: number; since: string; tries: number; lastError?: string; nextAt?: string }
-  | { op: "removed"; id: number; since: string }
+  | {
+      op: "tried";
+      id: number;
+      since: string;
+      action?: string;
+      tries: number;
+      lastError?: string;
+      nextAt?: string;
+    }
+  | { op: "removed"; id: number; since: string; action?: string; queued?: PendingDelivery[] }
   | { op: "polled"; until: string; pruneBefore: string }
   | { op: "stopped"; id: string; at: string }
   /** Dead letters put back: `replayed` is the whole new list of those marked; `resume` a stopped destination. */
@@ -124,9 +149,10 @@ export type Change =
 
 /** Applies a change to the state in memory. */
 export function apply(state: WatchState, change: Change): void {
-  const find = (id: number, since: string) =>
+  const find = (id: number, since: string, action: string | undefined) =>
     (state.pending ?? []).findIndex(
-      (entry) => Number(entry.attempt.testInvitationId) === id && entry.since === since,
+      (entry) =>
+        Number(entry.attempt.testInvitationId) === id && entry.since === since && entry.action === action,
     );
   switch (change.op) {
     case "shown":
@@ -134,14 +160,15 @@ export function apply(state: WatchState, change: Change): void {
       if (change.queued.length > 0) state.pending = [...(state.pending ?? []), ...change.queued];
       break;
     case "tried": {
-      const entry = state.pending?.[find(change.id, change.since)];
+      const entry = state.pending?.[find(change.id, change.since, change.action)];
       if (entry)
         Object.assign(entry, { tries: change.tries, lastError: change.lastError, nextAt: change.nextAt });
       break;
     }
     case "removed": {
-      const index = find(change.id, change.since);
+      const index = find(change.id, change.since, change.action);
       if (index >= 0) state.pending!.splice(index, 1);
+      if (change.queued?.length) state.pending = [...(state.pending ?? []), ...change.queued];
       break;
     }
     case "polled":
@@ -190,8 +217,17 @@ function parseLine(line: string | undefined): unknown {
 }
 
 function isPending(entry: unknown): entry is PendingDelivery {
-  return isRecord(entry) && isRecord(entry.attempt) && isTime(entry.since) && typeof entry.tries === "number";
+  return (
+    isRecord(entry) &&
+    isRecord(entry.attempt) &&
+    isTime(entry.since) &&
+    typeof entry.tries === "number" &&
+    isAction(entry.action) &&
+    (entry.report === undefined || isRecord(entry.report))
+  );
 }
+
+const isAction = (value: unknown) => value === undefined || typeof value === "string";
 
 function isChange(value: unknown): value is Change {
   if (!isRecord(value)) return false;
@@ -205,9 +241,19 @@ function isChange(value: unknown): value is Change {
         value.queued.every(isPending)
       );
     case "tried":
-      return typeof value.id === "number" && isTime(value.since) && typeof value.tries === "number";
+      return (
+        typeof value.id === "number" &&
+        isTime(value.since) &&
+        isAction(value.action) &&
+        typeof value.tries === "number"
+      );
     case "removed":
-      return typeof value.id === "number" && isTime(value.since);
+      return (
+        typeof value.id === "number" &&
+        isTime(value.since) &&
+        isAction(value.action) &&
+        (value.queued === undefined || (Array.isArray(value.queued) && value.queued.every(isPending)))
+      );
     case "polled":
       return isTime(value.until) && isTime(value.pruneBefore);
     case "stopped":
@@ -364,9 +410,10 @@ export const MAX_DEAD_LETTER_BYTES = 64 * 1024 * 1024;
  * MAX_DEAD_LETTER_BYTES is first renamed `<name>.dead-letter.1.ndjson`, over the one before: at most twice that.
  */
 export function writeDeadLetter(path: string, entry: PendingDelivery, reason: string, to: string): void {
-  const { attempt, since, tries } = entry;
+  const { attempt, since, tries, action, report } = entry;
   const line = `${jsonText({
     testInvitationId: attempt.testInvitationId,
+    ...(action === undefined ? {} : { action, report }),
     givenUpAt: new Date().toISOString(),
     since,
     tries,

@@ -13,6 +13,8 @@ import { configDir } from "../../config/store.js";
 import type { Context } from "../../context.js";
 import { attemptsOfPeriod, requireTests } from "../../core/finished-attempts.js";
 import { Forwarder, parseDestination } from "../../core/forward.js";
+import { concerns, missingTests } from "../../core/rules/evaluate.js";
+import { readRules, rulesError } from "../../core/rules/model.js";
 import { signerFor } from "../../core/signing.js";
 import { ApiError, InterruptedError, NetworkError, UsageError } from "../../errors.js";
 import { Output, type Row } from "../../output/output.js";
@@ -37,6 +39,7 @@ import {
   pause,
 } from "./watch-deliver.js";
 import { replayDeadLetters } from "./watch-replay.js";
+import { CHECK_RULES, rulesDeliverer } from "./watch-rules.js";
 import {
   deadLetterPath,
   loadWatchState,
@@ -83,6 +86,11 @@ const flags = {
     "POST each attempt as JSON to this URL (no API key sent; messages and files show it without user info or query: https://host/path?…); slack:<webhook URL> or teams:<workflow URL> posts a message; done on a 2xx",
     parsed((text) => parseDestination(text, FLAG)),
   ),
+  rules: flag.of(
+    "<rules.yaml>",
+    "check each attempt's report against these rules and take the actions of those that hold (invite to a next test, forward, append to a CSV shortlist, exec), each once per attempt and rule, delivered as --forward's are; `assess rules check --help` shows the file",
+    z.string().min(1),
+  ),
   forwardTimeout: forwardTimeout(),
   signingSecret: signingSecret(),
   giveUpAfter: flag
@@ -113,6 +121,7 @@ export default verb({
     "ASSESS_WEBHOOK_SECRET=whsec_… assess attempts watch --forward https://example.com/hooks/assess",
     "assess attempts watch --signing-secret whsec_old… --signing-secret whsec_new… --forward https://example.com/hooks/assess",
     "assess attempts watch --replay-dead-letters --since 2d --forward https://example.com/hooks/assess",
+    "assess attempts watch --once --rules rules.yaml   # from cron: advance, shortlist, post",
   ],
   run,
 });
@@ -121,34 +130,55 @@ async function run(ctx: Context, o: Options, _args: unknown, command?: Command):
   if (o.exec !== undefined && o.forward !== undefined) {
     throw new UsageError("--exec and --forward cannot be used together", "Choose one of them.");
   }
-  if (o.replayDeadLetters && o.exec === undefined && o.forward === undefined) {
+  if (o.rules !== undefined && (o.exec !== undefined || o.forward !== undefined)) {
+    throw new UsageError(
+      `--rules cannot be used with ${o.exec !== undefined ? "--exec" : "--forward"}`,
+      "Make it an action of a rule in the file: a rule of `test: any` with no `when` takes every attempt.",
+    );
+  }
+  // Read and checked before anything is sent.
+  const rules = o.rules === undefined ? undefined : readRules(o.rules);
+  if (o.replayDeadLetters && o.exec === undefined && o.forward === undefined && rules === undefined) {
     throw new UsageError(
       "--replay-dead-letters sends the dead letters to --forward or --exec",
       "Give the one the letters go to now, e.g. --forward https://example.com/hooks/assess.",
     );
   }
-  const signer = signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
+  // With --rules, a secret signs what the rules forward to plain URLs.
+  const plainForward = rules?.rules.some((rule) =>
+    rule.actions.some((action) => action.kind === "forward" && action.destination.kind === "json"),
+  );
+  const signer = rules
+    ? signerFor("a rule's forward", plainForward ? "json" : undefined, o.signingSecret, ctx.io.env)
+    : signerFor("--forward", o.forward?.kind, o.signingSecret, ctx.io.env);
   const tests = [...new Set(o.test ?? [])].sort((a, b) => a - b);
-  if (o.exec !== undefined || o.forward !== undefined)
-    ctx.planWithReads("Reading attempts to show what --exec or --forward would do");
+  if (o.exec !== undefined || o.forward !== undefined || rules !== undefined)
+    ctx.planWithReads(`Reading attempts to show what ${rules ? "--rules" : "--exec or --forward"} would do`);
   const client = await ctx.client();
   const path = watchStatePath(configDir(ctx.io.env), {
     profile: ctx.profileName,
     baseUrl: ctx.connection.targetBaseUrl("assess"),
     key: keyFingerprint(client.api.transport.options.apiKey),
     tests,
+    rules: rules !== undefined,
   });
   await requireTests(client.api, tests);
+  if (rules) {
+    const missing = await missingTests(ctx, client.api, rules.rules);
+    if (missing.length > 0) throw rulesError(rules.file, missing);
+  }
 
-  const deliverer =
-    o.exec !== undefined
-      ? execDeliverer(o.exec, { key: o.execEnvKey === true, secret: o.execEnvSecret === true })
+  const keep = { key: o.execEnvKey === true, secret: o.execEnvSecret === true };
+  const deliverer = rules
+    ? rulesDeliverer(client, rules, { signer, forwardTimeoutMs: o.forwardTimeout, keep })
+    : o.exec !== undefined
+      ? execDeliverer(o.exec, keep)
       : o.forward &&
         forwardDeliverer(new Forwarder(o.forward, signer, o.forwardTimeout), reportOf(ctx, client));
   const unlock = lockWatchState(path);
   try {
     if (o.replayDeadLetters) return await replayDeadLetters(ctx, path, deliverer!, replayOptions(o, command));
-    return await watch(ctx, client, o, path, tests, deliverer);
+    return await watch(ctx, client, o, path, tests, deliverer, rules && ((a) => concerns(rules.rules, a)));
   } finally {
     unlock();
     await deliverer?.close?.();
@@ -162,6 +192,8 @@ async function watch(
   path: string,
   tests: number[],
   deliverer: Deliverer | undefined,
+  /** With --rules: whether some rule names the attempt's test (only those are checked). */
+  ruled?: (attempt: TestAttempt) => boolean,
 ): Promise<number> {
   const saved = loadWatchState(path);
   const now = wholeSecond(Date.now());
@@ -247,10 +279,13 @@ async function watch(
           await new Promise((resolve) => setImmediate(resolve));
           readerGone = out.closed;
           if (readerGone) break;
+        } else if (ruled && !ruled(attempt)) {
+          // No rule names its test: shown, and nothing to do.
         } else if (ctx.dryRun) {
           ctx.info(`[dry-run] would deliver attempt ${attempt.testInvitationId} (${deliverer.name})`);
         } else {
-          queued.push({ attempt, since: toServiceTime(new Date()), tries: 0 });
+          const since = toServiceTime(new Date());
+          queued.push({ attempt, since, tries: 0, ...(ruled ? { action: CHECK_RULES } : {}) });
         }
         shownIds.push(String(attempt.testInvitationId));
         counts.shown++;
