@@ -48,7 +48,7 @@ export const ORDER: Record<string, string[]> = {
     "assign-learning",
     "skill-gap",
   ],
-  invite: ["send", "bulk", "link", "cancel", "reattempt"],
+  invite: ["send", "bulk", "link", "status", "remind", "cancel", "reattempt"],
   links: ["list", "get", "create", "update", "activate", "deactivate"],
   reports: ["get", "pdf", "export", "stats"],
   attempts: ["list", "watch"],
