@@ -64,8 +64,7 @@ export class Connection {
     });
     const api = new Api(transport);
     // Every invitation this command sends is booked (`invite status`), per profile and service.
-    keepBook(api, this.bookPlace());
-    const client = new Client(api, this.host.env);
+    const client = new Client(api, this.host.env, keepBook(api, this.bookPlace()));
     if (apiKey === undefined) this.shared ??= client;
     return apiKey === undefined ? this.shared! : client;
   }

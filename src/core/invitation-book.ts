@@ -166,13 +166,13 @@ export class InvitationBook {
   }
 
   /**
-   * The candidates, by test then e-mail, after forgetting those past the book's bounds (the file is rewritten
-   * only when something is forgotten).
+   * The candidates, by test then first invitation, without those past the book's bounds; with `prune` (the
+   * default) they are forgotten in the file too (rewritten only when something is forgotten).
    */
-  candidates(now = new Date()): { candidates: BookedCandidate[]; skipped: number } {
+  candidates(now = new Date(), { prune = true } = {}): { candidates: BookedCandidate[]; skipped: number } {
     const { records, skipped } = this.records();
     const kept = this.bounded(records, now);
-    if (kept.length < records.length) this.locked(() => this.compact(now));
+    if (prune && kept.length < records.length) this.locked(() => this.compact(now));
     return { candidates: fold(kept), skipped };
   }
 

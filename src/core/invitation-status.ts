@@ -56,6 +56,8 @@ export interface StatusOptions {
   from?: Date;
   started?: Started;
   now?: Date;
+  /** Read the book only: forget no one (the SDK's and the MCP server's reads). */
+  readOnly?: boolean;
 }
 
 /** The book's candidates with their states, and per test the counts. */
@@ -66,7 +68,7 @@ export async function invitationStatus(
   o: StatusOptions = {},
 ): Promise<InvitationStatus> {
   const now = o.now ?? new Date();
-  const { candidates: all, skipped } = book.candidates(now);
+  const { candidates: all, skipped } = book.candidates(now, { prune: o.readOnly !== true });
   if (skipped > 0)
     notices.warn(
       `the invitation book ${book.path} has ${skipped} line${skipped === 1 ? "" : "s"} that could not be read, skipped (a write a crash cut short leaves one)`,
@@ -208,6 +210,8 @@ export interface RemindOptions {
   extendMs: number;
   max?: number;
   now?: Date;
+  /** What "now" is for the new end (default `now`): the MCP tool's hour, so that a plan and its run agree. */
+  endFrom?: Date;
 }
 
 /** Who `invite remind` re-invites, oldest sent first: not finished, sent more than `olderThanMs` ago. */
@@ -222,9 +226,10 @@ export function planReminders(
     .filter((c) => Date.parse(c.lastSentAt) <= now - o.olderThanMs)
     .sort((a, b) => a.lastSentAt.localeCompare(b.lastSentAt));
   const chosen = o.max !== undefined ? due.slice(0, o.max) : due;
+  const from = o.endFrom?.getTime() ?? now;
   const remind = chosen.map((candidate) => {
     const current = candidate.end !== undefined ? Date.parse(candidate.end) : Number.NaN;
-    const base = Number.isNaN(current) ? now : Math.max(now, current);
+    const base = Number.isNaN(current) ? from : Math.max(from, current);
     const end = o.end ? o.end.getTime() : base + o.extendMs;
     return { candidate, newEnd: `${new Date(Math.floor(end / 1000) * 1000).toISOString().slice(0, 19)}Z` };
   });

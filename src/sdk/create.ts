@@ -43,8 +43,8 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
   });
   const api = new Api(client);
   // Every invitation the client sends is booked, as the CLI's are (`assess invite status` counts them).
-  keepBook(api, { env, profile: settings.profile, service: settings.baseUrl });
-  return new Client(withUsageErrors(api), env);
+  const book = keepBook(api, { env, profile: settings.profile, service: settings.baseUrl });
+  return new Client(withUsageErrors(api), env, book);
 }
 
 /** A request body that breaks its schema is refused before it is sent with zod's error: for code, an AssessUsageError. */

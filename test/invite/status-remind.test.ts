@@ -4,9 +4,10 @@
  * (the attempt listing), is pending or expired; `invite remind` re-invites, e-mail sent, exactly those who have
  * not finished, with the new window end, once.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { InvitationBook } from "../../src/core/invitation-book.js";
 import { createClient } from "../../src/sdk/index.js";
 import { SANDBOX_KEYS, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { writes } from "../plan/env.js";
@@ -158,8 +159,10 @@ describe("invite status and invite remind", () => {
       startDateTime: utc(Date.now() - 5 * day),
       endDateTime: utc(Date.now() - day),
     });
-    await client.close();
     const s = await status("1004");
+    // The SDK reads the same book, as the CLI's --json shows it.
+    expect(await client.invitations.status({ tests: [1004] })).toEqual(s);
+    await client.close();
     expect(s.tests).toEqual([{ testId: 1004, invited: 1, finished: 0, started: 0, pending: 0, expired: 1 }]);
     expect(s.candidates).toEqual([
       expect.objectContaining({ email, state: "expired", testInvitationId: answer.testInvitationId }),
@@ -237,5 +240,32 @@ describe("invite status and invite remind", () => {
     expect((await status("1001")).candidates).toEqual([
       expect.objectContaining({ email: "link@book.example", state: "pending" }),
     ]);
+  });
+
+  it("the SDK's status reads the book and never writes it; the CLI's forgets who is past the retention", async () => {
+    const book = InvitationBook.at({
+      env: { ASSESS_CONFIG_DIR: t.configDir },
+      profile: "default",
+      service: t.sandbox.url,
+    });
+    const long = Date.now() - 200 * 86_400_000;
+    book.record(
+      [{ how: "bulk", testId: 1006, email: "gone@book.example", end: new Date(long).toISOString() }],
+      new Date(long),
+    );
+    const text = readFileSync(book.path, "utf8");
+    const client = createClient({
+      apiKey: SANDBOX_KEYS.acme,
+      baseUrl: t.sandbox.url,
+      env: { ASSESS_CONFIG_DIR: t.configDir },
+    });
+    try {
+      expect((await client.invitations.status({ tests: [1006] })).candidates).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    expect(readFileSync(book.path, "utf8")).toBe(text);
+    expect((await status("1006")).candidates).toEqual([]);
+    expect(readFileSync(book.path, "utf8")).not.toContain("gone@book.example");
   });
 });
