@@ -268,4 +268,54 @@ describe("invite status and invite remind", () => {
     expect((await status("1006")).candidates).toEqual([]);
     expect(readFileSync(book.path, "utf8")).not.toContain("gone@book.example");
   });
+
+  it("--log adds who started: In Progress notifications, by invitation id, or by e-mail for a bulk invitation", async () => {
+    const one = await b.run([
+      "invite",
+      "send",
+      "--test",
+      "1002",
+      "--email",
+      "begun@log.example",
+      "--name",
+      "B",
+      "--json",
+    ]);
+    const { testInvitationId } = JSON.parse(one.stdout) as { testInvitationId: number };
+    const csv = join(tmp.dir, "log.csv");
+    writeFileSync(csv, "email,name\nbulk.begun@log.example,C\nidle@log.example,D\n");
+    expect((await b.run(["invite", "bulk", csv, "--test", "1002"])).code).toBe(0);
+    const log = join(tmp.dir, "callbacks.ndjson");
+    const at = new Date().toISOString();
+    const line = (notification: object, answered = 200) =>
+      JSON.stringify({ receivedAt: at, answered, notification });
+    writeFileSync(
+      log,
+      [
+        line({
+          TestInvitationId: testInvitationId,
+          CandidateEmailId: "begun@log.example",
+          Status: "In Progress",
+        }),
+        line({ TestInvitationId: 99, CandidateEmailId: "BULK.begun@log.example", Status: "In Progress" }),
+        // Refused by the listener, and a final notification: neither says started.
+        line({ TestInvitationId: 98, CandidateEmailId: "idle@log.example", Status: "In Progress" }, 404),
+        '{"receivedAt":"cut short',
+      ].join("\n"),
+    );
+    const r = await b.run(["invite", "status", "--test", "1002", "--log", log, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as Status;
+    expect(s.tests).toEqual([{ testId: 1002, invited: 3, finished: 0, started: 2, pending: 1, expired: 0 }]);
+    expect(stateOf(s)).toEqual({
+      "begun@log.example": "started",
+      "bulk.begun@log.example": "started",
+      "idle@log.example": "pending",
+    });
+    const table = await b.run(["invite", "status", "--test", "1002", "--log", log]);
+    expect(table.stdout).toBe("TEST\tINVITED\tFINISHED\tSTARTED\tPENDING\tEXPIRED\n1002\t3\t0\t2\t1\t0\n");
+    const missing = await b.run(["invite", "status", "--log", join(tmp.dir, "nope.ndjson")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no such file");
+  });
 });
