@@ -141,6 +141,27 @@ describe("invite status and invite remind", () => {
     expect(again.stderr).toContain("0 to remind");
     expect(again.stderr).toContain("3 sent within 1h");
     expect(writes(b.sent())).toEqual([]);
+
+    // The two who finished get a new attempt (invited in bulk, the book knew no id of theirs): pending again.
+    const file = join(tmp.dir, "round.csv");
+    const reattempt = await b.run([
+      "invite",
+      "bulk",
+      file,
+      "--test",
+      TEST,
+      "--reattempt-finished",
+      "--end",
+      "+3d",
+    ]);
+    expect(reattempt.code, reattempt.stderr).toBe(0);
+    expect(writes(b.sent()).map((r) => r.path)).toHaveLength(2);
+    const renewed = await status();
+    expect(renewed.tests[0]).toMatchObject({ invited: 5, finished: 0, pending: 5 });
+    for (const email of EMAILS.slice(0, 2))
+      expect(renewed.candidates.find((c) => c.email === email)?.testInvitationId).toBe(
+        invitationOf(email).testInvitationId,
+      );
   });
 
   it("a candidate whose window passed shows expired and is reminded", async () => {
