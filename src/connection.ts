@@ -45,10 +45,11 @@ export class Connection {
           "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
       });
     }
-    const [{ Transport }, { Api }, { Client }] = await Promise.all([
+    const [{ Transport }, { Api }, { Client }, { keepBook }] = await Promise.all([
       import("./api/transport.js"),
       import("./api/endpoints.js"),
       import("./sdk/client.js"),
+      import("./core/invitation-book.js"),
     ]);
     const transport = new Transport({
       baseUrl: target.baseUrl,
@@ -61,7 +62,9 @@ export class Connection {
       warn: (line) => this.host.warn(line),
       dryRun: this.host.dryRun,
     });
-    const client = new Client(new Api(transport), this.host.env);
+    const api = new Api(transport);
+    // Every invitation this command sends is booked (`invite status`), per profile and service.
+    const client = new Client(api, this.host.env, keepBook(api, this.bookPlace()));
     if (apiKey === undefined) this.shared ??= client;
     return apiKey === undefined ? this.shared! : client;
   }
@@ -96,6 +99,11 @@ export class Connection {
   targetBaseUrl(api: ApiName): string {
     if (this.host.sandbox) return `sandbox:embedded/${api}`;
     return api === "skills" ? this.host.settings.skillsBaseUrl : this.host.settings.baseUrl;
+  }
+
+  /** The invitation book of this command's profile and service (core/invitation-book.ts). */
+  bookPlace() {
+    return { env: this.host.env, profile: this.host.settings.profile, service: this.targetBaseUrl("assess") };
   }
 
   private async embeddedSandbox(): Promise<NonNullable<Connection["sandbox"]>> {

@@ -1,6 +1,7 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import { ApiError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
+import { serviceId } from "../identity.js";
 import * as z from "../parse/zod.js";
 import { showAs } from "../redact.js";
 import { type JsonBytes, jsonArray } from "./json.js";
@@ -41,7 +42,43 @@ export type Paged = { [O in Operation]: Record_<O> extends { pagination: object 
 export type ItemOf<O extends Paged> =
   Record_<O>["pagination"]["items"] extends z.ZodType<infer T> ? T : never;
 
-type Extra = Pick<RequestOptions, "query" | "raw">;
+/** What a call tells the invitation book (`Api.onInvited`) beyond its request: why it was sent, and to whom. */
+export interface BookNote {
+  /** Why it was sent (`remind`), when not the operation's own kind. */
+  how?: string;
+  /** A reattempt's candidate, when the caller knows it (its request names only the attempt). */
+  invitee?: { testId: number; email: string; name?: string };
+}
+
+type Extra = Pick<RequestOptions, "query" | "raw"> & { book?: BookNote };
+
+/**
+ * An invitation the service accepted, as the invitation book (core/invitation-book.ts) records it: what the
+ * request said and the answer gave. Told by the one place each invite operation is sent (`Api`), whoever sent it.
+ */
+export interface SentInvitation {
+  how: string;
+  testId?: number;
+  email?: string;
+  name?: string;
+  testInvitationId?: number;
+  /** A reattempt's earlier attempt. */
+  previous?: number;
+  /** The window's end as sent (UTC), when one was. */
+  end?: string;
+  /** The invitation's other settings as sent (callback URLs, time zone, proctoring): a reminder sends them again. */
+  keep?: Fields;
+}
+
+/** The settings of an invite body a reminder sends again (the service resets an invitation to what it is sent). */
+const KEPT = [
+  "callbackURL",
+  "redirectURL",
+  "hideInstruction",
+  "stakeholderEmails",
+  "timeZoneId",
+  "ProctoringMode",
+];
 
 /**
  * The operations, sent and read by their records (operations/); those whose requests or answers are their own
@@ -49,6 +86,11 @@ type Extra = Pick<RequestOptions, "query" | "raw">;
  */
 export class Api {
   private unread?: { data: unknown; warning: string };
+  /**
+   * Told of every invitation the service accepted (single, through a link, bulk, reattempt), once its answer
+   * came; it must not throw (the invitation was sent whatever it does).
+   */
+  onInvited?: (sent: SentInvitation[]) => void;
 
   constructor(readonly transport: Transport) {
     showAs(this, () => ({ transport: this.transport }));
@@ -63,17 +105,29 @@ export class Api {
     const record: OperationRecord = OPERATIONS[operation];
     const checked =
       record.body === "empty" ? {} : typeof record.body === "object" ? record.body.parse(body) : body;
-    const answer = await this.send(operation, params, { ...extra, body: checked });
+    const { book, ...rest } = extra;
+    const answer = await this.send(operation, params, { ...rest, body: checked });
+    let result: ResultOf<O>;
     try {
-      return record.read!(answer) as ResultOf<O>;
+      result = record.read!(answer) as ResultOf<O>;
     } catch (error) {
       // CLI.md: any 2xx is success. A write was done: failing it would have it sent again (an invitation twice).
       if (record.effect === "read" || !(error instanceof ApiError)) throw error;
       const warning = unreadWarning(record, params, answer, error);
       this.transport.options.warn(warning);
       this.unread = { data: answer.data, warning };
-      return answer.data as ResultOf<O>;
+      result = answer.data as ResultOf<O>;
     }
+    if (
+      this.onInvited &&
+      (operation === "invite" || operation === "inviteThroughLink" || operation === "reattempt")
+    )
+      this.told(invitationSent(operation, params, checked, result, book));
+    return result;
+  }
+
+  private told(sent: SentInvitation[]): void {
+    if (sent.length > 0) this.onInvited?.(sent);
   }
 
   /**
@@ -102,7 +156,26 @@ export class Api {
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.send("bulkInvite", [testId], { json });
     const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
-    return !(verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false"));
+    const accepted = !(
+      verdict === false ||
+      (typeof verdict === "string" && verdict.trim().toLowerCase() === "false")
+    );
+    if (accepted && this.onInvited) {
+      const keep = { timeZoneId: settings.timezoneId, ProctoringMode: settings.proctoringMode };
+      this.told(
+        candidates.map((item) => {
+          const { email, name } = JSON.parse(
+            Buffer.from(
+              item.bytes.buffer,
+              item.bytes.byteOffset + item.start,
+              item.end - item.start,
+            ).toString(),
+          ) as s.BulkCandidate;
+          return { how: "bulk", testId, email, name, end: settings.endDateTime, keep: kept(keep) };
+        }),
+      );
+    }
+    return accepted;
   }
   /** Streams the PDF into `download`; returns its size in bytes. */
   async getReportPdf(testInvitationId: number, download: Download): Promise<number> {
@@ -196,6 +269,60 @@ export class Api {
     }
     return answer;
   }
+}
+
+/** What an accepted invite, link invite or reattempt tells the book. */
+function invitationSent(
+  operation: "invite" | "inviteThroughLink" | "reattempt",
+  params: readonly number[],
+  body: unknown,
+  answer: unknown,
+  note: BookNote = {},
+): SentInvitation[] {
+  const sent = isRecord(body) ? body : {};
+  const text = (key: string) => {
+    const value = field(sent, key);
+    return typeof value === "string" ? value : undefined;
+  };
+  const testInvitationId = serviceId(field(answer, "testInvitationId"));
+  if (operation === "reattempt") {
+    const { invitee } = note;
+    return [
+      {
+        how: note.how ?? "reattempt",
+        ...(invitee && { testId: invitee.testId, email: invitee.email, name: invitee.name }),
+        previous: params[0],
+        testInvitationId,
+        end: text("EndDateTime"),
+        keep: kept({
+          callbackURL: field(sent, "CallbackUrl"),
+          redirectURL: field(sent, "RedirectUrl"),
+          hideInstruction: field(sent, "hideInstruction"),
+          timeZoneId: field(sent, "TimeZoneId"),
+        }),
+      },
+    ];
+  }
+  // An anonymous invitation (the service makes up the e-mail) is no one to follow.
+  const email = text("emailId");
+  if (email === undefined) return [];
+  return [
+    {
+      how: note.how ?? (operation === "invite" ? "invite" : "link"),
+      testId: params[0],
+      email,
+      name: text("fullName"),
+      testInvitationId,
+      end: text("endDateTime"),
+      keep: kept(Object.fromEntries(KEPT.map((key) => [key, field(sent, key)]))),
+    },
+  ];
+}
+
+/** The settings given (undefined when none). */
+function kept(values: Fields): Fields | undefined {
+  const given = Object.entries(values).filter(([, value]) => value !== undefined && value !== null);
+  return given.length > 0 ? Object.fromEntries(given) : undefined;
 }
 
 /** Says that a write was accepted though its answer cannot be read, and where to see whether it was done. */

@@ -4,7 +4,7 @@ import { TOPICS } from "./help/topics.js";
 /** The command groups in `assess --help`'s order: names and summaries only, so none loads to list them. */
 const SUMMARIES = {
   tests: "List tests and read or change their settings",
-  invite: "Invite candidates to tests, one at a time, in bulk or through a link",
+  invite: "Invite candidates to tests, one at a time, in bulk or through a link; chase those who have not finished",
   links: "List, create and change test links (named entry points of a test)",
   reports: "Read candidates' reports: data, PDF, a period's spreadsheet or statistics",
   attempts: "List finished attempts (Completed, Test left, Terminated) of any period, or watch for new ones",
@@ -49,7 +49,7 @@ export const ORDER: Record<string, string[]> = {
     "assign-learning",
     "skill-gap",
   ],
-  invite: ["send", "bulk", "link", "cancel", "reattempt"],
+  invite: ["send", "bulk", "link", "status", "remind", "cancel", "reattempt"],
   links: ["list", "get", "create", "update", "activate", "deactivate"],
   reports: ["get", "pdf", "export", "stats"],
   attempts: ["list", "watch"],

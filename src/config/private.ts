@@ -91,8 +91,10 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
   }
 }
 
-export function openForAppend(path: string): number {
-  return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
+/** `readable`: also open for reading (what is there: whether its last line was cut short). */
+export function openForAppend(path: string, readable = false): number {
+  const access = readable ? constants.O_RDWR : constants.O_WRONLY;
+  return openSync(path, access | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o600);
 }
 
 /** Whether a process of this id exists (EPERM: yes, another user's). */

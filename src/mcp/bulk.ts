@@ -13,9 +13,13 @@ import type { BulkResult } from "../bulk/engine/summary.js";
 import type { BulkEntry } from "../bulk/engine/types.js";
 import { type Job as BulkJob, entriesOf, type Service } from "../bulk/jobs/index.js";
 import { inviteJob } from "../bulk/jobs/invite.js";
+import { remindJob } from "../bulk/jobs/remind.js";
 import { resendJob } from "../bulk/jobs/resend.js";
 import { upsertJob } from "../bulk/jobs/upsert.js";
+import { InvitationBook } from "../core/invitation-book.js";
+import { invitationStatus, planReminders, reminderRow } from "../core/invitation-status.js";
 import { DryRunStop, UsageError } from "../errors.js";
+import { parseDate } from "../parse/dates.js";
 import * as z from "../parse/zod.js";
 import { sign } from "./confirm.js";
 import { builtOn, type Tool, type ToolEnv } from "./tool.js";
@@ -23,7 +27,7 @@ import { builtOn, type Tool, type ToolEnv } from "./tool.js";
 /** Rows one call takes: the bound on what a model sends in one message. */
 const MAX_ROWS = 1000;
 
-type Kind = "invite" | "upsert" | "callbacks";
+type Kind = "invite" | "upsert" | "callbacks" | "remind";
 
 /** A call's job (bulk/jobs/), its rows, and what else decides what is sent, for the token. */
 interface Call {
@@ -33,6 +37,8 @@ interface Call {
   group?: string;
   /** A bulk invite's dates and proctoring. */
   settings?: unknown;
+  /** What else the plan shows (reminders: each one's new window end, who was left out and why). */
+  shown?: Record<string, unknown>;
 }
 
 /** Where a tool's jobs send: the server's client, the embedded sandbox with `assess --sandbox mcp`. */
@@ -53,7 +59,9 @@ const planToken = () =>
 const HOW =
   " First call it without planToken: nothing is sent, and the answer is a plan (rows to send, already done by an earlier run, repeated, invalid, of unknown outcome) with a planToken. Show the plan to the user; only once they agree, call again with the same arguments and that planToken. Rows an earlier run (or the CLI) confirmed are never sent twice.";
 
-const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Call }> = {
+const HOUR_MS = 3_600_000;
+
+const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never): Call | Promise<Call> }> = {
   invite: {
     ...builtOn("bulkInvite"),
     title: "Invite many candidates to a test",
@@ -123,6 +131,82 @@ const SPECS: Record<Kind, Omit<Tool, "call"> & { job(env: ToolEnv, args: never):
       return { job, entries: entriesOf(job, testInvitationIds) };
     },
   },
+  remind: {
+    // Each reminder resets an invitation the service holds (a new window): it changes what exists.
+    effect: "overwrite",
+    title: "Remind candidates who have not finished a test",
+    description: `Re-invites, with the invitation e-mail, the candidates of a test invited from this machine (see invitation_status) who have not finished and were last sent an invitation more than olderThanHours ago, giving each a new window (the service resets a pending or expired invitation). At most ${MAX_ROWS} per call, those sent longest ago first; each reminder is sent once (the CLI's \`invite remind\` shares its ledger).${HOW}`,
+    writes: "invite",
+    input: () =>
+      z.strictObject({
+        testId: s.Id.describe("The test's id, as list_tests or invitation_status gives it"),
+        olderThanHours: z
+          .number()
+          .min(0)
+          .max(24 * 365)
+          .optional()
+          .describe("Only candidates invited or last reminded longer ago than this many hours (default 48)"),
+        end: z
+          .string()
+          .min(1)
+          .max(40)
+          .optional()
+          .describe("The new window's end for everyone: YYYY-MM-DD, an ISO time, or +7d (from now)"),
+        extendDays: z
+          .number()
+          .min(1)
+          .max(365)
+          .optional()
+          .describe(
+            "Else: the new window ends this many days after the later of now and its current end (default 5)",
+          ),
+        max: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_ROWS)
+          .optional()
+          .describe(`At most this many (default ${MAX_ROWS})`),
+        planToken: planToken(),
+      }),
+    job: async (
+      env,
+      args: { testId: number; olderThanHours?: number; end?: string; extendDays?: number; max?: number },
+    ) => {
+      if (args.end !== undefined && args.extendDays !== undefined)
+        throw new UsageError("end and extendDays both set the new window's end: give one");
+      // To the hour: the plan and its confirming call, moments apart, give each candidate the same new end.
+      const hour = new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS);
+      const end = args.end === undefined ? undefined : parseDate(args.end, "end", "end", hour);
+      if (end !== undefined && end.getTime() < Date.now())
+        throw new UsageError(
+          `end (${args.end}) is in the past: the invitations would be expired from the start`,
+        );
+      const book = InvitationBook.at(env.ctx.connection.bookPlace());
+      const status = await invitationStatus(env.ctx, env.client.api, book, { tests: [args.testId] });
+      const plan = planReminders(status, {
+        testId: args.testId,
+        olderThanMs: (args.olderThanHours ?? 48) * HOUR_MS,
+        end,
+        extendMs: (args.extendDays ?? 5) * 24 * HOUR_MS,
+        max: args.max ?? MAX_ROWS,
+        endFrom: hour,
+      });
+      const job = remindJob(serviceOf(env));
+      const group = String(args.testId);
+      return {
+        job,
+        group,
+        entries: entriesOf(job, plan.remind, group, (r) => r.candidate.email),
+        shown: {
+          reminders: plan.remind.map(reminderRow),
+          finished: plan.finished,
+          sentRecently: plan.recent,
+          overMax: plan.overMax,
+        },
+      };
+    },
+  },
 };
 
 /** The tool of a bulk operation: its plan, or with the plan's token, its run. */
@@ -132,7 +216,17 @@ export function bulkTool(kind: Kind): Tool {
     ...spec,
     plans: true,
     call: async (env, args) => {
-      const job = jobOf(env, args as never);
+      const job = await jobOf(env, args as never);
+      // Nobody to remind: no run to plan (the engine refuses an input without rows).
+      if (job.entries.length === 0)
+        return {
+          plan: true,
+          ...(job.group !== undefined ? { testId: Number(job.group) } : {}),
+          ...job.shown,
+          rows: 0,
+          toSend: 0,
+          next: "Nothing to send.",
+        };
       const plan = await run(env, job, true);
       const token = tokenOf(env.planKey, job, plan.result);
       const given = (args as { planToken?: string }).planToken;
@@ -214,6 +308,7 @@ function planAnswer(call: Call, { result, toSend }: Awaited<ReturnType<typeof ru
   return {
     plan: true,
     ...(call.group !== undefined ? { testId: Number(call.group) } : {}),
+    ...call.shown,
     rows: result.rows,
     toSend: toSend.length,
     alreadyDone: result.alreadyDone,

@@ -21,6 +21,9 @@ const MAX_ATTEMPTS = 500;
 
 const text = () => z.string().min(1).max(40);
 
+/** The most candidates one call of invitation_status lists. */
+const MAX_CANDIDATES = 500;
+
 const period = {
   from: text().describe(
     "Start: YYYY-MM-DD, an ISO time (2026-11-21T09:00:00Z), now, or 7d / 24h for that long ago",
@@ -106,6 +109,38 @@ const COMPOSITE: Record<string, Tool> = {
     },
   }),
   invite_candidates: bulkTool("invite"),
+  invitation_status: tool({
+    effect: "read",
+    title: "Who was invited from here and has not finished",
+    description:
+      "Per test, the candidates invited from this machine (the CLI's, the SDK's and this server's invitations, kept in the invitation book) and how many have finished (the attempt listing), are pending (window open) or expired (window passed); with candidates, each one with its state, invitation id, window end and last reminder. remind_candidates re-invites those who have not finished.",
+    input: () =>
+      z.strictObject({
+        testIds: z
+          .array(s.Id)
+          .max(50)
+          .optional()
+          .describe("Only these tests (default: every test invited to)"),
+        from: text()
+          .optional()
+          .describe(
+            "Only candidates first invited at or after this: YYYY-MM-DD, an ISO time, or 30d for 30 days ago",
+          ),
+        candidates: z.boolean().optional().describe(`Also list each candidate (at most ${MAX_CANDIDATES})`),
+      }),
+    call: async ({ client, ctx }, { testIds, from, candidates }) => {
+      const status = await client.invitations.status({ tests: testIds, from, signal: ctx.signal });
+      if (!candidates) return { tests: status.tests };
+      return {
+        tests: status.tests,
+        candidates: status.candidates.slice(0, MAX_CANDIDATES),
+        ...(status.candidates.length > MAX_CANDIDATES
+          ? { more: status.candidates.length - MAX_CANDIDATES }
+          : {}),
+      };
+    },
+  }),
+  remind_candidates: bulkTool("remind"),
   set_test_link_status: tool({
     ...builtOn("updateLink"),
     title: "Activate or deactivate a test link",

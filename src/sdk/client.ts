@@ -12,6 +12,7 @@ import { paginate } from "../api/pager.js";
 import type * as s from "../api/schemas.js";
 import type { Download, RequestOptions } from "../api/transport.js";
 import { append } from "../arrays.js";
+import type { InvitationBook } from "../core/invitation-book.js";
 import { showAs } from "../redact.js";
 import type * as t from "./types.js";
 import type { AssessClient, AttemptSpan, Derived, IterateOptions, PageRequest, Upload } from "./types.js";
@@ -37,6 +38,8 @@ export class Client implements AssessClient {
     readonly api: Api,
     /** Where `ledger: true` finds the ledger folder (ASSESS_CONFIG_DIR), as the CLI does. */
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** The invitation book `api` records in (core/invitation-book.ts): what `invitations.status` reads. */
+    private readonly book?: InvitationBook,
   ) {
     // The environment may hold ASSESS_API_KEY: shown, the client is its settings with the key redacted.
     showAs(this, () => ({ options: this.api.transport.options }));
@@ -51,6 +54,8 @@ export class Client implements AssessClient {
     ...this.derived.invitations,
     bulk: async (...args: Parameters<AssessClient["invitations"]["bulk"]>) =>
       (await import("./bulk.js")).inviteRows(this.api, this.env, ...args),
+    status: async (options: t.InvitationStatusOptions = {}): Promise<t.InvitationStatus> =>
+      (await import("./invitations.js")).invitationsStatus(this.api, this.book, options),
   };
 
   readonly testLinks = this.derived.testLinks;

@@ -5,6 +5,7 @@
 import { Api } from "../api/endpoints.js";
 import { Transport } from "../api/transport.js";
 import { resolveSettings } from "../config/resolve.js";
+import { keepBook } from "../core/invitation-book.js";
 import { AuthError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
 import { VERSION } from "../version.js";
@@ -40,7 +41,10 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
     debug: options.debug,
     warn: options.onRetry ?? (() => undefined),
   });
-  return new Client(withUsageErrors(new Api(client)), env);
+  const api = new Api(client);
+  // Every invitation the client sends is booked, as the CLI's are (`assess invite status` counts them).
+  const book = keepBook(api, { env, profile: settings.profile, service: settings.baseUrl });
+  return new Client(withUsageErrors(api), env, book);
 }
 
 /** A request body that breaks its schema is refused before it is sent with zod's error: for code, an AssessUsageError. */

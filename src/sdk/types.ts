@@ -60,6 +60,61 @@ export interface CallbacksOutcome {
   invalid: number[];
 }
 
+// Invitations sent from this machine (the invitation book: `assess invite status`)
+
+/** What `invitations.status` looks at. */
+export interface InvitationStatusOptions {
+  /** Only these tests (default: every test of the book). */
+  tests?: number[];
+  /** Only candidates first invited at or after this (a Date, or a text as the CLI reads --from: 30d, 2026-11-01). */
+  from?: Date | string;
+  /** A `callbacks listen --log` file: candidates whose In Progress notification it holds are `started`. */
+  log?: string;
+  /** Stops the attempt listing before its next window. */
+  signal?: AbortSignal;
+}
+
+/** Finished (the attempt listing), started (a listener's log), pending (window open or no end), expired. */
+export type CandidateState = "finished" | "started" | "pending" | "expired";
+
+/** A candidate invited from here, as the invitation book knows them, and their state. */
+export interface InvitedCandidate {
+  testId: number;
+  /** Trimmed and case-folded, as the CLI's matchers compare e-mails. */
+  email: string;
+  name?: string;
+  state: CandidateState;
+  /** The last invitation id an answer gave (bulk invitations have none). */
+  testInvitationId?: number;
+  /** The window's end as last sent (UTC), when one was. */
+  end?: string;
+  /** First invited from here, and the last invitation or reminder (ISO). */
+  invitedAt: string;
+  lastSentAt: string;
+  lastReminderAt?: string;
+  /** How the last one was sent: invite, link, bulk, reattempt, remind… */
+  how: string;
+  /** Invitations sent, reminders included. */
+  sent: number;
+  /** The finished attempt, when `state` is finished. */
+  finished?: { testInvitationId: number; status?: string };
+}
+
+/** Per test: candidates invited from here, and how many are in each state. */
+export interface TestInvitationCounts {
+  testId: number;
+  invited: number;
+  finished: number;
+  started: number;
+  pending: number;
+  expired: number;
+}
+
+export interface InvitationStatus {
+  tests: TestInvitationCounts[];
+  candidates: InvitedCandidate[];
+}
+
 /** A record the service answers without a documented shape (a test, an employee, a certificate). */
 export type Fields = z.infer<typeof s.AnyRecord>;
 
@@ -252,6 +307,11 @@ export type AssessClient = Resolved<
         rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
         options?: BulkOptions & { settings?: InviteSettings },
       ): Promise<BulkOutcome<BulkCandidate>>;
+      /**
+       * Who was invited from this machine (the invitation book the CLI and this client keep, per profile and
+       * service; read here, never written) and who has finished (the attempt listing), per test and per candidate.
+       */
+      status(options?: InvitationStatusOptions): Promise<InvitationStatus>;
     };
     readonly testLinks: {
       list: FromRecord;

@@ -34,6 +34,7 @@ const READ_TOOLS = [
   "list_certificates",
   "get_skill_gap",
   "get_employee_report",
+  "invitation_status",
 ];
 
 let sandbox: Sandbox;
@@ -370,6 +371,61 @@ describe("assess mcp --allow-writes", () => {
     expect(requestsSince(before, "POST", /invite\/bulk/)).toHaveLength(1);
   });
 
+  it("invitation_status reads the invitation book; remind_candidates plans, then reminds once with its token", async () => {
+    const csv = join(configDir, "chase.csv");
+    const people = ["chase.a", "chase.b", "chase.c"].map((n) => `${n}@example.com`);
+    writeFileSync(csv, `email,name\n${people.map((e) => `${e},${e.split("@")[0]}`).join("\n")}\n`);
+    const bulk = await runCli(["invite", "bulk", csv, "--test", "1005", "--end", "+3d"], { env });
+    expect(bulk.code, bulk.stderr).toBe(0);
+    const done = sandbox.state.invitations.findLast((i) => i.email === people[0] && i.testId === 1005)!;
+    await sandbox.completeAttempt(done.testInvitationId, "Complete");
+
+    const reader = await connect();
+    const status = await call(reader, "invitation_status", { testIds: [1005], candidates: true });
+    expect(status.result.isError, status.text).toBeFalsy();
+    expect(status.data.tests).toEqual([
+      { testId: 1005, invited: 3, finished: 1, started: 0, pending: 2, expired: 0 },
+    ]);
+    const cli = (await cliJson(["invite", "status", "--test", "1005"])) as Record<string, unknown>;
+    expect(status.data).toEqual(cli);
+    expect((await call(reader, "remind_candidates", { testId: 1005 })).text).toContain(
+      "--allow-writes invite",
+    );
+
+    const client = await connect("--allow-writes", "invite");
+    const before = lastSeq();
+    const args = { testId: 1005, olderThanHours: 0, extendDays: 7 };
+    const plan = await call(client, "remind_candidates", args);
+    expect(plan.result.isError, plan.text).toBeFalsy();
+    expect(plan.data).toMatchObject({ plan: true, testId: 1005, toSend: 2, finished: 1 });
+    const reminders = plan.data.reminders as Array<{ email: string; newEnd: string }>;
+    expect(reminders.map((r) => r.email).sort()).toEqual(people.slice(1));
+    expect(requestsSince(before, "POST", /\/invite$/)).toEqual([]);
+
+    const sent = await call(client, "remind_candidates", { ...args, planToken: plan.data.planToken });
+    expect(sent.result.isError, sent.text).toBeFalsy();
+    expect(sent.data).toMatchObject({ done: true, sent: 2, uncertain: 0, failed: 0 });
+    const requests = requestsSince(before, "POST", /^\/v3\/tests\/1005\/invite$/);
+    expect(requests.map((r) => (r.body as { emailId: string }).emailId).sort()).toEqual(people.slice(1));
+    for (const r of requests) {
+      const { emailId, endDateTime } = r.body as { emailId: string; endDateTime: string };
+      expect(r.body).toMatchObject({ sendEmail: "yes" });
+      expect(endDateTime).toBe(reminders.find((m) => m.email === emailId)!.newEnd);
+    }
+    // The same token again is refused; an hour's --older-than finds nobody left, here and in the CLI.
+    expect(
+      (await call(client, "remind_candidates", { ...args, planToken: plan.data.planToken })).result.isError,
+    ).toBe(true);
+    const replan = await call(client, "remind_candidates", { ...args, olderThanHours: 1 });
+    expect(replan.data).toMatchObject({ toSend: 0, sentRecently: 2 });
+    expect(replan.data.planToken).toBeUndefined();
+    const again = await runCli(["invite", "remind", "--test", "1005", "--older-than", "1h", "--yes"], {
+      env,
+    });
+    expect(again.stderr).toContain("0 to remind");
+    expect(requestsSince(before, "POST", /\/invite$/)).toHaveLength(2);
+  });
+
   it("--allow-writes offers every write tool, annotated, each schema compiling", async () => {
     const client = await connect("--allow-writes");
     const { tools } = await client.listTools();
@@ -381,6 +437,7 @@ describe("assess mcp --allow-writes", () => {
         "cancel_invitation",
         "reattempt_invitation",
         "invite_candidates",
+        "remind_candidates",
         "create_test_link",
         "update_test_link",
         "set_test_link_status",
@@ -400,6 +457,7 @@ describe("assess mcp --allow-writes", () => {
       [
         "cancel_invitation",
         "reattempt_invitation",
+        "remind_candidates",
         "update_test_link",
         "set_test_link_status",
         "upsert_employees",

@@ -21,7 +21,7 @@ export interface Service {
 type Prepared<T> = Pick<BulkRow<T>, "json" | "key" | "dedupeKey" | "label">;
 
 export interface Job<R, T> {
-  kind: "invite" | "upsert" | "callbacks" | "reattempt";
+  kind: "invite" | "upsert" | "callbacks" | "reattempt" | "remind";
   /** The most rows of one request: its operation's limit (`--chunk-size` may only lower it). */
   maxChunk: number;
   /** The ledger of a group of rows (a test's, for invites and reattempts). */

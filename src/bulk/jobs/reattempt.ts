@@ -27,7 +27,12 @@ export function reattemptJob(
     send: async (group, rows) => {
       for (const row of rows) {
         const attempt = byRow.get(finishedKey(group, row.label))!;
-        answers.push([attempt, await service.api.call("reattempt", [attempt.testInvitationId], body)]);
+        // The request names only the attempt: the invitation book is told whose it is.
+        const invitee = { testId: attempt.testId, email: attempt.email };
+        const answer = await service.api.call("reattempt", [attempt.testInvitationId], body, {
+          book: { invitee },
+        });
+        answers.push([attempt, answer]);
       }
       return undefined;
     },

@@ -1,0 +1,381 @@
+/**
+ * The invitation book: every invitation sent from this machine (`invite send`, `invite link`, `invite bulk`,
+ * reattempts, reminders, rules; the SDK's and the MCP server's too), so that `invite status` can say who has not
+ * finished and `invite remind` can chase them: the service lists only finished attempts.
+ *
+ * It is told by the API layer (`Api.onInvited`, api/endpoints.ts) of each invitation the service accepted, so no
+ * surface records anything itself. One NDJSON file per profile and service (base URL) in the config folder's
+ * `invitations/` (0700; the file 0600, never through a link):
+ *
+ *   {"book":1,"profile":"default","service":"https://…","created":"…"}
+ *   {"test":1001,"email":"ada@example.com","name":"Ada","id":7001,"end":"…","at":"…","how":"invite","keep":{…}}
+ *
+ * Durable as the bulk ledger: appended (one write per call, flushed to disk before it returns), a last line cut
+ * short by a crash ignored on reading and the next record started on a line of its own. Bounded: a candidate is
+ * forgotten BOOK_RETENTION_DAYS after their window ends (an invitation sent with no end counts as open for
+ * UNKNOWN_WINDOW_DAYS), and past BOOK_MAX_RECORDS records the candidates last invited longest ago go first.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, fdatasyncSync, fstatSync, readFileSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Api, SentInvitation } from "../api/endpoints.js";
+import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../config/private.js";
+import { configDir } from "../config/store.js";
+import { CliError } from "../errors.js";
+import { type Fields, isRecord } from "../fields.js";
+import { emailKey, serviceId } from "../identity.js";
+
+/** Days a candidate stays in the book after their window ended. */
+export const BOOK_RETENTION_DAYS = 90;
+/** Days an invitation sent without an end is taken to be open, for pruning only. */
+export const UNKNOWN_WINDOW_DAYS = 30;
+/** The most records the book keeps. */
+export const BOOK_MAX_RECORDS = 100_000;
+/** Past this size an append compacts the book (~300 bytes a record). */
+const BYTES_PER_RECORD = 300;
+const DAY_MS = 86_400_000;
+
+/** One line of the book: an invitation as it was sent. */
+export interface BookRecord {
+  test: number;
+  /** As src/identity.ts keys e-mails (trimmed, case-folded). */
+  email: string;
+  name?: string;
+  id?: number;
+  /** The window's end as sent (UTC), when one was. */
+  end?: string;
+  /** When it was sent (ISO). */
+  at: string;
+  /** invite, link, bulk, reattempt, remind, rule… */
+  how: string;
+  /** A reattempt's earlier attempt. */
+  previous?: number;
+  keep?: Fields;
+}
+
+/** A candidate of a test as the book knows them: their records folded. */
+export interface BookedCandidate {
+  testId: number;
+  email: string;
+  name?: string;
+  /** The last invitation id an answer gave. */
+  testInvitationId?: number;
+  /** The window's end of the last invitation (undefined: none was sent). */
+  end?: string;
+  /** First invited from here. */
+  invitedAt: string;
+  /** The last invitation or reminder. */
+  lastSentAt: string;
+  lastReminderAt?: string;
+  /** How the last one was sent. */
+  how: string;
+  /** How many were sent (the first, reminders, reattempts). */
+  sent: number;
+  /** The settings of the last invitation that had any (a reminder sends them again). */
+  keep?: Fields;
+}
+
+export interface BookLimits {
+  retentionDays: number;
+  maxRecords: number;
+}
+
+/** Where a client's invitations are booked: its profile and the service it sends to. */
+export interface BookPlace {
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  /** The base URL (the embedded sandbox's stable name with --sandbox). */
+  service: string;
+}
+
+export class InvitationBook {
+  /** Invitation ids to their candidates, for reattempts that name only the attempt: filled on first need. */
+  private byId?: Map<number, { test: number; email: string; name?: string }>;
+
+  constructor(
+    readonly path: string,
+    private readonly place: Pick<BookPlace, "profile" | "service">,
+    private readonly limits: BookLimits = {
+      retentionDays: BOOK_RETENTION_DAYS,
+      maxRecords: BOOK_MAX_RECORDS,
+    },
+    private readonly root = join(path, "..", ".."),
+  ) {}
+
+  static at(place: BookPlace, limits?: BookLimits): InvitationBook {
+    const root = configDir(place.env);
+    const file = `${place.profile.replace(/[^\w.-]/g, "_")}-${createHash("sha256")
+      .update(place.service.replace(/\/+$/, ""))
+      .digest("hex")
+      .slice(0, 16)}.ndjson`;
+    const { profile, service } = place;
+    return new InvitationBook(join(root, "invitations", file), { profile, service }, limits, root);
+  }
+
+  /** Records what the service accepted (durably, before returning); a reattempt's candidate found by its attempt. */
+  record(sent: readonly SentInvitation[], now = new Date()): void {
+    const at = now.toISOString();
+    const lines: string[] = [];
+    for (const invitation of sent) {
+      let { testId, email, name } = invitation;
+      if ((testId === undefined || email === undefined) && invitation.previous !== undefined) {
+        const known = this.candidateOf(invitation.previous);
+        if (known) ({ test: testId, email, name = name } = known);
+      }
+      const key = emailKey(email);
+      if (testId === undefined || key === undefined) continue;
+      const record: BookRecord = {
+        test: testId,
+        email: key,
+        ...(name !== undefined && { name }),
+        ...(invitation.testInvitationId !== undefined && { id: invitation.testInvitationId }),
+        ...(invitation.end !== undefined && { end: invitation.end }),
+        at,
+        how: invitation.how,
+        ...(invitation.previous !== undefined && { previous: invitation.previous }),
+        ...(invitation.keep !== undefined && { keep: invitation.keep }),
+      };
+      if (record.id !== undefined) this.byId?.set(record.id, record);
+      lines.push(JSON.stringify(record));
+    }
+    if (lines.length === 0) return;
+    this.locked(() => {
+      const size = this.append(`${lines.join("\n")}\n`);
+      if (size > this.limits.maxRecords * BYTES_PER_RECORD) this.compact(now);
+    });
+  }
+
+  /** The book's records, oldest first; a line that cannot be read (a write a crash cut short) is skipped. */
+  records(): { records: BookRecord[]; skipped: number } {
+    let text: string;
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: 0 };
+      throw bookError("read", this.path, error);
+    }
+    const records: BookRecord[] = [];
+    let skipped = 0;
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue;
+      const record = parseRecord(line);
+      if (record) records.push(record);
+      else if (!line.startsWith('{"book"')) skipped++;
+    }
+    return { records, skipped };
+  }
+
+  /**
+   * The candidates, by test then first invitation, without those past the book's bounds; with `prune` (the
+   * default) they are forgotten in the file too (rewritten only when something is forgotten).
+   */
+  candidates(now = new Date(), { prune = true } = {}): { candidates: BookedCandidate[]; skipped: number } {
+    const { records, skipped } = this.records();
+    const kept = this.bounded(records, now);
+    if (prune && kept.length < records.length) this.locked(() => this.compact(now));
+    return { candidates: fold(kept), skipped };
+  }
+
+  /** Rewrites the book whole with only what its bounds keep (under its lock). */
+  private compact(now: Date): void {
+    const kept = this.bounded(this.records().records, now);
+    const header = JSON.stringify({
+      book: 1,
+      profile: this.place.profile,
+      service: this.place.service,
+      created: now.toISOString(),
+    });
+    try {
+      writePrivateFile(this.path, `${[header, ...kept.map((r) => JSON.stringify(r))].join("\n")}\n`);
+    } catch (error) {
+      throw bookError("write", this.path, error);
+    }
+  }
+
+  /** The records of the candidates within the retention, at most `maxRecords` (the most recently invited). */
+  private bounded(records: BookRecord[], now: Date): BookRecord[] {
+    const latest = new Map<string, BookRecord>();
+    for (const record of records) latest.set(candidateKey(record), record);
+    const keepUntil = (record: BookRecord) => {
+      const end = record.end !== undefined ? Date.parse(record.end) : Number.NaN;
+      const windowEnd = Number.isNaN(end) ? Date.parse(record.at) + UNKNOWN_WINDOW_DAYS * DAY_MS : end;
+      return windowEnd + this.limits.retentionDays * DAY_MS;
+    };
+    const live = new Set(
+      [...latest].filter(([, record]) => keepUntil(record) >= now.getTime()).map(([key]) => key),
+    );
+    let kept = records.filter((record) => live.has(candidateKey(record)));
+    if (kept.length > this.limits.maxRecords) {
+      // Whole candidates go, those last invited longest ago first.
+      const count = new Map<string, number>();
+      for (const record of kept) count.set(candidateKey(record), (count.get(candidateKey(record)) ?? 0) + 1);
+      const order = [...count.keys()].sort((a, b) => latest.get(b)!.at.localeCompare(latest.get(a)!.at));
+      const stay = new Set<string>();
+      let total = 0;
+      for (const key of order) {
+        total += count.get(key)!;
+        if (total > this.limits.maxRecords) break;
+        stay.add(key);
+      }
+      kept = kept.filter((record) => stay.has(candidateKey(record)));
+    }
+    return kept;
+  }
+
+  private candidateOf(id: number) {
+    if (!this.byId) {
+      this.byId = new Map();
+      for (const record of this.records().records)
+        if (record.id !== undefined) this.byId.set(record.id, record);
+    }
+    return this.byId.get(id);
+  }
+
+  /**
+   * Appends `text` and flushes it to disk; a last line a crash cut short is ended first (its record is lost,
+   * the new one is read whole). Returns the file's size.
+   */
+  private append(text: string): number {
+    ensurePrivateDir(this.root, join(this.path, ".."), "the invitation book");
+    const fd = openForAppend(this.path, true);
+    try {
+      let size = fstatSync(fd).size;
+      let lines = text;
+      if (size === 0) {
+        const { profile, service } = this.place;
+        const header = { book: 1, profile, service, created: new Date().toISOString() };
+        lines = `${JSON.stringify(header)}\n${text}`;
+      } else {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) lines = `\n${text}`;
+      }
+      const bytes = Buffer.from(lines);
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      fdatasyncSync(fd);
+      size += bytes.length;
+      return size;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** One writer at a time: a compaction must not drop a record another process appends meanwhile. */
+  private locked<T>(work: () => T): T {
+    ensurePrivateDir(this.root, join(this.path, ".."), "the invitation book");
+    const busy = new Error("busy");
+    for (let tries = 0; ; tries++) {
+      let release: () => void;
+      try {
+        release = takeLock(`${this.path}.lock`, {
+          held: () => busy,
+          busy: () => busy,
+          failed: (file, error) => bookError("lock", file, error),
+        });
+      } catch (error) {
+        // Another process's append takes milliseconds: wait for it (up to ~10 s).
+        if (error !== busy || tries >= 1000)
+          throw error === busy ? bookError("lock", this.path, error) : error;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      try {
+        return work();
+      } finally {
+        release();
+      }
+    }
+  }
+}
+
+function candidateKey(record: Pick<BookRecord, "test" | "email">): string {
+  return `${record.test}\n${record.email}`;
+}
+
+/** A line of the book, or undefined when it is not one (the header, a line cut short, something else). */
+function parseRecord(line: string): BookRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const test = serviceId(value.test);
+  const email = emailKey(value.email);
+  if (test === undefined || email === undefined || typeof value.at !== "string") return undefined;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    test,
+    email,
+    name: text(value.name),
+    id: serviceId(value.id),
+    end: text(value.end),
+    at: value.at,
+    how: text(value.how) ?? "invite",
+    previous: serviceId(value.previous),
+    keep: isRecord(value.keep) ? value.keep : undefined,
+  };
+}
+
+/** The records (oldest first) folded per candidate, by test then first invitation. */
+export function fold(records: readonly BookRecord[]): BookedCandidate[] {
+  const byKey = new Map<string, BookedCandidate>();
+  for (const r of records) {
+    const key = candidateKey(r);
+    const known = byKey.get(key);
+    if (!known) {
+      byKey.set(key, {
+        testId: r.test,
+        email: r.email,
+        ...(r.name !== undefined && { name: r.name }),
+        ...(r.id !== undefined && { testInvitationId: r.id }),
+        ...(r.end !== undefined && { end: r.end }),
+        invitedAt: r.at,
+        lastSentAt: r.at,
+        ...(r.how === "remind" && { lastReminderAt: r.at }),
+        how: r.how,
+        sent: 1,
+        ...(r.keep !== undefined && { keep: r.keep }),
+      });
+      continue;
+    }
+    known.sent++;
+    known.lastSentAt = r.at;
+    known.how = r.how;
+    if (r.name !== undefined) known.name = r.name;
+    if (r.id !== undefined) known.testInvitationId = r.id;
+    // The service resets an invitation to what its last request said: no end sent, none known.
+    if (r.end !== undefined) known.end = r.end;
+    else delete known.end;
+    if (r.how === "remind") known.lastReminderAt = r.at;
+    if (r.keep !== undefined) known.keep = r.keep;
+  }
+  return [...byKey.values()].sort((a, b) => a.testId - b.testId || a.invitedAt.localeCompare(b.invitedAt));
+}
+
+function bookError(what: "read" | "write" | "lock", path: string, error: unknown): CliError {
+  return new CliError(`Cannot ${what} the invitation book ${path}: ${(error as Error).message}`, {
+    suggestion: "Check the disk space and permissions of the config folder (ASSESS_CONFIG_DIR).",
+    cause: error,
+  });
+}
+
+/**
+ * Books every invitation `api` sends (Api.onInvited) in the book of `place`. A book that cannot be written is
+ * warned of (as the client warns: its transport's `warn`), never an error: the invitation was sent.
+ */
+export function keepBook(api: Api, place: BookPlace): InvitationBook {
+  const book = InvitationBook.at(place);
+  api.onInvited = (sent) => {
+    try {
+      book.record(sent);
+    } catch (error) {
+      api.transport.options.warn(
+        `the invitation was sent, but could not be recorded in the invitation book (${(error as Error).message}): \`assess invite status\` will not count it`,
+      );
+    }
+  };
+  return book;
+}

@@ -1,0 +1,104 @@
+/**
+ * The invitation book's file (core/invitation-book.ts): one per profile and service, private; a last line a crash
+ * cut short is skipped and the next record starts on a line of its own; candidates are forgotten after their
+ * window plus the retention, and past the cap those invited longest ago go first.
+ */
+import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InvitationBook } from "../../src/core/invitation-book.js";
+import { useTempDir } from "../helpers/cli.js";
+
+const tmp = useTempDir("assess-book-", { perTest: true });
+const DAY = 86_400_000;
+
+function bookOf(limits?: { retentionDays: number; maxRecords: number }, profile = "default") {
+  return InvitationBook.at(
+    { env: { ASSESS_CONFIG_DIR: tmp.dir }, profile, service: "https://assess.example/api" },
+    limits,
+  );
+}
+
+const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter(Boolean);
+
+describe("the invitation book", () => {
+  it("is one private file per profile and service, e-mails keyed as the matchers key them", () => {
+    const book = bookOf();
+    book.record([
+      { how: "bulk", testId: 1001, email: " Ada@Example.COM", name: "Ada", end: "2030-01-01T00:00:00Z" },
+    ]);
+    book.record([{ how: "invite", testId: 1001, email: "ada@example.com", testInvitationId: 7 }]);
+    expect(statSync(book.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(book.path)).mode & 0o777).toBe(0o700);
+    expect(bookOf(undefined, "staging").path).not.toBe(book.path);
+    const { candidates } = book.candidates();
+    expect(candidates).toEqual([
+      expect.objectContaining({
+        testId: 1001,
+        email: "ada@example.com",
+        name: "Ada",
+        testInvitationId: 7,
+        sent: 2,
+      }),
+    ]);
+    // The second invitation sent no end: the service resets it to none.
+    expect(candidates[0]!.end).toBeUndefined();
+  });
+
+  it("skips a last line a crash cut short, and starts the next record on a line of its own", () => {
+    const book = bookOf();
+    book.record([{ how: "bulk", testId: 1001, email: "one@example.com" }]);
+    appendFileSync(book.path, '{"test":1001,"email":"two@exa');
+    expect(book.candidates().skipped).toBe(1);
+    book.record([{ how: "bulk", testId: 1001, email: "three@example.com" }]);
+    const { candidates, skipped } = book.candidates();
+    expect(candidates.map((c) => c.email)).toEqual(["one@example.com", "three@example.com"]);
+    expect(skipped).toBe(1);
+    expect(lines(book.path).at(-1)).toMatch(/^\{"test":1001,"email":"three@example.com"/);
+  });
+
+  it("forgets a candidate the retention after their window ends (30 days after sending when no end was sent)", () => {
+    const book = bookOf({ retentionDays: 10, maxRecords: 1000 });
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    book.record(
+      [{ how: "bulk", testId: 1001, email: "ended@example.com", end: iso(now - 11 * DAY) }],
+      at(now - 20 * DAY),
+    );
+    book.record(
+      [{ how: "bulk", testId: 1001, email: "within@example.com", end: iso(now - 9 * DAY) }],
+      at(now - 20 * DAY),
+    );
+    book.record([{ how: "bulk", testId: 1001, email: "no-end-old@example.com" }], at(now - 41 * DAY));
+    book.record([{ how: "bulk", testId: 1001, email: "no-end@example.com" }], at(now - 39 * DAY));
+    // A reminder renews a candidate: their last window counts.
+    book.record(
+      [{ how: "bulk", testId: 1002, email: "renewed@example.com", end: iso(now - 30 * DAY) }],
+      at(now - 40 * DAY),
+    );
+    book.record(
+      [{ how: "remind", testId: 1002, email: "renewed@example.com", end: iso(now + DAY) }],
+      at(now - DAY),
+    );
+    const kept = book.candidates(at(now)).candidates.map((c) => c.email);
+    expect(kept).toEqual(["no-end@example.com", "within@example.com", "renewed@example.com"]);
+    // Forgotten in the file too, the rest kept whole.
+    const text = readFileSync(book.path, "utf8");
+    expect(text).not.toContain("ended@");
+    expect(text).not.toContain("no-end-old@");
+    expect(lines(book.path).filter((l) => l.includes("renewed@"))).toHaveLength(2);
+  });
+
+  it("keeps at most its cap of records: the candidates invited longest ago go first", () => {
+    const book = bookOf({ retentionDays: 90, maxRecords: 3 });
+    const start = Date.now() - 100_000;
+    for (let i = 0; i < 12; i++)
+      book.record([{ how: "bulk", testId: 1001, email: `c${i}@example.com` }], new Date(start + i * 1000));
+    // Appends compact once the file is past the cap's size: it never grows far beyond it.
+    expect(lines(book.path).length).toBeLessThanOrEqual(8);
+    const { candidates } = book.candidates();
+    expect(candidates.map((c) => c.email)).toEqual(["c9@example.com", "c10@example.com", "c11@example.com"]);
+    expect(lines(book.path)).toHaveLength(4);
+  });
+});
