@@ -45,10 +45,11 @@ export class Connection {
           "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
       });
     }
-    const [{ Transport }, { Api }, { Client }] = await Promise.all([
+    const [{ Transport }, { Api }, { Client }, { AuditLog, actorOf, assistantOf }] = await Promise.all([
       import("./api/transport.js"),
       import("./api/endpoints.js"),
       import("./sdk/client.js"),
+      import("./config/audit.js"),
     ]);
     const transport = new Transport({
       baseUrl: target.baseUrl,
@@ -61,7 +62,15 @@ export class Connection {
       warn: (line) => this.host.warn(line),
       dryRun: this.host.dryRun,
     });
-    const client = new Client(new Api(transport), this.host.env);
+    // Every write is recorded in the config folder's audit log; `assess mcp` says who acts per session.
+    const { env } = this.host;
+    const audit = new AuditLog(configDir(env), {
+      surface: "cli",
+      actor: actorOf(env),
+      assistant: assistantOf(env),
+      profile: settings.profile,
+    });
+    const client = new Client(new Api(transport, audit), env);
     if (apiKey === undefined) this.shared ??= client;
     return apiKey === undefined ? this.shared! : client;
   }

@@ -1,4 +1,5 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
+import type { AuditedWrite, AuditLog } from "../config/audit.js";
 import { ApiError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
 import * as z from "../parse/zod.js";
@@ -13,7 +14,7 @@ import {
 } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
-import type { ApiName, Download, RequestOptions, Transport } from "./transport.js";
+import type { ApiName, ApiResponse, Download, RequestOptions, Transport } from "./transport.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
@@ -50,7 +51,11 @@ type Extra = Pick<RequestOptions, "query" | "raw">;
 export class Api {
   private unread?: { data: unknown; warning: string };
 
-  constructor(readonly transport: Transport) {
+  /** `audit`: where each write is recorded, by whom (config/audit.ts); none, none is. */
+  constructor(
+    readonly transport: Transport,
+    readonly audit?: AuditLog,
+  ) {
     showAs(this, () => ({ transport: this.transport }));
   }
 
@@ -100,7 +105,7 @@ export class Api {
     checkCount("bulkInvite", candidates.length);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
-    const { data } = await this.send("bulkInvite", [testId], { json });
+    const { data } = await this.send("bulkInvite", [testId], { json }, candidates.length);
     const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
     return !(verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false"));
   }
@@ -128,7 +133,12 @@ export class Api {
     ids: number[],
   ): Promise<{ successful: number[]; failed: number[]; invalid: number[] }> {
     try {
-      const answer = await this.send("processCallbacks", [], { body: { testinvitationIds: ids } });
+      const answer = await this.send(
+        "processCallbacks",
+        [],
+        { body: { testinvitationIds: ids } },
+        ids.length,
+      );
       const result = read(s.CallbacksResult, answer, "callbacks result");
       const numbers = (list: unknown[] | null | undefined) =>
         (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
@@ -146,7 +156,7 @@ export class Api {
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     checkCount("upsertEmployees", items.length);
-    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
+    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) }, items.length);
     return read(s.UpsertResult, answer, "upsert result");
   }
 
@@ -172,11 +182,66 @@ export class Api {
     operation: O,
     params: PathArgs<O>,
     extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
+    count?: number,
   ): Promise<Answer> {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const res = await this.transport.request({ ...target, ...extra, safe });
+    if (safe)
+      return this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    const names = pathParameters(record.path);
+    const ids = Object.fromEntries(names.map((name, at) => [name, (params as readonly number[])[at]!]));
+    const write: AuditedWrite = {
+      operation,
+      method: target.method,
+      ...(names.length > 0 ? { target: ids } : {}),
+      ...(count !== undefined ? { count } : {}),
+    };
+    return this.audited(write, async () =>
+      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe })),
+    );
+  }
+
+  /**
+   * A request of `assess api`: a write is recorded as the operation whose route it is, or as `api` with its
+   * path (a segment that is not a plain word or id shown as `…`).
+   */
+  async raw(request: RequestOptions): Promise<ApiResponse> {
+    if (request.method === "GET" || request.safe) return this.transport.request(request);
+    const named = routeOf(request.method, request.path);
+    const write: AuditedWrite = named
+      ? {
+          operation: named.operation,
+          method: request.method,
+          ...(named.target ? { target: named.target } : {}),
+        }
+      : { operation: "api", method: request.method, target: { path: plainPath(request.path) } };
+    return this.audited(write, () => this.transport.request(request));
+  }
+
+  /** Sends a write, its line in the audit log written with its outcome (the log opened first: it may refuse). */
+  private async audited<T>(write: AuditedWrite, send: () => Promise<T>): Promise<T> {
+    // A dry run sends no write.
+    if (this.audit === undefined || this.transport.options.dryRun) return send();
+    const line = this.audit.open(write, this.transport.options.warn);
+    try {
+      const result = await send();
+      line.done();
+      return result;
+    } catch (error) {
+      line.done(error);
+      throw error;
+    }
+  }
+
+  /** An operation's answer, with where it came from. */
+  private answer(
+    record: OperationRecord,
+    target: ReturnType<Api["target"]>,
+    extra: Pick<RequestOptions, "query">,
+    res: ApiResponse,
+  ): Answer {
+    const safe = record.effect === "read";
     const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
     const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
@@ -196,6 +261,33 @@ export class Api {
     }
     return answer;
   }
+}
+
+/** The operation whose route a raw request's method and path are (ids for its parameters), if any. */
+function routeOf(
+  method: string,
+  path: string,
+): { operation: string; target?: Record<string, number> } | undefined {
+  const bare = path.split("?")[0]!.replace(/\/+$/, "");
+  for (const [operation, record] of Object.entries(OPERATIONS) as Array<[string, OperationRecord]>) {
+    if (record.method !== method) continue;
+    const route = new RegExp(`^${record.path.replace(/\{\w+\}/g, "(\\d+)")}$`);
+    const match = route.exec(bare);
+    if (!match) continue;
+    const names = pathParameters(record.path);
+    if (names.length === 0) return { operation };
+    return { operation, target: Object.fromEntries(names.map((name, at) => [name, Number(match[at + 1])])) };
+  }
+  return undefined;
+}
+
+/** A path as the audit log shows it: a segment that is not a plain word or id (an e-mail, say) is `…`. */
+function plainPath(path: string): string {
+  return path
+    .split("?")[0]!
+    .split("/")
+    .map((segment) => (/^[\w.-]{0,64}$/.test(segment) ? segment : "…"))
+    .join("/");
 }
 
 /** Says that a write was accepted though its answer cannot be read, and where to see whether it was done. */

@@ -15,6 +15,7 @@ const SUMMARIES = {
     "Employees and their skills: lists, skills profiles, certificates, resumes, reports, learning, skill gaps",
   auth: "Store, check and remove the API key of a profile",
   config: "Read and change profile settings (api-key, base-url, skills-base-url, output, timeout, retries)",
+  audit: "Show the audit log of writes from the CLI, the SDK and the MCP server: who, what, when, outcome",
   api: "Send a raw request to the service (for operations known by name only); prints the answer's body",
   sandbox: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
   openapi: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",

@@ -4,7 +4,9 @@
  */
 import { Api } from "../api/endpoints.js";
 import { Transport } from "../api/transport.js";
+import { AuditLog, actorOf, assistantOf } from "../config/audit.js";
 import { resolveSettings } from "../config/resolve.js";
+import { configDir } from "../config/store.js";
 import { AuthError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
 import { VERSION } from "../version.js";
@@ -40,7 +42,17 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
     debug: options.debug,
     warn: options.onRetry ?? (() => undefined),
   });
-  return new Client(withUsageErrors(new Api(client)), env);
+  // Writes are recorded in the config folder's audit log, as the CLI's are, unless `audit: false`.
+  const audit =
+    options.audit === false
+      ? undefined
+      : new AuditLog(configDir(env), {
+          surface: "sdk",
+          actor: actorOf(env),
+          assistant: assistantOf(env),
+          profile: settings.profile,
+        });
+  return new Client(withUsageErrors(new Api(client, audit)), env);
 }
 
 /** A request body that breaks its schema is refused before it is sent with zod's error: for code, an AssessUsageError. */
