@@ -17,7 +17,14 @@ import {
 import { userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUDIT_FILE, type AuditEntry, MAX_AUDIT_BYTES } from "../../src/config/audit.js";
+import {
+  AUDIT_FILE,
+  type AuditEntry,
+  actorOf,
+  assistantOf,
+  MAX_AUDIT_BYTES,
+  plainName,
+} from "../../src/config/audit.js";
 import { SANDBOX_KEYS } from "../../src/sandbox/index.js";
 import { createClient } from "../../src/sdk/index.js";
 import { useTempDir, useTestEnv } from "../helpers/cli.js";
@@ -172,6 +179,29 @@ describe("the audit log", () => {
     expect(statSync(join(dir, AUDIT_FILE)).mode & 0o777).toBe(0o600);
   });
 
+  it("assess api's writes: as the operation whose route they are, or as `api` with an e-mail in the path hidden", async () => {
+    const { dir, env } = fresh();
+    const gdpr = await t.run(
+      ["api", "POST", "/v3/gdpr/requests", "--data", '{"CandidateEmail":"raw.api@example.com"}'],
+      { env },
+    );
+    expect(gdpr.stderr).toContain("No records found");
+    const other = await t.run(["api", "POST", "/v3/unknown/raw.api@example.com?x=1"], { env });
+    expect(other.code).toBe(1);
+    const read = await t.run(["api", "GET", "/v3/tests"], { env });
+    expect(read.code, read.stderr).toBe(0);
+    expect(lines(dir)).toEqual([
+      expect.objectContaining({ operation: "maskCandidate", method: "POST", outcome: "error", status: 400 }),
+      expect.objectContaining({
+        operation: "api",
+        target: { path: "/v3/unknown/…" },
+        outcome: "error",
+        status: 404,
+      }),
+    ]);
+    expect(readFileSync(join(dir, AUDIT_FILE), "utf8")).not.toContain("raw.api");
+  });
+
   it(`rotates at ${MAX_AUDIT_BYTES / 1024 / 1024} MiB: the full log becomes ${AUDIT_FILE}.1, the next line starts a new one`, async () => {
     const { dir, env } = fresh();
     mkdirSync(dir, { mode: 0o700 });
@@ -276,5 +306,25 @@ describe("the audit log", () => {
       await sdk.close();
     }
     expect(existsSync(join(dir, AUDIT_FILE))).toBe(false);
+  });
+});
+
+describe("who acts", () => {
+  it("an assistant is named by the variable it sets for its commands; a Cursor terminal alone is a person's", () => {
+    expect(assistantOf({})).toBeUndefined();
+    expect(assistantOf({ CLAUDECODE: "1" })).toBe("claude-code");
+    expect(assistantOf({ CURSOR_AGENT: "1" })).toBe("cursor");
+    expect(assistantOf({ CURSOR_TRACE_ID: "0f3c" })).toBeUndefined();
+    expect(assistantOf({ GEMINI_CLI: "1" })).toBe("gemini-cli");
+    expect(assistantOf({ CODEX_THREAD_ID: "t-1" })).toBe("codex");
+    expect(assistantOf({ CLAUDECODE: "" })).toBeUndefined();
+    expect(assistantOf({ AI_AGENT: "my-bot\u001b[31m", CLAUDECODE: "1" })).toBe("my-bot?[31m");
+  });
+
+  it("the actor is ci under CI (not CI=false), else the OS user; outside names are one printable line, bounded", () => {
+    expect(actorOf({ CI: "true" })).toBe("ci");
+    expect(actorOf({ CI: "false" })).toBe(userInfo().username);
+    expect(plainName("evil\nclient\u202e")).toBe("evil?client?");
+    expect(plainName("x".repeat(500))).toHaveLength(100);
   });
 });
