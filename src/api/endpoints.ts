@@ -176,7 +176,8 @@ export class Api {
   /**
    * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
    * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
-   * whatever the operation: it may or may not have been processed.
+   * whatever the operation: it may or may not have been processed. A write is recorded in the audit log with
+   * its outcome (`count`: a bulk request's items).
    */
   private async send<O extends Operation>(
     operation: O,
@@ -187,8 +188,9 @@ export class Api {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    if (safe)
-      return this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    const sent = async () =>
+      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    if (safe) return sent();
     const names = pathParameters(record.path);
     const ids = Object.fromEntries(names.map((name, at) => [name, (params as readonly number[])[at]!]));
     const write: AuditedWrite = {
@@ -197,9 +199,7 @@ export class Api {
       ...(names.length > 0 ? { target: ids } : {}),
       ...(count !== undefined ? { count } : {}),
     };
-    return this.audited(write, async () =>
-      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe })),
-    );
+    return this.audited(write, sent);
   }
 
   /**
