@@ -23,6 +23,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readSync,
   renameSync,
   writeSync,
 } from "node:fs";
@@ -146,7 +147,7 @@ export class AuditLog {
    */
   open(write: AuditedWrite, warn: (line: string) => void): { done(error?: unknown): void } {
     const who = acting.getStore() ?? this.who;
-    const fd = this.openFile();
+    const { fd, torn } = this.openFile();
     const { profile, assistant } = this.who;
     return {
       done: (error?: unknown) => {
@@ -160,7 +161,8 @@ export class AuditLog {
           ...(error === undefined ? { outcome: "ok" } : outcomeOf(error)),
         };
         try {
-          writeSync(fd, `${JSON.stringify(entry)}\n`);
+          // A line cut short by a crash is left on its own: this one starts on a line of its own.
+          writeSync(fd, `${torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
         } catch (failure) {
           warn(`Could not add to the audit log ${this.path}: ${(failure as Error).message}`);
         } finally {
@@ -170,7 +172,8 @@ export class AuditLog {
     };
   }
 
-  private openFile(): number {
+  /** The log opened for appending, and whether its last line lacks its newline. */
+  private openFile(): { fd: number; torn: boolean } {
     try {
       ensurePrivateDir(this.dir, this.dir, "the config folder");
       this.rotate();
@@ -182,11 +185,11 @@ export class AuditLog {
         if (uid !== undefined && info.uid !== uid)
           throw new Error(`it belongs to another user (uid ${info.uid})`);
         if (process.platform !== "win32" && (info.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+        return { fd, torn: info.size > 0 && lastByte(this.path, info.size) !== 10 };
       } catch (error) {
         closeSync(fd);
         throw error;
       }
-      return fd;
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
@@ -208,6 +211,17 @@ export class AuditLog {
     }
     if (info.isSymbolicLink()) throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
     if (info.isFile() && info.size >= MAX_AUDIT_BYTES) renameSync(this.path, `${this.path}.1`);
+  }
+}
+
+/** The byte at `size - 1` of the file at `path` (not followed if a link). */
+function lastByte(path: string, size: number): number | undefined {
+  const fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+  try {
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

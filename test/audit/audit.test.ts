@@ -291,6 +291,17 @@ describe("the audit log", () => {
     expect(r.stderr).toContain("Skipped 3 lines");
   });
 
+  it("a line cut short by a crash is left on its own: the next write starts a line of its own", async () => {
+    const { dir, env } = fresh();
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, AUDIT_FILE), '{"time":"2026-11-01T10:00:00.000Z","surf', { mode: 0o600 });
+    const r = await t.run(invite("torn@example.com", "Tor N"), { env });
+    expect(r.code, r.stderr).toBe(0);
+    const shown = await t.run(["audit", "--json"], { env });
+    expect(shown.json<AuditEntry[]>().map((e) => e.operation)).toEqual(["invite"]);
+    expect(shown.stderr).toContain("Skipped 1 line ");
+  });
+
   it("an SDK client with audit: false records nothing", async () => {
     const { dir } = fresh();
     const sdk = createClient({
