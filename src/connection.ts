@@ -45,12 +45,14 @@ export class Connection {
           "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
       });
     }
-    const [{ Transport }, { Api }, { Client }, { keepBook }] = await Promise.all([
-      import("./api/transport.js"),
-      import("./api/endpoints.js"),
-      import("./sdk/client.js"),
-      import("./core/invitation-book.js"),
-    ]);
+    const [{ Transport }, { Api }, { Client }, { keepBook }, { AuditLog, actorOf, assistantOf }] =
+      await Promise.all([
+        import("./api/transport.js"),
+        import("./api/endpoints.js"),
+        import("./sdk/client.js"),
+        import("./core/invitation-book.js"),
+        import("./config/audit.js"),
+      ]);
     const transport = new Transport({
       baseUrl: target.baseUrl,
       skillsBaseUrl: target.skillsBaseUrl,
@@ -62,9 +64,17 @@ export class Connection {
       warn: (line) => this.host.warn(line),
       dryRun: this.host.dryRun,
     });
-    const api = new Api(transport);
+    // Every write is recorded in the config folder's audit log; `assess mcp` says who acts per session.
+    const { env } = this.host;
+    const audit = new AuditLog(configDir(env), {
+      surface: "cli",
+      actor: actorOf(env),
+      assistant: assistantOf(env),
+      profile: settings.profile,
+    });
+    const api = new Api(transport, audit);
     // Every invitation this command sends is booked (`invite status`), per profile and service.
-    const client = new Client(api, this.host.env, keepBook(api, this.bookPlace()));
+    const client = new Client(api, env, keepBook(api, this.bookPlace()));
     if (apiKey === undefined) this.shared ??= client;
     return apiKey === undefined ? this.shared! : client;
   }

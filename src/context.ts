@@ -3,6 +3,7 @@ import type { DryRunRequest } from "./api/transport.js";
 import {
   effectiveValues,
   type GlobalFlags,
+  isCi,
   profileName,
   resolveSettings,
   type Settings,
@@ -11,7 +12,7 @@ import { Connection } from "./connection.js";
 import { escapeControls } from "./escape.js";
 import { chooseFormat, useColor } from "./output/format.js";
 import { Output } from "./output/output.js";
-import { createProgress, isCi, type Progress, StatusLine } from "./output/progress.js";
+import { createProgress, type Progress, StatusLine } from "./output/progress.js";
 import { loadStyle, plainStyle, type Style } from "./output/style.js";
 import { wrapMessage } from "./output/wrap.js";
 import type { Client } from "./sdk/client.js";

@@ -1,4 +1,5 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
+import type { AuditedWrite, AuditLog } from "../config/audit.js";
 import { ApiError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
 import { serviceId } from "../identity.js";
@@ -14,7 +15,7 @@ import {
 } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
-import type { ApiName, Download, RequestOptions, Transport } from "./transport.js";
+import type { ApiName, ApiResponse, Download, RequestOptions, Transport } from "./transport.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
@@ -92,7 +93,11 @@ export class Api {
    */
   onInvited?: (sent: SentInvitation[]) => void;
 
-  constructor(readonly transport: Transport) {
+  /** `audit`: where each write is recorded, by whom (config/audit.ts); none, none is. */
+  constructor(
+    readonly transport: Transport,
+    readonly audit?: AuditLog,
+  ) {
     showAs(this, () => ({ transport: this.transport }));
   }
 
@@ -154,7 +159,7 @@ export class Api {
     checkCount("bulkInvite", candidates.length);
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
-    const { data } = await this.send("bulkInvite", [testId], { json });
+    const { data } = await this.send("bulkInvite", [testId], { json }, candidates.length);
     const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
     const accepted = !(
       verdict === false ||
@@ -201,7 +206,12 @@ export class Api {
     ids: number[],
   ): Promise<{ successful: number[]; failed: number[]; invalid: number[] }> {
     try {
-      const answer = await this.send("processCallbacks", [], { body: { testinvitationIds: ids } });
+      const answer = await this.send(
+        "processCallbacks",
+        [],
+        { body: { testinvitationIds: ids } },
+        ids.length,
+      );
       const result = read(s.CallbacksResult, answer, "callbacks result");
       const numbers = (list: unknown[] | null | undefined) =>
         (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
@@ -219,7 +229,7 @@ export class Api {
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     checkCount("upsertEmployees", items.length);
-    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) });
+    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) }, items.length);
     return read(s.UpsertResult, answer, "upsert result");
   }
 
@@ -239,17 +249,72 @@ export class Api {
   /**
    * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
    * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
-   * whatever the operation: it may or may not have been processed.
+   * whatever the operation: it may or may not have been processed. A write is recorded in the audit log with
+   * its outcome (`count`: a bulk request's items).
    */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
     extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
+    count?: number,
   ): Promise<Answer> {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const res = await this.transport.request({ ...target, ...extra, safe });
+    const sent = async () =>
+      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    if (safe) return sent();
+    const names = pathParameters(record.path);
+    const ids = Object.fromEntries(names.map((name, at) => [name, (params as readonly number[])[at]!]));
+    const write: AuditedWrite = {
+      operation,
+      method: target.method,
+      ...(names.length > 0 ? { target: ids } : {}),
+      ...(count !== undefined ? { count } : {}),
+    };
+    return this.audited(write, sent);
+  }
+
+  /**
+   * A request of `assess api`: a write is recorded as the operation whose route it is, or as `api` with its
+   * path (a segment that is not a plain word or id shown as `…`).
+   */
+  async raw(request: RequestOptions): Promise<ApiResponse> {
+    if (request.method === "GET" || request.safe) return this.transport.request(request);
+    const named = routeOf(request.method, request.path);
+    const write: AuditedWrite = named
+      ? {
+          operation: named.operation,
+          method: request.method,
+          ...(named.target ? { target: named.target } : {}),
+        }
+      : { operation: "api", method: request.method, target: { path: plainPath(request.path) } };
+    return this.audited(write, () => this.transport.request(request));
+  }
+
+  /** Sends a write, its line in the audit log written with its outcome (the log opened first: it may refuse). */
+  private async audited<T>(write: AuditedWrite, send: () => Promise<T>): Promise<T> {
+    // A dry run sends no write.
+    if (this.audit === undefined || this.transport.options.dryRun) return send();
+    const line = this.audit.open(write, this.transport.options.warn);
+    try {
+      const result = await send();
+      line.done();
+      return result;
+    } catch (error) {
+      line.done(error);
+      throw error;
+    }
+  }
+
+  /** An operation's answer, with where it came from. */
+  private answer(
+    record: OperationRecord,
+    target: ReturnType<Api["target"]>,
+    extra: Pick<RequestOptions, "query">,
+    res: ApiResponse,
+  ): Answer {
+    const safe = record.effect === "read";
     const given = Object.entries(extra.query ?? {}).filter(([, value]) => value !== undefined);
     const query = new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]));
     const answer: Answer = {
@@ -323,6 +388,33 @@ function invitationSent(
 function kept(values: Fields): Fields | undefined {
   const given = Object.entries(values).filter(([, value]) => value !== undefined && value !== null);
   return given.length > 0 ? Object.fromEntries(given) : undefined;
+}
+
+/** The operation whose route a raw request's method and path are (ids for its parameters), if any. */
+function routeOf(
+  method: string,
+  path: string,
+): { operation: string; target?: Record<string, number> } | undefined {
+  const bare = path.split("?")[0]!.replace(/\/+$/, "");
+  for (const [operation, record] of Object.entries(OPERATIONS) as Array<[string, OperationRecord]>) {
+    if (record.method !== method) continue;
+    const route = new RegExp(`^${record.path.replace(/\{\w+\}/g, "(\\d+)")}$`);
+    const match = route.exec(bare);
+    if (!match) continue;
+    const names = pathParameters(record.path);
+    if (names.length === 0) return { operation };
+    return { operation, target: Object.fromEntries(names.map((name, at) => [name, Number(match[at + 1])])) };
+  }
+  return undefined;
+}
+
+/** A path as the audit log shows it: a segment that is not a plain word or id (an e-mail, say) is `…`. */
+function plainPath(path: string): string {
+  return path
+    .split("?")[0]!
+    .split("/")
+    .map((segment) => (/^[\w.-]{0,64}$/.test(segment) ? segment : "…"))
+    .join("/");
 }
 
 /** Says that a write was accepted though its answer cannot be read, and where to see whether it was done. */

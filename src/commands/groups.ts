@@ -4,7 +4,8 @@ import { TOPICS } from "./help/topics.js";
 /** The command groups in `assess --help`'s order: names and summaries only, so none loads to list them. */
 const SUMMARIES = {
   tests: "List tests and read or change their settings",
-  invite: "Invite candidates to tests, one at a time, in bulk or through a link; chase those who have not finished",
+  invite:
+    "Invite candidates to tests, one at a time, in bulk or through a link; chase those who have not finished",
   links: "List, create and change test links (named entry points of a test)",
   reports: "Read candidates' reports: data, PDF, a period's spreadsheet or statistics",
   attempts: "List finished attempts (Completed, Test left, Terminated) of any period, or watch for new ones",
@@ -16,6 +17,7 @@ const SUMMARIES = {
     "Employees and their skills: lists, skills profiles, certificates, resumes, reports, learning, skill gaps",
   auth: "Store, check and remove the API key of a profile",
   config: "Read and change profile settings (api-key, base-url, skills-base-url, output, timeout, retries)",
+  audit: "Show the audit log of writes from the CLI, the SDK and the MCP server: who, what, when, outcome",
   api: "Send a raw request to the service (for operations known by name only); prints the answer's body",
   sandbox: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
   openapi: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",

@@ -26,6 +26,12 @@ type ValueFlag =
   | "retries";
 type Switch = "json" | "input" | "dryRun" | "debug" | "sandbox" | "allowHttp";
 
+/** Whether the environment says CI (`CI` set, and not empty, `false` or `0`): no prompts, no bars, actor `ci`. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI;
+  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
+}
+
 /** An ASSESS_* variable's value; an empty one (as a CI template leaves an unset secret) counts as unset. */
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];

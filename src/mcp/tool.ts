@@ -17,6 +17,11 @@ export interface ToolEnv {
   client: Client;
   /** This server's secret for plan tokens (bulk.ts): a token is good only with the server that gave it. */
   planKey: Buffer;
+  /**
+   * Who the session's writes are recorded as in the audit log (config/audit.ts): over stdio the client's
+   * `name/version` from `initialize`; a transport that authenticates its sessions sets its own.
+   */
+  actor: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -4,6 +4,7 @@
  * import), because it must erase its line whenever something else writes.
  */
 import type { Writable } from "node:stream";
+import { isCi } from "../config/resolve.js";
 
 export type TermStream = Writable & { isTTY?: boolean; columns?: number };
 
@@ -17,11 +18,6 @@ export interface Progress {
 const NOOP: Progress = { update() {}, done() {} };
 const INTERVAL_MS = 100;
 const ERASE = "\r\u001b[K";
-
-export function isCi(env: NodeJS.ProcessEnv): boolean {
-  const ci = env.CI;
-  return ci !== undefined && ci !== "" && ci !== "false" && ci !== "0";
-}
 
 /**
  * The terminal's last line, on stderr. While something is drawn on it, the `write` of stderr (and of stdout when

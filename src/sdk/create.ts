@@ -4,7 +4,9 @@
  */
 import { Api } from "../api/endpoints.js";
 import { Transport } from "../api/transport.js";
+import { AuditLog, actorOf, assistantOf } from "../config/audit.js";
 import { resolveSettings } from "../config/resolve.js";
+import { configDir } from "../config/store.js";
 import { keepBook } from "../core/invitation-book.js";
 import { AuthError, UsageError } from "../errors.js";
 import { zodIssueLines } from "../parse/issues.js";
@@ -41,7 +43,17 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
     debug: options.debug,
     warn: options.onRetry ?? (() => undefined),
   });
-  const api = new Api(client);
+  // Writes are recorded in the config folder's audit log, as the CLI's are, unless `audit: false`.
+  const audit =
+    options.audit === false
+      ? undefined
+      : new AuditLog(configDir(env), {
+          surface: "sdk",
+          actor: actorOf(env),
+          assistant: assistantOf(env),
+          profile: settings.profile,
+        });
+  const api = new Api(client, audit);
   // Every invitation the client sends is booked, as the CLI's are (`assess invite status` counts them).
   const book = keepBook(api, { env, profile: settings.profile, service: settings.baseUrl });
   return new Client(withUsageErrors(api), env, book);

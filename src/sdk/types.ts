@@ -406,4 +406,9 @@ export interface CreateClientOptions {
   debug?: (line: string) => void;
   /** Told of each retry's wait ("HTTP 503 from …; retrying in 2s"). */
   onRetry?: (message: string) => void;
+  /**
+   * Record each write in the audit log of the config folder, as the CLI does (default true; `assess audit` shows
+   * it): a write is refused, nothing sent, when the log cannot be kept there (a read-only home): then `false`.
+   */
+  audit?: boolean;
 }

@@ -288,7 +288,7 @@ describe("attempts watch --rules", () => {
       "      - append: shortlist.csv",
       "      - exec: { command: [sh, -c, 'head -c 100000 /dev/zero | tr \"\\\\0\" x; sleep 30'], timeout: 1s }",
     ]);
-    const id = await finishedAttempt("formula@example.com", "=HYPERLINK(\"http://x\")");
+    const id = await finishedAttempt("formula@example.com", '=HYPERLINK("http://x")');
     const r = await run(["attempts", "watch", "--once", "--rules", file]);
     expect(r.code).toBe(1);
     const [row] = rows(tmp.file("shortlist.csv"));

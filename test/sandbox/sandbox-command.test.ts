@@ -104,7 +104,8 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
         apiKey: started.keys.acme,
         baseUrl: started.url,
         skillsBaseUrl: started.skillsUrl,
-        env: {},
+        // Its writes are recorded in the config folder's audit log: one of the test's, not this machine's.
+        env: { ASSESS_CONFIG_DIR: tmp.fresh() },
       });
       const invitation = await client.invitations.create(1002, {
         emailId: "sdk.seven@example.com",

@@ -97,7 +97,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [methodArg, pathArg
     return 0;
   }
 
-  const res = await client.request({ method, path: pathname, api, query, body });
+  const res = await (await ctx.client()).api.raw({ method, path: pathname, api, query, body });
   if (o.include) {
     ctx.out.write(`HTTP ${res.status}\n`);
     for (const [key, value] of Object.entries(res.headers)) ctx.out.write(`${key}: ${value}\n`);

@@ -27,10 +27,7 @@ export default verb({
   args: [arg.text("<rules.yaml>", "the rules file")],
   notes: `Every problem is named by its file, line and key (exit 2). The tests the file names (its rules' and their invites') are looked up on the service when an API key is configured or with --sandbox: one it does not know, or another account's, is a problem; without a key only the file is checked (said on stderr).
 ${RULES_FORMAT}`,
-  examples: [
-    "assess rules check rules.yaml",
-    "assess rules check rules.yaml --json | jq '.rules[].name'",
-  ],
+  examples: ["assess rules check rules.yaml", "assess rules check rules.yaml --json | jq '.rules[].name'"],
   run,
 });
 
