@@ -77,7 +77,7 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
     expect(report.json<{ candidateEmail: string }>().candidateEmail).toBe("seven@example.com");
   });
 
-  it("createClient of the built SDK against `assess sandbox --port 0 --json`, as the README says", async () => {
+  it("createClient of the built SDK against `assess sandbox --port 0 --json`, as the SDK guide says", async () => {
     const live = startBin(["sandbox", "--port", "0", "--json"], {
       env: { ASSESS_CONFIG_DIR: tmp.fresh() },
     });
@@ -124,8 +124,8 @@ describe("the one-command sandbox finishes attempts; the SDK works against `asse
       // Gone before the folders it writes to are removed.
       await live.exit;
     }
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    expect(readme).toContain("assess sandbox --port 4010 &");
-    expect(readme).toMatch(/createClient\(\{\n {2}apiKey: "sbx-acme-/);
+    const guide = readFileSync(join(ROOT, "docs", "sdk.md"), "utf8");
+    expect(guide).toContain("assess sandbox --port 4010 &");
+    expect(guide).toMatch(/createClient\(\{\n {2}apiKey: "sbx-acme-/);
   });
 });
