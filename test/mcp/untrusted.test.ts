@@ -134,7 +134,10 @@ describe("preview before change (--allow-writes)", () => {
     expect(overwrites.length).toBeGreaterThan(7);
     for (const tool of overwrites) {
       const properties = Object.keys(tool.inputSchema.properties ?? {});
-      const token = tool.name === "upsert_employees" ? "planToken" : "confirmToken";
+      // The bulk writes that overwrite plan first, as every bulk tool does.
+      const token = ["upsert_employees", "remind_candidates"].includes(tool.name)
+        ? "planToken"
+        : "confirmToken";
       expect(properties, tool.name).toContain(token);
       expect(tool.description, tool.name).toContain(`call again with the same arguments and that ${token}`);
     }

@@ -160,8 +160,7 @@ async function invite(
     body.startDateTime = toServiceTime(parseDate(action.start, "start", "start"));
   if (action.timezone !== undefined) body.timeZoneId = action.timezone;
   try {
-    // Booked as a rule's (the invitation book: `invite status` shows how each was sent).
-    await client.api.call("invite", [action.test], body, { book: { how: "rule" } });
+    await client.invitations.create(action.test, body);
     return { delivered: true };
   } catch (error) {
     return failure(error, `invitation to test ${action.test} failed`);
