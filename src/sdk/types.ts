@@ -279,111 +279,121 @@ type Resolved<Members, D> = {
       : Resolved<Members[K], K extends keyof D ? D[K] : unknown>;
 };
 
-export type AssessClient = Resolved<
-  {
-    readonly tests: {
-      /** One page of the account's tests. */
-      list: FromRecord;
-      /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
-      iterate: FromRecord;
-      /** One test: its name, duration, number of questions and sections. */
+/**
+ * What `derived` has that `members` does not show: a record with no member here, written by the build at the end
+ * of its resource (`never` for what `members` shows).
+ */
+type Unlisted<D, Members> = {
+  [K in keyof D as K extends keyof Members
+    ? Members[K] extends FromRecord<string> | ((...args: never[]) => unknown)
+      ? never
+      : K
+    : K]: K extends keyof Members ? Unlisted<D[K], Members[K]> : D[K];
+};
+
+type ClientMembers = {
+  readonly tests: {
+    /** One page of the account's tests. */
+    list: FromRecord;
+    /** Every test, page after page: `for await (const test of client.tests.iterate())`. */
+    iterate: FromRecord;
+    /** One test: its name, duration, number of questions and sections. */
+    get: FromRecord;
+    settings: {
       get: FromRecord;
-      settings: {
-        get: FromRecord;
-        update: FromRecord<"settings">;
-      };
+      update: FromRecord<"settings">;
     };
-    readonly invitations: {
-      /** Invites one candidate to a test. */
-      create: FromRecord;
-      cancel: FromRecord;
-      reattempt: FromRecord;
-      /**
-       * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
-       * to 1000, and tells what became of each row.
-       */
-      bulk(
-        testId: number,
-        rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
-        options?: BulkOptions & { settings?: InviteSettings },
-      ): Promise<BulkOutcome<BulkCandidate>>;
-      /**
-       * Who was invited from this machine (the invitation book the CLI and this client keep, per profile and
-       * service; read here, never written) and who has finished (the attempt listing), per test and per candidate.
-       */
-      status(options?: InvitationStatusOptions): Promise<InvitationStatus>;
+  };
+  readonly invitations: {
+    /** Invites one candidate to a test. */
+    create: FromRecord;
+    cancel: FromRecord;
+    reattempt: FromRecord;
+    /**
+     * Invites every candidate of `rows` (an array, or any iterable, sync or async) to a test, in requests of up
+     * to 1000, and tells what became of each row.
+     */
+    bulk(
+      testId: number,
+      rows: Iterable<BulkCandidate> | AsyncIterable<BulkCandidate>,
+      options?: BulkOptions & { settings?: InviteSettings },
+    ): Promise<BulkOutcome<BulkCandidate>>;
+    /**
+     * Who was invited from this machine (the invitation book the CLI and this client keep, per profile and
+     * service; read here, never written) and who has finished (the attempt listing), per test and per candidate.
+     */
+    status(options?: InvitationStatusOptions): Promise<InvitationStatus>;
+  };
+  readonly testLinks: {
+    list: FromRecord;
+    get: FromRecord;
+    create: FromRecord;
+    update: FromRecord;
+    /** Invites a candidate through a test link. */
+    invite: FromRecord;
+  };
+  readonly reports: {
+    /** `reportType`: what the report breaks the score down by: 1 sections, 2 skills, 3 both. */
+    get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
+    /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
+    pdf: {
+      (testInvitationId: number): Promise<Uint8Array>;
+      (testInvitationId: number, download: Download): Promise<number>;
     };
-    readonly testLinks: {
-      list: FromRecord;
-      get: FromRecord;
-      create: FromRecord;
-      update: FromRecord;
-      /** Invites a candidate through a test link. */
-      invite: FromRecord;
-    };
-    readonly reports: {
-      /** `reportType`: what the report breaks the score down by: 1 sections, 2 skills, 3 both. */
-      get(testInvitationId: number, options?: { reportType?: 1 | 2 | 3 }): Promise<Report>;
-      /** The report's PDF; given a Download, streamed into it (the size in bytes is returned). */
-      pdf: {
-        (testInvitationId: number): Promise<Uint8Array>;
-        (testInvitationId: number, download: Download): Promise<number>;
-      };
-    };
-    readonly attempts: {
-      /** The attempts of a span of any length, in time order (one call per 30 days, a few at once). */
-      list(span: AttemptSpan): Promise<TestAttempt[]>;
-      /** The same one by one, as the windows' answers arrive. */
-      iterate(span: AttemptSpan): AsyncGenerator<TestAttempt>;
-      /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
-      pages(span: AttemptSpan): AsyncGenerator<TestAttempt[]>;
-    };
-    readonly callbacks: {
-      /** Asks the service to send again the callbacks of up to 100 invitations. */
-      process(testInvitationIds: number[]): Promise<CallbacksOutcome>;
-    };
-    readonly users: {
-      create: FromRecord;
-      update: FromRecord;
-      setStatus: FromRecord;
-    };
-    readonly gdpr: {
-      /** Masks a candidate's personal data; resolves to the service's message. */
-      mask: FromRecord;
-    };
-    readonly employees: {
+  };
+  readonly attempts: {
+    /** The attempts of a span of any length, in time order (one call per 30 days, a few at once). */
+    list(span: AttemptSpan): Promise<TestAttempt[]>;
+    /** The same one by one, as the windows' answers arrive. */
+    iterate(span: AttemptSpan): AsyncGenerator<TestAttempt>;
+    /** One page per ≤30-day window, in time order (an attempt is not repeated in a later window). */
+    pages(span: AttemptSpan): AsyncGenerator<TestAttempt[]>;
+  };
+  readonly callbacks: {
+    /** Asks the service to send again the callbacks of up to 100 invitations. */
+    process(testInvitationIds: number[]): Promise<CallbacksOutcome>;
+  };
+  readonly users: {
+    create: FromRecord;
+    update: FromRecord;
+    setStatus: FromRecord;
+  };
+  readonly gdpr: {
+    /** Masks a candidate's personal data; resolves to the service's message. */
+    mask: FromRecord;
+  };
+  readonly employees: {
+    list: FromRecord;
+    iterate: FromRecord;
+    /**
+     * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
+     * to 100, and tells what became of each row. Each is checked as an item of `assess employees upsert`'s JSON
+     * file: dates `YYYY-MM-DD` or ISO 8601, sent as `YYYY-MM-DDTHH:mm:ssZ`.
+     */
+    upsert(
+      rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,
+      options?: BulkOptions,
+    ): Promise<BulkOutcome<EmployeeUpsertItem>>;
+    setStatus: FromRecord;
+    /** The employee's report of a test. */
+    report: FromRecord;
+    skillsProfile: FromRecord;
+    skillsProfiles: {
       list: FromRecord;
       iterate: FromRecord;
-      /**
-       * Creates or updates every employee of `rows` (an array, or any iterable, sync or async), in requests of up
-       * to 100, and tells what became of each row. Each is checked as an item of `assess employees upsert`'s JSON
-       * file: dates `YYYY-MM-DD` or ISO 8601, sent as `YYYY-MM-DDTHH:mm:ssZ`.
-       */
-      upsert(
-        rows: Iterable<EmployeeUpsertItem> | AsyncIterable<EmployeeUpsertItem>,
-        options?: BulkOptions,
-      ): Promise<BulkOutcome<EmployeeUpsertItem>>;
-      setStatus: FromRecord;
-      /** The employee's report of a test. */
-      report: FromRecord;
-      skillsProfile: FromRecord;
-      skillsProfiles: {
-        list: FromRecord;
-        iterate: FromRecord;
-      };
-      skillGap: FromRecord;
-      certificates: {
-        list(employeeId: number, options?: { includeSkills?: boolean }): Promise<Fields[]>;
-        add: FromRecord;
-      };
-      assignLearning: FromRecord;
-      uploadResume(employeeId: number, upload: Upload): Promise<Fields>;
     };
-    /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
-    close(): Promise<void>;
-  },
-  Derived
->;
+    skillGap: FromRecord;
+    certificates: {
+      list(employeeId: number, options?: { includeSkills?: boolean }): Promise<Fields[]>;
+      add: FromRecord;
+    };
+    assignLearning: FromRecord;
+    uploadResume(employeeId: number, upload: Upload): Promise<Fields>;
+  };
+  /** Ends the client's connections (open ones would keep the process alive a few seconds more). */
+  close(): Promise<void>;
+};
+export type AssessClient = Resolved<ClientMembers, Derived> & Unlisted<Derived, ClientMembers>;
 
 export interface CreateClientOptions {
   /** The API key (sent as `x-api-key`); else ASSESS_API_KEY, else the profile's. */

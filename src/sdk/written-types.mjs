@@ -239,17 +239,21 @@ export function answerTypes(source) {
 }
 
 /**
- * `export type AssessClient = Resolved<{ …members… }, Derived>;` as `export interface AssessClient { … }`, each
+ * `type ClientMembers = { … }; export type AssessClient = …;` as `export interface AssessClient { … }`, each
  * `name: FromRecord` (or `FromRecord<"param">`: its body's name) member as its place's operation's method. A
  * record whose place is no member is written at the end of its resource's members (a resource of its own at the
  * end if there is none), its summary as its comment: adding an operation is adding its record.
  */
 function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas, names) {
   const file = ts.createSourceFile("types.ts", source, ts.ScriptTarget.Latest, true);
-  const alias = file.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === "AssessClient");
-  const literal = alias?.type.typeArguments?.[0];
-  if (!literal || !ts.isTypeLiteralNode(literal)) {
-    throw new Error("src/sdk/types.ts: no `export type AssessClient = Resolved<{ …members… }, Derived>;`");
+  const aliasOf = (name) => file.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === name);
+  const members = aliasOf("ClientMembers");
+  const alias = aliasOf("AssessClient");
+  const literal = members?.type;
+  if (!alias || !literal || !ts.isTypeLiteralNode(literal) || members.end > alias.getStart(file)) {
+    throw new Error(
+      "src/sdk/types.ts: no `type ClientMembers = { …members… };` followed by `export type AssessClient = …`",
+    );
   }
   const records = Object.entries(OPERATIONS);
   const byPlace = new Map(records.map(([operation, r]) => [`${r.resource}.${r.verb}`, [operation, r]]));
@@ -345,5 +349,5 @@ function writtenClient(source, { OPERATIONS, pathParameters }, answers, schemas,
     const at = start - literal.getStart(file);
     text = text.slice(0, at) + replacement + text.slice(end - literal.getStart(file));
   }
-  return `${source.slice(0, alias.getStart(file))}export interface AssessClient ${text}${source.slice(alias.end)}`;
+  return `${source.slice(0, members.getStart(file))}export interface AssessClient ${text}${source.slice(alias.end)}`;
 }

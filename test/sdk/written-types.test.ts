@@ -119,16 +119,14 @@ export type Fields = z.infer<typeof s.AnyRecord>;
   };
   const answers = { getItem: "s.Item", renameItem: "Fields | undefined", tagItem: "s.Item[]" };
   const client = (members: string) =>
-    `${head}export type AssessClient = Resolved<
-  {
+    `${head}type ClientMembers = {
     readonly items: {
 ${members}
     };
     /** Ends it. */
     close(): Promise<void>;
-  },
-  Derived
->;
+  };
+export type AssessClient = Resolved<ClientMembers, Derived> & Unlisted<Derived, ClientMembers>;
 `;
   const members = `      /** One page. */
       list: FromRecord;
