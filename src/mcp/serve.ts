@@ -6,7 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -24,6 +23,7 @@ import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
 import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
+import { LineTransport } from "./stdio.js";
 import { ID_SOURCES, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
 
@@ -45,8 +45,41 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       "Bulk write tools answer with a plan first and send only when called again with its token.",
     );
   }
-  // Without a key the server still starts (an assistant shows a server that exits as merely "failed"): it lists
-  // its tools, and each call answers with what the user must do.
+  const { env, apiKey } = await toolEnv(ctx);
+  const { server, tools, settled } = buildServer({ env, allowed, apiKey });
+  const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, MAX_MESSAGE_BYTES);
+  const scrub = scrubber(apiKey);
+  transport.onerror = (error) => ctx.warn(`mcp: ${scrub(error.message)}`);
+  await server.connect(transport);
+  ctx.info(
+    `assess mcp ${VERSION}: ${tools} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
+  );
+  if (env === undefined) ctx.warn(`${NO_KEY}: every tool call answers so. ${NO_KEY_HINT}`);
+  // The end of stdin is the client's goodbye (exit 0); a failure of stdin or stdout ends the server (exit 1).
+  const aborted = new Promise<void>((resolve) =>
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
+  try {
+    await Promise.race([transport.ended, aborted]);
+  } catch (error) {
+    await server.close();
+    throw new CliError(`assess mcp: ${scrub((error as Error).message)}; the server stopped`, {
+      suggestion: "The assistant's host restarts the server when it needs it again.",
+    });
+  }
+  await settled();
+  // Their answers are written on the next turns of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  await server.close();
+  return 0;
+}
+
+/**
+ * The tools' environment with `ctx`'s client and a new secret for plan tokens, and the key it sends; none
+ * without a key: the server still starts (an assistant shows a server that exits as merely "failed"), lists
+ * its tools, and each call answers with what the user must do.
+ */
+export async function toolEnv(ctx: Context): Promise<{ env?: ToolEnv; apiKey?: string }> {
   const connected = await ctx.client().then(
     (client) => ({ client }),
     (error: unknown) => {
@@ -54,13 +87,34 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       throw error;
     },
   );
-  const apiKey = "client" in connected ? connected.client.api.transport.options.apiKey : undefined;
-  const env: ToolEnv | undefined =
-    "client" in connected ? { ctx, client: connected.client, planKey: randomBytes(32) } : undefined;
+  if (!("client" in connected)) return {};
+  const { client } = connected;
+  return { env: { ctx, client, planKey: randomBytes(32) }, apiKey: client.api.transport.options.apiKey };
+}
+
+/** The key shown redacted wherever it would be in `text`. */
+export function scrubber(apiKey: string | undefined): (text: string) => string {
+  return (text) => (apiKey ? text.replaceAll(apiKey, redactKey(apiKey)) : text);
+}
+
+/** What one server serves: the process's over stdio, or one HTTP session's (http.ts). */
+export interface ServerOptions {
+  /** Undefined without a key. */
+  env: ToolEnv | undefined;
+  allowed: Set<WriteGroup>;
+  /** The key the tools send, scrubbed from every answer. */
+  apiKey: string | undefined;
+}
+
+/**
+ * The MCP server of one conversation, its handlers set; `tools`: how many it offers; `settled`: when the
+ * calls under way have their answers.
+ */
+export function buildServer({ env, allowed, apiKey }: ServerOptions) {
   const tools = Object.entries(TOOLS).filter(
     ([, tool]) => tool.writes === undefined || allowed.has(tool.writes),
   );
-  const scrub = (text: string) => (apiKey ? text.replaceAll(apiKey, redactKey(apiKey)) : text);
+  const scrub = scrubber(apiKey);
 
   const server = new Server(
     { name: "assess", title: "Skills-assessment service (assess)", version: VERSION },
@@ -84,7 +138,11 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     return work;
   };
 
-  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+  const callTool = async (
+    name: string,
+    args: Record<string, unknown>,
+    progress?: ToolEnv["progress"],
+  ): Promise<CallToolResult> => {
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
     if (!tool)
       return failure(scrub, `Unknown tool "${name}"`, "Call tools/list to see the tools of this server.");
@@ -107,7 +165,7 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     }
     if (env === undefined) return noKeyFailure(scrub);
     try {
-      const result = await tool.call(env, parsed.data);
+      const result = await tool.call(progress ? { ...env, progress } : env, parsed.data);
       const text = scrub(JSON.stringify(result));
       if (text.length > MAX_RESULT_CHARS) {
         return failure(
@@ -121,9 +179,22 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       return errorResult(scrub, error, tool);
     }
   };
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    tracked(callTool(request.params.name, request.params.arguments ?? {})),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // A client that gives a progress token hears how a long call goes.
+    const token = request.params._meta?.progressToken;
+    const progress: ToolEnv["progress"] =
+      token === undefined
+        ? undefined
+        : (done, total) => {
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: done, total },
+              })
+              .catch(() => {});
+          };
+    return tracked(callTool(request.params.name, request.params.arguments ?? {}, progress));
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
@@ -190,29 +261,14 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     };
   });
 
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout, {
-    maxBufferSize: MAX_MESSAGE_BYTES,
-  });
-  transport.onerror = (error) => ctx.warn(`mcp: ${scrub(error.message)}`);
-  await server.connect(transport);
-  ctx.info(
-    `assess mcp ${VERSION}: ${tools.length} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
-  );
-  if (env === undefined) ctx.warn(`${NO_KEY}: every tool call answers so. ${NO_KEY_HINT}`);
-  await new Promise<void>((resolve) => {
-    ctx.io.stdin.once("end", resolve);
-    ctx.io.stdin.once("close", resolve);
-    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  while (pending.size > 0) await Promise.allSettled([...pending]);
-  // Their answers are written on the next turns of the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
-  return 0;
+  const settled = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
+  return { server, tools: tools.length, settled };
 }
 
 /** `--allow-writes`: every group; `--allow-writes invite,links`: those; absent: none. */
-function allowedGroups(value: boolean | string | undefined): Set<WriteGroup> {
+export function allowedGroups(value: boolean | string | undefined): Set<WriteGroup> {
   if (value === undefined || value === false) return new Set();
   if (value === true) return new Set(WRITE_GROUPS);
   const names = value

@@ -17,6 +17,10 @@ export interface ToolEnv {
   client: Client;
   /** This server's secret for plan tokens (bulk.ts): a token is good only with the server that gave it. */
   planKey: Buffer;
+  /** Who is calling: over HTTP, the name of the session's token (`assess mcp token create <name>`). */
+  actor?: string;
+  /** Told how a long call goes (`done` of `total`), when the client asked to hear it. */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -20,9 +20,10 @@ writeFileSync(
      Object.keys(require.cache).filter((f) => f.startsWith(${JSON.stringify(DIST)})).join("\\n")));`,
 );
 
-/** The files of dist/ that hold the MCP SDK's server. */
+/** The files of dist/ that hold the MCP SDK's server (its Server class says so). */
 const MCP_FILES = readdirSync(DIST).filter(
-  (file) => file.endsWith(".cjs") && readFileSync(join(DIST, file), "utf8").includes("StdioServerTransport"),
+  (file) =>
+    file.endsWith(".cjs") && readFileSync(join(DIST, file), "utf8").includes("Server does not support"),
 );
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
