@@ -1,27 +1,49 @@
 /**
- * `assess mcp`: the service's operations as tools of a Model Context Protocol server on stdin/stdout. Its
- * module (serve.ts, with the MCP SDK) is a chunk of its own, loaded only when the server runs.
+ * `assess mcp`: the service's operations as tools of a Model Context Protocol server on stdin/stdout, or with
+ * --http for a team (http.ts, a bearer token each). Its modules (serve.ts and http.ts, with the MCP SDK) are
+ * chunks of their own, loaded only when the server runs.
  */
 import { flag } from "../commands/shared/flags.js";
 import { verb } from "../commands/shared/verb.js";
+import { UsageError } from "../errors.js";
 import * as z from "../parse/zod.js";
 import { WRITE_GROUPS } from "./groups.js";
 
 export default verb({
   summary:
-    "Serve the operations to AI assistants over stdio (Model Context Protocol): read-only unless --allow-writes",
+    "Serve the operations to AI assistants over stdio or HTTP (Model Context Protocol): read-only unless allowed",
   flags: {
     allowWrites: flag.of(
       "[groups]",
       `also offer write tools: all of them, or only those of these comma-separated groups (${WRITE_GROUPS.join(", ")}); bulk writes still need a plan's token`,
       z.union([z.boolean(), z.string()]),
     ),
+    http: flag.bool(
+      "serve Streamable HTTP on /mcp instead of stdio, for a team: each request needs a token of `assess mcp token create`, which says its writes and profile",
+    ),
+    port: flag.int(0, 65535, "the port of --http (0: any free one)").default("8808"),
+    host: flag.text(
+      "<host>",
+      "the address --http listens on (default 127.0.0.1); any other than loopback is plain HTTP reachable by others: put a reverse proxy with TLS in front",
+    ),
   },
+  notes:
+    "With --http, the server runs until Ctrl-C. A request needs `Authorization: Bearer <token>` (401 otherwise); a browser's request from another origin than loopback is refused (403), as is a Host header other than the address listened on when that is loopback. Sessions expire after 30 minutes unused.",
   examples: [
     "assess mcp",
     "assess --sandbox mcp --allow-writes",
     "assess --profile prod mcp --allow-writes invite,links",
     "npx @modelcontextprotocol/inspector --cli assess --sandbox mcp --method tools/list",
+    "assess mcp --http --port 8808",
   ],
-  run: async (ctx, o) => (await import("./serve.js")).run(ctx, o),
+  run: async (ctx, o) => {
+    if (o.http) return (await import("./http.js")).serveHttp(ctx, o);
+    if (o.host !== undefined) {
+      throw new UsageError(
+        "--host is for --http",
+        "Add --http to serve over HTTP, or drop --host for stdio.",
+      );
+    }
+    return (await import("./serve.js")).run(ctx, o);
+  },
 });

@@ -22,7 +22,7 @@ import { zodIssueLines } from "../parse/issues.js";
 import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
-import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
+import { allowedGroups, type WriteGroup } from "./groups.js";
 import { LineTransport } from "./stdio.js";
 import { ID_SOURCES, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
@@ -30,7 +30,7 @@ import { TOOLS } from "./tools.js";
 type Options = { allowWrites?: boolean | string };
 
 /** The largest JSON-RPC message read from the client: a bulk call of 1000 rows is ~0.2 MB. */
-const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** The largest answer a call gives (the service may answer 32 MB): what fits a model's context, roughly. */
 const MAX_RESULT_CHARS = 1024 * 1024;
 /** Tests the tests resource lists at most (10 pages of 100). */
@@ -265,24 +265,6 @@ export function buildServer({ env, allowed, apiKey }: ServerOptions) {
     while (pending.size > 0) await Promise.allSettled([...pending]);
   };
   return { server, tools: tools.length, settled };
-}
-
-/** `--allow-writes`: every group; `--allow-writes invite,links`: those; absent: none. */
-export function allowedGroups(value: boolean | string | undefined): Set<WriteGroup> {
-  if (value === undefined || value === false) return new Set();
-  if (value === true) return new Set(WRITE_GROUPS);
-  const names = value
-    .split(",")
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !(WRITE_GROUPS as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) {
-    throw new UsageError(
-      `--allow-writes: ${unknown.length > 0 ? `unknown group(s) ${unknown.join(", ")}` : "no group given"}`,
-      `Use --allow-writes alone for every write, or some of ${WRITE_GROUPS.join(", ")}, comma-separated.`,
-    );
-  }
-  return new Set(names as WriteGroup[]);
 }
 
 function describeTool(name: string, tool: Tool) {
