@@ -201,10 +201,14 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
       `listening on ${host}, not loopback: anyone who reaches it needs only a token, and it speaks plain HTTP. TLS belongs to a reverse proxy in front of it (bind it to 127.0.0.1 behind one)`,
     );
   }
-  if (tokens.length === 0)
-    ctx.warn("No tokens yet: every request is refused until `assess mcp token create <name>`");
-  else ctx.info(`${tokens.length} token(s): ${tokens.map((t) => t.name).join(", ")}. Press Ctrl-C to stop.`);
-  if (tokens.length === 0) ctx.info("Press Ctrl-C to stop.");
+  if (tokens.length === 0) {
+    ctx.warn("No tokens yet: every request is refused until `assess mcp token create <name>` makes one");
+  } else {
+    ctx.info(
+      `Tokens: ${tokens.map((t) => t.name).join(", ")} (\`assess mcp token list\` shows what each may do)`,
+    );
+  }
+  ctx.info("Press Ctrl-C to stop.");
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

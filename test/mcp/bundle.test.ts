@@ -52,12 +52,13 @@ describe("the MCP SDK's chunk", () => {
     expect(loaded.filter((file) => MCP_FILES.includes(file)).length).toBeGreaterThan(0);
   });
 
-  it("is loaded by no other command, nor by `assess mcp --help`", () => {
+  it("is loaded by no other command, nor by `assess mcp --help` or `assess mcp token`", () => {
     for (const args of [
       ["--sandbox", "tests", "list", "--json"],
       ["--sandbox", "attempts", "list", "--from", "7d", "--to", "now", "--json"],
       ["--sandbox", "reports", "stats", "--from", "7d", "--to", "now", "--json"],
       ["mcp", "--help"],
+      ["mcp", "token", "list"],
     ]) {
       const loaded = loadedBy(args);
       expect(loaded.length, args.join(" ")).toBeGreaterThan(2);
