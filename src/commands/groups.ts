@@ -21,7 +21,7 @@ const SUMMARIES = {
   api: "Send a raw request to the service (for operations known by name only); prints the answer's body",
   sandbox: "Run a local emulator of the whole service (two demo accounts, seeded data) until Ctrl-C",
   openapi: "Print an OpenAPI 3.1 document of both services (for Postman and code generators)",
-  mcp: "Serve the operations to AI assistants (Model Context Protocol over stdio), read-only unless allowed",
+  mcp: "Serve the operations to AI assistants (Model Context Protocol over stdio or HTTP), read-only unless allowed",
   completion: "Print a shell completion script generated from the command tree",
   help: `Show help for a command, or a topic: ${Object.keys(TOPICS).join(", ")}`,
 };
@@ -29,6 +29,7 @@ const SUMMARIES = {
 /** The summaries of groups below a group (`assess tests settings`), by their path. */
 export const SUBGROUPS: Record<string, string> = {
   "tests settings": "Read or change a test's settings",
+  "mcp token": "Make, list and revoke the bearer tokens of `assess mcp --http`",
 };
 
 /** The verbs a group's help lists first, in this order, by the group's path; the others follow by name. */
@@ -58,6 +59,7 @@ export const ORDER: Record<string, string[]> = {
   callbacks: ["resend", "reconcile", "listen"],
   rules: ["check", "test"],
   "tests settings": ["get", "set", "pull", "apply"],
+  "mcp token": ["create", "list", "revoke"],
 };
 
 export type GroupName = keyof typeof SUMMARIES;

@@ -268,7 +268,7 @@ export function bulkTool(kind: Kind): Tool {
 /** A run through the engine (a dry run for a plan); `toSend` lists the rows no class took. */
 async function run(env: ToolEnv, { job, entries }: Call, dryRun: boolean) {
   const settled = new Set<number>();
-  const client = (await env.ctx.client()).api.transport;
+  const client = env.client.api.transport;
   const result = await runBulk<unknown>({
     ...job,
     inputName: "rows",
@@ -284,6 +284,7 @@ async function run(env: ToolEnv, { job, entries }: Call, dryRun: boolean) {
     conflictReason: (line) => `conflicts with rows[${line - 1}]: the same e-mail with other values`,
     watchRateLimits: (listener) => client.onRateLimited(listener),
     onNotice: (message) => env.ctx.warn(message),
+    onProgress: dryRun ? undefined : ({ done }) => env.progress?.(done, entries.length),
     onRow: (line) => {
       settled.add(line);
     },

@@ -6,7 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -24,7 +23,8 @@ import { zodIssueLines } from "../parse/issues.js";
 import * as z from "../parse/zod.js";
 import { redactKey } from "../redact.js";
 import { VERSION } from "../version.js";
-import { WRITE_GROUPS, type WriteGroup } from "./groups.js";
+import { allowedGroups, type WriteGroup } from "./groups.js";
+import { LineTransport } from "./stdio.js";
 import { ID_SOURCES, type Tool, type ToolEnv } from "./tool.js";
 import { TOOLS } from "./tools.js";
 import { UntrustedSession } from "./untrusted.js";
@@ -32,7 +32,7 @@ import { UntrustedSession } from "./untrusted.js";
 type Options = { allowWrites?: boolean | string; lockdown?: boolean };
 
 /** The largest JSON-RPC message read from the client: a bulk call of 1000 rows is ~0.2 MB. */
-const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** The largest answer a call gives (the service may answer 32 MB): what fits a model's context, roughly. */
 const MAX_RESULT_CHARS = 1024 * 1024;
 /** Tests the tests resource lists at most (10 pages of 100). */
@@ -47,8 +47,41 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       "Bulk write tools answer with a plan first and send only when called again with its token.",
     );
   }
-  // Without a key the server still starts (an assistant shows a server that exits as merely "failed"): it lists
-  // its tools, and each call answers with what the user must do.
+  const { env, apiKey } = await toolEnv(ctx);
+  const { server, tools, settled } = buildServer({ env, allowed, apiKey, lockdown: o.lockdown === true });
+  const transport = new LineTransport(ctx.io.stdin, ctx.io.stdout, MAX_MESSAGE_BYTES);
+  const scrub = scrubber(apiKey);
+  transport.onerror = (error) => ctx.warn(`mcp: ${scrub(error.message)}`);
+  await server.connect(transport);
+  ctx.info(
+    `assess mcp ${VERSION}: ${tools} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
+  );
+  if (env === undefined) ctx.warn(`${NO_KEY}: every tool call answers so. ${NO_KEY_HINT}`);
+  // The end of stdin is the client's goodbye (exit 0); a failure of stdin or stdout ends the server (exit 1).
+  const aborted = new Promise<void>((resolve) =>
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
+  try {
+    await Promise.race([transport.ended, aborted]);
+  } catch (error) {
+    await server.close();
+    throw new CliError(`assess mcp: ${scrub((error as Error).message)}; the server stopped`, {
+      suggestion: "The assistant's host restarts the server when it needs it again.",
+    });
+  }
+  await settled();
+  // Their answers are written on the next turns of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  await server.close();
+  return 0;
+}
+
+/**
+ * The tools' environment with `ctx`'s client and a new secret for plan tokens, and the key it sends; none
+ * without a key: the server still starts (an assistant shows a server that exits as merely "failed"), lists
+ * its tools, and each call answers with what the user must do.
+ */
+export async function toolEnv(ctx: Context): Promise<{ env?: ToolEnv; apiKey?: string }> {
   const connected = await ctx.client().then(
     (client) => ({ client }),
     (error: unknown) => {
@@ -56,16 +89,43 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       throw error;
     },
   );
-  const apiKey = "client" in connected ? connected.client.api.transport.options.apiKey : undefined;
-  const env: ToolEnv | undefined =
-    "client" in connected
-      ? { ctx, client: connected.client, planKey: randomBytes(32), actor: "unknown-client" }
-      : undefined;
+  if (!("client" in connected)) return {};
+  const { client } = connected;
+  return {
+    env: { ctx, client, planKey: randomBytes(32), actor: UNKNOWN_CLIENT },
+    apiKey: client.api.transport.options.apiKey,
+  };
+}
+
+/** The audit log's actor of a session until its client names itself in `initialize`. */
+const UNKNOWN_CLIENT = "unknown-client";
+
+/** The key shown redacted wherever it would be in `text`. */
+export function scrubber(apiKey: string | undefined): (text: string) => string {
+  return (text) => (apiKey ? text.replaceAll(apiKey, redactKey(apiKey)) : text);
+}
+
+/** What one server serves: the process's over stdio, or one HTTP session's (http.ts). */
+export interface ServerOptions {
+  /** Undefined without a key. */
+  env: ToolEnv | undefined;
+  allowed: Set<WriteGroup>;
+  /** The key the tools send, scrubbed from every answer. */
+  apiKey: string | undefined;
+  /** Writes refused once the service's text has reached the session (untrusted.ts). */
+  lockdown: boolean;
+}
+
+/**
+ * The MCP server of one conversation, its handlers set; `tools`: how many it offers; `settled`: when the
+ * calls under way have their answers.
+ */
+export function buildServer({ env, allowed, apiKey, lockdown }: ServerOptions) {
   const tools = Object.entries(TOOLS).filter(
     ([, tool]) => tool.writes === undefined || allowed.has(tool.writes),
   );
-  const scrub = (text: string) => (apiKey ? text.replaceAll(apiKey, redactKey(apiKey)) : text);
-  const session = new UntrustedSession(o.lockdown === true);
+  const scrub = scrubber(apiKey);
+  const session = new UntrustedSession(lockdown);
 
   const server = new Server(
     { name: "assess", title: "Skills-assessment service (assess)", version: VERSION },
@@ -76,10 +136,11 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     },
   );
 
-  // The client names itself in `initialize`: its writes are recorded as `name/version` (config/audit.ts).
+  // A client names itself in `initialize`: its writes are recorded as `name/version` (config/audit.ts), unless
+  // the transport named the session (an HTTP token's name).
   server.oninitialized = () => {
     const client = server.getClientVersion();
-    if (env && client) env.actor = `${client.name}/${client.version}`;
+    if (env && client && env.actor === UNKNOWN_CLIENT) env.actor = `${client.name}/${client.version}`;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -95,7 +156,11 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     return work;
   };
 
-  const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+  const callTool = async (
+    name: string,
+    args: Record<string, unknown>,
+    progress?: ToolEnv["progress"],
+  ): Promise<CallToolResult> => {
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
     if (!tool)
       return failure(scrub, `Unknown tool "${name}"`, "Call tools/list to see the tools of this server.");
@@ -127,7 +192,9 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     if (env === undefined) return noKeyFailure(scrub);
     const mark = (json: string) => session.mark(json, `the answer of ${name}`);
     try {
-      const result = await actingAs({ surface: "mcp", actor: env.actor }, () => tool.call(env, parsed.data));
+      const result = await actingAs({ surface: "mcp", actor: env.actor }, () =>
+        tool.call(progress ? { ...env, progress } : env, parsed.data),
+      );
       const text = scrub(JSON.stringify(result));
       if (text.length > MAX_RESULT_CHARS) {
         return failure(
@@ -145,9 +212,22 @@ export async function run(ctx: Context, o: Options): Promise<number> {
       return errorResult(scrub, error, tool, mark);
     }
   };
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    tracked(callTool(request.params.name, request.params.arguments ?? {})),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // A client that gives a progress token hears how a long call goes.
+    const token = request.params._meta?.progressToken;
+    const progress: ToolEnv["progress"] =
+      token === undefined
+        ? undefined
+        : (done, total) => {
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: done, total },
+              })
+              .catch(() => {});
+          };
+    return tracked(callTool(request.params.name, request.params.arguments ?? {}, progress));
+  });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
@@ -215,43 +295,10 @@ export async function run(ctx: Context, o: Options): Promise<number> {
     };
   });
 
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout, {
-    maxBufferSize: MAX_MESSAGE_BYTES,
-  });
-  transport.onerror = (error) => ctx.warn(`mcp: ${scrub(error.message)}`);
-  await server.connect(transport);
-  ctx.info(
-    `assess mcp ${VERSION}: ${tools.length} tools on stdin/stdout, ${allowed.size === 0 ? "read-only" : `writes allowed: ${[...allowed].join(", ")}`}`,
-  );
-  if (env === undefined) ctx.warn(`${NO_KEY}: every tool call answers so. ${NO_KEY_HINT}`);
-  await new Promise<void>((resolve) => {
-    ctx.io.stdin.once("end", resolve);
-    ctx.io.stdin.once("close", resolve);
-    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  while (pending.size > 0) await Promise.allSettled([...pending]);
-  // Their answers are written on the next turns of the event loop.
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
-  return 0;
-}
-
-/** `--allow-writes`: every group; `--allow-writes invite,links`: those; absent: none. */
-function allowedGroups(value: boolean | string | undefined): Set<WriteGroup> {
-  if (value === undefined || value === false) return new Set();
-  if (value === true) return new Set(WRITE_GROUPS);
-  const names = value
-    .split(",")
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !(WRITE_GROUPS as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) {
-    throw new UsageError(
-      `--allow-writes: ${unknown.length > 0 ? `unknown group(s) ${unknown.join(", ")}` : "no group given"}`,
-      `Use --allow-writes alone for every write, or some of ${WRITE_GROUPS.join(", ")}, comma-separated.`,
-    );
-  }
-  return new Set(names as WriteGroup[]);
+  const settled = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
+  return { server, tools: tools.length, settled };
 }
 
 function describeTool(name: string, tool: Tool) {

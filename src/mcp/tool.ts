@@ -19,9 +19,11 @@ export interface ToolEnv {
   planKey: Buffer;
   /**
    * Who the session's writes are recorded as in the audit log (config/audit.ts): over stdio the client's
-   * `name/version` from `initialize`; a transport that authenticates its sessions sets its own.
+   * `name/version` from `initialize`; over HTTP the name of the session's token (`assess mcp token create <name>`).
    */
   actor: string;
+  /** Told how a long call goes (`done` of `total`), when the client asked to hear it. */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

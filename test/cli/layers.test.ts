@@ -51,8 +51,9 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
 
 /**
  * The imports of commands/ from outside it that must be: the CLI's entry wiring, which builds the command tree
- * from the verbs' declarations (tree.ts, the build's list of verb files), and the `assess mcp` verb, declared with
- * the same machinery (commands/shared/verb.ts and flags.ts).
+ * from the verbs' declarations (tree.ts, the build's list of verb files), and the `assess mcp` verbs (mcp.ts and
+ * token/*.ts), declared with the same machinery (commands/shared/verb.ts and flags.ts); `assess mcp --http` says
+ * why it cannot listen as `assess sandbox` does (commands/shared/listen.ts).
  */
 const WIRING = new Set([
   "cli.ts -> commands/groups.ts",
@@ -64,6 +65,12 @@ const WIRING = new Set([
   "tree.ts -> commands/shared/verb.ts",
   "mcp/mcp.ts -> commands/shared/flags.ts",
   "mcp/mcp.ts -> commands/shared/verb.ts",
+  "mcp/token/create.ts -> commands/shared/flags.ts",
+  "mcp/token/create.ts -> commands/shared/verb.ts",
+  "mcp/token/list.ts -> commands/shared/verb.ts",
+  "mcp/token/revoke.ts -> commands/shared/flags.ts",
+  "mcp/token/revoke.ts -> commands/shared/verb.ts",
+  "mcp/http.ts -> commands/shared/listen.ts",
 ]);
 
 /** The command group of a path relative to src/ (`attempts` of commands/attempts/watch.ts), if in one. */

@@ -56,6 +56,7 @@ const EXPECTED: Record<string, Expected> = {
   "assess sandbox\n": { longRunning: true, port: 4010 },
   "assess reports stats --from 90d --to now --test 1001,1002": { shows: /"passRate": 0\.\d+/ },
   "assess sandbox --port 0": { longRunning: true },
+  "assess mcp --http": { longRunning: true, port: 8808 },
 };
 
 const expectedOf = (example: string): Expected | undefined =>

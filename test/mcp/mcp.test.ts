@@ -9,13 +9,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHostileServer } from "../../fixtures/hostile/servers.js";
+import { main } from "../../src/cli.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli, stopWhenTestEnds } from "../helpers/cli.js";
+import { capture, runCli, stopWhenTestEnds } from "../helpers/cli.js";
 import { BIN, callTool as call, connectMcp, untrustedBlock } from "./helpers.js";
 
 const KEY = SANDBOX_KEYS.acme;
@@ -643,6 +645,75 @@ describe("assess mcp on raw stdio", () => {
     expect(answers[1]!.result.structuredContent).toMatchObject({ testId: 1001 });
     expect(r.stderr).toMatch(/warning: mcp: .*JSON/);
   });
+});
+
+/** A raw JSON-RPC line. */
+const rpc = (message: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", ...message });
+const INITIALIZE = [
+  rpc({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  }),
+  rpc({ method: "notifications/initialized" }),
+];
+
+describe("assess mcp on raw stdio, against every input", () => {
+  it("answers a 5 MiB line with a JSON-RPC error, drops it, and serves the next call", async () => {
+    const huge = rpc({
+      id: 9,
+      method: "tools/call",
+      params: { name: "get_test", arguments: { testId: 1001, padding: "x".repeat(5 * 1024 * 1024) } },
+    });
+    const next = rpc({
+      id: 2,
+      method: "tools/call",
+      params: { name: "get_test", arguments: { testId: 1001 } },
+    });
+    const r = await spawnWith([BIN, "mcp"], `${[...INITIALIZE, huge, next].join("\n")}\n`);
+    transcript.push(r.stdout.slice(0, 10_000), r.stderr);
+    expect(r.status, r.stderr).toBe(0);
+    const answers = r.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            id: number | null;
+            result?: CallToolResult;
+            error?: { code: number; message: string };
+          },
+      );
+    expect(answers.map((answer) => answer.id)).toEqual([1, null, 2]);
+    expect(answers[1]!.error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/longer than 4 MiB was dropped/),
+    });
+    expect(answers[2]!.result!.structuredContent).toMatchObject({ testId: 1001 });
+    expect(r.stderr).toMatch(/warning: mcp: A message longer than 4 MiB/);
+  }, 30_000);
+
+  it("exits 0 when the client closes its input, with nothing sent on it", async () => {
+    const r = await spawnWith([BIN, "mcp"], "");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("");
+  });
+
+  it("exits 1 when its input fails", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const stdin = new Readable({ read() {} });
+    const done = main(
+      ["mcp"],
+      { stdout: stdout.stream, stderr: stderr.stream, stdin, env },
+      { signal: new AbortController().signal },
+    );
+    stdin.push(`${INITIALIZE.join("\n")}\n`);
+    // Once the server answered initialize: it is reading.
+    stdout.stream.once("data", () => stdin.destroy(new Error("read EIO")));
+    expect(await done).toBe(1);
+    expect(stderr.text()).toMatch(/assess mcp: read EIO; the server stopped/);
+  }, 30_000);
 });
 
 describe("the key", () => {
