@@ -3,7 +3,7 @@
  * against a sandbox on loopback, and the MCP SDK's own Streamable HTTP client (raw requests where the point is
  * a status or a header).
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -215,6 +215,14 @@ describe("assess mcp --http", () => {
     );
     expect(sent.map((r) => r.body)).toEqual([
       { emailId: "http.writer@example.com", fullName: "Http Writer" },
+    ]);
+    // The audit log names the token as who acted, not the client's own name.
+    const lines = readFileSync(join(configDir, "audit.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.filter((line) => line.operation === "invite")).toEqual([
+      expect.objectContaining({ surface: "mcp", actor: "writer", outcome: "ok" }),
     ]);
   });
 
