@@ -27,14 +27,17 @@ const inTerminal = readdirSync("test", { recursive: true, encoding: "utf8" })
 
 /**
  * The test files that replace a module (vi.mock of node:fs): they need the modules evaluated afresh for them, so
- * they run isolated, with the terminal files (one project fewer: projects run one after the other). Every other
- * file shares its worker's modules with the files before it (isolate: false): evaluating src/ and its
- * dependencies once per worker instead of once per file takes a third off the CPU time of in-process files.
+ * they run isolated, with the terminal files (one project fewer: projects run one after the other); so do the
+ * files that change folder (process.chdir, which a worker thread may not do). Every other file shares its
+ * worker's modules with the files before it (isolate: false): evaluating src/ and its dependencies once per
+ * worker instead of once per file takes a third off the CPU time of in-process files.
  */
 const mocking = readdirSync("test", { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".test.ts"))
   .map((file) => join("test", file))
-  .filter((file) => !inTerminal.includes(file) && /\bvi\.mock\(/.test(readFileSync(file, "utf8")));
+  .filter(
+    (file) => !inTerminal.includes(file) && /\b(vi\.mock|process\.chdir)\(/.test(readFileSync(file, "utf8")),
+  );
 
 /**
  * Timeouts are a guard against a hang, not a measure: the slowest test takes ~10 s on a quiet 2-core machine

@@ -1,15 +1,36 @@
 /**
  * Every `Examples:` line of every command's --help runs as written: as docs/reference shows it (80 columns, long
- * lines continued with \ and # as a shell reads them), through bash and the built CLI, against a sandbox, from a
- * folder holding the files it names, in the order of the reference. Each exits 0, or as EXPECTED says and why.
+ * lines continued with \ and # as a shell reads them), through bash, against a sandbox, from a folder holding the
+ * files it names, in the order of the reference. Each exits 0, or as EXPECTED says and why.
+ *
+ * The `assess` on the examples' PATH is main() of this process (see `relay`): bash runs each line with its pipes,
+ * redirections and variables, and hands each `assess` to main(argv, io) here, against the sandbox over loopback.
+ * The examples that run until Ctrl-C run the built CLI: a process interrupted in a terminal is their subject.
+ * This file changes folder (process.chdir), so it runs in a process of its own (vitest.config.ts).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { type ChildProcess, type StdioOptions, spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server, Socket } from "node:net";
 import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeXlsxFile from "write-excel-file/node";
-import { ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { main } from "../../src/cli.js";
+import { checkWorker, ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
 
 interface Expected {
@@ -106,22 +127,43 @@ const fixture = (name: string) => readFileSync(join(ROOT, "fixtures", name));
 const t = useTestEnv();
 const tmp = useTempDir("assess-examples-");
 let all: string[] = [];
-let shims: string;
+/** The PATH's folders: `assess` as main() of this process, or as the built CLI (the long-running examples). */
+let inProcess: string;
+let built: string;
 let home: string;
 let configDir: string;
 let placed = 0;
+/** The folder of the test process, where each run of main() leaves it. */
+const testFolder = process.cwd();
+let relayServer: Server;
+/** Stops the runs of main() still going when the file ends (a timed-out example). */
+const ended = new AbortController();
 
 beforeAll(async () => {
   all = await examples();
-  shims = tmp.file("bin");
-  mkdirSync(shims);
-  const shim = (name: string, body: string) => {
-    writeFileSync(join(shims, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(shims, name), 0o755);
+  relayServer = await relay();
+  const port = (relayServer.address() as { port: number }).port;
+  inProcess = tmp.file("bin");
+  built = tmp.file("bin-built");
+  const shim = (dir: string, name: string, body: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), `#!/bin/bash\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
   };
-  shim("assess", `exec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"`);
+  // Copies of 0-2 first: bash moves those about while its builtins read and write the socket (fd 3).
+  shim(
+    inProcess,
+    "assess",
+    [
+      `exec 4<&0 5>&1 6>&2 3<>/dev/tcp/127.0.0.1/${port} || exit 70`,
+      `printf '%s\\0' "$$" "$#" "$@" >&3`,
+      "read -r -u 3 code || exit 70",
+      'exit "$code"',
+    ].join("\n"),
+  );
+  shim(built, "assess", `exec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"`);
   // `hr-export --json | assess employees upsert -`: the HR system's own export program.
-  shim("hr-export", `echo '${JSON.stringify(PEOPLE)}'`);
+  for (const dir of [inProcess, built]) shim(dir, "hr-export", `echo '${JSON.stringify(PEOPLE)}'`);
   home = tmp.file("home");
   for (const dir of [".local/share/bash-completion/completions", ".zfunc", ".config/fish/completions"])
     mkdirSync(join(home, dir), { recursive: true });
@@ -129,26 +171,104 @@ beforeAll(async () => {
   // The base URLs come from the environment (which `assess config set base-url …` of an example leaves in effect).
   // The key is stored as `assess auth login` stores it, in the default profile and in "prod" (`--profile prod`).
   for (const profile of ["default", "prod"]) {
-    const login = await bash(`assess auth login --with-key --profile ${profile}`, tmp.dir, SANDBOX_KEYS.acme);
+    const login = await bash(
+      `printf '%s' "$KEY" | assess auth login --with-key --profile ${profile}`,
+      tmp.dir,
+    );
     expect(login.stderr).toContain("verified and stored");
   }
   expect((await bash(`assess config set base-url ${t.sandbox.url}`, tmp.dir)).code).toBe(0);
 });
 
 const running = new Set<ChildProcess>();
-afterAll(() => {
+afterAll(async () => {
+  ended.abort();
   for (const child of running) child.kill("SIGKILL");
+  await new Promise((resolve) => relayServer?.close(resolve));
+  process.chdir(testFolder);
 });
 
-/** Runs a command line with bash in `cwd`, as a user's shell would; `interrupt` sends Ctrl-C once it waits. */
-function bash(
-  line: string,
-  cwd: string,
-  stdin = "",
-  interrupt = false,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+/**
+ * The server the examples' `assess` connects to. It sends its process id and arguments; main(argv, io) runs
+ * here with that process's environment, in its folder, on its standard streams (the copies, opened again through
+ * /proc: a pipe's other end, a file of > or >>, /dev/null), and the script exits with the code main() returns.
+ */
+function relay(): Promise<Server> {
+  const server = createServer((socket) => {
+    let received = Buffer.alloc(0);
+    socket.on("error", () => undefined);
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const fields = received.toString("utf8").split("\0");
+      const count = Number(fields[1]);
+      // pid, count, the arguments, and the empty field after the last separator.
+      if (fields.length < 3 || fields.length < count + 3) return;
+      socket.removeAllListeners("data");
+      const pid = Number(fields[0]);
+      runHere(pid, fields.slice(2, 2 + count)).then(
+        (code) => socket.end(`${code}\n`),
+        (error: Error) => {
+          try {
+            writeFileSync(`/proc/${pid}/fd/6`, `relay: ${error.stack}\n`, { flag: "a" });
+          } finally {
+            socket.end("70\n");
+          }
+        },
+      );
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** main(argv, io) for the script `pid`, as the built CLI would run in its place (with its check worker). */
+async function runHere(pid: number, argv: string[]): Promise<number> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const entry of readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
+    const at = entry.indexOf("=");
+    if (at > 0) env[entry.slice(0, at)] = entry.slice(at + 1);
+  }
+  const stdin = reopen(pid, 4, "read") as Readable;
+  const stdout = reopen(pid, 5, "write") as Writable;
+  const stderr = reopen(pid, 6, "write") as Writable;
+  process.chdir(readlinkSync(`/proc/${pid}/cwd`));
+  try {
+    return await main(argv, { stdin, stdout, stderr, env }, { signal: ended.signal, checkWorker });
+  } finally {
+    process.chdir(testFolder);
+    stdin.destroy();
+    await Promise.all([stdout, stderr].map((stream) => new Promise((done) => stream.end(done))));
+  }
+}
+
+/**
+ * The process's descriptor `fd`, opened again: a pipe without blocking (as a socket, the way Node opens a pipe
+ * for process.stdin; a pipe whose writer is gone reads as its end), a file for appending (the shell opened it
+ * for > or >>: nothing else writes it meanwhile).
+ */
+function reopen(pid: number, fd: number, mode: "read" | "write"): Readable | Writable {
+  const path = `/proc/${pid}/fd/${fd}`;
+  if (statSync(path).isFIFO()) {
+    const flags = (mode === "read" ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NONBLOCK;
+    return new Socket({ fd: openSync(path, flags), readable: mode === "read", writable: mode === "write" });
+  }
+  return mode === "read" ? createReadStream(path) : createWriteStream(path, { flags: "a" });
+}
+
+interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command line with bash in `cwd`, as a user's shell would, its output into files (which the relay can
+ * open again; a socket pair, Node's pipes to a child, cannot be). `interrupt`: the built CLI, on pipes, sent
+ * Ctrl-C once it says it waits for it.
+ */
+function bash(line: string, cwd: string, interrupt = false): Promise<Ran> {
   const env: NodeJS.ProcessEnv = {
-    PATH: `${shims}:${process.env.PATH}`,
+    PATH: `${interrupt ? built : inProcess}:${process.env.PATH}`,
     HOME: home,
     ASSESS_CONFIG_DIR: configDir,
     ASSESS_BASE_URL: t.sandbox.url,
@@ -159,26 +279,34 @@ function bash(
   const script = line
     .replaceAll("http://127.0.0.1:4010/skills", t.sandbox.skillsUrl)
     .replaceAll("http://127.0.0.1:4010", t.sandbox.url);
-  const child = stopWhenTestEnds(spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "pipe" }), {
-    group: true,
-  });
+  const out = mkdtempSync(join(tmp.dir, "output-"));
+  const files = interrupt ? [] : [openSync(join(out, "stdout"), "a"), openSync(join(out, "stderr"), "a")];
+  const stdio: StdioOptions = interrupt ? "pipe" : ["ignore", ...files];
+  const child: ChildProcess = stopWhenTestEnds(
+    spawn("bash", ["-c", script], { cwd, env, detached: true, stdio }),
+    { group: true },
+  );
+  for (const file of files) closeSync(file);
   running.add(child);
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
+  child.stdout?.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
   });
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
     if (interrupt && /Ctrl-C/.test(stderr) && child.pid) process.kill(-child.pid, "SIGINT");
   });
-  child.stdin.on("error", () => undefined);
-  child.stdin.end(stdin);
+  child.stdin?.end();
   const bound = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 120_000);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(bound);
       running.delete(child);
+      if (!interrupt) {
+        stdout = readFileSync(join(out, "stdout"), "utf8");
+        stderr = readFileSync(join(out, "stderr"), "utf8");
+      }
       resolve({ code, signal, stdout, stderr });
     });
   });
@@ -215,7 +343,7 @@ describe("every example of every --help", () => {
       if (expected.skip || (expected.port !== undefined && !(await portFree(expected.port)))) continue;
       if (!hasJq && /\| jq\b/.test(example)) continue;
       const cwd = await folderFor(example);
-      const r = await bash(example, cwd, "", expected.longRunning === true);
+      const r = await bash(example, cwd, expected.longRunning === true);
       const codes = expected.longRunning ? [130] : (expected.codes ?? [0]);
       // Ctrl-C in a terminal reaches the shell too: one that ends by it is what the user sees as 130.
       const code = r.signal === "SIGINT" ? 130 : r.code;
