@@ -1,7 +1,7 @@
 /**
  * `-` is standard input; a missing file says so. Through main(argv, io) against the sandbox, run in the
  * scenario's folder as a shell's current folder (a relative path, stdin.rejects.csv): the file changes folder
- * (process.chdir), so it runs in a process of its own (vitest.config.ts).
+ * (process.chdir), so it runs in a forked process (vitest.config.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -6,7 +6,7 @@
  * The `assess` on the examples' PATH is main() of this process (see `relay`): bash runs each line with its pipes,
  * redirections and variables, and hands each `assess` to main(argv, io) here, against the sandbox over loopback.
  * The examples that run until Ctrl-C run the built CLI: a process interrupted in a terminal is their subject.
- * This file changes folder (process.chdir), so it runs in a process of its own (vitest.config.ts).
+ * This file changes folder (process.chdir), so it runs in a forked process, not a worker thread (vitest.config.ts).
  */
 import { type ChildProcess, type StdioOptions, spawn, spawnSync } from "node:child_process";
 import {
