@@ -30,11 +30,13 @@ const mocking = uses(/\bvi\.mock\(/);
 /**
  * The test files that need a process, not a worker thread, though not one of their own: those that drive a
  * pseudo-terminal (test/helpers/terminal.ts) and those that change folder (process.chdir, which a worker thread
- * may not do). node-pty is not thread-safe and reports a child's exit from a thread of its own: in a worker
+ * may not do; test/helpers/shell.ts does). node-pty is not thread-safe and reports a child's exit from a thread of its own: in a worker
  * thread being torn down, that report aborts the whole run (`Napi::Error`, exit 134). These files run in
  * forked processes that each serve several files; the helper closes every terminal before its file ends.
  */
-const inForks = uses(/\/helpers\/terminal\.js|\bprocess\.chdir\(/).filter((file) => !mocking.includes(file));
+const inForks = uses(/\/helpers\/(terminal|shell)\.js|\bprocess\.chdir\(/).filter(
+  (file) => !mocking.includes(file),
+);
 
 /**
  * Timeouts are a guard against a hang, not a measure: the slowest test takes ~10 s on a quiet 2-core machine

@@ -3,35 +3,29 @@
  * lines continued with \ and # as a shell reads them), through bash, against a sandbox, from a folder holding the
  * files it names, in the order of the reference. Each exits 0, or as EXPECTED says and why.
  *
- * The `assess` on the examples' PATH is main() of this process (see `relay`): bash runs each line with its pipes,
- * redirections and variables, and hands each `assess` to main(argv, io) here, against the sandbox over loopback.
- * The examples that run until Ctrl-C run the built CLI: a process interrupted in a terminal is their subject.
- * This file changes folder (process.chdir), so it runs in a forked process, not a worker thread (vitest.config.ts).
+ * The `assess` on the examples' PATH is main() of this process (test/helpers/shell.ts): bash runs each line with
+ * its pipes, redirections and variables, and hands each `assess` to main(argv, io) here, against the sandbox over
+ * loopback. The examples that run until Ctrl-C run the built CLI: a process interrupted in a terminal is their
+ * subject.
  */
 import { type ChildProcess, type StdioOptions, spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   closeSync,
-  constants,
-  createReadStream,
-  createWriteStream,
   mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
-  readlinkSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server, Socket } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import type { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeXlsxFile from "write-excel-file/node";
-import { main } from "../../src/cli.js";
-import { checkWorker, ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
+import { type Relay, startRelay } from "../helpers/shell.js";
 
 interface Expected {
   /** The example's exit code(s). */
@@ -133,34 +127,18 @@ let built: string;
 let home: string;
 let configDir: string;
 let placed = 0;
-/** The folder of the test process, where each run of main() leaves it. */
-const testFolder = process.cwd();
-let relayServer: Server;
-/** Stops the runs of main() still going when the file ends (a timed-out example). */
-const ended = new AbortController();
+let relay: Relay;
 
 beforeAll(async () => {
   all = await examples();
-  relayServer = await relay();
-  const port = (relayServer.address() as { port: number }).port;
-  inProcess = tmp.file("bin");
+  relay = await startRelay(tmp.file("bin"));
+  inProcess = relay.bin;
   built = tmp.file("bin-built");
   const shim = (dir: string, name: string, body: string) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, name), `#!/bin/bash\n${body}\n`);
     chmodSync(join(dir, name), 0o755);
   };
-  // Copies of 0-2 first: bash moves those about while its builtins read and write the socket (fd 3).
-  shim(
-    inProcess,
-    "assess",
-    [
-      `exec 4<&0 5>&1 6>&2 3<>/dev/tcp/127.0.0.1/${port} || exit 70`,
-      `printf '%s\\0' "$$" "$#" "$@" >&3`,
-      "read -r -u 3 code || exit 70",
-      'exit "$code"',
-    ].join("\n"),
-  );
   shim(built, "assess", `exec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"`);
   // `hr-export --json | assess employees upsert -`: the HR system's own export program.
   for (const dir of [inProcess, built]) shim(dir, "hr-export", `echo '${JSON.stringify(PEOPLE)}'`);
@@ -182,77 +160,9 @@ beforeAll(async () => {
 
 const running = new Set<ChildProcess>();
 afterAll(async () => {
-  ended.abort();
   for (const child of running) child.kill("SIGKILL");
-  await new Promise((resolve) => relayServer?.close(resolve));
-  process.chdir(testFolder);
+  await relay?.close();
 });
-
-/**
- * The server the examples' `assess` connects to. It sends its process id and arguments; main(argv, io) runs
- * here with that process's environment, in its folder, on its standard streams (the copies, opened again through
- * /proc: a pipe's other end, a file of > or >>, /dev/null), and the script exits with the code main() returns.
- */
-function relay(): Promise<Server> {
-  const server = createServer((socket) => {
-    let received = Buffer.alloc(0);
-    socket.on("error", () => undefined);
-    socket.on("data", (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const fields = received.toString("utf8").split("\0");
-      const count = Number(fields[1]);
-      // pid, count, the arguments, and the empty field after the last separator.
-      if (fields.length < 3 || fields.length < count + 3) return;
-      socket.removeAllListeners("data");
-      const pid = Number(fields[0]);
-      runHere(pid, fields.slice(2, 2 + count)).then(
-        (code) => socket.end(`${code}\n`),
-        (error: Error) => {
-          try {
-            writeFileSync(`/proc/${pid}/fd/6`, `relay: ${error.stack}\n`, { flag: "a" });
-          } finally {
-            socket.end("70\n");
-          }
-        },
-      );
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
-
-/** main(argv, io) for the script `pid`, as the built CLI would run in its place (with its check worker). */
-async function runHere(pid: number, argv: string[]): Promise<number> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const entry of readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
-    const at = entry.indexOf("=");
-    if (at > 0) env[entry.slice(0, at)] = entry.slice(at + 1);
-  }
-  const stdin = reopen(pid, 4, "read") as Readable;
-  const stdout = reopen(pid, 5, "write") as Writable;
-  const stderr = reopen(pid, 6, "write") as Writable;
-  process.chdir(readlinkSync(`/proc/${pid}/cwd`));
-  try {
-    return await main(argv, { stdin, stdout, stderr, env }, { signal: ended.signal, checkWorker });
-  } finally {
-    process.chdir(testFolder);
-    stdin.destroy();
-    await Promise.all([stdout, stderr].map((stream) => new Promise((done) => stream.end(done))));
-  }
-}
-
-/**
- * The process's descriptor `fd`, opened again: a pipe without blocking (as a socket, the way Node opens a pipe
- * for process.stdin; a pipe whose writer is gone reads as its end), a file for appending (the shell opened it
- * for > or >>: nothing else writes it meanwhile).
- */
-function reopen(pid: number, fd: number, mode: "read" | "write"): Readable | Writable {
-  const path = `/proc/${pid}/fd/${fd}`;
-  if (statSync(path).isFIFO()) {
-    const flags = (mode === "read" ? constants.O_RDONLY : constants.O_WRONLY) | constants.O_NONBLOCK;
-    return new Socket({ fd: openSync(path, flags), readable: mode === "read", writable: mode === "write" });
-  }
-  return mode === "read" ? createReadStream(path) : createWriteStream(path, { flags: "a" });
-}
 
 interface Ran {
   code: number | null;
