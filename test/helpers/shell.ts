@@ -1,5 +1,6 @@
 /**
- * A shell's `assess` that is main(argv, io) of the test's process: the `assess` on a PATH this makes is a bash
+ * main() run in a folder as a shell's current folder (`runIn`), and a shell's `assess` that is main(argv, io) of the
+ * test's process: the `assess` on a PATH this makes is a bash
  * script that hands its process over loopback, and main() runs here with that process's arguments, environment,
  * folder and standard streams. bash runs a command line as written (pipes, redirections, variables, `&`), and
  * each `assess` in it costs no Node start and no load of the bundle. main() runs in the script's folder
@@ -23,7 +24,7 @@ import { createServer, Socket } from "node:net";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { main } from "../../src/cli.js";
-import { checkWorker } from "./cli.js";
+import { checkWorker, type RunOptions, type RunResult, runCli } from "./cli.js";
 
 export interface Relay {
   /** The folder holding the `assess` script, to put first on the shell's PATH. */
@@ -35,7 +36,6 @@ export interface Relay {
 /** Writes the `assess` script into `bin` (made if missing) and serves it. */
 export async function startRelay(bin: string): Promise<Relay> {
   const ended = new AbortController();
-  const testFolder = process.cwd();
   const server = createServer((socket) => {
     let received = Buffer.alloc(0);
     // The script gone (killed: `kill %1` of a background job) stops its run, as Ctrl-C would.
@@ -51,7 +51,7 @@ export async function startRelay(bin: string): Promise<Relay> {
       socket.removeAllListeners("data");
       const pid = Number(fields[0]);
       const signal = AbortSignal.any([ended.signal, gone.signal]);
-      runFor(pid, fields.slice(2, 2 + count), signal, testFolder).then(
+      runFor(pid, fields.slice(2, 2 + count), signal).then(
         (code) => socket.end(`${code}\n`),
         (error: Error) => {
           try {
@@ -85,16 +85,34 @@ export async function startRelay(bin: string): Promise<Relay> {
     close: async () => {
       ended.abort();
       await new Promise((resolve) => server.close(resolve));
-      process.chdir(testFolder);
     },
   };
 }
 
-/** The runs under way. */
+/** The runs under way, and the folder of the test process, where the last of them leaves it. */
 let running = 0;
+const testFolder = process.cwd();
+
+/** Changes to `folder` for a run (one folder for the runs at once), and back once the last run ends. */
+async function inFolder<T>(folder: string, run: () => Promise<T>): Promise<T> {
+  if (running > 0 && process.cwd() !== folder)
+    throw new Error(`assess runs at once in ${process.cwd()} and ${folder}: the process has one folder`);
+  process.chdir(folder);
+  running++;
+  try {
+    return await run();
+  } finally {
+    if (--running === 0) process.chdir(testFolder);
+  }
+}
+
+/** runCli (main(argv) in-process) with `cwd` as the current folder: relative paths, a rejects file beside them. */
+export function runIn(cwd: string, argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  return inFolder(cwd, () => runCli(argv, options));
+}
 
 /** main(argv, io) for the script `pid`, as the built CLI would run in its place (with its check worker). */
-async function runFor(pid: number, argv: string[], signal: AbortSignal, testFolder: string): Promise<number> {
+async function runFor(pid: number, argv: string[], signal: AbortSignal): Promise<number> {
   const env: NodeJS.ProcessEnv = {};
   for (const entry of readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
     const at = entry.indexOf("=");
@@ -103,16 +121,12 @@ async function runFor(pid: number, argv: string[], signal: AbortSignal, testFold
   const stdin = reopen(pid, 4, "read") as Readable;
   const stdout = reopen(pid, 5, "write") as Writable;
   const stderr = reopen(pid, 6, "write") as Writable;
-  // Runs at once (a background job and the lines after it) share the process's one folder: the same, or refused.
-  const folder = readlinkSync(`/proc/${pid}/cwd`);
-  if (running > 0 && process.cwd() !== folder)
-    throw new Error(`assess runs at once in ${process.cwd()} and ${folder}: the relay has one folder`);
-  process.chdir(folder);
-  running++;
+  // Runs at once (a background job and the lines after it) share the process's one folder.
   try {
-    return await main(argv, { stdin, stdout, stderr, env }, { signal, checkWorker });
+    return await inFolder(readlinkSync(`/proc/${pid}/cwd`), () =>
+      main(argv, { stdin, stdout, stderr, env }, { signal, checkWorker }),
+    );
   } finally {
-    if (--running === 0) process.chdir(testFolder);
     stdin.destroy();
     await Promise.all([stdout, stderr].map((stream) => new Promise((done) => stream.end(done))));
   }
