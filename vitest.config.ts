@@ -50,10 +50,11 @@ export default defineConfig({
   test: {
     // Once for every project (a project's own globalSetup would build dist/ again, in parallel).
     globalSetup: ["test/global-setup.ts"],
-    // One file per core. Each file keeps more than one process busy already (the built CLI in a child, the
-    // sandbox answering it from the worker, a check's worker thread), so more files than cores only queue for
-    // the CPU: at 4 workers on 2 cores, with another suite beside it, tests waited past their timeouts.
-    maxWorkers: availableParallelism(),
+    // Two files per core: with most runs in-process, a file spends much of its time waiting (a watch's interval,
+    // a Retry-After, a held request, a terminal), not computing. test/attempts and test/trust on 2 cores at load
+    // 4-5: 76 s with 2 workers, 65 s with 3, 47 s with 4, the same CPU time. Timeouts are guards, not measures
+    // (below), so a loaded machine makes runs slower, not red.
+    maxWorkers: 2 * availableParallelism(),
     projects: [
       {
         // Worker threads start faster than forked processes, and no other test needs a process of its own (the
