@@ -14,27 +14,29 @@ const verbs: Plugin = {
     id === "\0assess:verbs" ? verbsModule(fileURLToPath(new URL("./src", import.meta.url))) : undefined,
 };
 
-/**
- * The test files that drive a pseudo-terminal (test/helpers/terminal.ts). node-pty is not thread-safe and
- * reports a child's exit from a thread of its own: in a worker thread being torn down, that report aborts the
- * whole run (`Napi::Error`, exit 134). These files run in forked processes; the helper also closes every
- * terminal before its file ends.
- */
-const inTerminal = readdirSync("test", { recursive: true, encoding: "utf8" })
+const testFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".test.ts"))
-  .map((file) => join("test", file))
-  .filter((file) => readFileSync(file, "utf8").includes("/helpers/terminal.js"));
+  .map((file) => join("test", file));
+const uses = (pattern: RegExp) => testFiles.filter((file) => pattern.test(readFileSync(file, "utf8")));
 
 /**
  * The test files that replace a module (vi.mock of node:fs): they need the modules evaluated afresh for them, so
- * they run isolated, with the terminal files (one project fewer: projects run one after the other). Every other
- * file shares its worker's modules with the files before it (isolate: false): evaluating src/ and its
- * dependencies once per worker instead of once per file takes a third off the CPU time of in-process files.
+ * each runs isolated, in a process of its own. Every other file shares its worker's modules with the files
+ * before it (isolate: false): evaluating src/ and its dependencies once per worker instead of once per file
+ * takes a third off the CPU time of in-process files.
  */
-const mocking = readdirSync("test", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts"))
-  .map((file) => join("test", file))
-  .filter((file) => !inTerminal.includes(file) && /\bvi\.mock\(/.test(readFileSync(file, "utf8")));
+const mocking = uses(/\bvi\.mock\(/);
+
+/**
+ * The test files that need a process, not a worker thread, though not one of their own: those that drive a
+ * pseudo-terminal (test/helpers/terminal.ts) and those that change folder (process.chdir, which a worker thread
+ * may not do; test/helpers/shell.ts does). node-pty is not thread-safe and reports a child's exit from a thread of its own: in a worker
+ * thread being torn down, that report aborts the whole run (`Napi::Error`, exit 134). These files run in
+ * forked processes that each serve several files; the helper closes every terminal before its file ends.
+ */
+const inForks = uses(/\/helpers\/(terminal|shell)\.js|\bprocess\.chdir\(/).filter(
+  (file) => !mocking.includes(file),
+);
 
 /**
  * Timeouts are a guard against a hang, not a measure: the slowest test takes ~10 s on a quiet 2-core machine
@@ -46,12 +48,13 @@ const common = { testTimeout: 300_000, hookTimeout: 300_000, setupFiles: ["test/
 
 export default defineConfig({
   test: {
-    // Once for both projects (a project's own globalSetup would build dist/ again, in parallel).
+    // Once for every project (a project's own globalSetup would build dist/ again, in parallel).
     globalSetup: ["test/global-setup.ts"],
-    // One file per core. Each file keeps more than one process busy already (the built CLI in a child, the
-    // sandbox answering it from the worker, a check's worker thread), so more files than cores only queue for
-    // the CPU: at 4 workers on 2 cores, with another suite beside it, tests waited past their timeouts.
-    maxWorkers: availableParallelism(),
+    // Two files per core: with most runs in-process, a file spends much of its time waiting (a watch's interval,
+    // a Retry-After, a held request, a terminal), not computing. test/attempts and test/trust on 2 cores at load
+    // 4-5: 76 s with 2 workers, 65 s with 3, 47 s with 4, the same CPU time. Timeouts are guards, not measures
+    // (below), so a loaded machine makes runs slower, not red.
+    maxWorkers: 2 * availableParallelism(),
     projects: [
       {
         // Worker threads start faster than forked processes, and no other test needs a process of its own (the
@@ -61,14 +64,18 @@ export default defineConfig({
           ...common,
           name: "threads",
           include: ["test/**/*.test.ts"],
-          exclude: [...inTerminal, ...mocking],
+          exclude: [...inForks, ...mocking],
           pool: "threads",
           isolate: false,
         },
       },
       {
         plugins: [verbs],
-        test: { ...common, name: "isolated", include: [...inTerminal, ...mocking], pool: "forks" },
+        test: { ...common, name: "forks", include: inForks, pool: "forks", isolate: false },
+      },
+      {
+        plugins: [verbs],
+        test: { ...common, name: "isolated", include: mocking, pool: "forks" },
       },
     ],
   },

@@ -18,6 +18,8 @@ export interface MainOptions {
   stopNow?: AbortSignal;
   /** dist/check-worker.cjs, which checks half of a large bulk file. */
   checkWorker?: URL;
+  /** The size from which a bulk file is checked in two halves (bulk/rows/parallel-check.ts; 8 MiB). */
+  splitFrom?: number;
 }
 
 /** Runs one command line and returns its exit code; never calls process.exit (tests run it in-process). */
@@ -30,6 +32,7 @@ export async function main(argv: string[], io: Io = processIo(), options: MainOp
     options.signal ?? new AbortController().signal,
     options.checkWorker,
     options.stopNow,
+    options.splitFrom,
   );
   let exitCode: number = ExitCode.ok;
   let program: Command | undefined;

@@ -53,6 +53,8 @@ export class Context {
     readonly checkWorker?: URL,
     /** Aborted just before the process exits without waiting for a clean stop (a second Ctrl-C). */
     readonly stopNow: AbortSignal = new AbortController().signal,
+    /** The size from which a bulk file is checked in two halves (default: parallel-check.ts's). */
+    readonly splitFrom?: number,
   ) {
     this.statusLine = new StatusLine(io.stdout, io.stderr, io.env);
   }

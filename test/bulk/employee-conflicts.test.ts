@@ -117,27 +117,28 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
   // The same file sent with --skip-invalid (every other employee once, the rejects file): `npm run bench:large
   // -- --only conflicts`.
   it("a file checked in two halves (the second in a worker thread): conflicts within and across the halves", async () => {
-    const ROWS = 130_000; // ~9 MB: above the 8 MiB where the check splits
+    // ~100 KB, split from 64 KiB (a file above 8 MiB takes the same path: test/bulk/parallel-check.test.ts).
+    const ROWS = 1_300;
     const { cwd, env } = t.scenario();
     const path = join(cwd, "split-staff.csv");
     const lines = ["email,firstName,lastName,externalEmployeeId,department"];
     for (let i = 0; i < ROWS; i++) {
       lines.push(
-        i === 120_000
-          ? "EMPLOYEE100000@example.com,Other,Name,EXT-100000,Department 0" // line 120002: conflicts with 100002
+        i === 1_200
+          ? "EMPLOYEE1000@example.com,Other,Name,EXT-1000,Department 0" // line 1202: conflicts with 1002
           : `employee${i}@example.com,First${i},Last${i},EXT-${i},Department ${i % 50}`,
       );
     }
-    lines.push("employee10@example.com,First10,Last10,EXT-10,Department 99"); // 130002: conflicts with 12
-    lines.push("employee20@example.com,First20,Last20,EXT-20,Department 20"); // 130003: repeats 22
+    lines.push("employee10@example.com,First10,Last10,EXT-10,Department 99"); // 1302: conflicts with 12
+    lines.push("employee20@example.com,First20,Last20,EXT-20,Department 20"); // 1303: repeats 22
     writeFileSync(path, `${lines.join("\n")}\n`);
 
     const reason = "the same e-mail with other values (one row per employee)";
     const listed = [
-      `  ${path}:12: conflicts with line 130002: ${reason}`,
-      `  ${path}:100002: conflicts with line 120002: ${reason}`,
-      `  ${path}:120002: conflicts with line 100002: ${reason}`,
-      `  ${path}:130002: conflicts with line 12: ${reason}`,
+      `  ${path}:12: conflicts with line 1302: ${reason}`,
+      `  ${path}:1002: conflicts with line 1202: ${reason}`,
+      `  ${path}:1202: conflicts with line 1002: ${reason}`,
+      `  ${path}:1302: conflicts with line 12: ${reason}`,
     ];
     const errorBlock = (stderr: string) => {
       const all = stderr.split("\n").filter((line) => !line.startsWith("[debug]"));
@@ -145,7 +146,11 @@ describe("two rows of one employee that differ are a conflict, not a repeat", ()
       return all.slice(at, at + 5);
     };
     const mark = t.sandbox.requests.length;
-    const split = await t.run(["employees", "upsert", path, "--debug"], { checkWorker, env });
+    const split = await t.run(["employees", "upsert", path, "--debug"], {
+      checkWorker,
+      splitFrom: 64 * 1024,
+      env,
+    });
     expect(split.stderr).toContain("in two halves at once");
     expect(split.code).toBe(2);
     expect(errorBlock(split.stderr)).toEqual([

@@ -1,11 +1,12 @@
 /**
- * A bulk run's summary never counts a row twice ("1 row: 1 refused", not "1 sent, 1 refused"), through the
- * built CLI against the sandbox.
+ * A bulk run's summary never counts a row twice ("1 row: 1 refused", not "1 sent, 1 refused"), through main(argv)
+ * against the sandbox in the scenario's folder (test/helpers/shell.ts); a terminal's prompt through a pseudo-terminal.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runBin, SANDBOX_KEYS, useScenarios } from "../helpers/cli.js";
+import { SANDBOX_KEYS, useScenarios } from "../helpers/cli.js";
+import { runIn } from "../helpers/shell.js";
 import { KEY, Terminal } from "../helpers/terminal.js";
 
 const t = useScenarios();
@@ -18,7 +19,7 @@ describe("the summary of a bulk run", () => {
     const { cwd, env } = scenario();
     writeFileSync(join(cwd, "one.csv"), "email,name\nrefused.once@example.com,Refused Once\n");
     t.sandbox.faults.add({ method: "POST", path: "/v3/tests/*/invite/bulk", kind: "status", status: 400 });
-    const r = await runBin(["invite", "bulk", "one.csv", "--test", "1001"], { cwd, env });
+    const r = await runIn(cwd, ["invite", "bulk", "one.csv", "--test", "1001"], { env });
     expect(r.stderr).toContain("one.csv: 1 row: 1 refused\n");
     expect(r.stderr).not.toMatch(/1 sent/);
     expect(r.json<{ rows: number; sent: number; failed: number }>()).toMatchObject({
@@ -31,11 +32,11 @@ describe("the summary of a bulk run", () => {
   it("`invite send` keeps STATUS (Pending) in TSV and JSON", async () => {
     const { env } = scenario();
     const argv = ["invite", "send", "--test", "1001", "--name", "Status Kept"];
-    const tsv = await runBin([...argv, "--email", "status.tsv@example.com"], { env });
+    const tsv = await t.run([...argv, "--email", "status.tsv@example.com"], { env });
     const [header, row] = tsv.stdout.trim().split("\n");
     expect(header).toBe("INVITATION\tTEST URL\tSTATUS");
     expect(row).toMatch(/^\d+\thttps?:\/\/\S+\tPending$/);
-    const json = await runBin([...argv, "--email", "status.json@example.com", "--json"], { env });
+    const json = await t.run([...argv, "--email", "status.json@example.com", "--json"], { env });
     expect(json.json<{ status: string }>().status).toBe("Pending");
   });
 
@@ -47,11 +48,11 @@ describe("the summary of a bulk run", () => {
       "email,name\nround.valid@example.com,Valid\nnot-an-email,Bad One\nalso bad,Bad Two\n",
     );
     const argv = ["invite", "bulk", "round.csv", "--test", "1001", "--skip-invalid"];
-    const first = await runBin(argv, { cwd, env });
+    const first = await runIn(cwd, argv, { env });
     expect(first.code).toBe(0);
     const rejects = readFileSync(join(cwd, "round.rejects.csv"), "utf8");
     for (const _ of [1, 2]) {
-      const again = await runBin(argv, { cwd, env });
+      const again = await runIn(cwd, argv, { env });
       expect(again.code).toBe(0);
       expect(again.stderr).not.toContain("Nothing to send");
       expect(again.stderr).not.toContain("✓");
@@ -67,7 +68,7 @@ describe("the summary of a bulk run", () => {
     expect(readFileSync(join(cwd, "round.rejects.csv"), "utf8")).toBe(rejects);
     // Other rejected rows are another file: the earlier one may be being fixed.
     writeFileSync(file, "email,name\nround.valid@example.com,Valid\nstill bad,Bad Three\n");
-    const other = await runBin(argv, { cwd, env });
+    const other = await runIn(cwd, argv, { env });
     expect(other.stderr).toContain("(in round.rejects-2.csv)");
     expect(readFileSync(join(cwd, "round.rejects-2.csv"), "utf8")).toContain("still bad");
     expect(invited("round.valid@example.com")).toBe(1);
@@ -76,11 +77,11 @@ describe("the summary of a bulk run", () => {
   it("an empty file suggests the header of its kind: employees for upsert, candidates for invite bulk", async () => {
     const { cwd, env } = scenario();
     writeFileSync(join(cwd, "empty.csv"), "");
-    const upsert = await runBin(["employees", "upsert", "empty.csv"], { cwd, env });
+    const upsert = await runIn(cwd, ["employees", "upsert", "empty.csv"], { env });
     expect(upsert.code).toBe(2);
     expect(upsert.stderr).toContain("empty.csv:1: the file is empty: nothing to send");
     expect(upsert.stderr).toContain("(for example: email,firstName,lastName,externalEmployeeId,department)");
-    const invite = await runBin(["invite", "bulk", "empty.csv", "--test", "1001"], { cwd, env });
+    const invite = await runIn(cwd, ["invite", "bulk", "empty.csv", "--test", "1001"], { env });
     expect(invite.code).toBe(2);
     expect(invite.stderr).toContain("(for example: email,name)");
   });
@@ -114,7 +115,7 @@ describe("the summary of a bulk run", () => {
   ])(
     "`%s %s --help`: --timezone says where ids come from and which the sandbox knows",
     async (...command) => {
-      const r = await runBin([...command, "--help"], { env: { COLUMNS: "200" } });
+      const r = await t.run([...command, "--help"], { env: { COLUMNS: "200" } });
       expect(r.code).toBe(0);
       const help = r.stdout.replace(/\s+/g, " ");
       expect(help).toContain("--timezone <id>");

@@ -1,16 +1,31 @@
 /**
  * Every `Examples:` line of every command's --help runs as written: as docs/reference shows it (80 columns, long
- * lines continued with \ and # as a shell reads them), through bash and the built CLI, against a sandbox, from a
- * folder holding the files it names, in the order of the reference. Each exits 0, or as EXPECTED says and why.
+ * lines continued with \ and # as a shell reads them), through bash, against a sandbox, from a folder holding the
+ * files it names, in the order of the reference. Each exits 0, or as EXPECTED says and why.
+ *
+ * The `assess` on the examples' PATH is main() of this process (test/helpers/shell.ts): bash runs each line with
+ * its pipes, redirections and variables, and hands each `assess` to main(argv, io) here, against the sandbox over
+ * loopback. The examples that run until Ctrl-C run the built CLI: a process interrupted in a terminal is their
+ * subject.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { type ChildProcess, type StdioOptions, spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import writeXlsxFile from "write-excel-file/node";
 import { ROOT, SANDBOX_KEYS, stopWhenTestEnds, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { helpTexts } from "../helpers/reference.js";
+import { type Relay, startRelay } from "../helpers/shell.js";
 
 interface Expected {
   /** The example's exit code(s). */
@@ -109,22 +124,27 @@ const fixture = (name: string) => readFileSync(join(ROOT, "fixtures", name));
 const t = useTestEnv();
 const tmp = useTempDir("assess-examples-");
 let all: string[] = [];
-let shims: string;
+/** The PATH's folders: `assess` as main() of this process, or as the built CLI (the long-running examples). */
+let inProcess: string;
+let built: string;
 let home: string;
 let configDir: string;
 let placed = 0;
+let relay: Relay;
 
 beforeAll(async () => {
   all = await examples();
-  shims = tmp.file("bin");
-  mkdirSync(shims);
-  const shim = (name: string, body: string) => {
-    writeFileSync(join(shims, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(shims, name), 0o755);
+  relay = await startRelay(tmp.file("bin"));
+  inProcess = relay.bin;
+  built = tmp.file("bin-built");
+  const shim = (dir: string, name: string, body: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), `#!/bin/bash\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
   };
-  shim("assess", `exec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"`);
+  shim(built, "assess", `exec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"`);
   // `hr-export --json | assess employees upsert -`: the HR system's own export program.
-  shim("hr-export", `echo '${JSON.stringify(PEOPLE)}'`);
+  for (const dir of [inProcess, built]) shim(dir, "hr-export", `echo '${JSON.stringify(PEOPLE)}'`);
   home = tmp.file("home");
   for (const dir of [".local/share/bash-completion/completions", ".zfunc", ".config/fish/completions"])
     mkdirSync(join(home, dir), { recursive: true });
@@ -132,26 +152,36 @@ beforeAll(async () => {
   // The base URLs come from the environment (which `assess config set base-url …` of an example leaves in effect).
   // The key is stored as `assess auth login` stores it, in the default profile and in "prod" (`--profile prod`).
   for (const profile of ["default", "prod"]) {
-    const login = await bash(`assess auth login --with-key --profile ${profile}`, tmp.dir, SANDBOX_KEYS.acme);
+    const login = await bash(
+      `printf '%s' "$KEY" | assess auth login --with-key --profile ${profile}`,
+      tmp.dir,
+    );
     expect(login.stderr).toContain("verified and stored");
   }
   expect((await bash(`assess config set base-url ${t.sandbox.url}`, tmp.dir)).code).toBe(0);
 });
 
 const running = new Set<ChildProcess>();
-afterAll(() => {
+afterAll(async () => {
   for (const child of running) child.kill("SIGKILL");
+  await relay?.close();
 });
 
-/** Runs a command line with bash in `cwd`, as a user's shell would; `interrupt` sends Ctrl-C once it waits. */
-function bash(
-  line: string,
-  cwd: string,
-  stdin = "",
-  interrupt = false,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command line with bash in `cwd`, as a user's shell would, its output into files (which the relay can
+ * open again; a socket pair, Node's pipes to a child, cannot be). `interrupt`: the built CLI, on pipes, sent
+ * Ctrl-C once it says it waits for it.
+ */
+function bash(line: string, cwd: string, interrupt = false): Promise<Ran> {
   const env: NodeJS.ProcessEnv = {
-    PATH: `${shims}:${process.env.PATH}`,
+    PATH: `${interrupt ? built : inProcess}:${process.env.PATH}`,
     HOME: home,
     ASSESS_CONFIG_DIR: configDir,
     ASSESS_BASE_URL: t.sandbox.url,
@@ -162,26 +192,34 @@ function bash(
   const script = line
     .replaceAll("http://127.0.0.1:4010/skills", t.sandbox.skillsUrl)
     .replaceAll("http://127.0.0.1:4010", t.sandbox.url);
-  const child = stopWhenTestEnds(spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "pipe" }), {
-    group: true,
-  });
+  const out = mkdtempSync(join(tmp.dir, "output-"));
+  const files = interrupt ? [] : [openSync(join(out, "stdout"), "a"), openSync(join(out, "stderr"), "a")];
+  const stdio: StdioOptions = interrupt ? "pipe" : ["ignore", ...files];
+  const child: ChildProcess = stopWhenTestEnds(
+    spawn("bash", ["-c", script], { cwd, env, detached: true, stdio }),
+    { group: true },
+  );
+  for (const file of files) closeSync(file);
   running.add(child);
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
+  child.stdout?.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
   });
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
     if (interrupt && /Ctrl-C/.test(stderr) && child.pid) process.kill(-child.pid, "SIGINT");
   });
-  child.stdin.on("error", () => undefined);
-  child.stdin.end(stdin);
+  child.stdin?.end();
   const bound = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 120_000);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(bound);
       running.delete(child);
+      if (!interrupt) {
+        stdout = readFileSync(join(out, "stdout"), "utf8");
+        stderr = readFileSync(join(out, "stderr"), "utf8");
+      }
       resolve({ code, signal, stdout, stderr });
     });
   });
@@ -218,7 +256,7 @@ describe("every example of every --help", () => {
       if (expected.skip || (expected.port !== undefined && !(await portFree(expected.port)))) continue;
       if (!hasJq && /\| jq\b/.test(example)) continue;
       const cwd = await folderFor(example);
-      const r = await bash(example, cwd, "", expected.longRunning === true);
+      const r = await bash(example, cwd, expected.longRunning === true);
       const codes = expected.longRunning ? [130] : (expected.codes ?? [0]);
       // Ctrl-C in a terminal reaches the shell too: one that ends by it is what the user sees as 130.
       const code = r.signal === "SIGINT" ? 130 : r.code;

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
-  chmodSync,
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -14,8 +15,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.js";
+import { ROOT, stopWhenTestEnds } from "../helpers/cli.js";
 import { helpTexts, REFERENCE_DIR, referencePages } from "../helpers/reference.js";
+import { startRelay } from "../helpers/shell.js";
 
 const README = join(ROOT, "README.md");
 const REFERENCE = join(ROOT, REFERENCE_DIR);
@@ -62,30 +64,36 @@ describe("README and docs/", () => {
     expect(tour).toBeDefined();
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "assess-tour-"));
-    const shims = join(dir, "bin");
-    mkdirSync(shims);
-    writeFileSync(
-      join(shims, "assess"),
-      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "bin", "assess.js")}" "$@"\n`,
-    );
-    chmodSync(join(shims, "assess"), 0o755);
+    // Each `assess` of the tour is main() of this process (test/helpers/shell.ts), the sandbox's too.
+    const relay = await startRelay(join(dir, "bin"));
     symlinkSync(join(ROOT, "fixtures"), join(dir, "fixtures"));
     // The tour's export goes to a folder of mktemp's (under TMPDIR), never into the clone.
     const tmp = join(dir, "tmp");
     mkdirSync(tmp);
     const script = `set -e\n${tour!.replaceAll("4010", String(port))}`;
-    const r = spawnSync("bash", ["-c", script], {
-      cwd: dir,
-      encoding: "utf8",
-      timeout: 240_000,
-      env: {
-        PATH: `${shims}:${process.env.PATH}`,
-        HOME: dir,
-        ASSESS_CONFIG_DIR: join(dir, "config"),
-        TMPDIR: tmp,
-        NO_COLOR: "1",
-      },
-    });
+    // Its output into files, which the relay can open again (not a socket pair, Node's pipes to a child).
+    const output = [join(dir, "stdout"), join(dir, "stderr")].map((file) => openSync(file, "a"));
+    const child = stopWhenTestEnds(
+      spawn("bash", ["-c", script], {
+        cwd: dir,
+        stdio: ["ignore", ...output],
+        env: {
+          PATH: `${relay.bin}:${process.env.PATH}`,
+          HOME: dir,
+          ASSESS_CONFIG_DIR: join(dir, "config"),
+          TMPDIR: tmp,
+          NO_COLOR: "1",
+        },
+      }),
+    );
+    for (const fd of output) closeSync(fd);
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    await relay.close();
+    const r = {
+      status,
+      stdout: readFileSync(join(dir, "stdout"), "utf8"),
+      stderr: readFileSync(join(dir, "stderr"), "utf8"),
+    };
     expect(r.stderr).not.toMatch(/error:/);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("JavaScript Fundamentals");

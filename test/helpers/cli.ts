@@ -26,6 +26,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** dist/check-worker.cjs (built by the global setup): what the built CLI passes, for split checks. */
   checkWorker?: URL;
+  /** The size from which a bulk file is checked in two halves with `checkWorker` (8 MiB): a small file's split. */
+  splitFrom?: number;
 }
 
 /** Runs `main(argv)` in-process with captured stdout/stderr; no process.exit, no shared state. */
@@ -43,7 +45,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   const code = await main(
     argv,
     { stdout: stdout.stream, stderr: stderr.stream, stdin, env },
-    { signal, checkWorker: options.checkWorker },
+    { signal, checkWorker: options.checkWorker, splitFrom: options.splitFrom },
   );
   const out = stdout.text();
   return {

@@ -6,8 +6,8 @@
  * a beforeAll) or in a concurrent test when the file ends (test/setup.ts, after each file's last test).
  * A module of its own, importing nothing: the setup file loads it before a test file's vi.mock applies.
  */
-export const untilFileEnds = new Set<() => void>();
+export const untilFileEnds = new Set<() => void | Promise<void>>();
 
-export function stopWhatTheFileLeft(): void {
-  for (const stop of untilFileEnds) stop();
+export async function stopWhatTheFileLeft(): Promise<void> {
+  await Promise.all([...untilFileEnds].map((stop) => stop()));
 }

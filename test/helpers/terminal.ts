@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { stripVTControlCharacters } from "node:util";
 import { type IPty, spawn } from "@lydell/node-pty";
-import { afterAll, onTestFinished, TestRunner } from "vitest";
+import { onTestFinished, TestRunner } from "vitest";
+import { untilFileEnds } from "./stops.js";
 
 export const KEY = {
   enter: "\r",
@@ -20,13 +21,16 @@ const CLOSE_LIMIT_MS = 10_000;
 /**
  * Every terminal not yet seen to exit. node-pty reports a child's exit from a thread of its own: if the test
  * file's worker is torn down while a child still runs, that report aborts the whole test run (`Napi::Error`,
- * exit 134). So no file ends with one open: each is closed, and awaited, before the file's workers go.
+ * exit 134). So no file ends with one open: each is closed, and awaited, as the file ends (test/setup.ts: files
+ * share this module in a worker, so a hook registered here as it is first imported would serve the first only).
  */
 const open = new Set<Terminal>();
+const closeAll = async () => {
+  await Promise.all([...open].map((term) => term.close()));
+};
 
 /** What node-pty's UnixTerminal has beside IPty, which its typings leave out: the master's fd, its stream's events. */
 type UnixPty = IPty & { readonly fd: number; on(event: "end", listener: () => void): void };
-afterAll(() => Promise.all([...open].map((term) => term.close())));
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
@@ -59,13 +63,14 @@ export class Terminal {
       }),
     );
     open.add(this);
+    untilFileEnds.add(closeAll);
     // A test that timed out leaves its terminal running: it is closed when that test ends (test/helpers/cli.ts
     // says why), or, started outside a test or in a concurrent one, with the file.
     if (!TestRunner.getCurrentTest()?.concurrent)
       try {
         onTestFinished(() => this.close());
       } catch {
-        // not inside a test: the afterAll above closes it
+        // not inside a test: closed as the file ends (closeAll)
       }
   }
 

@@ -1,32 +1,52 @@
-/** `assess mcp` spawned from the built CLI (bin/assess.js) and driven by the MCP SDK's own client over stdio. */
+/**
+ * `assess mcp` as an assistant drives it, through the MCP SDK's own client: run by main(argv, io) in this
+ * process on streams of its own, or, with `built`, spawned from the built CLI (bin/assess.js) over stdio.
+ */
 import { join } from "node:path";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { main } from "../../src/cli.js";
 
 export const BIN = join(import.meta.dirname, "..", "..", "bin", "assess.js");
 
 /**
- * `assess mcp <flags>` spawned with `env` and connected (initialize done). Every message both ways and the
- * server's stderr go to `transcript` when one is given.
+ * `assess mcp <flags>` with `env`, connected (initialize done). Every message both ways and the server's stderr
+ * go to `transcript` when one is given. `built`: the built CLI in a child process (where the process is the
+ * subject: its stack, say), else main() in-process, as the built CLI runs it.
  */
 export async function connectMcp(
   env: Record<string, string>,
   flags: string[],
   transcript?: string[],
+  options: { built?: boolean } = {},
 ): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "mcp", ...flags],
-    env,
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Buffer) => transcript?.push(chunk.toString("utf8")));
+  let transport: Transport;
+  if (options.built) {
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp", ...flags],
+      env,
+      stderr: "pipe",
+    });
+    stdio.stderr?.on("data", (chunk: Buffer) => transcript?.push(chunk.toString("utf8")));
+    transport = stdio;
+  } else {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    stderr.on("data", (chunk: Buffer) => transcript?.push(chunk.toString("utf8")));
+    const served = main(["mcp", ...flags], { stdin, stdout, stderr, env: { ...env } });
+    transport = new StreamTransport(stdin, stdout, served);
+  }
   const client = new Client({ name: "assess-test", version: "1.0.0" });
   const send = transport.send.bind(transport);
-  transport.send = (message) => {
+  transport.send = (message, sendOptions) => {
     transcript?.push(JSON.stringify(message));
-    return send(message);
+    return send(message, sendOptions);
   };
   await client.connect(transport);
   const receive = transport.onmessage!;
@@ -35,6 +55,50 @@ export async function connectMcp(
     receive(message);
   };
   return client;
+}
+
+/**
+ * The client's end of a server run in-process: messages written to its stdin, read from its stdout, one JSON
+ * line each (the SDK's own framing); closing ends its stdin, as a client's exit does, and waits for main().
+ */
+class StreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    private readonly toServer: Writable,
+    private readonly fromServer: Readable,
+    private readonly served: Promise<number>,
+  ) {}
+
+  async start(): Promise<void> {
+    this.fromServer.on("data", (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.buffer.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (!message) break;
+        this.onmessage?.(message);
+      }
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.toServer.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.toServer.end();
+    await this.served;
+    this.onclose?.();
+  }
 }
 
 /** A tool call's result, its text, and its structuredContent. */

@@ -1,7 +1,8 @@
 /**
- * `assess mcp` driven as an assistant drives it: the built CLI (bin/assess.js) spawned by the MCP SDK's own
- * client over stdio, against a sandbox on an ephemeral loopback port. Every message of every conversation and
- * the server's stderr are recorded, and the key must be in none of them.
+ * `assess mcp` driven as an assistant drives it: by the MCP SDK's own client, the server run by main(argv, io)
+ * in-process (test/mcp/helpers.ts), against a sandbox on an ephemeral loopback port; the built CLI (bin/assess.js)
+ * over stdio where its process is the subject (stdin ending just after a call). Every message of every
+ * conversation and the server's stderr are recorded, and the key must be in none of them.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -65,7 +66,7 @@ afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-/** `assess mcp <flags>` spawned and connected (initialize done), its conversation recorded. */
+/** `assess mcp <flags>` connected (initialize done), its conversation recorded. */
 async function connect(...flags: string[]): Promise<Client> {
   return connectTo(env, flags);
 }

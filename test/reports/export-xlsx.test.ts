@@ -1,12 +1,14 @@
 /**
- * `reports export --out x.xlsx` writes a workbook, through the built CLI against the sandbox.
+ * `reports export --out x.xlsx` writes a workbook, through main(argv) against the sandbox, run in the scenario's
+ * folder as a shell's current folder (test/helpers/shell.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import readXlsxFile from "read-excel-file/node";
 import { describe, expect, it } from "vitest";
-import { runBin, useScenarios } from "../helpers/cli.js";
+import { useScenarios } from "../helpers/cli.js";
+import { runIn } from "../helpers/shell.js";
 
 const t = useScenarios();
 const { scenario } = t;
@@ -34,13 +36,14 @@ function unzip(bytes: Buffer): Map<string, string> {
 describe("reports export --out x.xlsx writes a workbook", () => {
   it("a real .xlsx: its header row, numbers as numbers, one row per attempt", async () => {
     const { cwd, env } = scenario();
-    const csv = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--json"], { cwd, env });
+    const csv = await runIn(cwd, ["reports", "export", "--from", "10d", "--to", "now", "--json"], { env });
     const rows = csv.json<Array<{ testInvitationId: number; scorePercentage: number | null }>>();
     expect(rows.length).toBeGreaterThan(0);
-    const r = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--out", "results.xlsx"], {
+    const r = await runIn(
       cwd,
-      env,
-    });
+      ["reports", "export", "--from", "10d", "--to", "now", "--out", "results.xlsx"],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     const bytes = readFileSync(join(cwd, "results.xlsx"));
@@ -57,12 +60,10 @@ describe("reports export --out x.xlsx writes a workbook", () => {
   it("dates are date cells, names starting with = are stored as they are, and the workbook has a default style", async () => {
     const { cwd, env } = scenario();
     const name = '=HYPERLINK("http://x.example","y")';
-    const sent = await runBin(
+    const sent = await runIn(
+      cwd,
       ["invite", "send", "--test", "1001", "--email", "eq@example.com", "--name", name, "--json"],
-      {
-        cwd,
-        env,
-      },
+      { env },
     );
     expect(sent.code, sent.stderr).toBe(0);
     const { testInvitationId } = sent.json<{ testInvitationId: number }>();
@@ -70,8 +71,7 @@ describe("reports export --out x.xlsx writes a workbook", () => {
       method: "POST",
     });
     expect(done.ok).toBe(true);
-    const r = await runBin(["reports", "export", "--from", "1d", "--to", "now", "--out", "r.xlsx"], {
-      cwd,
+    const r = await runIn(cwd, ["reports", "export", "--from", "1d", "--to", "now", "--out", "r.xlsx"], {
       env,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -115,18 +115,15 @@ describe("reports export --out x.xlsx writes a workbook", () => {
   it("other spreadsheet names, and -o csv with .xlsx, are refused before any request (exit 2)", async () => {
     const { cwd, env } = scenario();
     const mark = t.sandbox.requests.length;
-    const xls = await runBin(["reports", "export", "--from", "10d", "--to", "now", "--out", "r.xls"], {
-      cwd,
+    const xls = await runIn(cwd, ["reports", "export", "--from", "10d", "--to", "now", "--out", "r.xls"], {
       env,
     });
     expect(xls.code).toBe(2);
     expect(xls.stderr).toContain("error: --out r.xls: assess writes no .xls files");
-    const asCsv = await runBin(
+    const asCsv = await runIn(
+      cwd,
       ["reports", "export", "--from", "10d", "--to", "now", "--out", "r.xlsx", "-o", "csv"],
-      {
-        cwd,
-        env,
-      },
+      { env },
     );
     expect(asCsv.code).toBe(2);
     expect(asCsv.stderr).toContain(

@@ -1,6 +1,8 @@
 /**
- * config.json is conf's file, written under the config folder's rule (src/config/store.ts): through the built
- * CLI, with config folders and files planted here.
+ * config.json is conf's file, written under the config folder's rule (src/config/store.ts): through main(argv)
+ * in-process, with config folders and files planted here, and through the built CLI where the process is the
+ * subject: which chunks it loads, conf under SNAP (conf reads the process's environment), a FIFO (an open that
+ * blocked would block the test's thread).
  *
  * - conf is loaded by the commands that change a profile and by no other (`--version`, `--help`, reads), in a
  *   chunk of its own without ajv and semver;
@@ -34,7 +36,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { changedFiles, snapshotFiles } from "../../fixtures/hostile/files.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runBin, SANDBOX_KEYS, tempDir } from "../helpers/cli.js";
+import { runBin, runCli, SANDBOX_KEYS, tempDir } from "../helpers/cli.js";
 import { expectClean, runBuilt } from "./built.js";
 
 const KEY = SANDBOX_KEYS.acme;
@@ -65,6 +67,9 @@ function planted(): { config: string; file: string; victim: string; env: Record<
 }
 
 const mode = (path: string) => statSync(path).mode & 0o777;
+
+/** main(argv) in-process with `env`: conf and the checks around it are the same code as in the built CLI. */
+const run = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 describe("conf is loaded on first write only", () => {
   /** The files of dist/ a run of the built CLI loaded, as require.cache has them when it exits. */
@@ -139,7 +144,7 @@ describe("what conf writes", () => {
       ["config", "set", "--profile", "eu.prod", "timeout", "5000"],
       ["config", "unset", "--profile", "eu.prod", "timeout"],
     ]) {
-      expectClean(await runBuilt(args, env), 0, KEY);
+      expectClean(await run(args, env), 0, KEY);
     }
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
       note: "mine",
@@ -148,7 +153,7 @@ describe("what conf writes", () => {
     expect(readFileSync(file, "utf8").endsWith("}\n")).toBe(true);
     expect(mode(file)).toBe(0o600);
     expect(statSync(file).ino).not.toBe(inode);
-    const get = await runBuilt(["config", "get", "output", "--profile", "eu.prod"], env);
+    const get = await run(["config", "get", "output", "--profile", "eu.prod"], env);
     expectClean(get, 0, KEY);
     expect(get.stdout).toBe("json\n");
     // Nothing left beside it: no temporary file of conf's writer.
@@ -187,7 +192,7 @@ describe("refused before conf reads or writes", () => {
     const { file, env } = planted();
     const nowhere = join(file, "..", "..", "nowhere.json");
     symlinkSync(nowhere, file);
-    const r = await runBuilt(["config", "set", "output", "json"], env);
+    const r = await run(["config", "set", "output", "json"], env);
     expectClean(r, 2, KEY);
     expect(r.stderr).toContain("config.json is a symbolic link");
     expect(() => lstatSync(nowhere)).toThrow();
@@ -198,8 +203,10 @@ describe("refused before conf reads or writes", () => {
     const { file, victim, env } = planted();
     linkSync(victim, file);
     const before = snapshotFiles([victim]);
-    for (const extra of [{}, { SNAP: "/snap/node/1" }]) {
-      const r = await runBuilt(["config", "set", "api-key", KEY], { ...env, ...extra });
+    for (const snap of [false, true]) {
+      const r = snap
+        ? await runBuilt(["config", "set", "api-key", KEY], { ...env, SNAP: "/snap/node/1" })
+        : await run(["config", "set", "api-key", KEY], env);
       expectClean(r, 2, KEY);
       expect(r.stderr).toContain("has 1 other name(s) (hard links)");
     }
@@ -232,10 +239,14 @@ describe("refused before conf reads or writes", () => {
       // A FIFO is not read here either (the read would block): it must still be a FIFO afterwards.
       const fifo = lstatSync(file).isFIFO();
       const before = snapshotFiles(fifo ? [victim] : [file, victim]);
-      const read = await runBuilt(["tests", "list", "--dry-run"], env, { timeoutMs: 60_000 });
+      const read = fifo
+        ? await runBuilt(["tests", "list", "--dry-run"], env, { timeoutMs: 60_000 })
+        : await run(["tests", "list", "--dry-run"], env);
       expectClean(read, reads, KEY);
       if (reads === 2) expect(read.stderr).toContain(says);
-      const write = await runBuilt(["config", "set", "output", "json"], env, { timeoutMs: 60_000 });
+      const write = fifo
+        ? await runBuilt(["config", "set", "output", "json"], env, { timeoutMs: 60_000 })
+        : await run(["config", "set", "output", "json"], env);
       expectClean(write, 2, KEY);
       expect(write.stderr).toContain(says);
       expect(write.stderr).toContain("nothing was");
@@ -250,7 +261,7 @@ describe("the config folder as a link", () => {
     const { config } = planted();
     const link = join(config, "..", "dotfiles-link");
     symlinkSync(config, link);
-    const r = await runBuilt(["config", "set", "output", "json"], {
+    const r = await run(["config", "set", "output", "json"], {
       ASSESS_CONFIG_DIR: link,
       ASSESS_API_KEY: KEY,
     });

@@ -45,6 +45,8 @@ describe("answers of 150,000 items", () => {
     const mcp = await connectMcp(
       { PATH: process.env.PATH ?? "", ...env(server), ASSESS_BASE_URL: server.url },
       [],
+      undefined,
+      { built: true },
     );
     try {
       const { result, data } = await callTool(mcp, "list_attempts", {

@@ -54,6 +54,8 @@ export interface CheckInput {
   splitCheck?(job: CheckInput): Promise<Checked | undefined>;
   /** The worker script of a split check (dist/check-worker.cjs); without it the check is one pass. */
   checkWorker?: URL;
+  /** The size from which a file is checked in two halves (parallel-check.ts's PARALLEL_BYTES by default). */
+  splitFrom?: number;
   /** Folder for ledgers and the spool of checked rows: `ledgerDir(env)` from ledger.ts. */
   ledgerDir: string;
   /** Ctrl-C: while checking, exit 130 with nothing sent; then, send no more and return with `interrupted`. */

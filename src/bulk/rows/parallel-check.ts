@@ -3,7 +3,8 @@
  * once, the second in a worker thread (check-worker.ts), each into a spool of its own: the pass is all CPU while
  * other cores wait. The halves meet after a line break in the middle; if that break is inside a quoted value the
  * first half ends inside quotes, and the checking pass reads the whole file in one pass instead: the outcome is
- * always that of one reader. Without the worker script, or below PARALLEL_BYTES, the check is one pass.
+ * always that of one reader. Without the worker script, or below PARALLEL_BYTES (or the job's splitFrom: tests
+ * split small files), the check is one pass.
  */
 import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
@@ -39,11 +40,11 @@ export type WorkerAnswer =
 export async function checkInHalves(
   source: CsvSource,
   reader: unknown,
-  { checkWorker, signal, onDebug, ledgerDir, onTally }: CheckInput,
+  { checkWorker, splitFrom = PARALLEL_BYTES, signal, onDebug, ledgerDir, onTally }: CheckInput,
   checkPart: PartCheck,
 ): Promise<Checked | undefined> {
   const { size } = await stat(source.path);
-  const cut = checkWorker && size >= PARALLEL_BYTES ? await midpoint(source.path, size) : undefined;
+  const cut = checkWorker && size >= splitFrom ? await midpoint(source.path, size) : undefined;
   if (!checkWorker || cut === undefined) return undefined;
   onDebug?.(
     `checking ${source.name} in two halves at once: bytes [0, ${cut}) here, [${cut}, ${size}) in a worker thread`,

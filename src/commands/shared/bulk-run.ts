@@ -18,6 +18,7 @@ function fromContext(ctx: Context, client: Transport, progress: Progress, wordin
   return {
     ledgerDir: ledgerDir(ctx.io.env),
     checkWorker: ctx.checkWorker,
+    splitFrom: ctx.splitFrom,
     signal: ctx.signal,
     dryRun: ctx.dryRun,
     onProgress: (p) => progress.update(p),
