@@ -398,6 +398,29 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
   };
 }
 
+/** The files of dist/ a run of the built CLI loaded, as require.cache has them when it exits. */
+export async function loadedBy(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; loaded: string[] }> {
+  const hooks = mkdtempSync(join(tmpdir(), "assess-loaded-"));
+  try {
+    const hook = join(hooks, "hook.cjs");
+    const out = join(hooks, "loaded.json");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`,
+    );
+    const r = await runBin(args, { env, preload: hook });
+    const loaded = (JSON.parse(readFileSync(out, "utf8")) as string[]).filter((f) =>
+      f.startsWith(join(ROOT, "dist")),
+    );
+    return { code: r.code, stderr: r.stderr, loaded };
+  } finally {
+    rmSync(hooks, { recursive: true, force: true });
+  }
+}
+
 /** Runs the built CLI to its end (see startBin). */
 export function runBin(argv: string[], options: BinOptions = {}): Promise<BinResult> {
   return startBin(argv, options).exit;

@@ -14,7 +14,7 @@ import { parse as parseYaml } from "yaml";
 import { openApiDocument } from "../../src/api/openapi.js";
 import { OPERATIONS } from "../../src/api/operations/index.js";
 import { ROOT } from "../bulk/helpers.js";
-import { runCli, SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
+import { loadedBy, runCli, SANDBOX_KEYS, useTestEnv } from "../helpers/cli.js";
 
 interface Parameter {
   name: string;
@@ -179,7 +179,7 @@ describe("assess openapi", () => {
     expect(printed.paths["/employees"]?.servers?.[0]?.url).toBe("https://sk.example");
   });
 
-  it("is built, with its YAML writer, into a chunk of its own: --help and other commands never load it", () => {
+  it("is built into a chunk of its own, and the YAML library (shared with the rules files) into another: --help and other commands load neither", async () => {
     const dist = join(ROOT, "dist"); // built by test/global-setup.ts
     const holding = (text: string) =>
       readdirSync(dist).filter(
@@ -188,7 +188,20 @@ describe("assess openapi", () => {
     const chunks = holding("#/components/schemas/");
     expect(chunks).toHaveLength(1);
     expect(chunks[0]).toMatch(/^openapi-\w+\.cjs$/);
-    expect(holding("YAMLSeq")).toEqual(chunks);
+    const yaml = holding("YAMLSeq");
+    expect(yaml).toHaveLength(1);
+    expect(["launch.cjs", "program.cjs", "cli.cjs"]).not.toContain(yaml[0]);
+    const apart = [...chunks, ...yaml].map((f) => join(dist, f));
+    for (const args of [["--help"], ["tests", "list", "--dry-run"], ["config", "path"]]) {
+      const r = await loadedBy(args, { ...env, ASSESS_API_KEY: SANDBOX_KEYS.acme });
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(
+        r.loaded.filter((f) => apart.includes(f)),
+        args.join(" "),
+      ).toEqual([]);
+    }
+    const openapi = await loadedBy(["openapi"], env);
+    expect(openapi.loaded).toEqual(expect.arrayContaining(apart));
   });
 
   it("refuses another format with a usage error (exit 2)", async () => {
