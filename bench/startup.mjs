@@ -8,10 +8,10 @@
 // --base DIR: also runs the built CLI of another checkout (say, a `git worktree` of main, built there),
 // interleaved with this one, to compare a change with what it changes.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { arg, bin, machineLine, median, startCliSandbox } from "./common.mjs";
+import { arg, bin, machineLine, median, root, startCliSandbox } from "./common.mjs";
 
 const runs = Number(arg("runs", "30"));
 const baseDir = arg("base", undefined);
@@ -37,14 +37,50 @@ const env = {
   NO_COLOR: "1",
 };
 
+// Floors for `tests list`, shown without a goal: the same GET of /v3/tests and its body written out, by
+// node:http alone, and by the build's undici bundle (compiled from source: no code cache) with --liftoff-only
+// set as the CLI sets it (src/runtime/v8-flags.ts). Our own code is what `tests list` costs above the second.
+const testsUrl = JSON.stringify(`${sandbox.url}/v3/tests`);
+const headers = JSON.stringify({ "x-api-key": sandbox.keys.acme });
+const rawHttp = join(work, "raw-http.cjs");
+writeFileSync(
+  rawHttp,
+  `require("node:http").get(${testsUrl}, { headers: ${headers} }, (res) => {
+  let body = "";
+  res.on("data", (chunk) => (body += chunk));
+  res.on("end", () => process.stdout.write(body));
+});
+`,
+);
+const undiciBundle = readdirSync(join(root, "dist")).find((file) => /^undici-\w+\.cjs$/.test(file));
+const rawUndici = join(work, "raw-undici.cjs");
+writeFileSync(
+  rawUndici,
+  `const channels = require("node:diagnostics_channel");
+const liftoff = () => {
+  channels.unsubscribe("undici:client:beforeConnect", liftoff);
+  require("node:v8").setFlagsFromString("--liftoff-only");
+};
+channels.subscribe("undici:client:beforeConnect", liftoff);
+const { Agent, request } = require(${JSON.stringify(join(root, "dist", undiciBundle))});
+const agent = new Agent();
+request(agent, ${testsUrl}, { method: "GET", headers: ${headers} }).then(async (res) => {
+  process.stdout.write(await res.body.text());
+  await agent.close();
+});
+`,
+);
+
 const cases = [
   { name: "node -e 0", args: ["-e", "0"] },
+  { name: "GET /v3/tests, node:http", args: [rawHttp] },
+  { name: "GET /v3/tests, undici bundle", args: [rawUndici] },
   { name: "assess --version", args: [bin, "--version"], goal: 1.25 },
   { name: "assess --help", args: [bin, "--help"], goal: 1.25 },
   { name: "assess tests list (sandbox)", args: [bin, "tests", "list", "-o", "json"], goal: 2 },
 ];
 if (baseBin) {
-  for (const c of cases.slice(1)) {
+  for (const c of cases.filter((c) => c.goal !== undefined)) {
     cases.push({ ...c, name: `${c.name} [base]`, args: [baseBin, ...c.args.slice(1)] });
   }
 }
