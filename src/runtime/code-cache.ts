@@ -5,7 +5,7 @@
  * cache, so each starts with an HMAC-SHA256 keyed by a secret beside the bundles (`code-cache.key`): no key,
  * no cache. Any failure only costs the time the cache would have saved.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
@@ -43,10 +43,15 @@ export function cacheChunks(dist: string): void {
     ._extensions;
   const prior = extensions[".cjs"] ?? extensions[".js"]!;
   extensions[".cjs"] = (module, file) => {
-    if (dirname(file) !== dist || !CHUNK.test(file)) return prior(module, file);
+    if (dirname(file) !== dist || !(CHUNK.test(file) || basename(file) === ENTRY)) return prior(module, file);
     compiled(file)(module.exports, (id: string) => module.require(id), module, file, dist);
   };
 }
+
+/** The CLI's entry (~6 ms to compile from source): its name has no hash, its cache is named by its content's. */
+const ENTRY = "cli.cjs";
+/** The names given to the caches of ENTRY this run: caches in use, whatever its folder holds. */
+const hashedHere = new Set<string>();
 
 type Extensions = Record<string, (module: NodeJS.Module, file: string) => void>;
 
@@ -70,7 +75,11 @@ function cachePlace(dist: string): typeof place {
 /** The CommonJS wrapper of a bundle's or chunk's source, compiled with its cache when one is sealed with the key. */
 function compiled(file: string): (...args: unknown[]) => void {
   const source = readFileSync(file, "utf8");
-  const name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
+  let name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
+  if (!CHUNK.test(file)) {
+    name = `${name}-${createHash("sha256").update(source).digest("hex").slice(0, 8).toUpperCase()}`;
+    hashedHere.add(name);
+  }
   const dist = dirname(file);
   // Once the flags changed, a cache read would be rejected and one written never read.
   const at = cachedDataVersionTag() === TAG ? cachePlace(dist) : undefined;
@@ -109,10 +118,10 @@ function writeStale(): void {
     // (`.<cache>.<pid>-<random>.tmp`), unless written in the last day (another installation's).
     for (const other of readdirSync(dir)) {
       const path = join(dir, other);
-      const source = `${other.replace(/^\./, "").split(".")[0]}.cjs`;
+      const name = other.replace(/^\./, "").split(".")[0]!;
+      const unused = !hashedHere.has(name) && !existsSync(join(dist, `${name}.cjs`));
       const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if ((other.endsWith(".tmp") || !existsSync(join(dist, source))) && written < Date.now() - DAY_MS)
-        rmSync(path, { force: true });
+      if ((other.endsWith(".tmp") || unused) && written < Date.now() - DAY_MS) rmSync(path, { force: true });
     }
     // Written whole under a new name, then renamed: a concurrent run reads the old file or the new one.
     for (const { script, file } of stale) writePrivateFile(file, sealed(script.createCachedData(), key));

@@ -39,6 +39,8 @@ describe("the code cache", () => {
     expect(bundles()).toHaveLength(3);
     // The chunks of cli.cjs that `tests list` loads, each in a cache of its own.
     expect(chunks().length).toBeGreaterThan(10);
+    // And cli.cjs's, named by its content's hash as its name has none.
+    expect(caches().filter((name) => name.startsWith("cli-"))).toHaveLength(1);
     for (const name of caches()) expect(name).toMatch(CACHE_NAME);
     const written = caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs);
 
