@@ -2,7 +2,8 @@
 /**
  * `npm run build`: bundles into dist/, every file CommonJS and side by side: launch.cjs (bin/assess.js loads
  * it) and program.cjs (--help, --version); cli.cjs and its chunks, split by command group, and check-worker.cjs;
- * commander, zod and undici apart, loaded through V8's code cache; the SDK's bundles and types.
+ * commander, zod and undici apart; the chunks and those three loaded through V8's code cache (code-cache.cjs);
+ * the SDK's bundles and types.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -140,8 +141,9 @@ function cachedBundles(files) {
       });
       // The bundle is next to the chunk that loads it: dist/ has no subfolders.
       b.onLoad({ filter: /.*/, namespace: "cached-bundle" }, (args) => ({
-        contents: `const { loadBundle } = require(${JSON.stringify(join(src, "runtime", "code-cache.ts"))});
-module.exports = loadBundle(require("node:path").join(__dirname, ${JSON.stringify(args.path)}));`,
+        contents: `const { join } = require("node:path");
+const { loadBundle } = require(join(__dirname, "code-cache.cjs"));
+module.exports = loadBundle(join(__dirname, ${JSON.stringify(args.path)}));`,
         resolveDir: root,
       }));
     },
@@ -159,7 +161,16 @@ const files = Object.fromEntries(
   ]),
 );
 
-await build({ ...common, entryPoints: [join(src, "launch.ts"), join(src, "program.ts")] });
+// code-cache.cjs is one module for the launcher (which has it load the CLI's chunks) and the chunks loading
+// the bundles above: one list of caches to write, one look-up of the key.
+await build({
+  ...common,
+  entryPoints: {
+    launch: join(src, "launch.ts"),
+    program: join(src, "program.ts"),
+    "code-cache": join(src, "runtime", "code-cache.ts"),
+  },
+});
 writeFileSync(join(dist, "help.txt"), rootHelp());
 
 /** The root's `--help` as piped output shows it (80 columns), for launch.ts to print without commander. */

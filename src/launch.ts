@@ -1,7 +1,8 @@
 /**
  * The packaged entry (dist/launch.cjs): `--version` is answered here; `--help` piped, with the text the build
  * wrote (dist/help.txt: the root's help at the width piped help has); on a terminal `--help` by the root of the
- * tree alone (dist/program.cjs); any other command line by the full CLI (dist/cli.cjs).
+ * tree alone (dist/program.cjs); any other command line by the full CLI (dist/cli.cjs), its chunks loaded through
+ * the code cache (dist/code-cache.cjs).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +27,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   }
 } else {
   tuneV8(argv);
+  const { cacheChunks }: typeof import("./runtime/code-cache.js") = require(
+    join(__dirname, "code-cache.cjs"),
+  );
+  cacheChunks(__dirname);
   const { run }: typeof import("./cli.js") = require(join(__dirname, "cli.cjs"));
   void run({ checkWorker: pathToFileURL(join(__dirname, "check-worker.cjs")) });
 }

@@ -1,11 +1,12 @@
 /**
- * Loads the build's large bundles through V8's code cache (~18 ms of `tests list`, bench/README.md), kept in
- * the config folder's `cache/` by bundle (its name hashes its content) and V8's tag. V8 would run a forged
+ * Loads the build's large bundles through V8's code cache (~18 ms of `tests list`, bench/README.md), and the
+ * CLI's chunks once the launcher asked (cacheChunks: ~10 ms more), kept in the config folder's `cache/` by
+ * bundle or chunk (its name hashes its content) and V8's tag. V8 would run a forged
  * cache, so each starts with an HMAC-SHA256 keyed by a secret beside the bundles (`code-cache.key`): no key,
  * no cache. Any failure only costs the time the cache would have saved.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
@@ -20,25 +21,72 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const TAG = cachedDataVersionTag();
 
 /** Bundles whose cache is missing or was rejected; written at exit, when all the code that ran is compiled. */
-const stale: Array<{ script: Script; file: string; bundle: string; dist: string }> = [];
+const stale: Array<{ script: Script; file: string; dist: string }> = [];
 
 /** `require(file)` for a CommonJS bundle of the build, compiled from (and into) the code cache. */
 export function loadBundle(file: string): unknown {
-  const source = readFileSync(file, "utf8");
-  const name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
+  const module = { exports: {} };
   const dist = dirname(file);
-  const root = configDir(process.env);
-  const cacheFile = join(root, "cache", `${name}.${TAG}.v8`);
-  let cached = false;
+  compiled(file)(module.exports, createRequire(file), module, file, dist);
+  return module.exports;
+}
+
+/** A chunk of the CLI's build: `<name>-<hash of its content>.cjs`, beside the launcher. */
+const CHUNK = /-[A-Z0-9]{8}\.cjs$/;
+
+/**
+ * From now on, `require` of a chunk of the build in `dist` (cli.cjs's split chunks: ~10 ms of `tests list` to
+ * compile from source) goes through the code cache as the bundles do; any other file loads as Node loads it.
+ */
+export function cacheChunks(dist: string): void {
+  const extensions = (process.getBuiltinModule("node:module") as unknown as { _extensions: Extensions })
+    ._extensions;
+  const prior = extensions[".cjs"] ?? extensions[".js"]!;
+  extensions[".cjs"] = (module, file) => {
+    if (dirname(file) !== dist || !(CHUNK.test(file) || basename(file) === ENTRY)) return prior(module, file);
+    compiled(file)(module.exports, (id: string) => module.require(id), module, file, dist);
+  };
+}
+
+/** The CLI's entry (~6 ms to compile from source): its name has no hash, its cache is named by its content's. */
+const ENTRY = "cli.cjs";
+/** The names given to the caches of ENTRY this run: caches in use, whatever its folder holds. */
+const hashedHere = new Set<string>();
+
+type Extensions = Record<string, (module: NodeJS.Module, file: string) => void>;
+
+/** Where caches are read and written with which key, looked up once; undefined: no cache this run. */
+let place: { dir: string; key: Buffer | undefined } | undefined | null = null;
+
+function cachePlace(dist: string): typeof place {
+  if (place !== null) return place;
+  place = undefined;
+  try {
+    const root = configDir(process.env);
+    const dir = join(root, "cache");
+    if (privateDirProblem(root, true) === undefined && privateDirProblem(dir) === undefined)
+      place = { dir, key: installKey(dist) };
+  } catch {
+    // no cache
+  }
+  return place;
+}
+
+/** The CommonJS wrapper of a bundle's or chunk's source, compiled with its cache when one is sealed with the key. */
+function compiled(file: string): (...args: unknown[]) => void {
+  const source = readFileSync(file, "utf8");
+  let name = basename(file, ".cjs"); // `<bundle>-<hash of its content>`
+  if (!CHUNK.test(file)) {
+    name = `${name}-${createHash("sha256").update(source).digest("hex").slice(0, 8).toUpperCase()}`;
+    hashedHere.add(name);
+  }
+  const dist = dirname(file);
+  // Once the flags changed, a cache read would be rejected and one written never read.
+  const at = cachedDataVersionTag() === TAG ? cachePlace(dist) : undefined;
+  const cacheFile = at && join(at.dir, `${name}.${TAG}.v8`);
   let cachedData: Buffer | undefined;
   try {
-    // Once the flags changed, a cache read would be rejected and one written never read.
-    cached =
-      cachedDataVersionTag() === TAG &&
-      privateDirProblem(root, true) === undefined &&
-      privateDirProblem(dirname(cacheFile)) === undefined;
-    const key = cached ? installKey(dist) : undefined;
-    if (key) cachedData = unsealed(readFileSync(cacheFile), key);
+    if (at?.key && cacheFile) cachedData = unsealed(readFileSync(cacheFile), at.key);
   } catch {
     // none yet
   }
@@ -47,13 +95,11 @@ export function loadBundle(file: string): unknown {
     filename: file,
     cachedData,
   });
-  if (cached && (cachedData === undefined || script.cachedDataRejected)) {
+  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
     if (stale.length === 0) process.once("exit", writeStale);
-    stale.push({ script, file: cacheFile, bundle: name.slice(0, name.lastIndexOf("-")), dist });
+    stale.push({ script, file: cacheFile, dist });
   }
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dist);
-  return module.exports;
+  return script.runInThisContext();
 }
 
 function writeStale(): void {
@@ -62,28 +108,25 @@ function writeStale(): void {
   // The caches are stamped with the tag the next run reads them under, the flags of launch (v8-flags.ts).
   restoreLaunchFlags();
   if (cachedDataVersionTag() !== TAG) return;
-  for (const { script, file, bundle, dist } of stale) {
-    try {
-      const key = installKey(dist) ?? newInstallKey(dist);
-      if (key === undefined) return;
-      ensurePrivateDir(configDir(process.env), dirname(file), "V8's code caches");
-      // Caches of the bundle's other builds and what a stopped write left (`.<cache>.<pid>-<random>.tmp`),
-      // unless written in the last day (another installation's).
-      for (const other of readdirSync(dirname(file))) {
-        const path = join(dirname(file), other);
-        const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-        if (
-          other.replace(/^\./, "").startsWith(`${bundle}-`) &&
-          path !== file &&
-          written < Date.now() - DAY_MS
-        )
-          rmSync(path, { force: true });
-      }
-      // Written whole under a new name, then renamed: a concurrent run reads the old file or the new one.
-      writePrivateFile(file, sealed(script.createCachedData(), key));
-    } catch {
-      // A read-only or full disk, a folder refused: the next run compiles from source, as without a cache.
+  const { dist } = stale[0]!;
+  const dir = dirname(stale[0]!.file);
+  try {
+    const key = installKey(dist) ?? newInstallKey(dist);
+    if (key === undefined) return;
+    ensurePrivateDir(configDir(process.env), dir, "V8's code caches");
+    // Caches of bundles and chunks this build does not have (other builds') and what a stopped write left
+    // (`.<cache>.<pid>-<random>.tmp`), unless written in the last day (another installation's).
+    for (const other of readdirSync(dir)) {
+      const path = join(dir, other);
+      const name = other.replace(/^\./, "").split(".")[0]!;
+      const unused = !hashedHere.has(name) && !existsSync(join(dist, `${name}.cjs`));
+      const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if ((other.endsWith(".tmp") || unused) && written < Date.now() - DAY_MS) rmSync(path, { force: true });
     }
+    // Written whole under a new name, then renamed: a concurrent run reads the old file or the new one.
+    for (const { script, file } of stale) writePrivateFile(file, sealed(script.createCachedData(), key));
+  } catch {
+    // A read-only or full disk, a folder refused: the next run compiles from source, as without a cache.
   }
 }
 

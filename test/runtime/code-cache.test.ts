@@ -1,5 +1,6 @@
 /**
- * The built CLI loads commander, zod and undici through V8's code cache (src/runtime/code-cache.ts): the first run
+ * The built CLI loads commander, zod and undici, and its own chunks, through V8's code cache
+ * (src/runtime/code-cache.ts): the first run
  * writes the caches, later runs read them, and a cache that cannot be used changes nothing a user sees (the
  * same output and messages).
  */
@@ -10,12 +11,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { runBin } from "../helpers/cli.js";
 
-const CACHE_NAME = /^(commander|zod|undici)-[A-Z0-9]+\.\d+\.v8$/;
+const CACHE_NAME = /^[a-z0-9-]+-[A-Z0-9]{8}\.\d+\.v8$/;
+const BUNDLE = /^(commander|zod|undici)-/;
 
 describe("the code cache", () => {
   let configDir: string;
   const cacheDir = () => join(configDir, "cache");
   const caches = () => readdirSync(cacheDir()).sort();
+  const bundles = () => caches().filter((name) => BUNDLE.test(name));
+  const chunks = () => caches().filter((name) => name.startsWith("chunk-"));
   const run = async () => {
     const r = await runBin(["--sandbox", "tests", "list", "--json"], {
       env: { PATH: process.env.PATH, ASSESS_CONFIG_DIR: configDir },
@@ -32,7 +36,11 @@ describe("the code cache", () => {
 
   it("is written by the first run and read, not rewritten, by the next", async () => {
     const first = await run();
-    expect(caches()).toHaveLength(3);
+    expect(bundles()).toHaveLength(3);
+    // The chunks of cli.cjs that `tests list` loads, each in a cache of its own.
+    expect(chunks().length).toBeGreaterThan(10);
+    // And cli.cjs's, named by its content's hash as its name has none.
+    expect(caches().filter((name) => name.startsWith("cli-"))).toHaveLength(1);
     for (const name of caches()) expect(name).toMatch(CACHE_NAME);
     const written = caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs);
 
@@ -53,7 +61,7 @@ describe("the code cache", () => {
     };
     const status = await bulk();
     const bulkCaches = caches().filter((name) => !listCaches.includes(name));
-    expect(bulkCaches).toHaveLength(3);
+    expect(bulkCaches.filter((name) => BUNDLE.test(name))).toHaveLength(3);
     const written = caches().map((name) => statSync(join(cacheDir(), name)).mtimeMs);
     expect(await bulk()).toBe(status);
     await run();
@@ -63,13 +71,19 @@ describe("the code cache", () => {
   it("a damaged cache is ignored and written again", async () => {
     const first = await run();
     const undici = join(cacheDir(), caches().find((name) => name.startsWith("undici-"))!);
+    const chunk = join(cacheDir(), chunks()[0]!);
     // One flipped byte inside: V8 itself would take it (and abort, or run wrong code).
-    const damaged = readFileSync(undici);
-    damaged[damaged.length >> 1]! ^= 0xff;
-    writeFileSync(undici, damaged);
+    const damage = (file: string) => {
+      const damaged = readFileSync(file);
+      damaged[damaged.length >> 1]! ^= 0xff;
+      writeFileSync(file, damaged);
+      return damaged;
+    };
+    const damaged = [damage(undici), damage(chunk)];
 
     expect(await run()).toBe(first);
-    expect(readFileSync(undici).equals(damaged)).toBe(false);
+    expect(readFileSync(undici).equals(damaged[0]!)).toBe(false);
+    expect(readFileSync(chunk).equals(damaged[1]!)).toBe(false);
   });
 
   it("a config folder that cannot be written changes nothing but the time", async () => {
