@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
-import { ndjson, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { leftAttempt, ndjson, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import * as h from "./watch-helpers.js";
 import { expectNoStack, freePort, startReceiver, waitUntil } from "./watch-helpers.js";
 
@@ -66,26 +66,6 @@ function advance(forwardTo: string, first: "forward" | "invite" = "invite"): str
   ];
 }
 
-/** An attempt of test 1001 whose candidate left it (status TestLeft). */
-async function leftAttempt(email: string): Promise<number> {
-  const invited = await run([
-    "invite",
-    "send",
-    "--test",
-    "1001",
-    "--email",
-    email,
-    "--name",
-    "Left Lou",
-    "--json",
-  ]);
-  expect(invited.code, invited.stderr).toBe(0);
-  const id = invited.json<{ testInvitationId: number }>().testInvitationId;
-  const left = await run(["sandbox", "complete", String(id), "--status", "TestLeft"]);
-  expect(left.code, left.stderr).toBe(0);
-  return id;
-}
-
 describe("attempts watch --rules", () => {
   it("each rule's actions run once per attempt: invite, forward, append, exec; a rerun runs none again", async () => {
     const receiver = await startReceiver();
@@ -99,7 +79,7 @@ describe("attempts watch --rules", () => {
       ]);
       const ada = await finishedAttempt("ada@example.com", "Ada Lovelace");
       const alan = await finishedAttempt("alan@example.com", "Alan Turing");
-      const lou = await leftAttempt("lou@example.com");
+      const lou = await leftAttempt(run, "lou@example.com");
       const args = ["attempts", "watch", "--once", "--rules", file];
       const first = await run(args);
       expect(first.code, first.stderr).toBe(0);

@@ -398,6 +398,23 @@ export function startBin(argv: string[], options: BinOptions = {}): Live {
   };
 }
 
+/**
+ * An attempt of test 1001 that its candidate left (status TestLeft): invited with `invite send`, then finished
+ * by the sandbox; `run` is the file's own runner (its environment, its sandbox). Returns the invitation's id.
+ */
+export async function leftAttempt(
+  run: (argv: string[]) => Promise<RunResult>,
+  email: string,
+  name = "Left Lou",
+): Promise<number> {
+  const invited = await run(["invite", "send", "--test", "1001", "--email", email, "--name", name, "--json"]);
+  if (invited.code !== 0) throw new Error(`invite send exited ${invited.code}: ${invited.stderr}`);
+  const id = invited.json<{ testInvitationId: number }>().testInvitationId;
+  const left = await run(["sandbox", "complete", String(id), "--status", "TestLeft"]);
+  if (left.code !== 0) throw new Error(`sandbox complete exited ${left.code}: ${left.stderr}`);
+  return id;
+}
+
 /** The files of dist/ a run of the built CLI loaded, as require.cache has them when it exits. */
 export async function loadedBy(
   args: string[],

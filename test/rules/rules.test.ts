@@ -9,7 +9,7 @@ import { evaluate } from "../../src/core/rules/evaluate.js";
 import { parseRules } from "../../src/core/rules/model.js";
 import { appendShortlistRow } from "../../src/core/rules/shortlist.js";
 import { expectNoStack, finishedAttempt, startReceiver } from "../attempts/watch-helpers.js";
-import { useTempDir, useTestEnv } from "../helpers/cli.js";
+import { leftAttempt, useTempDir, useTestEnv } from "../helpers/cli.js";
 
 const t = useTestEnv({ perTest: true });
 const tmp = useTempDir("assess-rules-", { perTest: true });
@@ -24,26 +24,6 @@ function rulesFile(text: string, name = "rules.yaml"): string {
   const file = tmp.file(name);
   writeFileSync(file, text);
   return file;
-}
-
-/** An attempt of test 1001 whose candidate left it (status TestLeft). */
-async function leftAttempt(email: string): Promise<number> {
-  const invited = await run([
-    "invite",
-    "send",
-    "--test",
-    "1001",
-    "--email",
-    email,
-    "--name",
-    "Left Lars",
-    "--json",
-  ]);
-  expect(invited.code, invited.stderr).toBe(0);
-  const id = invited.json<{ testInvitationId: number }>().testInvitationId;
-  const left = await run(["sandbox", "complete", String(id), "--status", "TestLeft"]);
-  expect(left.code, left.stderr).toBe(0);
-  return id;
 }
 
 const writes = () =>
@@ -266,7 +246,7 @@ describe("assess rules test", () => {
     const receiver = await startReceiver();
     try {
       const done = await finishedAttempt(t, "done@example.com", { name: "Done Dora" });
-      const left = await leftAttempt("left@example.com");
+      const left = await leftAttempt(run, "left@example.com", "Left Lars");
       const file = rulesFile(
         [
           "rules:",
