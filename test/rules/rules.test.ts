@@ -96,6 +96,37 @@ describe("assess rules check", () => {
     expect(error.messages[0]).toMatch(new RegExp(`^${broken}:\\d+: `));
   });
 
+  it("an unknown key hides no problem beside it; a forward's scheme is named once", async () => {
+    const file = rulesFile(
+      [
+        "rules:",
+        "  - name: advance",
+        "    test: 1001",
+        "    colour: red",
+        "    when:",
+        "      score: { atleast: 70 }",
+        "      colour: red",
+        "    actions:",
+        "      - forward: ftp://nowhere.example",
+        "",
+      ].join("\n"),
+    );
+    const r = await run(["rules", "check", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} has 4 problems:`);
+    for (const line of [
+      `${file}:4: rules[0].colour: unknown key "colour" (one of name, test, when, actions)`,
+      `${file}:6: rules[0].when.score.atleast: unknown key "atleast" (one of atLeast, below)`,
+      `${file}:7: rules[0].when.colour: unknown key "colour" (one of score, status, sections)`,
+      `${file}:9: rules[0].actions[0].forward: must be an http:// or https:// URL (a URL, slack:<webhook URL> or teams:<workflow URL>)`,
+    ]) {
+      expect(r.stderr).toContain(line);
+    }
+    // In the file's order.
+    const lines = [...r.stderr.matchAll(/rules\.yaml:(\d+):/g)].map((m) => Number(m[1]));
+    expect(lines).toEqual([4, 6, 7, 9]);
+  });
+
   it("a test the service does not know is named at its line (exit 2); without a key only the file is checked", async () => {
     const file = rulesFile(
       [
