@@ -338,5 +338,10 @@ describe("invite status and invite remind", () => {
     const missing = await b.run(["invite", "status", "--log", join(tmp.dir, "nope.ndjson")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such file");
+    // A folder given for the file is a usage error that says so, not "a bug in assess" (exit 1).
+    const folder = await b.run(["invite", "status", "--log", tmp.dir]);
+    expect(folder.code, folder.stderr).toBe(2);
+    expect(folder.stderr).toContain(`--log ${tmp.dir}: not a file`);
+    expect(folder.stderr).not.toContain("bug");
   });
 });
