@@ -81,6 +81,14 @@ describe("invite status and invite remind", () => {
     });
     const table = await b.run(["invite", "status", "--test", TEST]);
     expect(table.stdout).toBe("TEST\tINVITED\tFINISHED\tPENDING\tEXPIRED\n1003\t5\t2\t3\t0\n");
+    // -o ndjson: one row a line, as every list streams (a test each, or a candidate each).
+    const ndjson = async (...more: string[]) => {
+      const r = await b.run(["invite", "status", "--test", TEST, "-o", "ndjson", ...more]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    expect(await ndjson()).toEqual([before.tests[0]]);
+    expect(await ndjson("--candidates")).toEqual(before.candidates);
     expect(writes(b.sent())).toEqual([]);
 
     // Without --yes and no terminal: the plan, exit 2, nothing sent.
