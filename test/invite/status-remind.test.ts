@@ -85,7 +85,10 @@ describe("invite status and invite remind", () => {
     const ndjson = async (...more: string[]) => {
       const r = await b.run(["invite", "status", "--test", TEST, "-o", "ndjson", ...more]);
       expect(r.code, r.stderr).toBe(0);
-      return r.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      return r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     };
     expect(await ndjson()).toEqual([before.tests[0]]);
     expect(await ndjson("--candidates")).toEqual(before.candidates);
