@@ -127,6 +127,28 @@ describe("assess rules check", () => {
     expect(lines).toEqual([4, 6, 7, 9]);
   });
 
+  it("an invite's end in the past is a problem: `end: 7d` is a week ago, every invitation expired from the start", async () => {
+    const file = rulesFile(
+      [
+        "rules:",
+        "  - name: advance",
+        "    test: 1001",
+        "    actions:",
+        "      - invite: { test: 1002, end: 7d }",
+        "      - invite: { test: 1003, end: 2020-01-01 }",
+        "      - invite: { test: 1004, end: +7d, start: 1d }",
+        "",
+      ].join("\n"),
+    );
+    const r = await run(["rules", "check", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} has 2 problems:`);
+    expect(r.stderr).toContain(
+      `${file}:5: rules[0].actions[0].invite.end: "7d" is in the past (a span without + counts back from now): the invitation would be expired from the start; write +7d to count forward`,
+    );
+    expect(r.stderr).toContain(`${file}:6: rules[0].actions[1].invite.end: "2020-01-01" is in the past`);
+  });
+
   it("a test the service does not know is named at its line (exit 2); without a key only the file is checked", async () => {
     const file = rulesFile(
       [

@@ -536,10 +536,21 @@ class Reader {
       );
       return undefined;
     }
+    let when: Date;
     try {
-      parseDate(text, bound, key);
+      when = parseDate(text, bound, key);
     } catch (error) {
       this.problem(this.line(node), key, withoutKey((error as Error).message, key));
+      return undefined;
+    }
+    // As invite send refuses one: every invitation the rule sends would be expired from the start.
+    if (bound === "end" && when.getTime() < Date.now() - 60_000) {
+      const span = /^\s*\d+\s*[a-z]/i.test(text) && !/^\s*\d{4}-/.test(text);
+      this.problem(
+        this.line(node),
+        key,
+        `"${escapeControls(text)}" is in the past${span ? " (a span without + counts back from now)" : ""}: the invitation would be expired from the start; ${span ? `write +${text.trim()} to count forward` : "give a later date, or a span such as +7d (7 days from now)"}`,
+      );
       return undefined;
     }
     return text;
