@@ -314,6 +314,41 @@ describe("a rule's shortlist", () => {
   });
 });
 
+describe("a rule's forward", () => {
+  it("carries the webhook-id rules check --help says it does", async () => {
+    const receiver = await startReceiver();
+    try {
+      const id = await finishedAttempt(t, "hooked@example.com", { name: "Hooked Hal" });
+      const file = rulesFile(
+        [
+          "rules:",
+          "  - name: post",
+          "    test: 1001",
+          "    actions:",
+          `      - forward: ${receiver.url}`,
+          "",
+        ].join("\n"),
+      );
+      const r = await run(["attempts", "watch", "--once", "--rules", file, "--since", "1h"], {
+        ASSESS_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString("base64")}`,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(receiver.requests).toHaveLength(1);
+      const help = await run(["rules", "check", "--help"]);
+      const said = /webhook-id `([^`]+)`/.exec(help.stdout.replace(/\s+/g, " "))?.[1];
+      expect(said).toBeDefined();
+      const expected = said!
+        .replace("<attempt>", String(id))
+        .replace("<rule>", "post")
+        .replace("<n>", "1")
+        .replace("<kind>", "forward");
+      expect(receiver.requests[0]!.headers["webhook-id"]).toBe(expected);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe("assess rules test", () => {
   it("shows which rules would fire on a past period's attempts, and why not the others; sends nothing", async () => {
     const receiver = await startReceiver();
