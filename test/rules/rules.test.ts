@@ -349,6 +349,36 @@ describe("a rule's forward", () => {
   });
 });
 
+describe("a rule's action given up", () => {
+  it("is dead-lettered with a hint that names --replay-dead-letters, which delivers it once more", async () => {
+    let gone = true;
+    const receiver = await startReceiver(() => (gone ? 410 : 204));
+    try {
+      await finishedAttempt(t, "gone@example.com", { name: "Gone Gil" });
+      const file = rulesFile(
+        [
+          "rules:",
+          "  - name: post",
+          "    test: 1001",
+          "    actions:",
+          `      - forward: ${receiver.url}`,
+          "",
+        ].join("\n"),
+      );
+      const r = await run(["attempts", "watch", "--once", "--rules", file, "--since", "1h"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("HTTP 410 Gone");
+      expect(r.stderr).toContain("then `assess attempts watch --replay-dead-letters --rules <file>`");
+      gone = false;
+      const replay = await run(["attempts", "watch", "--replay-dead-letters", "--rules", file]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe("assess rules test", () => {
   it("shows which rules would fire on a past period's attempts, and why not the others; sends nothing", async () => {
     const receiver = await startReceiver();
