@@ -147,6 +147,17 @@ describe("assess rules check", () => {
       `${file}:5: rules[0].actions[0].invite.end: "7d" is in the past (a span without + counts back from now): the invitation would be expired from the start; write +7d to count forward`,
     );
     expect(r.stderr).toContain(`${file}:6: rules[0].actions[1].invite.end: "2020-01-01" is in the past`);
+
+    // An end before its start, as invite send refuses it.
+    const order = rulesFile(
+      "rules:\n  - name: a\n    test: 1001\n    actions:\n      - invite: { test: 1002, start: +10d, end: +7d }\n",
+      "order.yaml",
+    );
+    const refused = await run(["rules", "check", order]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${order}:5: rules[0].actions[0].invite.end: +7d is before start +10d: the end must be after the start`,
+    );
   });
 
   it("a test the service does not know is named at its line (exit 2); without a key only the file is checked", async () => {

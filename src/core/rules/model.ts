@@ -521,6 +521,16 @@ class Reader {
       (zone && timezone === undefined)
     )
       return undefined;
+    // Read as the action reads them, both from one now.
+    const now = new Date();
+    if (start !== undefined && parseDate(end, "end", "end", now) <= parseDate(start, "start", "start", now)) {
+      this.problem(
+        this.line(fields.get("end")!.value),
+        `${key}.end`,
+        `${escapeControls(end)} is before start ${escapeControls(start)}: the end must be after the start`,
+      );
+      return undefined;
+    }
     return { kind: "invite", test, end, start, sendEmail, timezone, line };
   }
 
