@@ -16,7 +16,16 @@
  * UNKNOWN_WINDOW_DAYS), and past BOOK_MAX_RECORDS records the candidates last invited longest ago go first.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fdatasyncSync, fstatSync, readFileSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Api, SentInvitation } from "../api/endpoints.js";
 import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../config/private.js";
@@ -24,6 +33,7 @@ import { configDir } from "../config/store.js";
 import { CliError } from "../errors.js";
 import { type Fields, isRecord } from "../fields.js";
 import { emailKey, serviceId } from "../identity.js";
+import { NOFOLLOW } from "../new-file.js";
 
 /** Days a candidate stays in the book after their window ended. */
 export const BOOK_RETENTION_DAYS = 90;
@@ -148,11 +158,18 @@ export class InvitationBook {
   /** The book's records, oldest first; a line that cannot be read (a write a crash cut short) is skipped. */
   records(): { records: BookRecord[]; skipped: number } {
     let text: string;
+    let fd: number;
     try {
-      text = readFileSync(this.path, "utf8");
+      fd = openSync(this.path, constants.O_RDONLY | NOFOLLOW);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: 0 };
       throw bookError("read", this.path, error);
+    }
+    try {
+      if (!fstatSync(fd).isFile()) throw bookError("read", this.path, new Error("not a file"));
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
     }
     const records: BookRecord[] = [];
     let skipped = 0;
@@ -237,8 +254,14 @@ export class InvitationBook {
    */
   private append(text: string): number {
     ensurePrivateDir(this.root, join(this.path, ".."), "the invitation book");
-    const fd = openForAppend(this.path, true);
+    let fd: number;
     try {
+      fd = openForAppend(this.path, true);
+    } catch (error) {
+      throw bookError("write", this.path, error);
+    }
+    try {
+      if (!fstatSync(fd).isFile()) throw bookError("write", this.path, new Error("not a file"));
       let size = fstatSync(fd).size;
       let lines = text;
       if (size === 0) {
@@ -356,6 +379,21 @@ export function fold(records: readonly BookRecord[]): BookedCandidate[] {
 }
 
 function bookError(what: "read" | "write" | "lock", path: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  // O_NOFOLLOW fails with ELOOP (EMLINK on some BSDs) on a link: read through it, `invite remind` would
+  // e-mail whoever another file names.
+  if (code === "ELOOP" || code === "EMLINK" || (error as Error).message === "not a file") {
+    const kind = code === undefined ? "not a file" : "a symbolic link";
+    return new CliError(
+      `The invitation book ${path} is ${kind}; assess reads and writes it only as a file of its own`,
+      {
+        suggestion:
+          "Replace it with a copy of the book it stands for, or delete it (invite status and invite remind then know only what is sent from now on).",
+        cause: error,
+      },
+    );
+  }
   return new CliError(`Cannot ${what} the invitation book ${path}: ${(error as Error).message}`, {
     suggestion: "Check the disk space and permissions of the config folder (ASSESS_CONFIG_DIR).",
     cause: error,

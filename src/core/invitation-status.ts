@@ -5,7 +5,7 @@
  * when a `callbacks listen --log` file holds its In Progress notification, else pending while their window is
  * open and expired once it has passed.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, fstatSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Api } from "../api/endpoints.js";
 import { UsageError } from "../errors.js";
@@ -160,16 +160,23 @@ async function finishedSince(
 export async function startedFromLog(file: string, flag = "--log"): Promise<Started> {
   const started: Started = { ids: new Set(), emails: new Map() };
   const input = createReadStream(file);
-  const opened = new Promise<void>((resolve, reject) => {
-    input.once("open", () => resolve());
+  const opened = new Promise<number>((resolve, reject) => {
+    input.once("open", (fd: number) => resolve(fd));
     input.once("error", reject);
   });
-  try {
-    await opened;
-  } catch (error) {
-    throw new UsageError(
-      `${flag} ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+  const refused = (why: string) =>
+    new UsageError(
+      `${flag} ${file}: ${why}`,
       "Give the file `assess callbacks listen --log <file>` appends to.",
+    );
+  try {
+    // A folder opens, and fails only when read (EISDIR).
+    if (!fstatSync(await opened).isFile()) throw refused("not a file");
+  } catch (error) {
+    input.destroy();
+    if (error instanceof UsageError) throw error;
+    throw refused(
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message,
     );
   }
   for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {

@@ -3,7 +3,7 @@
  * cut short is skipped and the next record starts on a line of its own; candidates are forgotten after their
  * window plus the retention, and past the cap those invited longest ago go first.
  */
-import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvitationBook } from "../../src/core/invitation-book.js";
@@ -100,5 +100,24 @@ describe("the invitation book", () => {
     const { candidates } = book.candidates();
     expect(candidates.map((c) => c.email)).toEqual(["c9@example.com", "c10@example.com", "c11@example.com"]);
     expect(lines(book.path)).toHaveLength(4);
+  });
+});
+
+describe("the invitation book's file", () => {
+  it("is never read or written through a symbolic link: a link in its place is refused, its target untouched", () => {
+    const book = bookOf();
+    book.record([{ how: "invite", testId: 1001, email: "own@example.com" }]);
+    const other = `${tmp.dir}/other.ndjson`;
+    const planted =
+      '{"test":1001,"email":"stranger@example.net","at":"2026-11-01T00:00:00Z","how":"invite"}\n';
+    writeFileSync(other, planted);
+    rmSync(book.path);
+    symlinkSync(other, book.path);
+    // Read through the link, `invite remind` would e-mail whoever the other file names.
+    expect(() => book.candidates()).toThrow(/invitation book .* is a symbolic link/);
+    expect(() => book.record([{ how: "invite", testId: 1001, email: "new@example.com" }])).toThrow(
+      /invitation book .* is a symbolic link/,
+    );
+    expect(readFileSync(other, "utf8")).toBe(planted);
   });
 });

@@ -81,6 +81,17 @@ describe("invite status and invite remind", () => {
     });
     const table = await b.run(["invite", "status", "--test", TEST]);
     expect(table.stdout).toBe("TEST\tINVITED\tFINISHED\tPENDING\tEXPIRED\n1003\t5\t2\t3\t0\n");
+    // -o ndjson: one row a line, as every list streams (a test each, or a candidate each).
+    const ndjson = async (...more: string[]) => {
+      const r = await b.run(["invite", "status", "--test", TEST, "-o", "ndjson", ...more]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    expect(await ndjson()).toEqual([before.tests[0]]);
+    expect(await ndjson("--candidates")).toEqual(before.candidates);
     expect(writes(b.sent())).toEqual([]);
 
     // Without --yes and no terminal: the plan, exit 2, nothing sent.
@@ -338,5 +349,10 @@ describe("invite status and invite remind", () => {
     const missing = await b.run(["invite", "status", "--log", join(tmp.dir, "nope.ndjson")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such file");
+    // A folder given for the file is a usage error that says so, not "a bug in assess" (exit 1).
+    const folder = await b.run(["invite", "status", "--log", tmp.dir]);
+    expect(folder.code, folder.stderr).toBe(2);
+    expect(folder.stderr).toContain(`--log ${tmp.dir}: not a file`);
+    expect(folder.stderr).not.toContain("bug");
   });
 });

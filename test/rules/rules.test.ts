@@ -76,6 +76,70 @@ describe("assess rules check", () => {
     expect(error.messages[0]).toMatch(new RegExp(`^${broken}:\\d+: `));
   });
 
+  it("an unknown key hides no problem beside it; a forward's scheme is named once", async () => {
+    const file = rulesFile(
+      [
+        "rules:",
+        "  - name: advance",
+        "    test: 1001",
+        "    colour: red",
+        "    when:",
+        "      score: { atleast: 70 }",
+        "      colour: red",
+        "    actions:",
+        "      - forward: ftp://nowhere.example",
+        "",
+      ].join("\n"),
+    );
+    const r = await run(["rules", "check", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} has 4 problems:`);
+    for (const line of [
+      `${file}:4: rules[0].colour: unknown key "colour" (one of name, test, when, actions)`,
+      `${file}:6: rules[0].when.score.atleast: unknown key "atleast" (one of atLeast, below)`,
+      `${file}:7: rules[0].when.colour: unknown key "colour" (one of score, status, sections)`,
+      `${file}:9: rules[0].actions[0].forward: must be an http:// or https:// URL (a URL, slack:<webhook URL> or teams:<workflow URL>)`,
+    ]) {
+      expect(r.stderr).toContain(line);
+    }
+    // In the file's order.
+    const lines = [...r.stderr.matchAll(/rules\.yaml:(\d+):/g)].map((m) => Number(m[1]));
+    expect(lines).toEqual([4, 6, 7, 9]);
+  });
+
+  it("an invite's end in the past is a problem: `end: 7d` is a week ago, every invitation expired from the start", async () => {
+    const file = rulesFile(
+      [
+        "rules:",
+        "  - name: advance",
+        "    test: 1001",
+        "    actions:",
+        "      - invite: { test: 1002, end: 7d }",
+        "      - invite: { test: 1003, end: 2020-01-01 }",
+        "      - invite: { test: 1004, end: +7d, start: 1d }",
+        "",
+      ].join("\n"),
+    );
+    const r = await run(["rules", "check", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} has 2 problems:`);
+    expect(r.stderr).toContain(
+      `${file}:5: rules[0].actions[0].invite.end: "7d" is in the past (a span without + counts back from now): the invitation would be expired from the start; write +7d to count forward`,
+    );
+    expect(r.stderr).toContain(`${file}:6: rules[0].actions[1].invite.end: "2020-01-01" is in the past`);
+
+    // An end before its start, as invite send refuses it.
+    const order = rulesFile(
+      "rules:\n  - name: a\n    test: 1001\n    actions:\n      - invite: { test: 1002, start: +10d, end: +7d }\n",
+      "order.yaml",
+    );
+    const refused = await run(["rules", "check", order]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${order}:5: rules[0].actions[0].invite.end: +7d is before start +10d: the end must be after the start`,
+    );
+  });
+
   it("a test the service does not know is named at its line (exit 2); without a key only the file is checked", async () => {
     const file = rulesFile(
       [
@@ -238,6 +302,71 @@ describe("a rule's shortlist", () => {
       ].join("\r\n"),
     );
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("a rule's forward", () => {
+  it("carries the webhook-id rules check --help says it does", async () => {
+    const receiver = await startReceiver();
+    try {
+      const id = await finishedAttempt(t, "hooked@example.com", { name: "Hooked Hal" });
+      const file = rulesFile(
+        [
+          "rules:",
+          "  - name: post",
+          "    test: 1001",
+          "    actions:",
+          `      - forward: ${receiver.url}`,
+          "",
+        ].join("\n"),
+      );
+      const r = await run(["attempts", "watch", "--once", "--rules", file, "--since", "1h"], {
+        ASSESS_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString("base64")}`,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(receiver.requests).toHaveLength(1);
+      const help = await run(["rules", "check", "--help"]);
+      const said = /webhook-id `([^`]+)`/.exec(help.stdout.replace(/\s+/g, " "))?.[1];
+      expect(said).toBeDefined();
+      const expected = said!
+        .replace("<attempt>", String(id))
+        .replace("<rule>", "post")
+        .replace("<n>", "1")
+        .replace("<kind>", "forward");
+      expect(receiver.requests[0]!.headers["webhook-id"]).toBe(expected);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("a rule's action given up", () => {
+  it("is dead-lettered with a hint that names --replay-dead-letters, which delivers it once more", async () => {
+    let gone = true;
+    const receiver = await startReceiver(() => (gone ? 410 : 204));
+    try {
+      await finishedAttempt(t, "gone@example.com", { name: "Gone Gil" });
+      const file = rulesFile(
+        [
+          "rules:",
+          "  - name: post",
+          "    test: 1001",
+          "    actions:",
+          `      - forward: ${receiver.url}`,
+          "",
+        ].join("\n"),
+      );
+      const r = await run(["attempts", "watch", "--once", "--rules", file, "--since", "1h"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("HTTP 410 Gone");
+      expect(r.stderr).toContain("then `assess attempts watch --replay-dead-letters --rules <file>`");
+      gone = false;
+      const replay = await run(["attempts", "watch", "--replay-dead-letters", "--rules", file]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -99,7 +99,7 @@ const flags = {
     )
     .default("7d"),
   once: flag.bool(
-    "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending (for cron)",
+    "poll once, show and deliver what is new, and exit; exit 1 while a delivery is pending or when this run gave one up (for cron)",
   ),
   yes: periodYes(),
   replayDeadLetters: flag.bool(
@@ -339,8 +339,14 @@ async function watch(
     ctx.warn(
       `${counts.deadLettered} deliver${counts.deadLettered === 1 ? "y was" : "ies were"} given up: see ${deadLetterPath(path)}`,
     );
+    const destination =
+      o.rules !== undefined
+        ? "--rules <file>"
+        : o.exec !== undefined
+          ? "--exec <command>"
+          : "--forward <url>";
     ctx.hint(
-      "each line holds the attempt (.attempt) and the last error: fix the receiver or the command, then hand them over yourself, e.g. with jq -c .attempt",
+      `each line holds the attempt (.attempt) and the last error: fix the receiver or the command, then \`assess attempts watch --replay-dead-letters ${destination}\` delivers each once more`,
     );
   }
   if (o.once && !interrupted) {

@@ -32,7 +32,7 @@ export default verb({
   summary: "Who was invited from here and has not finished: per test invited, finished, pending, expired",
   flags,
   notes: `The service lists only finished attempts, so only what this machine sent can say who has not finished: every invitation sent from here (invite send, link, bulk, reattempts, reminders, rules; the SDK's and \`assess mcp\`'s too) is recorded in the invitation book, per profile and service, in the config folder (invitations/, private). A candidate is finished when the attempt listing (Complete, Testleft, Terminated) holds their invitation since they were first invited from here, started when --log holds its In Progress notification, pending while their window is open (or has no end known), expired once it has passed. The book forgets a candidate ${BOOK_RETENTION_DAYS} days after their window ends (30 days after they were invited when no end was sent) and keeps at most ${formatCount(BOOK_MAX_RECORDS)} records (those invited longest ago go first).
---json always gives everything: {"tests": [...], "candidates": [...]}.`,
+--json always gives everything: {"tests": [...], "candidates": [...]}; -o ndjson a line per test, or per candidate with --candidates.`,
   examples: [
     "assess invite status",
     "assess invite status --test 1001 --candidates",
@@ -69,7 +69,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   const client = await ctx.client();
   ctx.planWithReads("Reading the attempt listing to know who finished");
   const status = await invitationStatus(ctx, client.api, book, { tests: o.test, from: o.from, started });
-  if (ctx.out.isJson) {
+  if (ctx.out.format === "json") {
     ctx.out.json({ tests: status.tests, candidates: status.candidates.map(shown) });
   } else if (o.candidates) {
     await ctx.out.list(status.candidates.map(shown), CANDIDATE_COLUMNS);

@@ -180,7 +180,9 @@ export function parseRules(text: string, base: string): { rules: Rule[]; problem
   if (problems.length > 0) return { rules: [], problems };
   const reader = new Reader(doc, lines, problems, base);
   const rules = reader.file();
-  return { rules, problems };
+  problems.sort((a, b) => a.line - b.line);
+  // A part left out for its problem (an unknown key) may leave a rule that reads as whole: none is kept then.
+  return { rules: problems.length > 0 ? [] : rules, problems };
 }
 
 type N = Node | null | undefined;
@@ -376,7 +378,7 @@ class Reader {
   private bounds(node: N, key: string): Bounds | undefined {
     const fields = this.map(node, key, 5, ["atLeast", "below"]);
     if (!fields) return undefined;
-    if (fields.size === 0) {
+    if (fields.size === 0 && (this.resolve(node) as { items: unknown[] }).items.length === 0) {
       this.problem(this.line(node), key, "give atLeast, below or both (score percentages, 0-100)");
       return undefined;
     }
@@ -464,7 +466,7 @@ class Reader {
           this.problem(
             this.line(value),
             at,
-            `${(error as Error).message.replace(`${at}: `, "")} (a URL, slack:<webhook URL> or teams:<workflow URL>)`,
+            `${withoutKey((error as Error).message, at)} (a URL, slack:<webhook URL> or teams:<workflow URL>)`,
           );
           return undefined;
         }
@@ -519,6 +521,16 @@ class Reader {
       (zone && timezone === undefined)
     )
       return undefined;
+    // Read as the action reads them, both from one now.
+    const now = new Date();
+    if (start !== undefined && parseDate(end, "end", "end", now) <= parseDate(start, "start", "start", now)) {
+      this.problem(
+        this.line(fields.get("end")!.value),
+        `${key}.end`,
+        `${escapeControls(end)} is before start ${escapeControls(start)}: the end must be after the start`,
+      );
+      return undefined;
+    }
     return { kind: "invite", test, end, start, sendEmail, timezone, line };
   }
 
@@ -534,10 +546,21 @@ class Reader {
       );
       return undefined;
     }
+    let when: Date;
     try {
-      parseDate(text, bound, key);
+      when = parseDate(text, bound, key);
     } catch (error) {
-      this.problem(this.line(node), key, (error as Error).message.replace(`${key} `, ""));
+      this.problem(this.line(node), key, withoutKey((error as Error).message, key));
+      return undefined;
+    }
+    // As invite send refuses one: every invitation the rule sends would be expired from the start.
+    if (bound === "end" && when.getTime() < Date.now() - 60_000) {
+      const span = /^\s*\d+\s*[a-z]/i.test(text) && !/^\s*\d{4}-/.test(text);
+      this.problem(
+        this.line(node),
+        key,
+        `"${escapeControls(text)}" is in the past${span ? " (a span without + counts back from now)" : ""}: the invitation would be expired from the start; ${span ? `write +${text.trim()} to count forward` : "give a later date, or a span such as +7d (7 days from now)"}`,
+      );
       return undefined;
     }
     return text;
@@ -568,7 +591,11 @@ class Reader {
         try {
           timeoutMs = parseDuration(text, `${key}.timeout`);
         } catch (error) {
-          this.problem(this.line(timeout.value), `${key}.timeout`, (error as Error).message);
+          this.problem(
+            this.line(timeout.value),
+            `${key}.timeout`,
+            withoutKey((error as Error).message, `${key}.timeout`),
+          );
           return undefined;
         }
       }
@@ -603,7 +630,10 @@ class Reader {
     return read(pair.value, key ? `${key}.${name}` : name);
   }
 
-  /** A mapping's pairs by key; `allowed` names the keys it may have (any other is named, with its line). */
+  /**
+   * A mapping's pairs by key; `allowed` names the keys it may have (any other is named, with its line, and left
+   * out: the known keys beside it are still read, so that their problems are named in the same run).
+   */
   private map(
     node: Node | null | undefined,
     key: string,
@@ -617,7 +647,6 @@ class Reader {
       return undefined;
     }
     const fields = new Map<string, Pair<Node, Node>>();
-    let ok = true;
     for (const pair of resolved.items) {
       if (!isPair(pair)) continue;
       const name = this.scalar(pair.key as Node);
@@ -628,7 +657,6 @@ class Reader {
           key,
           `a key must be a word, got ${this.shown(pair.key as Node)}`,
         );
-        ok = false;
         continue;
       }
       if (allowed && !allowed.includes(name)) {
@@ -637,12 +665,11 @@ class Reader {
           at(name),
           `unknown key "${escapeControls(name)}"${allowed.length > 0 ? ` (one of ${allowed.join(", ")})` : ""}`,
         );
-        ok = false;
         continue;
       }
       fields.set(name, pair as Pair<Node, Node>);
     }
-    return ok ? fields : undefined;
+    return fields;
   }
 
   private seq(node: N, key: string, depth: number): N[] | undefined {
@@ -719,6 +746,11 @@ class Reader {
     this.problem(this.line(node), key, message);
     this.stopped = true;
   }
+}
+
+/** A flag parser's message without the key it was given (`k: "x" is not a URL`, `k must be …`): the problem names it. */
+function withoutKey(message: string, key: string): string {
+  return message.startsWith(key) ? message.slice(key.length).replace(/^:?\s*/, "") : message;
 }
 
 /** A status as rules compare it: `Complete` and `Completed` alike, `Test Left` as `TestLeft`, any case. */
