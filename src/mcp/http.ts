@@ -15,7 +15,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIPv4 } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -58,7 +58,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     );
   }
   const host = o.host ?? "127.0.0.1";
-  const loopback = LOOPBACK.has(host) || host.startsWith("127.");
+  const loopback = isLoopback(host);
   const tokens = readTokens(ctx.io.env);
 
   const sessions = new Map<string, Session>();
@@ -223,14 +223,16 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
   return 0;
 }
 
+/** Whether `name` is this machine: localhost, ::1, or an address of 127/8 (not a domain that starts 127.). */
+function isLoopback(name: string): boolean {
+  return LOOPBACK.has(name) || (isIPv4(name) && name.startsWith("127."));
+}
+
 /** Whether a browser's Origin is a page of this machine (http(s)://localhost, 127.x, [::1], any port). */
 function loopbackOrigin(origin: string): boolean {
   try {
     const { protocol, hostname } = new URL(origin);
-    return (
-      (protocol === "http:" || protocol === "https:") &&
-      (LOOPBACK.has(hostname) || hostname.startsWith("127."))
-    );
+    return (protocol === "http:" || protocol === "https:") && isLoopback(hostname);
   } catch {
     return false;
   }

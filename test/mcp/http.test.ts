@@ -175,6 +175,17 @@ describe("assess mcp --http", () => {
     expect(rebound.status).toBe(403);
     const local = await post({ ...auth, Origin: "http://localhost:6274" });
     expect(local.status).toBe(200);
+    // A name that merely starts like a loopback address is anyone's domain (127.0.0.1.nip.io, 127.1.evil.com).
+    for (const origin of [
+      "http://127.0.0.1.nip.io",
+      "http://127.1.evil.example",
+      "https://127.0.0.1.evil.example:8808",
+    ]) {
+      expect((await post({ ...auth, Origin: origin })).status, origin).toBe(403);
+    }
+    for (const origin of ["http://127.0.0.1:5173", "http://127.1.2.3", "http://[::1]:6274"]) {
+      expect((await post({ ...auth, Origin: origin })).status, origin).toBe(200);
+    }
   });
 
   it("refuses a body over 4 MiB (413) and goes on", async () => {
