@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import { MAX_SESSIONS_PER_TOKEN } from "../../src/mcp/http.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { capture, runCli } from "../helpers/cli.js";
 import { callTool as call } from "./helpers.js";
@@ -272,6 +273,19 @@ describe("assess mcp --http", () => {
       /A valid bearer token is needed/,
     );
     expect((await post({ Authorization: `Bearer ${tokens.gone}` })).status).toBe(401);
+  });
+
+  it(`one token cannot take every session: past ${MAX_SESSIONS_PER_TOKEN}, its least recently used is closed`, async () => {
+    const auth = { Authorization: `Bearer ${tokens.other}` };
+    const first = await post(auth);
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 120; i++) expect((await post(auth)).status).toBe(200);
+    // Another token still gets a session; the first session of the one that opened 121 is gone (404).
+    expect((await post({ Authorization: `Bearer ${tokens.reader}` })).status).toBe(200);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const session = String(first.headers["mcp-session-id"]);
+    const stale = { ...auth, "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18" };
+    expect((await post(stale, list)).status).toBe(404);
   });
 
   it("a bulk tool sends notifications/progress to a client that gives a progress token", async () => {
