@@ -112,6 +112,8 @@ export class LineTransport implements Transport {
     this.stdin.off("close", this.onEnd);
     this.stdin.off("error", this.onFailure);
     this.stdout.off("error", this.onFailure);
+    // Read no more: a stdin still flowing keeps the process alive, after a fatal error or Ctrl-C too.
+    this.stdin.pause();
     this.parts = [];
     this.onclose?.();
   }

@@ -714,6 +714,21 @@ describe("assess mcp on raw stdio, against every input", () => {
     expect(await done).toBe(1);
     expect(stderr.text()).toMatch(/assess mcp: read EIO; the server stopped/);
   }, 30_000);
+  it("exits 1 when its output fails, though its input stays open", async () => {
+    const child = stopWhenTestEnds(spawn(process.execPath, [BIN, "mcp"], { env }));
+    const err: Buffer[] = [];
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    // The client stops reading (its end of stdout closed) but never closes the server's stdin.
+    child.stdout.destroy();
+    child.stdin.write(`${INITIALIZE.join("\n")}\n`);
+    const pings = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "ping" }),
+    );
+    child.stdin.write(`${pings.join("\n")}\n`);
+    const status = await new Promise((resolve) => child.on("exit", resolve));
+    expect(status, Buffer.concat(err).toString("utf8")).toBe(1);
+    expect(Buffer.concat(err).toString("utf8")).toMatch(/assess mcp: write EPIPE; the server stopped/);
+  }, 30_000);
 });
 
 describe("the key", () => {
