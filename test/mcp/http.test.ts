@@ -3,7 +3,7 @@
  * against a sandbox on loopback, and the MCP SDK's own Streamable HTTP client (raw requests where the point is
  * a status or a header).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +152,25 @@ describe("assess mcp token", () => {
     const again = await runCli(["mcp", "token", "create", "reader"], { env });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('A token named "reader" exists already');
+  });
+
+  it("a token file that is not JSON is named, with what to do (exit 2), not taken for a bug", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "assess-mcp-tokens-"));
+    try {
+      writeFileSync(join(dir, "mcp-tokens.json"), "garbage\n", { mode: 0o600 });
+      const broken = { ...env, ASSESS_CONFIG_DIR: dir };
+      for (const argv of [
+        ["mcp", "token", "list"],
+        ["mcp", "token", "create", "ann"],
+      ]) {
+        const r = await runCli(argv, { env: broken });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain("mcp-tokens.json is not a token file assess wrote");
+        expect(r.stderr).not.toMatch(/bug in assess/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
