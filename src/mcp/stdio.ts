@@ -99,10 +99,10 @@ export class LineTransport implements Transport {
     this.stdout.on("error", this.onFailure);
   }
 
+  /** Settles when the stream takes the message, or once it is written (a listener each would pile up). */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once("drain", resolve);
+      if (this.stdout.write(serializeMessage(message), () => resolve())) resolve();
     });
   }
 
