@@ -70,7 +70,8 @@ export class Connection {
       surface: "cli",
       actor: actorOf(env),
       assistant: assistantOf(env),
-      profile: settings.profile,
+      // The embedded sandbox's writes are no account's: not to be taken for the profile's.
+      profile: this.host.sandbox ? "sandbox" : settings.profile,
     });
     const api = new Api(transport, audit);
     // Every invitation this command sends is booked (`invite status`), per profile and service.

@@ -4,7 +4,8 @@
  * - the path (/mcp), the Host header (when listening on loopback: the address listened on; DNS rebinding) and
  *   the Origin header (a browser's page must be of a loopback origin): 404, 403, 403;
  * - a bearer token of `assess mcp token create` (tokens.ts), read again each time: 401 with WWW-Authenticate;
- * - a body of at most 4 MiB (413), a session of that same token (404), room for a new session (503).
+ * - a body of at most 4 MiB (413), a session of that same token (404), room for a new session (503; a
+ *   token's own least recently used session is closed when it has MAX_SESSIONS_PER_TOKEN).
  * A session's server is built with its token's write groups and its profile's client; its actor is the
  * token's name. Sessions unused for IDLE_MS are closed.
  */
@@ -15,7 +16,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIPv4 } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -32,6 +33,8 @@ type Options = { allowWrites?: boolean | string; lockdown?: boolean; port: numbe
 const PATH = "/mcp";
 /** Sessions open at once: each holds a server and, for its profile, a client. */
 const MAX_SESSIONS = 100;
+/** Sessions of one token at once: past it, its least recently used is closed, so no token takes them all. */
+export const MAX_SESSIONS_PER_TOKEN = 10;
 /** A session unused this long is closed (its client initializes again). */
 const IDLE_MS = 30 * 60 * 1000;
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -58,7 +61,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     );
   }
   const host = o.host ?? "127.0.0.1";
-  const loopback = LOOPBACK.has(host) || host.startsWith("127.");
+  const loopback = isLoopback(host);
   const tokens = readTokens(ctx.io.env);
 
   const sessions = new Map<string, Session>();
@@ -131,6 +134,12 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
         400,
         "No session: a session starts with an initialize request, without mcp-session-id",
       );
+    }
+    const own = [...sessions].filter(([, session]) => session.token === token.name);
+    if (own.length >= MAX_SESSIONS_PER_TOKEN) {
+      const [id, oldest] = own.reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
+      sessions.delete(id);
+      await oldest.server.close().catch(() => {});
     }
     if (sessions.size >= MAX_SESSIONS) {
       res.setHeader("Retry-After", "60");
@@ -223,14 +232,16 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
   return 0;
 }
 
+/** Whether `name` is this machine: localhost, ::1, or an address of 127/8 (not a domain that starts 127.). */
+function isLoopback(name: string): boolean {
+  return LOOPBACK.has(name) || (isIPv4(name) && name.startsWith("127."));
+}
+
 /** Whether a browser's Origin is a page of this machine (http(s)://localhost, 127.x, [::1], any port). */
 function loopbackOrigin(origin: string): boolean {
   try {
     const { protocol, hostname } = new URL(origin);
-    return (
-      (protocol === "http:" || protocol === "https:") &&
-      (LOOPBACK.has(hostname) || hostname.startsWith("127."))
-    );
+    return (protocol === "http:" || protocol === "https:") && isLoopback(hostname);
   } catch {
     return false;
   }

@@ -42,7 +42,7 @@ export default verb({
     "Every tool result that carries the service's text (names, titles, messages others wrote) gives it as a block after a notice that calls it untrusted data, never instructions; structuredContent keeps the exact values.",
     "A write that changes or removes something (cancel, mask, a status, an update) first answers with a preview and a confirmToken (single use, short-lived); it sends only when called again with it.",
     "--lockdown: a session may write only until the service's text first reaches it (any answer, preview, plan, failure in the service's words, or the tests resource); from then on writes are refused, but for confirming a preview or plan given before it, whose arguments were fixed before anything was read. A new session (restarting the server, or a new HTTP session) writes again.",
-    "With --http, the server runs until Ctrl-C. A request needs `Authorization: Bearer <token>` (401 otherwise); a browser's request from another origin than loopback is refused (403), as is a Host header other than the address listened on when that is loopback. Sessions expire after 30 minutes unused.",
+    "With --http, the server runs until Ctrl-C. A request needs `Authorization: Bearer <token>` (401 otherwise); a browser's request from another origin than loopback is refused (403), as is a Host header other than the address listened on when that is loopback. Sessions expire after 30 minutes unused; a token holds 10 at most (a new one closes its least recently used).",
   ].join("\n"),
   run: async (ctx, o) => {
     if (o.http) return (await import("./http.js")).serveHttp(ctx, o);

@@ -99,10 +99,10 @@ export class LineTransport implements Transport {
     this.stdout.on("error", this.onFailure);
   }
 
+  /** Settles when the stream takes the message, or once it is written (a listener each would pile up). */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once("drain", resolve);
+      if (this.stdout.write(serializeMessage(message), () => resolve())) resolve();
     });
   }
 
@@ -112,6 +112,8 @@ export class LineTransport implements Transport {
     this.stdin.off("close", this.onEnd);
     this.stdin.off("error", this.onFailure);
     this.stdout.off("error", this.onFailure);
+    // Read no more: a stdin still flowing keeps the process alive, after a fatal error or Ctrl-C too.
+    this.stdin.pause();
     this.parts = [];
     this.onclose?.();
   }

@@ -42,15 +42,25 @@ export function readTokens(env: NodeJS.ProcessEnv): StoredToken[] {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
-  const data = JSON.parse(text) as { tokens?: unknown };
-  if (!Array.isArray(data.tokens)) {
+  let data: { tokens?: unknown } | null;
+  try {
+    data = JSON.parse(text) as { tokens?: unknown } | null;
+  } catch {
+    data = null;
+  }
+  if (!Array.isArray(data?.tokens)) {
     throw new UsageError(
       `${tokensPath(env)} is not a token file assess wrote`,
       "Move it aside, then make the tokens again with `assess mcp token create`.",
     );
   }
   return (data.tokens as StoredToken[]).filter(
-    (t) => typeof t.name === "string" && typeof t.hash === "string" && Array.isArray(t.writes),
+    (t) =>
+      typeof t === "object" &&
+      t !== null &&
+      typeof t.name === "string" &&
+      typeof t.hash === "string" &&
+      Array.isArray(t.writes),
   );
 }
 

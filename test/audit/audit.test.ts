@@ -157,6 +157,15 @@ describe("the audit log", () => {
     expect(future.json()).toEqual([]);
   });
 
+  it("a write to the embedded sandbox (--sandbox) is recorded as the sandbox's, not as the profile's account", async () => {
+    const { dir, env } = fresh();
+    const sent = await t.run(["--sandbox", ...invite("audit.sandbox@example.com", "Sandy Box")], { env });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(lines(dir)).toEqual([
+      expect.objectContaining({ surface: "cli", operation: "invite", profile: "sandbox", outcome: "ok" }),
+    ]);
+  });
+
   it("a failed write is recorded with its status, a dry run records nothing, an existing log is made 0600", async () => {
     const { dir, env } = fresh();
     const dry = await t.run(["--dry-run", "invite", "cancel", "100"], { env });

@@ -3,7 +3,7 @@
  * against a sandbox on loopback, and the MCP SDK's own Streamable HTTP client (raw requests where the point is
  * a status or a header).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import { MAX_SESSIONS_PER_TOKEN } from "../../src/mcp/http.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { capture, runCli } from "../helpers/cli.js";
 import { callTool as call } from "./helpers.js";
@@ -152,6 +153,25 @@ describe("assess mcp token", () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('A token named "reader" exists already');
   });
+
+  it("a token file that is not JSON is named, with what to do (exit 2), not taken for a bug", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "assess-mcp-tokens-"));
+    try {
+      writeFileSync(join(dir, "mcp-tokens.json"), "garbage\n", { mode: 0o600 });
+      const broken = { ...env, ASSESS_CONFIG_DIR: dir };
+      for (const argv of [
+        ["mcp", "token", "list"],
+        ["mcp", "token", "create", "ann"],
+      ]) {
+        const r = await runCli(argv, { env: broken });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain("mcp-tokens.json is not a token file assess wrote");
+        expect(r.stderr).not.toMatch(/bug in assess/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("assess mcp --http", () => {
@@ -175,6 +195,17 @@ describe("assess mcp --http", () => {
     expect(rebound.status).toBe(403);
     const local = await post({ ...auth, Origin: "http://localhost:6274" });
     expect(local.status).toBe(200);
+    // A name that merely starts like a loopback address is anyone's domain (127.0.0.1.nip.io, 127.1.evil.com).
+    for (const origin of [
+      "http://127.0.0.1.nip.io",
+      "http://127.1.evil.example",
+      "https://127.0.0.1.evil.example:8808",
+    ]) {
+      expect((await post({ ...auth, Origin: origin })).status, origin).toBe(403);
+    }
+    for (const origin of ["http://127.0.0.1:5173", "http://127.1.2.3", "http://[::1]:6274"]) {
+      expect((await post({ ...auth, Origin: origin })).status, origin).toBe(200);
+    }
   });
 
   it("refuses a body over 4 MiB (413) and goes on", async () => {
@@ -261,6 +292,19 @@ describe("assess mcp --http", () => {
       /A valid bearer token is needed/,
     );
     expect((await post({ Authorization: `Bearer ${tokens.gone}` })).status).toBe(401);
+  });
+
+  it(`one token cannot take every session: past ${MAX_SESSIONS_PER_TOKEN}, its least recently used is closed`, async () => {
+    const auth = { Authorization: `Bearer ${tokens.other}` };
+    const first = await post(auth);
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 120; i++) expect((await post(auth)).status).toBe(200);
+    // Another token still gets a session; the first session of the one that opened 121 is gone (404).
+    expect((await post({ Authorization: `Bearer ${tokens.reader}` })).status).toBe(200);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const session = String(first.headers["mcp-session-id"]);
+    const stale = { ...auth, "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18" };
+    expect((await post(stale, list)).status).toBe(404);
   });
 
   it("a bulk tool sends notifications/progress to a client that gives a progress token", async () => {

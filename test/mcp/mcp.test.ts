@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -714,6 +714,58 @@ describe("assess mcp on raw stdio, against every input", () => {
     stdout.stream.once("data", () => stdin.destroy(new Error("read EIO")));
     expect(await done).toBe(1);
     expect(stderr.text()).toMatch(/assess mcp: read EIO; the server stopped/);
+  }, 30_000);
+  it("answers a client that reads slowly without piling up a listener per waiting answer", async () => {
+    // A stdout that takes nothing until released: every answer after the first waits.
+    const held: Array<() => void> = [];
+    let written = 0;
+    const stdout = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, callback) {
+        written++;
+        held.push(callback);
+      },
+    });
+    const stdin = new Readable({ read() {} });
+    const stderr = capture();
+    const done = main(
+      ["mcp"],
+      { stdout, stderr: stderr.stream, stdin, env },
+      { signal: new AbortController().signal },
+    );
+    const pings = Array.from({ length: 20 }, (_, i) => rpc({ id: 100 + i, method: "ping" }));
+    stdin.push(`${[...INITIALIZE, ...pings].join("\n")}\n`);
+    // The initialize answer is being written; the 20 answers wait behind it.
+    while (stdout.writableLength === 0 || written === 0)
+      await new Promise((resolve) => setImmediate(resolve));
+    await expect.poll(() => stdout.writableLength > 20 * 30).toBe(true);
+    expect(stdout.listenerCount("drain")).toBeLessThanOrEqual(1);
+    const release = () => {
+      for (const callback of held.splice(0)) callback();
+    };
+    const releasing = setInterval(release, 1);
+    stdin.push(null);
+    expect(await done).toBe(0);
+    // Every answer was written once the client read them.
+    await expect.poll(() => written).toBe(21);
+    clearInterval(releasing);
+    expect(stderr.text()).not.toMatch(/MaxListeners/);
+  }, 30_000);
+
+  it("exits 1 when its output fails, though its input stays open", async () => {
+    const child = stopWhenTestEnds(spawn(process.execPath, [BIN, "mcp"], { env }));
+    const err: Buffer[] = [];
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    // The client stops reading (its end of stdout closed) but never closes the server's stdin.
+    child.stdout.destroy();
+    child.stdin.write(`${INITIALIZE.join("\n")}\n`);
+    const pings = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 100 + i, method: "ping" }),
+    );
+    child.stdin.write(`${pings.join("\n")}\n`);
+    const status = await new Promise((resolve) => child.on("exit", resolve));
+    expect(status, Buffer.concat(err).toString("utf8")).toBe(1);
+    expect(Buffer.concat(err).toString("utf8")).toMatch(/assess mcp: write EPIPE; the server stopped/);
   }, 30_000);
 });
 

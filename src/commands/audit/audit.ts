@@ -20,8 +20,8 @@ export default verb({
     "assess audit --since 2026-11-01 --json",
   ],
   notes: [
-    `Every write sent (an invitation, a cancellation, each request of a bulk run, a raw \`assess api\` POST) adds one line to ${AUDIT_FILE} in the config folder (0600), from the CLI, the SDK and \`assess mcp\` alike: time, surface, actor, assistant, profile, operation, the path's ids or a bulk request's count, outcome (ok, error and its HTTP status, uncertain). Never the key, an e-mail or a name.`,
-    "The actor is the OS user, or `ci` when CI is set; for `assess mcp`, the client's name/version from initialize. An assistant is named when it announces itself: CLAUDECODE (claude-code), CURSOR_AGENT (cursor), GEMINI_CLI (gemini-cli), CODEX_SANDBOX or CODEX_THREAD_ID (codex), or AI_AGENT (its value).",
+    `Every write sent (an invitation, a cancellation, each request of a bulk run, a raw \`assess api\` POST) adds one line to ${AUDIT_FILE} in the config folder (0600), from the CLI, the SDK and \`assess mcp\` alike: time, surface, actor, assistant, profile (\`sandbox\` with --sandbox), operation, the path's ids or a bulk request's count, outcome (ok, error and its HTTP status, uncertain). Never the key, an e-mail or a name.`,
+    "The actor is the OS user, or `ci` when CI is set; for `assess mcp`, the client's name/version from initialize; for `assess mcp --http`, the name of the session's token. An assistant is named when it announces itself: CLAUDECODE (claude-code), CURSOR_AGENT (cursor), GEMINI_CLI (gemini-cli), CODEX_SANDBOX or CODEX_THREAD_ID (codex), or AI_AGENT (its value).",
     `At ${MAX_AUDIT_BYTES / 1024 / 1024} MiB the log becomes ${AUDIT_FILE}.1 (one previous file kept). A write whose line cannot be kept (a link in the log's place) is not sent; the SDK records its writes too unless createClient({ audit: false }).`,
   ].join("\n"),
   run,
