@@ -42,7 +42,10 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  /** The token that opened it: only that token's requests reach it. */
+  /**
+   * The hash of the token that opened it: only that token's requests reach it (not another token of the same
+   * name, made after a revoke with other write groups or another profile).
+   */
   token: string;
   lastUsed: number;
 }
@@ -123,7 +126,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     if (typeof id === "string") {
       const session = sessions.get(id);
       // Another token's session is as unknown as one that expired: the client initializes again.
-      if (!session || session.token !== token.name)
+      if (!session || session.token !== token.hash)
         return refuse(res, 404, "No such session: initialize again");
       session.lastUsed = Date.now();
       return session.transport.handleRequest(req, res, body);
@@ -135,7 +138,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
         "No session: a session starts with an initialize request, without mcp-session-id",
       );
     }
-    const own = [...sessions].filter(([, session]) => session.token === token.name);
+    const own = [...sessions].filter(([, session]) => session.token === token.hash);
     if (own.length >= MAX_SESSIONS_PER_TOKEN) {
       const [id, oldest] = own.reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
       sessions.delete(id);
@@ -164,7 +167,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, token: token.name, lastUsed: Date.now() });
+        sessions.set(id, { transport, server, token: token.hash, lastUsed: Date.now() });
       },
     });
     transport.onclose = () => {

@@ -294,6 +294,18 @@ describe("assess mcp --http", () => {
     expect((await post({ Authorization: `Bearer ${tokens.gone}` })).status).toBe(401);
   });
 
+  it("a token made again under a revoked one's name does not reach the old token's sessions", async () => {
+    const first = (await cli(["mcp", "token", "create", "again", "--allow-writes", "invite"])).stdout.trim();
+    const opened = await post({ Authorization: `Bearer ${first}` });
+    expect(opened.status).toBe(200);
+    const session = opened.headers["mcp-session-id"] as string;
+    await cli(["mcp", "token", "revoke", "again"]);
+    const second = (await cli(["mcp", "token", "create", "again"])).stdout.trim();
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const reached = await post({ Authorization: `Bearer ${second}`, "mcp-session-id": session }, list);
+    expect(reached.status).toBe(404);
+  });
+
   it(`one token cannot take every session: past ${MAX_SESSIONS_PER_TOKEN}, its least recently used is closed`, async () => {
     const auth = { Authorization: `Bearer ${tokens.other}` };
     const first = await post(auth);
