@@ -12,6 +12,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** JSON-RPC's "Invalid Request". */
 export const INVALID_REQUEST = -32600;
+/** JSON-RPC's code for a message that is not JSON. */
+export const PARSE_ERROR = -32700;
 
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -66,20 +68,34 @@ export class LineTransport implements Transport {
     this.dropping = true;
     this.parts = [];
     this.size = 0;
-    const message = `A message longer than ${this.maxLineBytes / (1024 * 1024)} MiB was dropped unread; send less in one call`;
-    this.onerror?.(new Error(message));
-    this.send({ jsonrpc: "2.0", id: null, error: { code: INVALID_REQUEST, message } } as never).catch(
-      () => {},
+    this.refuse(
+      INVALID_REQUEST,
+      `A message longer than ${this.maxLineBytes / (1024 * 1024)} MiB was dropped unread; send less in one call`,
     );
+  }
+
+  /** A message the server cannot take, told on stderr and answered as JSON-RPC says (id null): the next is served. */
+  private refuse(code: number, message: string): void {
+    this.onerror?.(new Error(message));
+    this.send({ jsonrpc: "2.0", id: null, error: { code, message } } as never).catch(() => {});
   }
 
   private receive(line: string): void {
     if (line.trim() === "") return;
+    try {
+      JSON.parse(line);
+    } catch {
+      this.refuse(PARSE_ERROR, "A line that is not JSON was dropped: each line is one JSON-RPC message");
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(line);
     } catch (error) {
-      this.onerror?.(error as Error);
+      this.refuse(
+        INVALID_REQUEST,
+        `A message that is not JSON-RPC was dropped: ${(error as Error).message.slice(0, 200)}`,
+      );
       return;
     }
     this.onmessage?.(message);

@@ -642,8 +642,9 @@ describe("assess mcp on raw stdio", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { id: number; result: CallToolResult });
-    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
-    expect(answers[1]!.result.structuredContent).toMatchObject({ testId: 1001 });
+    // The line that is not JSON is answered with JSON-RPC's parse error (id null), then dropped.
+    expect(answers.map((answer) => answer.id)).toEqual([null, 1, 2]);
+    expect(answers[2]!.result.structuredContent).toMatchObject({ testId: 1001 });
     expect(r.stderr).toMatch(/warning: mcp: .*JSON/);
   });
 });
@@ -660,7 +661,7 @@ const INITIALIZE = [
 ];
 
 describe("assess mcp on raw stdio, against every input", () => {
-  it("answers a 5 MiB line with a JSON-RPC error, drops it, and serves the next call", async () => {
+  it("answers a 5 MiB line, a line that is not JSON and one that is not JSON-RPC with JSON-RPC errors, drops them, and serves the next call", async () => {
     const huge = rpc({
       id: 9,
       method: "tools/call",
@@ -671,7 +672,10 @@ describe("assess mcp on raw stdio, against every input", () => {
       method: "tools/call",
       params: { name: "get_test", arguments: { testId: 1001 } },
     });
-    const r = await spawnWith([BIN, "mcp"], `${[...INITIALIZE, huge, next].join("\n")}\n`);
+    const r = await spawnWith(
+      [BIN, "mcp"],
+      `${[...INITIALIZE, huge, "{not json", '{"jsonrpc":"1.0"}', next].join("\n")}\n`,
+    );
     transcript.push(r.stdout.slice(0, 10_000), r.stderr);
     expect(r.status, r.stderr).toBe(0);
     const answers = r.stdout
@@ -685,12 +689,15 @@ describe("assess mcp on raw stdio, against every input", () => {
             error?: { code: number; message: string };
           },
       );
-    expect(answers.map((answer) => answer.id)).toEqual([1, null, 2]);
+    // A line that is not JSON, and one that is not JSON-RPC, are answered too (JSON-RPC's -32700 and -32600).
+    expect(answers.map((answer) => answer.id)).toEqual([1, null, null, null, 2]);
     expect(answers[1]!.error).toMatchObject({
       code: -32600,
       message: expect.stringMatching(/longer than 4 MiB was dropped/),
     });
-    expect(answers[2]!.result!.structuredContent).toMatchObject({ testId: 1001 });
+    expect(answers[2]!.error).toMatchObject({ code: -32700, message: expect.stringMatching(/not JSON/) });
+    expect(answers[3]!.error).toMatchObject({ code: -32600, message: expect.stringMatching(/not JSON-RPC/) });
+    expect(answers[4]!.result!.structuredContent).toMatchObject({ testId: 1001 });
     expect(r.stderr).toMatch(/warning: mcp: A message longer than 4 MiB/);
   }, 30_000);
 
