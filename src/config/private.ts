@@ -79,12 +79,15 @@ export function ensurePrivateDir(root: string, dir: string, what: string): void 
     checkPrivateDir(folder, what);
 }
 
-/** Writes `data` to `path` whole (a `NewFile` renamed over whatever is there); on a failure nothing is left. */
-export function writePrivateFile(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` to `path` whole (a `NewFile` renamed over whatever is there); on a failure nothing is left.
+ * `durable`: flushed to disk before the rename (see NewFile.commit).
+ */
+export function writePrivateFile(path: string, data: string | Uint8Array, { durable = true } = {}): void {
   const file = new NewFile(path);
   try {
     file.write(data);
-    file.commit();
+    file.commit(undefined, durable);
   } catch (error) {
     file.discard();
     throw error;
