@@ -5,15 +5,13 @@
  * when a `callbacks listen --log` file holds its In Progress notification, else pending while their window is
  * open and expired once it has passed.
  */
-import { createReadStream, fstatSync } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Api } from "../api/endpoints.js";
-import { UsageError } from "../errors.js";
-import { field, isRecord } from "../fields.js";
+import { field } from "../fields.js";
 import { emailKey, serviceId } from "../identity.js";
 import { finishedKey } from "./finished.js";
 import { attemptWindows } from "./finished-attempts.js";
 import type { BookedCandidate, InvitationBook } from "./invitation-book.js";
+import { loggedNotifications } from "./listener-log.js";
 import type { Notices } from "./notices.js";
 
 export const CANDIDATE_STATES = ["finished", "started", "pending", "expired"] as const;
@@ -155,49 +153,17 @@ async function finishedSince(
 
 /**
  * The In Progress notifications of a `callbacks listen --log` file (or of bare notifications, one a line).
- * Lines that are not JSON (a listener killed mid-write) and rejected requests are skipped.
+ * Lines that are not JSON objects (a listener killed mid-write) and rejected requests are skipped.
  */
 export async function startedFromLog(file: string, flag = "--log"): Promise<Started> {
   const started: Started = { ids: new Set(), emails: new Map() };
-  const input = createReadStream(file);
-  const opened = new Promise<number>((resolve, reject) => {
-    input.once("open", (fd: number) => resolve(fd));
-    input.once("error", reject);
-  });
-  const refused = (why: string) =>
-    new UsageError(
-      `${flag} ${file}: ${why}`,
-      "Give the file `assess callbacks listen --log <file>` appends to.",
-    );
-  try {
-    // A folder opens, and fails only when read (EISDIR).
-    if (!fstatSync(await opened).isFile()) throw refused("not a file");
-  } catch (error) {
-    input.destroy();
-    if (error instanceof UsageError) throw error;
-    throw refused(
-      (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message,
-    );
-  }
-  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(value)) continue;
-    const answered = value.answered;
-    if (typeof answered === "number" && (answered < 200 || answered > 299)) continue;
-    const notification = isRecord(value.notification) ? value.notification : value;
+  for await (const { notification, receivedAt } of loggedNotifications(file, { flag, lenient: true })) {
     const status = field(notification, "Status");
     if (typeof status !== "string" || !/in\s*progress/i.test(status)) continue;
     const id = serviceId(field(notification, "TestInvitationId"));
     if (id !== undefined) started.ids.add(id);
     const email = emailKey(field(notification, "CandidateEmailId"));
-    const at = typeof value.receivedAt === "string" ? value.receivedAt : "";
-    if (email !== undefined) started.emails.set(email, at);
+    if (email !== undefined) started.emails.set(email, receivedAt ?? "");
   }
   return started;
 }

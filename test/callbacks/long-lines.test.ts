@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundedLines } from "../../src/commands/callbacks/lines.js";
+import { boundedLines } from "../../src/parse/lines.js";
 import { runBin, useTempDir, useTestEnv } from "../helpers/cli.js";
 import { startRecorder } from "./live.js";
 

@@ -4,6 +4,7 @@
  * (the attempt listing), is pending or expired; `invite remind` re-invites, e-mail sent, exactly those who have
  * not finished, with the new window end, once.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -352,7 +353,13 @@ describe("invite status and invite remind", () => {
     // A folder given for the file is a usage error that says so, not "a bug in assess" (exit 1).
     const folder = await b.run(["invite", "status", "--log", tmp.dir]);
     expect(folder.code, folder.stderr).toBe(2);
-    expect(folder.stderr).toContain(`--log ${tmp.dir}: not a file`);
+    expect(folder.stderr).toContain(`--log ${tmp.dir} is a folder: not a file`);
     expect(folder.stderr).not.toContain("bug");
+    // A FIFO is refused before it is opened: the open would wait for a writer for ever.
+    const fifo = join(tmp.dir, "log.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const piped = await b.run(["invite", "status", "--log", fifo]);
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr).toContain(`--log ${fifo} is a FIFO: not a file`);
   });
 });

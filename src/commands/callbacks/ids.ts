@@ -7,7 +7,7 @@ import { prepareId } from "../../bulk/jobs/resend.js";
 import { UsageError } from "../../errors.js";
 import { readText } from "../../files.js";
 import { SHOWN_ROWS } from "../../output/format.js";
-import { boundedLines } from "./lines.js";
+import { boundedLines } from "../../parse/lines.js";
 
 const BATCH = 1000;
 const FILE_SUGGESTION = "Give a text file with one testInvitationId per line, or - for stdin.";

@@ -1,16 +1,10 @@
-/**
- * `assess callbacks reconcile`: lists the finished attempts of a period, reads what `callbacks listen --log`
- * received, and resends (as `callbacks resend` does, ledger included) exactly the attempts whose final
- * notification never arrived.
- */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import { bulkExitCode } from "../../bulk/engine/summary.js";
 import type { Context } from "../../context.js";
 import { finishedAttempts, requireTests } from "../../core/finished-attempts.js";
+import { LOG_FILE, loggedNotifications } from "../../core/listener-log.js";
 import { ExitCode, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
-import { field, isRecord, positiveId } from "../../fields.js";
+import { field, positiveId } from "../../fields.js";
 import { serviceId } from "../../identity.js";
 import { SHOWN_ROWS } from "../../output/format.js";
 import { formatCount } from "../../output/progress.js";
@@ -20,12 +14,7 @@ import { flag } from "../shared/flags.js";
 import { periodFlags, periodFromOptions, periodYes } from "../shared/period.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import { listInput } from "./ids.js";
-import { boundedLines } from "./lines.js";
 import { resendIds } from "./resend.js";
-
-const LOG_SUGGESTION =
-  "Give the NDJSON file `assess callbacks listen --log` writes (one JSON object per line).";
-const LOG_FILE = "Give the file `assess callbacks listen --log <file>` appends to.";
 
 const flags = {
   ...periodFlags(
@@ -140,30 +129,10 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>): Promise<number> {
   return done(bulkExitCode(result));
 }
 
-/**
- * The attempts whose final notification (anything but In Progress) the log holds: lines `callbacks listen
- * --log` wrote (rejected requests skipped) or bare notifications, `TestInvitationId` in any casing.
- */
+/** The attempts whose final notification (anything but In Progress) the log holds, `TestInvitationId` in any casing. */
 async function finalNotifications(file: string): Promise<Set<number>> {
-  await requireRegularFile(file);
   const ids = new Set<number>();
-  const lines = boundedLines(createReadStream(file), `--log ${file}`, LOG_SUGGESTION);
-  for await (const { text, line, last } of lines) {
-    if (text.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      // The last line of a listener killed mid-write is cut short: skipped, as it never said anything whole.
-      if (last) continue;
-      throw new UsageError(`--log ${file}:${line}: not a JSON line`, LOG_SUGGESTION);
-    }
-    if (!isRecord(value)) {
-      throw new UsageError(`--log ${file}:${line}: expected a JSON object (a received notification)`);
-    }
-    const answered = value.answered;
-    if (typeof answered === "number" && (answered < 200 || answered > 299)) continue;
-    const notification = isRecord(value.notification) ? value.notification : value;
+  for await (const { notification } of loggedNotifications(file)) {
     const attemptId = positiveId(field(notification, "TestInvitationId"));
     if (attemptId === undefined) continue;
     const status = field(notification, "Status");
@@ -171,18 +140,4 @@ async function finalNotifications(file: string): Promise<Set<number>> {
     ids.add(attemptId);
   }
   return ids;
-}
-
-/** The log is read to its end: a FIFO would hang the run, a folder cannot be read as lines. */
-async function requireRegularFile(file: string): Promise<void> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(file);
-  } catch {
-    throw new UsageError(`--log ${file}: no such file`, LOG_FILE);
-  }
-  if (!info.isFile()) {
-    const what = info.isDirectory() ? "a folder" : info.isFIFO() ? "a FIFO" : "not a regular file";
-    throw new UsageError(`--log ${file} is ${what}: give the file the listener wrote`, LOG_FILE);
-  }
 }

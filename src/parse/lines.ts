@@ -1,5 +1,5 @@
 /** The lines of a file or stream a person gives (`resend --file`, `reconcile --log`), each of bounded length. */
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../errors.js";
 
 /** A longer line is not an id list's nor a `callbacks listen --log` line (its bodies are at most 1 MiB). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
