@@ -31,6 +31,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import { NOFOLLOW } from "../new-file.js";
+import { boundedLines } from "../parse/lines.js";
 import { ensurePrivateDir, openForAppend } from "./private.js";
 import { isCi } from "./resolve.js";
 
@@ -264,32 +265,12 @@ export async function readAudit(
         "The audit log is a file assess keeps in the config folder; remove what is in its place.",
       );
     }
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let tooLong = false;
-    for await (const chunk of createReadStream("", {
-      fd,
-      highWaterMark: 64 * 1024,
-    }) as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, start)) {
-        if (tooLong || pendingBytes + lf - start > MAX_LINE_BYTES) skipped++;
-        else take(Buffer.concat([...pending, chunk.subarray(start, lf)]).toString("utf8"));
-        pending = [];
-        pendingBytes = 0;
-        tooLong = false;
-        start = lf + 1;
-      }
-      if (start < chunk.length && !tooLong) {
-        pendingBytes += chunk.length - start;
-        if (pendingBytes > MAX_LINE_BYTES) {
-          tooLong = true;
-          pending = [];
-        } else pending.push(Buffer.from(chunk.subarray(start)));
-      }
+    const chunks = createReadStream("", { fd, highWaterMark: 64 * 1024 });
+    for await (const { text, tooLong, last } of boundedLines(chunks, path, "", MAX_LINE_BYTES)) {
+      // A last line without its newline: a write cut short, or one under way.
+      if (tooLong || last) skipped++;
+      else take(text);
     }
-    // A last line without its newline: a write cut short, or one under way.
-    if (tooLong || pendingBytes > 0) skipped++;
   }
   return { entries, skipped };
 }

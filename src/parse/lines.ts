@@ -6,6 +6,8 @@ const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 interface Line {
   text: string;
+  /** With `skipLonger`: the line was longer than that, and is dropped unread (`text` is empty). */
+  tooLong?: true;
   /** 1-based. */
   line: number;
   /** The final line, without its newline (the file's last write may have been cut short). */
@@ -15,12 +17,14 @@ interface Line {
 /**
  * The lines of `input` (ended by LF, CRLF or a lone CR, as readline ends them), read a chunk at a time: a line
  * of more than MAX_LINE_BYTES (a CR that ends it counted, an LF not) is a usage error `<what>:<line>: a line
- * longer than 8 MiB`, raised before more than that and one chunk are held.
+ * longer than 8 MiB`, raised before more than that and one chunk are held. `skipLonger`: a line longer than
+ * that many bytes is no error but dropped as it is read, and told as `tooLong` in its place.
  */
 export async function* boundedLines(
   input: AsyncIterable<Buffer | string>,
   what: string,
   suggestion: string,
+  skipLonger?: number,
 ): AsyncGenerator<Line> {
   let line = 0;
   // The start of the current line: chunks without a line end yet, and their length.
@@ -28,7 +32,13 @@ export async function* boundedLines(
   let pendingBytes = 0;
   // The last chunk ended in CR: an LF starting the next one belongs to it.
   let afterCr = false;
+  // With skipLonger: the current line passed it, and is being dropped.
+  let dropping = false;
   const tooLong = (bytes: number) => {
+    if (skipLonger !== undefined) {
+      if (bytes > skipLonger) dropping = true;
+      return;
+    }
     if (bytes <= MAX_LINE_BYTES) return;
     throw new UsageError(
       `${what}:${line + 1}: a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB`,
@@ -45,11 +55,15 @@ export async function* boundedLines(
       const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
       const endsInCr = end === cr;
       tooLong(pendingBytes + end - start + (endsInCr ? 1 : 0));
-      const head = chunk.subarray(start, end);
-      const bytes = pending.length > 0 ? Buffer.concat([...pending, head]) : head;
+      if (dropping) yield { text: "", tooLong: true, line: ++line, last: false };
+      else {
+        const head = chunk.subarray(start, end);
+        const bytes = pending.length > 0 ? Buffer.concat([...pending, head]) : head;
+        yield { text: bytes.toString("utf8"), line: ++line, last: false };
+      }
       pending = [];
       pendingBytes = 0;
-      yield { text: bytes.toString("utf8"), line: ++line, last: false };
+      dropping = false;
       start = end + 1;
       if (endsInCr) {
         if (start === chunk.length) afterCr = true;
@@ -61,8 +75,11 @@ export async function* boundedLines(
     if (start === chunk.length) continue;
     pendingBytes += chunk.length - start;
     tooLong(pendingBytes);
+    if (dropping) pending = [];
     // A copy: the rest of a chunk must not keep the whole chunk alive.
-    pending.push(Buffer.from(chunk.subarray(start)));
+    else pending.push(Buffer.from(chunk.subarray(start)));
   }
-  if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString("utf8"), line: line + 1, last: true };
+  if (dropping) yield { text: "", tooLong: true, line: line + 1, last: true };
+  else if (pendingBytes > 0)
+    yield { text: Buffer.concat(pending).toString("utf8"), line: line + 1, last: true };
 }

@@ -156,4 +156,23 @@ describe("the bounded line reader", () => {
       { numRuns: 500 },
     );
   });
+
+  it("with skipLonger, drops a longer line as it comes (whatever the chunks) and tells it in its place", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom("a", "b", "\n"), maxLength: 60 }),
+        fc.array(fc.nat(60), { maxLength: 30 }),
+        async (text, cuts) => {
+          const bytes = Buffer.from(text);
+          const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
+          const seen: string[] = [];
+          for await (const { text: line, tooLong } of boundedLines(streamOf(chunks), "test", "", 4))
+            seen.push(tooLong ? "<long>" : line);
+          expect(seen).toEqual(reference(text).map((line) => (line.length > 4 ? "<long>" : line)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
