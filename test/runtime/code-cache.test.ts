@@ -4,14 +4,25 @@
  * writes the caches, later runs read them, and a cache that cannot be used changes nothing a user sees (the
  * same output and messages).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { runBin } from "../helpers/cli.js";
+import { ROOT, runBin } from "../helpers/cli.js";
 
-const CACHE_NAME = /^[a-z0-9-]+-[A-Z0-9]{8}\.\d+\.v8$/;
+/** `<bundle or chunk>-<hash of its content>.<V8's tag>.<the installation's id>.v8` */
+const CACHE_NAME = /^[a-z0-9-]+-[A-Z0-9]{8}\.\d+\.[0-9a-f]{8}\.v8$/;
 const BUNDLE = /^(commander|zod|undici)-/;
 
 describe("the code cache", () => {
@@ -126,5 +137,40 @@ describe("the code cache", () => {
     expect(caches()).toContain(recent);
     expect(caches()).not.toContain(old);
     expect(caches()).not.toContain(stopped);
+  });
+
+  it("two installations sharing the config folder (a global one, a project's) keep caches of their own", async () => {
+    // A second installation: the same build elsewhere, so it makes a key of its own.
+    const other = mkdtempSync(join(tmpdir(), "assess-other-install-"));
+    try {
+      cpSync(join(ROOT, "dist"), other, {
+        recursive: true,
+        filter: (file) => !file.endsWith("code-cache.key"),
+      });
+      const runOther = () => {
+        const r = spawnSync(
+          process.execPath,
+          [join(other, "launch.cjs"), "--sandbox", "tests", "list", "--json"],
+          {
+            env: { PATH: process.env.PATH, ASSESS_CONFIG_DIR: configDir },
+            encoding: "utf8",
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+      };
+      await run();
+      runOther();
+      const written = new Map(caches().map((name) => [name, statSync(join(cacheDir(), name)).mtimeMs]));
+      // Each has its caches: the same bundles twice, under the two installations' ids.
+      expect(new Set(caches().map((name) => name.split(".")[2])).size).toBe(2);
+      await run();
+      runOther();
+      // Neither found the other's caches sealed with the wrong key, so neither wrote one again.
+      expect(new Map(caches().map((name) => [name, statSync(join(cacheDir(), name)).mtimeMs]))).toEqual(
+        written,
+      );
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
