@@ -45,14 +45,13 @@ export class Connection {
           "Run `assess auth login`, or set ASSESS_API_KEY (try `--sandbox` to explore without an account).",
       });
     }
-    const [{ Transport }, { Api }, { Client }, { keepBook }, { AuditLog, actorOf, assistantOf }] =
-      await Promise.all([
-        import("./api/transport.js"),
-        import("./api/endpoints.js"),
-        import("./sdk/client.js"),
-        import("./core/invitation-book.js"),
-        import("./config/audit.js"),
-      ]);
+    const [{ Transport }, { Api }, { Client }, { keepBook }, { AuditLog }] = await Promise.all([
+      import("./api/transport.js"),
+      import("./api/endpoints.js"),
+      import("./sdk/client.js"),
+      import("./core/invitation-book.js"),
+      import("./config/audit.js"),
+    ]);
     const transport = new Transport({
       baseUrl: target.baseUrl,
       skillsBaseUrl: target.skillsBaseUrl,
@@ -68,8 +67,7 @@ export class Connection {
     const { env } = this.host;
     const audit = new AuditLog(configDir(env), {
       surface: "cli",
-      actor: actorOf(env),
-      assistant: assistantOf(env),
+      env,
       // The embedded sandbox's writes are no account's: not to be taken for the profile's.
       profile: this.host.sandbox ? "sandbox" : settings.profile,
     });

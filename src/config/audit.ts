@@ -130,15 +130,30 @@ function outcomeOf(error: unknown): Pick<AuditEntry, "outcome" | "status" | "err
   return { outcome: "error", error: error instanceof Error ? error.name : "unknown" };
 }
 
+/** Whose client a log is: its surface, the profile it acts for, and the environment that names the actor. */
+export interface AuditIdentity {
+  surface: Surface;
+  profile: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /** The log of one client: where it is, and who acts unless `actingAs` says otherwise. */
 export class AuditLog {
   readonly path: string;
+  private known?: Acting & { profile: string; assistant?: string };
 
   constructor(
     readonly dir: string,
-    readonly who: Acting & { profile: string; assistant?: string },
+    private readonly identity: AuditIdentity,
   ) {
     this.path = join(dir, AUDIT_FILE);
+  }
+
+  /** Who acts, found at the first write: a command that only reads never asks the system for its user. */
+  get who(): Acting & { profile: string; assistant?: string } {
+    const { surface, profile, env } = this.identity;
+    this.known ??= { surface, profile, actor: actorOf(env), assistant: assistantOf(env) };
+    return this.known;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { Api } from "../api/endpoints.js";
 import { Transport } from "../api/transport.js";
-import { AuditLog, actorOf, assistantOf } from "../config/audit.js";
+import { AuditLog } from "../config/audit.js";
 import { resolveSettings } from "../config/resolve.js";
 import { configDir } from "../config/store.js";
 import { keepBook } from "../core/invitation-book.js";
@@ -49,8 +49,7 @@ export function createClient(options: CreateClientOptions = {}): AssessClient {
       ? undefined
       : new AuditLog(configDir(env), {
           surface: "sdk",
-          actor: actorOf(env),
-          assistant: assistantOf(env),
+          env,
           profile: settings.profile,
         });
   const api = new Api(client, audit);
