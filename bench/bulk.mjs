@@ -22,6 +22,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { verbsPlugin } from "../src/commands/verb-files.mjs";
 import {
   arg,
   bin,
@@ -363,7 +364,7 @@ export const ledgerError = (_path: string, error: unknown): unknown => error;
       target: "node20",
       banner,
       outfile: join(work, name),
-      plugins,
+      plugins: [...plugins, verbsPlugin(join(root, "src"))],
       logLevel: "warning",
     });
   }

@@ -6,6 +6,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { verbsPlugin } from "../src/commands/verb-files.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const bin = join(root, "bin", "assess.js");
@@ -61,6 +62,7 @@ export async function bundleSandbox(work) {
     target: "node20",
     outfile: join(work, "sandbox.mjs"),
     logLevel: "warning",
+    plugins: [verbsPlugin(join(root, "src"))],
   });
   writeFileSync(
     join(work, "serve.mjs"),
@@ -133,6 +135,7 @@ export async function importBundled(work, name, source) {
     target: "node20",
     outfile,
     logLevel: "warning",
+    plugins: [verbsPlugin(join(root, "src"))],
     // The CommonJS packages in the bundle (commander) require Node's modules.
     banner: {
       js: 'import { createRequire as bundleRequire } from "node:module"; const require = bundleRequire(import.meta.url);',

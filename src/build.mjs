@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
-import { verbsModule } from "./commands/verb-files.mjs";
+import { verbsPlugin } from "./commands/verb-files.mjs";
 import { answerTypes, writtenTypes } from "./sdk/written-types.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,29 +54,6 @@ const confWithoutSchemas = replaceImports(
   "module.exports = {};",
 );
 
-/**
- * `assess:verbs` (src/tree.ts reads it): each verb's loader, found where the files sit; with `specs`, each
- * verb's spec written in too, a manifest: commander's tree and help then load no verb module.
- */
-function verbsPlugin(specs) {
-  return {
-    name: "assess-verbs",
-    setup(b) {
-      b.onResolve({ filter: /^assess:verbs$/ }, () => ({ path: "assess:verbs", namespace: "assess-verbs" }));
-      b.onLoad({ filter: /.*/, namespace: "assess-verbs" }, () => ({
-        contents: specs
-          ? verbsModule(src).replace(
-              /path: (\[[^\]]*\]),/g,
-              // As JSON text: a string is scanned fast, and only the specs of the group run are parsed.
-              (all, path) => `${all} specText: ${JSON.stringify(JSON.stringify(specs[path]))},`,
-            )
-          : verbsModule(src),
-        resolveDir: src,
-      }));
-    },
-  };
-}
-
 /** Each verb's spec by its path's JSON text, read by loading every verb module once, at build time. */
 async function verbSpecs() {
   const { outputFiles } = await build({
@@ -89,7 +66,7 @@ module.exports = Promise.all(VERBS.map(async (v) => [JSON.stringify(v.path), (aw
     },
     outdir: undefined,
     write: false,
-    plugins: [...common.plugins, verbsPlugin()],
+    plugins: [...common.plugins, verbsPlugin(src)],
   });
   return Object.fromEntries(await run(outputFiles[0].text));
 }
@@ -196,7 +173,7 @@ const cli = await build({
   format: "esm",
   splitting: true,
   chunkNames: "[name]-[hash]",
-  plugins: [...common.plugins, cachedBundles(files), verbsPlugin(await verbSpecs())],
+  plugins: [...common.plugins, cachedBundles(files), verbsPlugin(src, await verbSpecs())],
   write: false,
 });
 for (const { path, text } of cli.outputFiles) {

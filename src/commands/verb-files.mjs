@@ -1,7 +1,7 @@
 /**
  * The verb files, found where they sit (src/commands/<group>/<verb>.ts, src/mcp/mcp.ts): a file whose default
- * export is `verb(...)`. The build (src/build.mjs) and the tests (vitest.config.ts) both make the module
- * `assess:verbs` from this list, so adding a verb is adding its file.
+ * export is `verb(...)`. The build (src/build.mjs), the benchmarks (bench/common.mjs) and the tests
+ * (vitest.config.ts) make the module `assess:verbs` from this list, so adding a verb is adding its file.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
@@ -43,4 +43,28 @@ export function verbsModule(src) {
     ({ path, file }) => `  { path: ${JSON.stringify(path)}, load: () => import(${JSON.stringify(file)}) },`,
   );
   return `export const VERBS = [\n${entries.join("\n")}\n];\n`;
+}
+
+/**
+ * esbuild's plugin for `assess:verbs` (src/tree.ts reads it): each verb's loader; with `specs` (each verb's spec
+ * by its path's JSON text), each spec written in too, a manifest: commander's tree and help then load no verb
+ * module.
+ */
+export function verbsPlugin(src, specs) {
+  return {
+    name: "assess-verbs",
+    setup(b) {
+      b.onResolve({ filter: /^assess:verbs$/ }, () => ({ path: "assess:verbs", namespace: "assess-verbs" }));
+      b.onLoad({ filter: /.*/, namespace: "assess-verbs" }, () => ({
+        contents: specs
+          ? verbsModule(src).replace(
+              /path: (\[[^\]]*\]),/g,
+              // As JSON text: a string is scanned fast, and only the specs of the group run are parsed.
+              (all, path) => `${all} specText: ${JSON.stringify(JSON.stringify(specs[path]))},`,
+            )
+          : verbsModule(src),
+        resolveDir: src,
+      }));
+    },
+  };
 }
