@@ -103,6 +103,81 @@ describe("the invitation book", () => {
   });
 });
 
+describe("the invitation book's lines", () => {
+  it("are JSON whatever a name or a setting holds, read back as sent", () => {
+    const book = bookOf();
+    const name = 'Zoë "Z" O\'Neil\n\u2028 \\ 🙂';
+    const keep = { callbackURL: 'https://example.com/cb?a=1&b="2"', timeZoneId: 1720 };
+    book.record([
+      {
+        how: "invite",
+        testId: 1001,
+        email: "zoe@example.com",
+        name,
+        testInvitationId: 9,
+        end: "2030-01-01T00:00:00Z",
+        keep,
+      },
+      { how: "reattempt", testId: 1001, email: "zoe@example.com", previous: 9 },
+    ]);
+    for (const line of lines(book.path)) expect(() => JSON.parse(line)).not.toThrow();
+    const [zoe] = book.candidates().candidates;
+    expect(zoe).toMatchObject({
+      email: "zoe@example.com",
+      name,
+      testInvitationId: 9,
+      keep,
+      sent: 2,
+      how: "reattempt",
+    });
+  });
+});
+
+describe("the invitation book under a bulk run", () => {
+  it("stays within twice its cap as chunks are booked, and keeps the newest records whole", () => {
+    const book = bookOf({ retentionDays: 90, maxRecords: 500 });
+    const start = Date.now() - 1_000_000;
+    let most = 0;
+    for (let chunk = 0; chunk < 40; chunk++) {
+      const sent = Array.from({ length: 100 }, (_, i) => ({
+        how: "bulk",
+        testId: 1001,
+        email: `c${chunk * 100 + i}@example.com`,
+        name: `Candidate ${chunk * 100 + i}`,
+      }));
+      book.record(sent, new Date(start + chunk * 1000));
+      most = Math.max(most, lines(book.path).length);
+    }
+    // The header, at most twice the cap, and the chunk that crossed it.
+    expect(most).toBeLessThanOrEqual(1 + 2 * 500 + 100);
+    const text = readFileSync(book.path, "utf8");
+    expect(text.startsWith('{"book":1,')).toBe(true);
+    const { candidates, skipped } = book.candidates();
+    expect(skipped).toBe(0);
+    expect(candidates).toHaveLength(500);
+    expect(candidates[0]!.email).toBe("c3500@example.com");
+    expect(candidates.at(-1)!.email).toBe("c3999@example.com");
+  });
+
+  it("is trimmed by the first append of a new process when another left it past twice its cap", () => {
+    const big = bookOf({ retentionDays: 90, maxRecords: 5000 });
+    const start = Date.now() - 1_000_000;
+    big.record(
+      Array.from({ length: 3000 }, (_, i) => ({ how: "bulk", testId: 1001, email: `o${i}@example.com` })),
+      new Date(start),
+    );
+    // A torn last line, as a crash leaves it: counted as a line, and the next record starts on its own.
+    appendFileSync(big.path, '{"test":1001,"email":"torn@exa');
+    const book = bookOf({ retentionDays: 90, maxRecords: 1000 });
+    book.record([{ how: "invite", testId: 1001, email: "new@example.com" }], new Date(start + 1000));
+    expect(lines(book.path)).toHaveLength(1 + 1000);
+    const emails = book.candidates().candidates.map((c) => c.email);
+    expect(emails).toHaveLength(999);
+    expect(emails[0]).toBe("o2002@example.com");
+    expect(emails.at(-1)).toBe("new@example.com");
+  });
+});
+
 describe("the invitation book's file", () => {
   it("is never read or written through a symbolic link: a link in its place is refused, its target untouched", () => {
     const book = bookOf();
