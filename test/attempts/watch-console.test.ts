@@ -4,32 +4,15 @@
  * a destination answering 410 Gone stopped.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { appendFileSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
-import { ndjson, useTempDir, useTestEnv } from "../helpers/cli.js";
-import * as h from "./watch-helpers.js";
-import { expectNoStack, startReceiver } from "./watch-helpers.js";
+import { ndjson } from "../helpers/cli.js";
+import { expectNoStack, type Receiver, startReceiver, useWatchEnv } from "./watch-helpers.js";
 
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-console-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  t.run(args, { env: { ...env, ...extra } });
-const finished = (email: string) => h.finishedAttempt(t, email);
-const stateFile = () => {
-  const folder = join(env.ASSESS_CONFIG_DIR!, "watch");
-  const [file] = readdirSync(folder).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
-  return join(folder, file!);
-};
-const deadLetterFile = () => stateFile().replace(/\.json$/, ".dead-letter.ndjson");
+const { run, finishedAttempt: finished, stateFile, deadLetterFile } = useWatchEnv("assess-console-");
 const deadLetters = () => ndjson(readFileSync(deadLetterFile(), "utf8"));
-const posted = (receiver: h.Receiver) =>
+const posted = (receiver: Receiver) =>
   receiver.requests.map((r) => JSON.parse(r.body.toString()).testInvitationId as number);
 
 describe("attempts watch: a destination answering 410 Gone", () => {

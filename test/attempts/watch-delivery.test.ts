@@ -8,40 +8,33 @@
 import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
-import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { ndjson, sleep } from "../helpers/cli.js";
 import { Terminal } from "../helpers/terminal.js";
-import * as h from "./watch-helpers.js";
-import { expectNoStack, freePort, startReceiver } from "./watch-helpers.js";
+import { expectNoStack, freePort, startReceiver, useWatchEnv } from "./watch-helpers.js";
 
-// A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-deliver-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  t.run(args, { env: { ...env, ...extra } });
-/** Two watches at once are two processes: the lock is taken per process. */
-const runBuilt = (args: string[]) => runBin(args, { env });
-const finishedAttempt = (email: string, name?: string) => h.finishedAttempt(t, email, { name });
-const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
-const stateFile = () => {
-  const [file] = readdirSync(watchFolder()).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
-  return join(watchFolder(), file!);
-};
+const {
+  t,
+  tmp,
+  env,
+  run,
+  start,
+  runBuilt,
+  finishedAttempt,
+  listingCalls,
+  watchFolder,
+  stateFile,
+  journalFile,
+  deadLetterFile,
+} = useWatchEnv("assess-deliver-");
 // The snapshot with the journal's changes applied, as the next run reads it.
 const state = () => loadWatchState(stateFile())!;
 /** A state edited by hand (or restored from a backup): the snapshot, without the journal of later changes. */
 const writeState = (value: unknown) => {
   writeFileSync(stateFile(), JSON.stringify(value));
-  rmSync(stateFile().replace(/\.json$/, ".journal.ndjson"), { force: true });
+  rmSync(journalFile(), { force: true });
 };
-const listingCalls = () => t.sandbox.requests.filter((r) => r.path.endsWith("/testattempts")).length;
 
 describe("attempts watch: at-least-once delivery", () => {
   it("a receiver down then up: the attempt stays pending (exit 1), and the next run delivers it, once", async () => {
@@ -86,7 +79,7 @@ describe("attempts watch: at-least-once delivery", () => {
       await sleep(1100);
       const second = await run(args);
       expect(second.code, second.stderr).toBe(1);
-      const file = `${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`;
+      const file = deadLetterFile();
       expect(second.stderr).toContain(`1 delivery was given up: see ${file}`);
       expect(second.stderr).toMatch(/HTTP 400 \(given up after 2 tries over \d+s\); given up, written to /);
       const [dead, ...more] = ndjson(readFileSync(file, "utf8"));
@@ -133,7 +126,7 @@ describe("attempts watch: at-least-once delivery", () => {
     );
     expectNoStack(r.stderr);
     expect(ndjson(readFileSync(file, "utf8")).map((a) => a.testInvitationId)).toEqual([good]);
-    const dead = ndjson(readFileSync(`${stateFile().replace(/\.json$/, "")}.dead-letter.ndjson`, "utf8"));
+    const dead = ndjson(readFileSync(deadLetterFile(), "utf8"));
     expect(dead).toEqual([expect.objectContaining({ testInvitationId: 9_000_001, tries: 1 })]);
   });
 
@@ -161,7 +154,7 @@ describe("attempts watch: at-least-once delivery", () => {
   it("slack: posts Slack's {text, blocks} with the candidate's text escaped; nothing else of the attempt", async () => {
     const receiver = await startReceiver(() => 200);
     try {
-      const id = await finishedAttempt("slack@example.com", "Ada <!channel> *Lovelace*");
+      const id = await finishedAttempt("slack@example.com", { name: "Ada <!channel> *Lovelace*" });
       const r = await run(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
       expect(r.code, r.stderr).toBe(0);
       // A Slack webhook URL is a credential: only its host is named.
@@ -243,6 +236,7 @@ describe("attempts watch: the lock, the state and the terminal", () => {
     for (let trial = 0; trial < 4; trial++) {
       ids.push(await finishedAttempt(`lock${trial}@example.com`));
       writeFileSync(`${stateFile()}.lock`, String(dead));
+      // Two processes (the built CLI): the lock is taken per process.
       const both = await Promise.all([runBuilt(args), runBuilt(args)]);
       for (const run of both) {
         expect([0, 2], run.stderr).toContain(run.code);
@@ -273,7 +267,7 @@ describe("attempts watch: the lock, the state and the terminal", () => {
     expectNoStack(future.stderr);
 
     writeState(saved);
-    const live = startBin(["attempts", "watch", "--interval", "5s"], { env });
+    const live = start(["attempts", "watch", "--interval", "5s"]);
     try {
       const from = new Date(Date.parse(saved.polledUntil) - 10 * 60_000).toISOString().slice(0, 19);
       await live.waitFor(

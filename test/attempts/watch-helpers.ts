@@ -1,11 +1,61 @@
 /**
- * What the `attempts watch` and `callbacks` tests share: attempts finished on the sandbox as a user would, waits
- * with a bound, and small receivers on loopback.
+ * What the `attempts watch` and `callbacks` tests share: a sandbox and a config folder for each test, attempts
+ * finished on the sandbox as a user would, waits with a bound, and small receivers on loopback.
  */
+import { readdirSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { expect } from "vitest";
-import { sleep, type TestEnv } from "../helpers/cli.js";
+import { join } from "node:path";
+import { beforeEach, expect } from "vitest";
+import {
+  type BinOptions,
+  runBin,
+  sleep,
+  startBin,
+  type TestEnv,
+  useTempDir,
+  useTestEnv,
+} from "../helpers/cli.js";
+
+/**
+ * A sandbox and a config folder for each test (the sandbox's attempts and the watch's state must not leak into the
+ * next), and the CLI pointed at them. It registers the hooks; use what it gives inside tests: `t` and `tmp` are
+ * the test's (see useTestEnv, useTempDir), `env` is the sandbox's environment with `tmp.file("config")` (not made
+ * yet) for the config folder, refilled before each test; `run` (in-process), `start` and `runBuilt` (the built
+ * CLI) take more environment over it.
+ */
+export function useWatchEnv(prefix = "assess-watch-") {
+  const t = useTestEnv({ perTest: true });
+  const tmp = useTempDir(prefix, { perTest: true });
+  const env: Record<string, string> = {};
+  beforeEach(() => {
+    for (const key of Object.keys(env)) delete env[key];
+    Object.assign(env, t.env, { ASSESS_CONFIG_DIR: tmp.file("config") });
+  });
+  const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
+  /** The state of a watch of all tests on the default profile (a run must have made it). */
+  const stateFile = () => {
+    const [file] = readdirSync(watchFolder()).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
+    return join(watchFolder(), file!);
+  };
+  const bin = (options: BinOptions = {}) => ({ ...options, env: { ...env, ...options.env } });
+  return {
+    t,
+    tmp,
+    env,
+    run: (args: string[], extra: Record<string, string> = {}) => t.run(args, { env: { ...env, ...extra } }),
+    start: (args: string[], options?: BinOptions) => startBin(args, bin(options)),
+    runBuilt: (args: string[], options?: BinOptions) => runBin(args, bin(options)),
+    finishedAttempt: (email: string, options?: Parameters<typeof finishedAttempt>[2]) =>
+      finishedAttempt(t, email, options),
+    /** How many times the watch listed the finished attempts. */
+    listingCalls: () => t.sandbox.requests.filter((r) => r.path.endsWith("/testattempts")).length,
+    watchFolder,
+    stateFile,
+    journalFile: () => stateFile().replace(/\.json$/, ".journal.ndjson"),
+    deadLetterFile: () => stateFile().replace(/\.json$/, ".dead-letter.ndjson"),
+  };
+}
 
 /** Polls until `check` passes; fails after a bound against a hang (2 min: a loaded machine never comes near it). */
 export async function waitUntil(check: () => boolean, what: string, boundMs = 120_000): Promise<void> {

@@ -7,30 +7,13 @@
  */
 import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadWatchState, MAX_DEAD_LETTER_BYTES } from "../../src/commands/attempts/watch-state.js";
-import { ndjson, runBin, sleep, useTempDir, useTestEnv } from "../helpers/cli.js";
-import * as h from "./watch-helpers.js";
-import { expectNoStack, freePort, startReceiver } from "./watch-helpers.js";
+import { ndjson, sleep } from "../helpers/cli.js";
+import { expectNoStack, freePort, startReceiver, useWatchEnv } from "./watch-helpers.js";
 
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-watch-journal-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-/** The built CLI: for what is the process's own (the bytes it wrote, the environment its children get). */
-const runBuilt = (args: string[], extra: Record<string, string> = {}, preload?: string) =>
-  runBin(args, { env: { ...env, ...extra }, preload });
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  t.run(args, { env: { ...env, ...extra } });
-const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
-const stateFile = () => {
-  const [file] = readdirSync(watchFolder()).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
-  return join(watchFolder(), file!);
-};
-const deadLetters = () => stateFile().replace(/\.json$/, ".dead-letter.ndjson");
+const { t, tmp, env, run, runBuilt, finishedAttempt, watchFolder, stateFile, journalFile, deadLetterFile } =
+  useWatchEnv("assess-watch-journal-");
 /** What the state's folder holds, every file's text together. */
 const everythingKept = () =>
   readdirSync(watchFolder())
@@ -79,20 +62,19 @@ describe("attempts watch: the state as a journal, bounded files", () => {
     const stateBytes = statSync(stateFile()).size;
     expect(stateBytes).toBeGreaterThan(600_000);
     const out = tmp.file("wchar");
-    const r = await runBuilt(
-      ["attempts", "watch", "--once", "--exec", "cat > /dev/null"],
-      { WCHAR_OUT: out },
-      wcharHook(),
-    );
+    const r = await runBuilt(["attempts", "watch", "--once", "--exec", "cat > /dev/null"], {
+      env: { WCHAR_OUT: out },
+      preload: wcharHook(),
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain("600 deliveries were given up");
     // Every byte the process wrote, less what went to stdout and stderr: the state, its journal, the dead letters.
     const toFiles =
       Number(readFileSync(out, "utf8")) - Buffer.byteLength(r.stdout) - Buffer.byteLength(r.stderr);
-    const dead = statSync(deadLetters()).size;
+    const dead = statSync(deadLetterFile()).size;
     // The state rewritten after each of the 600 outcomes was 180 MB; a line each is a few hundred KB.
     expect(toFiles).toBeLessThan(dead + 2 * stateBytes);
-    expect(ndjson(readFileSync(deadLetters(), "utf8"))).toHaveLength(600);
+    expect(ndjson(readFileSync(deadLetterFile(), "utf8"))).toHaveLength(600);
     // Nothing lost and nothing twice: the next run reads no pending delivery.
     expect(loadWatchState(stateFile())!.pending).toEqual([]);
     const again = await run(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
@@ -103,10 +85,10 @@ describe("attempts watch: the state as a journal, bounded files", () => {
   it("a journal cut mid-line by a crash: the next run reads the rest and delivers the pending attempt once", async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hooks/assess`;
-    const id = await h.finishedAttempt(t, "cut.journal@example.com");
+    const id = await finishedAttempt("cut.journal@example.com");
     const down = await run(["attempts", "watch", "--once", "--forward", url]);
     expect(down.code, down.stderr).toBe(1);
-    appendFileSync(stateFile().replace(/\.json$/, ".journal.ndjson"), `{"op":"removed","id":${id},"si`);
+    appendFileSync(journalFile(), `{"op":"removed","id":${id},"si`);
     const receiver = await startReceiver(() => 204, port);
     try {
       const up = await run(["attempts", "watch", "--once", "--forward", url]);
@@ -124,16 +106,16 @@ describe("attempts watch: the state as a journal, bounded files", () => {
     expect((await run(["attempts", "watch", "--once"])).code).toBe(0);
     plantPending(1, 10);
     // Sparse: as large as the bound allows, less a few bytes.
-    writeFileSync(deadLetters(), "");
-    truncateSync(deadLetters(), MAX_DEAD_LETTER_BYTES - 10);
+    writeFileSync(deadLetterFile(), "");
+    truncateSync(deadLetterFile(), MAX_DEAD_LETTER_BYTES - 10);
     const r = await run(["attempts", "watch", "--once", "--exec", "cat > /dev/null"]);
     expect(r.code, r.stderr).toBe(1);
-    const rotated = deadLetters().replace(/\.ndjson$/, ".1.ndjson");
+    const rotated = deadLetterFile().replace(/\.ndjson$/, ".1.ndjson");
     expect(statSync(rotated).size).toBe(MAX_DEAD_LETTER_BYTES - 10);
-    const [line, ...more] = ndjson(readFileSync(deadLetters(), "utf8"));
+    const [line, ...more] = ndjson(readFileSync(deadLetterFile(), "utf8"));
     expect(more).toEqual([]);
     expect(line).toMatchObject({ testInvitationId: 8_000_000 });
-    expect(statSync(deadLetters()).mode & 0o777).toBe(0o600);
+    expect(statSync(deadLetterFile()).mode & 0o777).toBe(0o600);
   });
 });
 
@@ -141,7 +123,7 @@ describe("attempts watch: secrets stay out", () => {
   it("a --forward URL's user info and query reach no warning, dead letter or state", async () => {
     const receiver = await startReceiver(() => 400);
     try {
-      await h.finishedAttempt(t, "secret.url@example.com");
+      await finishedAttempt("secret.url@example.com");
       const { port } = receiver;
       const url = `http://alice:hunter2@127.0.0.1:${port}/hooks/assess?code=s3cr3t`;
       const args = ["attempts", "watch", "--once", "--forward", url, "--give-up-after", "1s"];
@@ -152,7 +134,7 @@ describe("attempts watch: secrets stay out", () => {
       const second = await run(args);
       expect(second.code, second.stderr).toBe(1);
       expect(second.stderr).toContain("given up, written to");
-      expect(ndjson(readFileSync(deadLetters(), "utf8"))[0]!.destination).toBe(
+      expect(ndjson(readFileSync(deadLetterFile(), "utf8"))[0]!.destination).toBe(
         `--forward to http://****@127.0.0.1:${port}/hooks/assess?…`,
       );
       for (const text of [first.stderr, second.stderr, first.stdout, second.stdout, everythingKept()]) {
@@ -168,9 +150,9 @@ describe("attempts watch: secrets stay out", () => {
 
   it("--exec children get neither the API key nor ASSESS_WEBHOOK_SECRET, unless --exec-env-key / --exec-env-secret", async () => {
     const secret = "whsec_c2lnbmluZy1zZWNyZXQtZm9yLXRlc3Rz";
-    const extra = { ASSESS_WEBHOOK_SECRET: secret };
+    const extra = { env: { ASSESS_WEBHOOK_SECRET: secret } };
     expect(env.ASSESS_API_KEY).toBeTruthy();
-    await h.finishedAttempt(t, "env.one@example.com");
+    await finishedAttempt("env.one@example.com");
     const plain = tmp.file("plain.env");
     const r = await runBuilt(["attempts", "watch", "--once", "--exec", `env >> '${plain}'`], extra);
     expect(r.code, r.stderr).toBe(0);
@@ -179,7 +161,7 @@ describe("attempts watch: secrets stay out", () => {
     expect(seen).not.toContain(secret);
     expect(seen).not.toContain(env.ASSESS_API_KEY!);
 
-    await h.finishedAttempt(t, "env.two@example.com");
+    await finishedAttempt("env.two@example.com");
     const asked = tmp.file("asked.env");
     const argv = ["attempts", "watch", "--once", "--exec", `env >> '${asked}'`, "--exec-env-secret"];
     const s = await runBuilt([...argv, "--exec-env-key"], extra);
@@ -194,7 +176,7 @@ describe("attempts watch: what it prints and posts", () => {
     const r = await run(["attempts", "watch", "--once", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
-    const id = await h.finishedAttempt(t, "json.once@example.com");
+    const id = await finishedAttempt("json.once@example.com");
     const next = await run(["attempts", "watch", "--once", "--json"]);
     expect(JSON.parse(next.stdout).map((a: { testInvitationId: number }) => a.testInvitationId)).toEqual([
       id,
@@ -206,7 +188,7 @@ describe("attempts watch: what it prints and posts", () => {
     async (kind) => {
       const receiver = await startReceiver(() => 200);
       try {
-        const id = await h.finishedAttempt(t, `${kind}.score@example.com`);
+        const id = await finishedAttempt(`${kind}.score@example.com`);
         const report = await t.run(["reports", "get", String(id), "--json"]);
         expect(report.code, report.stderr).toBe(0);
         const { testName, candidatePoints, totalTestPoints, pdfReportUrl } = JSON.parse(report.stdout);
@@ -228,7 +210,7 @@ describe("attempts watch: what it prints and posts", () => {
     const receiver = await startReceiver(() => 200);
     try {
       const name = "Eve @channel @here *bold* _it_ ~gone~ `code` https://evil.example/x <!everyone> & co";
-      await h.finishedAttempt(t, "mrkdwn@example.com", { name });
+      await finishedAttempt("mrkdwn@example.com", { name });
       const r = await run(["attempts", "watch", "--once", "--forward", `slack:${receiver.url}`]);
       expect(r.code, r.stderr).toBe(0);
       const message = JSON.parse(receiver.requests[0]!.body.toString());

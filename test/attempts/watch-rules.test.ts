@@ -3,36 +3,21 @@
  * delivery. In-process (`main`) on the sandbox with receivers on loopback; the built CLI where the process is the
  * subject (killed with SIGKILL between the report and the action).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
-import { leftAttempt, ndjson, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
-import * as h from "./watch-helpers.js";
-import { expectNoStack, freePort, startReceiver, waitUntil } from "./watch-helpers.js";
+import { leftAttempt, ndjson } from "../helpers/cli.js";
+import { expectNoStack, freePort, startReceiver, useWatchEnv, waitUntil } from "./watch-helpers.js";
 
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-watch-rules-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  t.run(args, { env: { ...env, ...extra } });
-const finishedAttempt = (email: string, name = "Rule Ruth") => h.finishedAttempt(t, email, { name });
-
-const watchFolder = () => join(env.ASSESS_CONFIG_DIR!, "watch");
-const stateFile = () => {
-  const [file] = readdirSync(watchFolder()).filter((name) => /^default-[0-9a-f]+\.json$/.test(name));
-  return join(watchFolder(), file!);
-};
+const w = useWatchEnv("assess-watch-rules-");
+const { t, tmp, run, start, listingCalls, watchFolder, stateFile, deadLetterFile } = w;
+const finishedAttempt = (email: string, name = "Rule Ruth") => w.finishedAttempt(email, { name });
 /** The invitations sent to test 1002, by e-mail. */
 const invitesTo1002 = () =>
   t.sandbox.requests
     .filter((r) => r.method === "POST" && r.path === "/v3/tests/1002/invite")
     .map((r) => (r.body as { emailId: string }).emailId);
-const listingCalls = () => t.sandbox.requests.filter((r) => r.path.endsWith("/testattempts")).length;
 /** A shortlist's rows (header left out), each as its cells. */
 const rows = (file: string) =>
   existsSync(file)
@@ -149,7 +134,7 @@ describe("attempts watch --rules", () => {
       const file = rulesFile(advance(receiver.url, "forward"));
       const id = await finishedAttempt("kill@example.com");
       const args = ["attempts", "watch", "--once", "--rules", file];
-      const watch = startBin(args, { env: { ...env, ...secret } });
+      const watch = start(args, { env: secret });
       try {
         await waitUntil(() => receiver.requests.length === 1, "the first forward");
         watch.child.kill("SIGKILL");
@@ -240,8 +225,7 @@ describe("attempts watch --rules", () => {
     expect(given.stderr).toMatch(
       /rule fails: exec sh -c .* of attempt \d+: exited with 1 \(given up after 2 tries/,
     );
-    const deadFile = stateFile().replace(/\.json$/, ".dead-letter.ndjson");
-    const letters = ndjson(readFileSync(deadFile, "utf8"));
+    const letters = ndjson(readFileSync(deadLetterFile(), "utf8"));
     expect(letters.map((l) => [l.testInvitationId, l.action])).toEqual([[other, "fails#1.exec"]]);
     writeFileSync(tmp.file("ok"), "");
     const replay = await run(["attempts", "watch", "--rules", failing, "--replay-dead-letters", "--json"]);

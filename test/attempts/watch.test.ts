@@ -7,34 +7,19 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadWatchState } from "../../src/commands/attempts/watch-state.js";
-import { ndjson, runBin, sleep, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
-import * as h from "./watch-helpers.js";
-import { expectNoStack, startReceiver, waitUntil } from "./watch-helpers.js";
+import { ndjson, sleep } from "../helpers/cli.js";
+import { expectNoStack, startReceiver, useWatchEnv, waitUntil } from "./watch-helpers.js";
 
-// A sandbox and a folder for each test: the sandbox's attempts and the watch's state must not leak into the next.
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-watch-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-const start = (args: string[]) => startBin(args, { env });
-const run = (args: string[]) => t.run(args, { env });
-const finishedAttempt = (email: string, test = "1001") => h.finishedAttempt(t, email, { test });
-
-function listingCalls(): number {
-  return t.sandbox.requests.filter((r) => r.path.endsWith("/v3/candidates/testattempts")).length;
-}
+const { t, tmp, env, run, start, runBuilt, finishedAttempt, listingCalls, watchFolder } =
+  useWatchEnv("assess-watch-");
 
 function stateFiles(): string[] {
-  const folder = join(env.ASSESS_CONFIG_DIR!, "watch");
   // The journal beside the state goes with it.
-  return readdirSync(folder)
+  return readdirSync(watchFolder())
     .filter((name) => !name.endsWith(".journal.ndjson"))
-    .map((name) => join(folder, name));
+    .map((name) => join(watchFolder(), name));
 }
 
 describe("assess attempts watch", () => {
@@ -107,7 +92,7 @@ describe("assess attempts watch", () => {
     expect(first.code, first.stderr).toBe(0);
     const [file] = stateFiles();
     truncateSync(file!, 300 * 1024 * 1024);
-    const r = await runBin(["attempts", "watch", "--once"], { env, peakMemory: true });
+    const r = await runBuilt(["attempts", "watch", "--once"], { peakMemory: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
     expect(r.peakMiB!).toBeLessThan(200);
@@ -116,7 +101,7 @@ describe("assess attempts watch", () => {
     // A FIFO in its place would have the read wait for a writer forever.
     rmSync(file!);
     execFileSync("mkfifo", [file!]);
-    const fifo = await runBin(["attempts", "watch", "--once"], { env, timeoutMs: 60_000 });
+    const fifo = await runBuilt(["attempts", "watch", "--once"], { timeoutMs: 60_000 });
     expect(fifo.code, fifo.stderr).toBe(1);
     expect(fifo.stderr).toContain(`error: The watch state ${file} is not one this version wrote`);
   });
@@ -143,7 +128,7 @@ describe("assess attempts watch", () => {
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toBe("");
     // -o honoured: TSV with the list's columns, here for another test filter (a state of its own).
-    const other = await finishedAttempt("once.c@example.com", "1002");
+    const other = await finishedAttempt("once.c@example.com", { test: "1002" });
     const tsv = await run(["attempts", "watch", "--once", "--test", "1002", "-o", "tsv"]);
     expect(tsv.code, tsv.stderr).toBe(0);
     expect(tsv.stdout.split("\n")[0]).toMatch(/^INVITATION\tTEST\tNAME\tEMAIL\tSTATUS/);

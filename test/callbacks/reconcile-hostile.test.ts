@@ -6,23 +6,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { beforeEach, describe, expect, it } from "vitest";
-import * as h from "../attempts/watch-helpers.js";
-import { expectNoStack, freePort } from "../attempts/watch-helpers.js";
-import { runBin, runCli, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { expectNoStack, freePort, useWatchEnv } from "../attempts/watch-helpers.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-reconcile-hostile-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-const run = (args: string[]) => runCli(args, { env });
-/** A --log that could hang its open (a FIFO) is read by the built CLI, killed if it does. */
-const runBuilt = (args: string[]) => runBin(args, { env, timeoutMs: 20_000 });
+const { t, tmp, run, runBuilt, finishedAttempt } = useWatchEnv("assess-reconcile-hostile-");
 const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
 const processedIds = () =>
   processCalls().flatMap((r) => (r.body as { testinvitationIds: number[] }).testinvitationIds);
@@ -43,8 +32,8 @@ describe("callbacks reconcile against a hostile listing", () => {
   it('skips ids -5, 0, 1.5 and "007" with a warning, resends the valid missing ones once each (7001 and "7001" are one), exit 1', async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
-    const a = await h.finishedAttempt(t, "a@example.com", { callbackUrl: lost });
-    const b = await h.finishedAttempt(t, "b@example.com", { callbackUrl: lost });
+    const a = await finishedAttempt("a@example.com", { callbackUrl: lost });
+    const b = await finishedAttempt("b@example.com", { callbackUrl: lost });
     listingAnswers([
       { testInvitationId: -5, testId: 1001, email: "minus@example.com" },
       { testInvitationId: 0, testId: 1001, email: "zero@example.com" },
@@ -71,11 +60,8 @@ describe("callbacks reconcile against a hostile listing", () => {
   it("attempts without a callback URL (bulk invitations) are counted apart, said once, and the run exits 0", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
-    const withUrl = await h.finishedAttempt(t, "with.url@example.com", { callbackUrl: lost });
-    const bulk = [
-      await h.finishedAttempt(t, "bulk1@example.com"),
-      await h.finishedAttempt(t, "bulk2@example.com"),
-    ];
+    const withUrl = await finishedAttempt("with.url@example.com", { callbackUrl: lost });
+    const bulk = [await finishedAttempt("bulk1@example.com"), await finishedAttempt("bulk2@example.com")];
     const log = tmp.file("empty.ndjson");
     writeFileSync(log, "");
     const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--json"]);
@@ -103,7 +89,10 @@ describe("callbacks reconcile against a hostile listing", () => {
       [fifo, "a FIFO"],
       [folder, "a folder"],
     ] as const) {
-      const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log]);
+      // A --log that could hang its open (a FIFO) is read by the built CLI, killed if it does.
+      const r = await runBuilt(["callbacks", "reconcile", "--from", since, "--log", log], {
+        timeoutMs: 20_000,
+      });
       expect(r.signal, r.stderr).toBeNull();
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--log ${log} is ${what}`);

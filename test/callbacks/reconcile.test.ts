@@ -5,22 +5,13 @@
  * nothing. Also `callbacks resend`, a bulk run, prints its JSON summary on stdout with --json and on exit 3.
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { beforeEach, describe, expect, it } from "vitest";
-import * as h from "../attempts/watch-helpers.js";
-import { expectNoStack, freePort, waitUntil } from "../attempts/watch-helpers.js";
-import { runCli, startBin, useTempDir, useTestEnv } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { expectNoStack, freePort, useWatchEnv, waitUntil } from "../attempts/watch-helpers.js";
 
 const PROCESS_PATH = "/v3/callbacks/process";
 
 // A sandbox and a folder for each test: the sandbox's attempts and callbacks, and the ledgers, must not leak into the next.
-const t = useTestEnv({ perTest: true });
-const tmp = useTempDir("assess-reconcile-", { perTest: true });
-let env: Record<string, string>;
-beforeEach(() => {
-  env = { ...t.env, ASSESS_CONFIG_DIR: tmp.file("config") };
-});
-
-const run = (args: string[]) => runCli(args, { env });
+const { t, tmp, run, start, finishedAttempt } = useWatchEnv("assess-reconcile-");
 const processCalls = () => t.sandbox.requests.filter((r) => r.path === PROCESS_PATH);
 const processedIds = (from: number) =>
   processCalls()
@@ -41,16 +32,16 @@ describe("callbacks reconcile", () => {
   it("resends exactly the attempts whose final notification the log misses; a rerun and a complete log send nothing", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const log = tmp.file("callbacks.ndjson");
-    const listen = startBin(["callbacks", "listen", "--port", "0", "--log", log], { env });
+    const listen = start(["callbacks", "listen", "--port", "0", "--log", log]);
     const lost = `http://127.0.0.1:${await freePort()}/hooks`;
     let heard: number[] = [];
     let missed: number[] = [];
     try {
       const [, url] = await listen.waitFor("stderr", /Callback URL to use: (\S+)/);
       for (let i = 0; i < 3; i++)
-        heard.push(await h.finishedAttempt(t, `heard${i}@example.com`, { callbackUrl: url }));
+        heard.push(await finishedAttempt(`heard${i}@example.com`, { callbackUrl: url }));
       for (let i = 0; i < 2; i++)
-        missed.push(await h.finishedAttempt(t, `missed${i}@example.com`, { callbackUrl: lost }));
+        missed.push(await finishedAttempt(`missed${i}@example.com`, { callbackUrl: lost }));
       // Each heard attempt: its "In Progress" and its final notification.
       await waitUntil(
         () => listen.stdout().split("\n").filter(Boolean).length >= 6,
@@ -117,7 +108,7 @@ describe("callbacks reconcile", () => {
 
   it("an In Progress notification alone is not a received result; a bad log is exit 2 before any call", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
-    const id = await h.finishedAttempt(t, "progress@example.com");
+    const id = await finishedAttempt("progress@example.com");
     const log = tmp.file("progress.ndjson");
     appendFileSync(log, `${JSON.stringify({ TestInvitationId: id, Status: "In Progress" })}\n`);
     const r = await run(["callbacks", "reconcile", "--from", since, "--log", log, "--dry-run"]);
@@ -159,19 +150,17 @@ describe("callbacks reconcile", () => {
   });
 
   it("callbacks resend, a bulk run, prints its JSON summary on stdout with --json and whenever it exits 3 (CLI.md)", async () => {
-    const id = await h.finishedAttempt(t, "resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
+    const id = await finishedAttempt("resend@example.com", { callbackUrl: "http://127.0.0.1:9/x" });
     const plain = await run(["callbacks", "resend", String(id), "999999999"]);
     expect(plain.code, plain.stderr).toBe(3);
     expect(plain.stderr).toContain("999999999");
     expect(JSON.parse(plain.stdout)).toMatchObject({ rows: 2, failed: 1, chunks: { total: 1 } });
     // A run that ends well prints none without --json.
-    const again = await runCli(["callbacks", "resend", String(id)], {
-      env: { ...env, ASSESS_CONFIG_DIR: tmp.file("again") },
-    });
+    const again = await run(["callbacks", "resend", String(id)], { ASSESS_CONFIG_DIR: tmp.file("again") });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe("");
-    const json = await runCli(["callbacks", "resend", String(id), "999999999", "--json"], {
-      env: { ...env, ASSESS_CONFIG_DIR: tmp.file("other") },
+    const json = await run(["callbacks", "resend", String(id), "999999999", "--json"], {
+      ASSESS_CONFIG_DIR: tmp.file("other"),
     });
     expect(json.code, json.stderr).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ rows: 2, failed: 1 });
