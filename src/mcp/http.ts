@@ -5,9 +5,9 @@
  *   the Origin header (a browser's page must be of a loopback origin): 404, 403, 403;
  * - a bearer token of `assess mcp token create` (tokens.ts), read again each time: 401 with WWW-Authenticate;
  * - a body of at most 4 MiB (413), a session of that same token (404), room for a new session (503; a
- *   token's own least recently used session is closed when it has MAX_SESSIONS_PER_TOKEN).
+ *   token's own least recently used session is closed when it has maxSessionsPerToken).
  * A session's server is built with its token's write groups and its profile's client; its actor is the
- * token's name. Sessions unused for IDLE_MS are closed.
+ * token's name. Sessions unused for idleMs are closed, swept before each request and every minute.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -31,12 +31,27 @@ import { findToken, readTokens, type StoredToken } from "./tokens.js";
 type Options = { allowWrites?: boolean | string; lockdown?: boolean; port: number; host?: string };
 
 const PATH = "/mcp";
-/** Sessions open at once: each holds a server and, for its profile, a client. */
-const MAX_SESSIONS = 100;
-/** Sessions of one token at once: past it, its least recently used is closed, so no token takes them all. */
-export const MAX_SESSIONS_PER_TOKEN = 10;
-/** A session unused this long is closed (its client initializes again). */
-const IDLE_MS = 30 * 60 * 1000;
+
+/** How many sessions the server holds and for how long, by its clock; tests give smaller ones and a clock. */
+export interface Limits {
+  /** Sessions open at once: each holds a server and, for its profile, a client. */
+  maxSessions: number;
+  /** Sessions of one token at once: past it, its least recently used is closed, so no token takes them all. */
+  maxSessionsPerToken: number;
+  /**
+   * A session unused this long is closed (its client initializes again). One serving a request (a POST still
+   * unanswered) is in use; a stream of notifications (GET) alone is not.
+   */
+  idleMs: number;
+  now: () => number;
+}
+
+export const LIMITS: Limits = {
+  maxSessions: 100,
+  maxSessionsPerToken: 10,
+  idleMs: 30 * 60 * 1000,
+  now: Date.now,
+};
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 interface Session {
@@ -47,10 +62,13 @@ interface Session {
    * name, made after a revoke with other write groups or another profile).
    */
   token: string;
+  /** When its last request came or was answered. */
   lastUsed: number;
+  /** Its requests (but GET streams) not yet answered: the idle sweep leaves it open while any is. */
+  serving: number;
 }
 
-export async function serveHttp(ctx: Context, o: Options): Promise<number> {
+export async function serveHttp(ctx: Context, o: Options, limits: Limits = LIMITS): Promise<number> {
   if (ctx.dryRun) {
     throw new UsageError(
       "assess mcp does not take --dry-run",
@@ -79,6 +97,17 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
       contexts.set(profile, made);
     }
     return made;
+  };
+
+  /** Closes the sessions unused for idleMs and serving no request. */
+  const expireIdle = () => {
+    const now = limits.now();
+    for (const [id, session] of sessions) {
+      if (session.serving === 0 && now - session.lastUsed > limits.idleMs) {
+        sessions.delete(id);
+        session.server.close().catch(() => {});
+      }
+    }
   };
 
   let port = o.port;
@@ -122,13 +151,21 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
         return refuse(res, 400, "The body is not JSON", -32700);
       }
     }
+    expireIdle();
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string") {
       const session = sessions.get(id);
       // Another token's session is as unknown as one that expired: the client initializes again.
       if (!session || session.token !== token.hash)
         return refuse(res, 404, "No such session: initialize again");
-      session.lastUsed = Date.now();
+      session.lastUsed = limits.now();
+      if (req.method !== "GET") {
+        session.serving++;
+        res.once("close", () => {
+          session.serving--;
+          session.lastUsed = limits.now();
+        });
+      }
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
@@ -139,17 +176,17 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
       );
     }
     const own = [...sessions].filter(([, session]) => session.token === token.hash);
-    if (own.length >= MAX_SESSIONS_PER_TOKEN) {
+    if (own.length >= limits.maxSessionsPerToken) {
       const [id, oldest] = own.reduce((a, b) => (b[1].lastUsed < a[1].lastUsed ? b : a));
       sessions.delete(id);
       await oldest.server.close().catch(() => {});
     }
-    if (sessions.size >= MAX_SESSIONS) {
+    if (sessions.size >= limits.maxSessions) {
       res.setHeader("Retry-After", "60");
       return refuse(
         res,
         503,
-        `${MAX_SESSIONS} sessions are open, the most this server holds: try again later`,
+        `${limits.maxSessions} sessions are open, the most this server holds: try again later`,
       );
     }
     await open(token, req, res, body);
@@ -167,7 +204,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, token: token.hash, lastUsed: Date.now() });
+        sessions.set(id, { transport, server, token: token.hash, lastUsed: limits.now(), serving: 0 });
       },
     });
     transport.onclose = () => {
@@ -196,15 +233,7 @@ export async function serveHttp(ctx: Context, o: Options): Promise<number> {
     http.listen(o.port, host, () => resolve());
   });
   port = (http.address() as AddressInfo).port;
-  const expire = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastUsed > IDLE_MS) {
-        sessions.delete(id);
-        session.server.close().catch(() => {});
-      }
-    }
-  }, 60_000);
+  const expire = setInterval(expireIdle, 60_000);
   expire.unref();
 
   const shown = host.includes(":") ? `[${host}]` : host;

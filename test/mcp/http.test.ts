@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { MAX_SESSIONS_PER_TOKEN } from "../../src/mcp/http.js";
+import { LIMITS } from "../../src/mcp/http.js";
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { capture, runCli } from "../helpers/cli.js";
 import { callTool as call } from "./helpers.js";
@@ -306,7 +306,7 @@ describe("assess mcp --http", () => {
     expect(reached.status).toBe(404);
   });
 
-  it(`one token cannot take every session: past ${MAX_SESSIONS_PER_TOKEN}, its least recently used is closed`, async () => {
+  it(`one token cannot take every session: past ${LIMITS.maxSessionsPerToken}, its least recently used is closed`, async () => {
     const auth = { Authorization: `Bearer ${tokens.other}` };
     const first = await post(auth);
     expect(first.status).toBe(200);

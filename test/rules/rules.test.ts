@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { evaluate } from "../../src/core/rules/evaluate.js";
-import { parseRules } from "../../src/core/rules/model.js";
+import { parseRules } from "../../src/core/rules/read.js";
 import { appendShortlistRow } from "../../src/core/rules/shortlist.js";
 import { expectNoStack, finishedAttempt, startReceiver } from "../attempts/watch-helpers.js";
 import { leftAttempt, useTempDir, useTestEnv } from "../helpers/cli.js";

@@ -12,7 +12,7 @@ import type { InviteBody, Report, TestAttempt } from "../../api/schemas.js";
 import type { Context } from "../../context.js";
 import { type Destination, Forwarder } from "../../core/forward.js";
 import { actionKey, actionOf, evaluate, idempotencyKey } from "../../core/rules/evaluate.js";
-import { type Action, describeAction, type Rule, type Rules } from "../../core/rules/model.js";
+import { type Action, describeAction, type Rule, type Rules } from "../../core/rules/rule.js";
 import { appendShortlistRow } from "../../core/rules/shortlist.js";
 import type { Signer } from "../../core/signing.js";
 import { scoreOf } from "../../core/stats.js";

@@ -5,13 +5,9 @@
  */
 import type { Context } from "../../context.js";
 import { missingTests } from "../../core/rules/evaluate.js";
-import {
-  describeAction,
-  describeCondition,
-  type Rule,
-  readRules,
-  rulesError,
-} from "../../core/rules/model.js";
+import { rulesError } from "../../core/rules/problems.js";
+import { readRules } from "../../core/rules/read.js";
+import { describeAction, describeCondition, type Rule } from "../../core/rules/rule.js";
 import { AuthError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
 import { arg } from "../shared/flags.js";

@@ -9,7 +9,8 @@ import { field } from "../../fields.js";
 import { attemptTestId } from "../finished-attempts.js";
 import type { Notices } from "../notices.js";
 import { scoreOf } from "../stats.js";
-import { type Action, type Bounds, type Rule, type RuleProblem, statusKey, testsNamed } from "./model.js";
+import type { RuleProblem } from "./problems.js";
+import { type Action, type Bounds, type Rule, statusKey, testsNamed } from "./rule.js";
 
 /** The rules that apply to an attempt of `testId` (those of any test included). */
 export function rulesOfTest(rules: readonly Rule[], testId: number | undefined): Rule[] {
