@@ -166,18 +166,18 @@ export class Api {
       (typeof verdict === "string" && verdict.trim().toLowerCase() === "false")
     );
     if (accepted && this.onInvited) {
-      const keep = { timeZoneId: settings.timezoneId, ProctoringMode: settings.proctoringMode };
+      const keep = kept({ timeZoneId: settings.timezoneId, ProctoringMode: settings.proctoringMode });
+      // The candidates as sent: the body read back whole (one parse, not one per candidate).
+      const sent = (JSON.parse(json.toString()) as { candidates: s.BulkCandidate[] }).candidates;
       this.told(
-        candidates.map((item) => {
-          const { email, name } = JSON.parse(
-            Buffer.from(
-              item.bytes.buffer,
-              item.bytes.byteOffset + item.start,
-              item.end - item.start,
-            ).toString(),
-          ) as s.BulkCandidate;
-          return { how: "bulk", testId, email, name, end: settings.endDateTime, keep: kept(keep) };
-        }),
+        sent.map(({ email, name }) => ({
+          how: "bulk",
+          testId,
+          email,
+          name,
+          end: settings.endDateTime,
+          keep,
+        })),
       );
     }
     return accepted;

@@ -136,6 +136,8 @@ export class InvitationBook {
   record(sent: readonly SentInvitation[], now = new Date()): void {
     const at = now.toISOString();
     const lines: string[] = [];
+    // A bulk chunk's candidates share their settings: written out once.
+    const keepText = new Map<Fields, string>();
     for (const invitation of sent) {
       let { testId, email, name } = invitation;
       if ((testId === undefined || email === undefined) && invitation.previous !== undefined) {
@@ -154,7 +156,11 @@ export class InvitationBook {
       if (end !== undefined) line += `,"end":${json(end)}`;
       line += `,"at":"${at}","how":${json(how)}`;
       if (previous !== undefined) line += `,"previous":${json(previous)}`;
-      if (keep !== undefined) line += `,"keep":${json(keep)}`;
+      if (keep !== undefined) {
+        let text = keepText.get(keep);
+        if (text === undefined) keepText.set(keep, (text = json(keep)));
+        line += `,"keep":${text}`;
+      }
       lines.push(`${line}}`);
     }
     if (lines.length === 0) return;
