@@ -192,14 +192,20 @@ export class Api {
       throw new ApiError(res.status, ["The service did not answer with a PDF"]);
     return res.data;
   }
-  /** At most 30 days per call; callers split longer spans. */
+  /**
+   * At most 30 days per call; callers split longer spans. `signal` stops the read at once (Ctrl-C, or a bulk
+   * file refused while its look-up of who finished is in flight).
+   */
   async listAttempts(
     startDateTime: string,
     endDateTime: string,
     state = "completed",
+    signal?: AbortSignal,
   ): Promise<s.TestAttempt[]> {
     const body = { StartDateTime: startDateTime, EndDateTime: endDateTime };
-    return OPERATIONS.listAttempts.read(await this.send("listAttempts", [], { query: { state }, body }));
+    return OPERATIONS.listAttempts.read(
+      await this.send("listAttempts", [], { query: { state }, body, signal }),
+    );
   }
   /** A 401 that names ids refuses those ids, not the key: they come back as `invalid`, nothing queued. */
   async processCallbacks(
@@ -255,7 +261,7 @@ export class Api {
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
-    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
+    extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "signal"> = {},
     count?: number,
   ): Promise<Answer> {
     const record: OperationRecord = OPERATIONS[operation];

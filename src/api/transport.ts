@@ -1,6 +1,14 @@
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../errors.js";
+import {
+  ApiError,
+  AuthError,
+  CliError,
+  DryRunStop,
+  InterruptedError,
+  NetworkError,
+  UncertainError,
+} from "../errors.js";
 import { field, isRecord } from "../fields.js";
 import { formatBytes } from "../files.js";
 import { redactKey, showAs, withHiddenKey } from "../redact.js";
@@ -146,10 +154,12 @@ export class Transport {
     const thisRequest = {};
     for (let attempt = 0; ; attempt++) {
       const pause = this.pauseUntil - Date.now();
-      if (pause > 0) await sleep(pause);
+      if (pause > 0) await pauseFor(pause, opts.signal);
       const sentAt = Date.now();
       const outcome = await this.once(opts, url, headers, payload);
       if ("response" in outcome && outcome.response.status < 300) return outcome.response;
+      // Stopped by its signal: a read is not tried again (a write goes on to say it may have been processed).
+      if (idempotent && opts.signal?.aborted) throw new InterruptedError();
       const last = attempt >= this.options.retries || opts.download?.canRestart?.() === false;
       let failure: string;
       let cause: string;
@@ -198,7 +208,7 @@ export class Transport {
       this.retriesByCause.set(cause, told);
       if (told.teller === thisRequest) this.options.warn(`${failure}; retrying in ${shown} (${next})`);
       else told.untold++;
-      await sleep(wait);
+      await pauseFor(wait, opts.signal);
     }
   }
 
@@ -358,6 +368,15 @@ export class Transport {
       if (text !== undefined) headers[name.toLowerCase()] = this.hide(text, text);
     }
     return headers;
+  }
+}
+
+/** Waits `ms` before the next attempt; `signal` ends the wait, and the request, at once. */
+async function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    throw new InterruptedError();
   }
 }
 

@@ -12,7 +12,8 @@
  * The file is private (0600, opened with O_NOFOLLOW, in a folder only its owner can write: config/private.ts);
  * it is opened before the write is sent, so a file that cannot be kept (a link in its place) stops the write
  * with nothing sent. At MAX_AUDIT_BYTES it becomes `audit.log.1` (the one previous file kept) before the next
- * line.
+ * line. Processes share it: a line is written, and the log rotated, under `audit.log.lock` (config/private.ts's
+ * takeLock), and a line whose file was rotated away since it was opened goes to the log as it is then.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
@@ -32,7 +33,7 @@ import { join } from "node:path";
 import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import { NOFOLLOW } from "../new-file.js";
 import { boundedLines } from "../parse/lines.js";
-import { ensurePrivateDir, openForAppend } from "./private.js";
+import { ensurePrivateDir, openForAppend, whileLocked } from "./private.js";
 import { isCi } from "./resolve.js";
 
 export const AUDIT_FILE = "audit.log";
@@ -145,6 +146,8 @@ export class AuditLog {
   constructor(
     readonly dir: string,
     private readonly identity: AuditIdentity,
+    /** The size at which it is rotated (a test's is small). */
+    private readonly maxBytes = MAX_AUDIT_BYTES,
   ) {
     this.path = join(dir, AUDIT_FILE);
   }
@@ -163,7 +166,10 @@ export class AuditLog {
    */
   open(write: AuditedWrite, warn: (line: string) => void): { done(error?: unknown): void } {
     const who = acting.getStore() ?? this.who;
-    const { fd, torn } = this.openFile();
+    let fd = this.kept(() => {
+      this.rotate();
+      return this.openFile();
+    });
     const { profile, assistant } = this.who;
     return {
       done: (error?: unknown) => {
@@ -177,35 +183,33 @@ export class AuditLog {
           ...(error === undefined ? { outcome: "ok" } : outcomeOf(error)),
         };
         try {
-          // A line cut short by a crash is left on its own: this one starts on a line of its own.
-          writeSync(fd, `${torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
+          // Under the lock a rotation takes: the file is the log's (not one renamed away since the open, which
+          // a second rotation would remove), and no other line is being written.
+          this.locked(() => {
+            if (!isAt(fd, this.path)) {
+              closeSync(fd);
+              fd = -1;
+              fd = this.openFile();
+            }
+            // A line cut short by a crash is left on its own: this one starts on a line of its own.
+            const size = fstatSync(fd).size;
+            const torn = size > 0 && lastByte(fd, size) !== 10;
+            writeAll(fd, `${torn ? "\n" : ""}${JSON.stringify(entry)}\n`);
+          });
         } catch (failure) {
           warn(`Could not add to the audit log ${this.path}: ${(failure as Error).message}`);
         } finally {
-          closeSync(fd);
+          if (fd >= 0) closeSync(fd);
         }
       },
     };
   }
 
-  /** The log opened for appending, and whether its last line lacks its newline. */
-  private openFile(): { fd: number; torn: boolean } {
+  /** `work`'s failures to keep the log as the usage error that stops the write. */
+  private kept<T>(work: () => T): T {
     try {
       ensurePrivateDir(this.dir, this.dir, "the config folder");
-      this.rotate();
-      const fd = openForAppend(this.path);
-      try {
-        const info = fstatSync(fd);
-        if (!info.isFile()) throw new Error("it is not a file");
-        const uid = process.getuid?.();
-        if (uid !== undefined && info.uid !== uid)
-          throw new Error(`it belongs to another user (uid ${info.uid})`);
-        if (process.platform !== "win32" && (info.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
-        return { fd, torn: info.size > 0 && lastByte(this.path, info.size) !== 10 };
-      } catch (error) {
-        closeSync(fd);
-        throw error;
-      }
+      return work();
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
@@ -217,28 +221,80 @@ export class AuditLog {
     }
   }
 
-  /** At MAX_AUDIT_BYTES the log becomes audit.log.1, replacing the older one. */
+  /** The log opened for appending (and reading its last byte), checked to be a private file of this user. */
+  private openFile(): number {
+    const fd = openForAppend(this.path, true);
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) throw new Error("it is not a file");
+      const uid = process.getuid?.();
+      if (uid !== undefined && info.uid !== uid)
+        throw new Error(`it belongs to another user (uid ${info.uid})`);
+      if (process.platform !== "win32" && (info.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      return fd;
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  /**
+   * At `maxBytes` the log becomes audit.log.1, replacing the older one. Under the lock, and looked at again
+   * there: of writers that found it full at once, one renames it, the others find the new log (a second rename
+   * would put the new log in the full one's place, or fail with nothing left to rename).
+   */
   private rotate(): void {
+    if (!this.full()) return;
+    this.locked(() => {
+      if (this.full()) renameSync(this.path, `${this.path}.1`);
+    });
+  }
+
+  private full(): boolean {
     let info: ReturnType<typeof lstatSync>;
     try {
       info = lstatSync(this.path);
     } catch {
-      return;
+      return false;
     }
     if (info.isSymbolicLink()) throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
-    if (info.isFile() && info.size >= MAX_AUDIT_BYTES) renameSync(this.path, `${this.path}.1`);
+    return info.isFile() && info.size >= this.maxBytes;
+  }
+
+  /** One writer at a time, across processes: a line is written, or the log rotated. */
+  private locked<T>(work: () => T): T {
+    return whileLocked(
+      `${this.path}.lock`,
+      {
+        busy: () => new Error(`${this.path}.lock is held by another process for too long`),
+        failed: (file, error) => new Error(`cannot make ${file}: ${(error as Error).message}`),
+      },
+      work,
+    );
   }
 }
 
-/** The byte at `size - 1` of the file at `path` (not followed if a link). */
-function lastByte(path: string, size: number): number | undefined {
-  const fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+/** Whether `fd` is the file at `path` (not one renamed away, nor a link). */
+function isAt(fd: number, path: string): boolean {
+  const open = fstatSync(fd);
   try {
-    const byte = Buffer.alloc(1);
-    return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
-  } finally {
-    closeSync(fd);
+    const there = lstatSync(path);
+    return there.ino === open.ino && there.dev === open.dev;
+  } catch {
+    return false;
   }
+}
+
+/** The byte at `size - 1` of the file `fd` (opened for reading). */
+function lastByte(fd: number, size: number): number | undefined {
+  const byte = Buffer.alloc(1);
+  return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+}
+
+/** Writes `text` whole: a short write goes on from where it stopped. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 export interface AuditQuery {

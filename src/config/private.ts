@@ -170,6 +170,34 @@ export function takeLock(lock: string, messages: LockMessages): () => void {
 }
 
 /**
+ * Runs `work` holding `lock` (see `takeLock`), for holds of milliseconds (an append, a rotation): while another
+ * process holds it, waits for it (up to ~10 s), then throws `busy()`.
+ */
+export function whileLocked<T>(
+  lock: string,
+  messages: Pick<LockMessages, "busy" | "failed">,
+  work: () => T,
+): T {
+  const busy = new Error("busy");
+  for (let tries = 0; ; tries++) {
+    let release: () => void;
+    try {
+      release = takeLock(lock, { held: () => busy, busy: () => busy, failed: messages.failed });
+    } catch (error) {
+      if (error !== busy) throw error;
+      if (tries >= 1000) throw messages.busy();
+      sleepSync(10);
+      continue;
+    }
+    try {
+      return work();
+    } finally {
+      release();
+    }
+  }
+}
+
+/**
  * Removes a takeover left by a process killed while it took over a lock (`dead` holds it). It is moved aside
  * first, in one step, and removed only when what was moved is still that dead process's: a live takeover made
  * meanwhile by another process is put back where it was (a link, which never replaces a file). False when it

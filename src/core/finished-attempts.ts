@@ -38,7 +38,7 @@ export async function* attemptWindows(
   const pages = mapOrdered(windows, concurrency, async (window) => {
     if (signal?.aborted) throw new InterruptedError();
     const { start, end } = inclusiveBounds(window);
-    const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state);
+    const page = await api.listAttempts(toServiceTime(start), toServiceTime(end), state, signal);
     onWindow?.(++done, windows.length);
     return { start, end, page };
   });

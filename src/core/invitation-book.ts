@@ -31,7 +31,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { Api, SentInvitation } from "../api/endpoints.js";
-import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../config/private.js";
+import { ensurePrivateDir, openForAppend, whileLocked, writePrivateFile } from "../config/private.js";
 import { configDir } from "../config/store.js";
 import { CliError } from "../errors.js";
 import { type Fields, isRecord } from "../fields.js";
@@ -362,28 +362,14 @@ export class InvitationBook {
   /** One writer at a time: a compaction must not drop a record another process appends meanwhile. */
   private locked<T>(work: () => T): T {
     ensurePrivateDir(this.root, join(this.path, ".."), "the invitation book");
-    const busy = new Error("busy");
-    for (let tries = 0; ; tries++) {
-      let release: () => void;
-      try {
-        release = takeLock(`${this.path}.lock`, {
-          held: () => busy,
-          busy: () => busy,
-          failed: (file, error) => bookError("lock", file, error),
-        });
-      } catch (error) {
-        // Another process's append takes milliseconds: wait for it (up to ~10 s).
-        if (error !== busy || tries >= 1000)
-          throw error === busy ? bookError("lock", this.path, error) : error;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-        continue;
-      }
-      try {
-        return work();
-      } finally {
-        release();
-      }
-    }
+    return whileLocked(
+      `${this.path}.lock`,
+      {
+        busy: () => bookError("lock", this.path, new Error("busy")),
+        failed: (file, error) => bookError("lock", file, error),
+      },
+      work,
+    );
   }
 }
 

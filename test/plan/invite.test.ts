@@ -195,29 +195,37 @@ describe("invite bulk and finished candidates", () => {
     expect(b.sent()).toEqual([]);
   });
 
-  it("a large file's look-up of who finished runs while the file is checked: refused, it has cost that read and written nothing", async () => {
+  it("a large file's look-up of who finished runs while the file is checked: refused, it stops that read at once and has written nothing", async () => {
     // 50,000 rows (the look-up starts once 10,000 are checked, all valid), the last one invalid.
     const rows = Array.from({ length: 50_000 }, (_, i) => `overlap${i}@plan.example,Overlap Candidate ${i}`);
     const file = join(b.dir, "large.csv");
     writeFileSync(file, `email,name\n${rows.join("\n")}\nnot-an-email,Bad\n`);
-    // The listing answers late: the file is refused while it is in flight.
+    // The service holds the listing 30 s: the file is refused while it is in flight.
     b.sandbox.faults.add({
       method: "POST",
       path: "/v3/candidates/testattempts",
       kind: "latency",
-      delayMs: 1000,
-      times: 10,
+      delayMs: 30_000,
+      times: Number.POSITIVE_INFINITY,
     });
     b.sent();
     const ran = await b.run(["invite", "bulk", file, "--test", "1001"]);
+    // What the sandbox has answered when the run is over (0: not yet, still held).
+    const sent = b.sent();
+    const listings = sent.filter((r) => r.path === "/v3/candidates/testattempts");
+    const answered = listings.map((r) => r.status);
     b.sandbox.faults.clear();
     expect(ran.code, ran.stderr).toBe(2);
     expect(ran.stderr).toContain("large.csv:50002");
-    const sent = b.sent();
     // Checked one after the other, the file would be refused before the listing was read.
-    expect(sent.filter((r) => r.path === "/v3/candidates/testattempts").length).toBeGreaterThan(0);
+    expect(listings.length).toBeGreaterThan(0);
+    // The refusal stopped the listing: the run did not wait the 30 s for its answer (it did: [200, 200, …]).
+    expect(
+      answered.every((status) => status === 0),
+      String(answered),
+    ).toBe(true);
     expect(writes(sent)).toEqual([]);
-  });
+  }, 60_000);
 
   it("a listing the service refuses leaves the run without the check, said in a warning; --lookback 0 reads nothing", async () => {
     const file = join(b.dir, "refused.csv");
