@@ -157,8 +157,8 @@ export class InvitationBook {
       line += `,"at":"${at}","how":${json(how)}`;
       if (previous !== undefined) line += `,"previous":${json(previous)}`;
       if (keep !== undefined) {
-        let text = keepText.get(keep);
-        if (text === undefined) keepText.set(keep, (text = json(keep)));
+        const text = keepText.get(keep) ?? json(keep);
+        keepText.set(keep, text);
         line += `,"keep":${text}`;
       }
       lines.push(`${line}}`);

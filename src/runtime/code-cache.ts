@@ -125,8 +125,7 @@ function writeStale(): void {
     for (const other of readdirSync(dir)) {
       const path = join(dir, other);
       const [name, , owner] = other.replace(/^\./, "").split(".");
-      const unused =
-        owner !== id || (!hashedHere.has(name!) && !existsSync(join(dist, `${name}.cjs`)));
+      const unused = owner !== id || (!hashedHere.has(name!) && !existsSync(join(dist, `${name}.cjs`)));
       const written = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
       if ((other.endsWith(".tmp") || unused) && written < Date.now() - DAY_MS) rmSync(path, { force: true });
     }
