@@ -120,8 +120,12 @@ function findList(data: unknown, keys: string[]): { items: unknown[]; meta: Page
     if (next === undefined) {
       const arrays = Object.values(record).filter(Array.isArray);
       if (arrays.length === 1) return { items: arrays[0]!, meta };
-      // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list.
-      return under.some((key) => record[key] === null) ? { items: [], meta } : undefined;
+      // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list. So is one a serializer left out
+      // (`{}`, `{"count": 0}`, `{"totalCount": 0, "hasNextPage": false}`): the answer says there are none.
+      const none = arrays.length === 0 && (meta.totalCount === 0 || meta.count === 0);
+      return none || Object.keys(record).length === 0 || under.some((key) => record[key] === null)
+        ? { items: [], meta }
+        : undefined;
     }
     current = next;
   }

@@ -1,0 +1,100 @@
+/**
+ * Answers an independent implementation of API.md may give where API.md leaves the detail open (an empty list
+ * left out, an empty body on success, a failure listed as a record, values read back in another spelling): the
+ * CLI and the SDK against a server on 127.0.0.1 that answers what each test says, and what they sent.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
+import { createClient } from "../../src/sdk/index.js";
+import { runCli, useTempDir } from "../helpers/cli.js";
+
+const tmp = useTempDir("assess-tolerance-");
+const servers: HostileServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+interface Reply {
+  status?: number;
+  contentType?: string;
+  body?: unknown;
+}
+interface Seen {
+  method: string;
+  url: string;
+  body: string;
+}
+
+/** A service that answers `reply(method, path, index)`; the requests it got, with their bodies, in `seen`. */
+async function serve(reply: (method: string, path: string, index: number) => Reply) {
+  const seen: Seen[] = [];
+  const server = await startHostileServer(async ({ req, res, index }) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    seen.push({ method: req.method ?? "", url: req.url ?? "", body });
+    const {
+      status = 200,
+      contentType = "application/json",
+      body: answer,
+    } = reply(req.method ?? "", new URL(req.url ?? "/", "http://x").pathname, index);
+    const text = answer === undefined ? "" : typeof answer === "string" ? answer : JSON.stringify(answer);
+    res.writeHead(status, contentType ? { "content-type": contentType } : {}).end(text);
+  });
+  servers.push(server);
+  return { server, seen };
+}
+
+function env(server: HostileServer) {
+  return {
+    ASSESS_CONFIG_DIR: tmp.fresh(),
+    ASSESS_API_KEY: "tolerance-key-0000",
+    ASSESS_BASE_URL: server.url,
+    ASSESS_SKILLS_BASE_URL: server.url,
+    CI: "true",
+  };
+}
+
+const assess = (server: HostileServer, argv: string[]) => runCli(argv, { env: env(server) });
+const sdk = (server: HostileServer) =>
+  createClient({ apiKey: "tolerance-key-0000", baseUrl: server.url, env: env(server) });
+
+describe("an empty list the service leaves out of its answer", () => {
+  const EMPTY = [
+    { argv: ["tests", "list"], body: { count: 0 }, says: /No tests found/ },
+    { argv: ["links", "list", "--test", "1001"], body: {}, says: /has no links yet/ },
+    {
+      argv: ["attempts", "list", "--from", "7d", "--to", "now"],
+      body: { result: {}, errors: null },
+      says: /No attempts in that period/,
+    },
+    {
+      argv: ["employees", "list", "--all"],
+      body: { hasNextPage: false, totalCount: 0, pageNumber: 1 },
+      says: /No employees/,
+    },
+    { argv: ["employees", "certificates", "5"], body: { totalCount: 0 }, says: /has no certificates/ },
+  ];
+  for (const { argv, body, says } of EMPTY) {
+    it(`\`${argv.slice(0, 2).join(" ")}\` answered ${JSON.stringify(body)}: an empty list, exit 0`, async () => {
+      const { server } = await serve(() => ({ body }));
+      const r = await assess(server, argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).not.toMatch(/holds no list/);
+    });
+  }
+
+  it("the SDK reads them as empty lists too; an answer that says nothing of a list is still refused", async () => {
+    const { server } = await serve((_method, path) => ({
+      body: path === "/v3/tests" ? { count: 0 } : { status: "maintenance" },
+    }));
+    const client = sdk(server);
+    try {
+      expect((await client.tests.list()).items).toEqual([]);
+      await expect(client.testLinks.list(1001)).rejects.toThrow(/holds no list of test links/);
+    } finally {
+      await client.close();
+    }
+  });
+});
