@@ -212,7 +212,7 @@ export class Api {
         { body: { testinvitationIds: ids } },
         ids.length,
       );
-      const result = read(s.CallbacksResult, answer, "callbacks result");
+      const result = read(s.CallbacksResult, answer, "callbacks result", bulkAnswer(answer));
       const numbers = (list: unknown[] | null | undefined) =>
         (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
       return {
@@ -230,7 +230,7 @@ export class Api {
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     checkCount("upsertEmployees", items.length);
     const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) }, items.length);
-    return read(s.UpsertResult, answer, "upsert result");
+    return read(s.UpsertResult, answer, "upsert result", bulkAnswer(answer));
   }
 
   private target<O extends Operation>(operation: O, params: PathArgs<O>) {
@@ -428,6 +428,14 @@ function unreadWarning(record: OperationRecord, params: readonly number[], answe
     `The service accepted ${answer.method} ${answer.path} (HTTP ${answer.status}): it was done, but its answer could not be read (${problem}). ` +
     `Check ${check} before running it again.`
   );
+}
+
+/**
+ * A bulk write's answer; an empty one (204, or 200 with no body) names no item refused, as `{}` does: API.md 4.3,
+ * a 2xx means the ids are queued. (It is not "the answer was lost": one came.)
+ */
+function bulkAnswer(answer: Answer): unknown {
+  return answer.data === undefined && !answer.notJson ? {} : answer.data;
 }
 
 /** A bulk request's count of items, within its record's limit (each item was checked where its row was read). */

@@ -3,6 +3,7 @@
  * left out, an empty body on success, a failure listed as a record, values read back in another spelling): the
  * CLI and the SDK against a server on 127.0.0.1 that answers what each test says, and what they sent.
  */
+import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { createClient } from "../../src/sdk/index.js";
@@ -93,6 +94,45 @@ describe("an empty list the service leaves out of its answer", () => {
     try {
       expect((await client.tests.list()).items).toEqual([]);
       await expect(client.testLinks.list(1001)).rejects.toThrow(/holds no list of test links/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("a bulk write answered 2xx with an empty body", () => {
+  const ids = ["callbacks", "resend", "50123", "50124", "-o", "json"];
+  it("`callbacks resend` answered 204 No Content: the ids are queued (exit 0), and a rerun sends none again", async () => {
+    const { server, seen } = await serve(() => ({ status: 204, contentType: "" }));
+    const config = tmp.fresh();
+    const run = () => runCli(ids, { env: { ...env(server), ASSESS_CONFIG_DIR: config } });
+    const r = await run();
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sent: 2, uncertain: 0, chunks: { succeeded: 1 } });
+    expect(seen.map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual([
+      'POST /v3/callbacks/process {"testinvitationIds":[50123,50124]}',
+    ]);
+    const again = await run();
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyDone: 2, sent: 0 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("`employees upsert` answered 200 with no body: every row confirmed (exit 0), none uncertain", async () => {
+    const file = tmp.file("employees.csv");
+    writeFileSync(file, "email,firstName,lastName\nada@example.com,Ada,L\ngrace@example.com,Grace,H\n");
+    const { server, seen } = await serve(() => ({ status: 200, contentType: "text/plain", body: "" }));
+    const r = await assess(server, ["employees", "upsert", file, "-o", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sent: 2, uncertain: 0, failed: 0 });
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /employees/upsert"]);
+  });
+
+  it("the SDK's callbacks.process resolves such an answer with no id failed", async () => {
+    const { server } = await serve(() => ({ status: 200, body: "" }));
+    const client = sdk(server);
+    try {
+      expect(await client.callbacks.process([50123])).toEqual({ successful: [], failed: [], invalid: [] });
     } finally {
       await client.close();
     }
