@@ -213,13 +213,14 @@ export class Api {
         ids.length,
       );
       const result = read(s.CallbacksResult, answer, "callbacks result", bulkAnswer(answer));
-      const numbers = (list: unknown[] | null | undefined) =>
-        (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
-      return {
-        successful: numbers(result.testinvitationIds?.successful),
-        failed: numbers(result.testinvitationIds?.failed),
-        invalid: [],
-      };
+      const successful = idsOf(result.testinvitationIds?.successful);
+      const failed = idsOf(result.testinvitationIds?.failed);
+      // A failure that names no id it can be read as: no id the answer does not call queued is claimed so.
+      if (failed.unread) {
+        const queued = new Set(successful.ids);
+        failed.ids.push(...ids.filter((id) => !queued.has(id) && !failed.ids.includes(id)));
+      }
+      return { successful: successful.ids, failed: failed.ids, invalid: [] };
     } catch (error) {
       if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
         return { successful: [], failed: [], invalid: error.ids };
@@ -428,6 +429,26 @@ function unreadWarning(record: OperationRecord, params: readonly number[], answe
     `The service accepted ${answer.method} ${answer.path} (HTTP ${answer.status}): it was done, but its answer could not be read (${problem}). ` +
     `Check ${check} before running it again.`
   );
+}
+
+/**
+ * The ids of a list of callbacks process's answer: numbers, numeric texts, or records naming one
+ * (`{"testInvitationId": 5, "reason": "…"}`: API.md types the items of `failed` only as an Array); `unread`,
+ * whether an item named none.
+ */
+function idsOf(list: unknown): { ids: number[]; unread: boolean } {
+  const ids: number[] = [];
+  let unread = false;
+  for (const item of Array.isArray(list) ? list : []) {
+    const value = isRecord(item) ? (field(item, "testInvitationId") ?? field(item, "id")) : item;
+    const id =
+      typeof value === "number" || (typeof value === "string" && value.trim() !== "")
+        ? Number(value)
+        : Number.NaN;
+    if (Number.isFinite(id)) ids.push(id);
+    else unread = true;
+  }
+  return { ids, unread };
 }
 
 /**

@@ -138,3 +138,45 @@ describe("a bulk write answered 2xx with an empty body", () => {
     }
   });
 });
+
+describe("callbacks process: the ids it could not queue, listed as records", () => {
+  // API.md 4.3 types `failed` only as an Array: its items may be records naming the id and why.
+  const answer = {
+    result: {
+      testinvitationIds: {
+        successful: [{ testInvitationId: 50123 }],
+        failed: [{ testInvitationId: "50124", reason: "No callback URL registered" }],
+      },
+    },
+    errors: null,
+  };
+
+  it("`callbacks resend` reports the failed one (exit 3), not both as queued", async () => {
+    const { server } = await serve(() => ({ body: answer }));
+    const r = await assess(server, ["callbacks", "resend", "50123", "50124", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(3);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ sent: 2, failed: 1 });
+    expect(summary.failures).toEqual([expect.objectContaining({ label: "50124" })]);
+  });
+
+  it("the SDK names it failed; a failure it cannot read at all leaves no id claimed queued", async () => {
+    const unreadable = { result: { testinvitationIds: { successful: [50123], failed: [{ code: 7 }] } } };
+    const { server } = await serve((_m, _p, index) => ({ body: index === 0 ? answer : unreadable }));
+    const client = sdk(server);
+    try {
+      expect(await client.callbacks.process([50123, 50124])).toEqual({
+        successful: [50123],
+        failed: [50124],
+        invalid: [],
+      });
+      expect(await client.callbacks.process([50123, 50124])).toEqual({
+        successful: [50123],
+        failed: [50124],
+        invalid: [],
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
