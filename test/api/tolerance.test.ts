@@ -180,3 +180,42 @@ describe("callbacks process: the ids it could not queue, listed as records", () 
     }
   });
 });
+
+describe("links update writes back the values the service read out in its own spelling", () => {
+  const link = {
+    testLinkId: 3001,
+    testId: 1001,
+    testLinkName: "Campus",
+    testLinkStatus: "Active",
+    invitationType: "open",
+    isApiLink: "true",
+    proctoringSettings: { proctoringMode: "image" },
+    stakeholderEmails: ["lead@example.com", "hr@example.com"],
+    invitationSchedule: {
+      scheduleType: "validityindays",
+      scheduleDetails: { invitationValidityInDays: "7", timeZoneId: "1720", startDateTime: null },
+    },
+  };
+
+  it("isApiLink as text and the stakeholders as a list are sent as API.md types them: exit 0", async () => {
+    const { server, seen } = await serve(() => ({ body: link }));
+    const r = await assess(server, ["links", "update", "3001", "--test", "1001", "--validity-days", "14"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      "GET /v3/tests/1001/testlinks/3001",
+      "POST /v3/tests/1001/testlinks/3001",
+    ]);
+    expect(JSON.parse(seen[1]!.body)).toEqual({
+      testLinkName: "Campus",
+      invitationType: "open",
+      isApiLink: true,
+      proctoringSettings: { proctoringMode: "image" },
+      invitationSchedule: {
+        scheduleType: "validityindays",
+        scheduleDetails: { invitationValidityInDays: 14, timeZoneId: 1720 },
+      },
+      stakeholderEmails: "lead@example.com,hr@example.com",
+      testLinkStatus: "active",
+    });
+  });
+});
