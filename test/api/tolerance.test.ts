@@ -219,3 +219,37 @@ describe("links update writes back the values the service read out in its own sp
     });
   });
 });
+
+describe("tests settings set writes back the flags the service read out as words", () => {
+  it('flags answered Yes/No/true/"1" are sent back as the Integers of API.md 2.2', async () => {
+    const settings = {
+      testName: "Java",
+      typeOfTest: "1",
+      randomQuestions: "Yes",
+      copyPaste: "No",
+      candidateFeedback: "true",
+      showQuestionScore: false,
+      sectionEndPopup: "1",
+    };
+    const { server, seen } = await serve((method) => ({
+      status: method === "GET" ? 200 : 201,
+      body: settings,
+    }));
+    const r = await assess(server, ["tests", "settings", "set", "1001", "--random-answers", "yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      "GET /v3/tests/1001/settings",
+      "POST /v3/tests/1001/settings",
+    ]);
+    expect(JSON.parse(seen[1]!.body)).toEqual({
+      testName: "Java",
+      typeOfTest: 1,
+      randomQuestions: 1,
+      copyPaste: 0,
+      candidateFeedback: 1,
+      showQuestionScore: 0,
+      sectionEndPopup: 1,
+      randomAnswers: 1,
+    });
+  });
+});
