@@ -136,10 +136,12 @@ function readMeta(record: Fields, meta: PageMeta): void {
   for (const [name, aliases] of Object.entries(META_KEYS) as [keyof PageMeta, string[]][]) {
     for (const alias of aliases) {
       const value = field(record, alias);
-      // Counts too may come as numeric strings (`"totalCount": "45"`).
-      const count = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
-      if (name === "hasNextPage" ? typeof value === "boolean" : typeof count === "number") {
-        (meta as Fields)[name] = name === "hasNextPage" ? value : count;
+      // Counts may come as numeric strings (`"totalCount": "45"`), flags as words (`"hasNextPage": "true"`).
+      const text = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+      const count = text !== undefined && /^\d+$/.test(text) ? Number(text) : value;
+      const flag = text === "true" || text === "false" ? text === "true" : value;
+      if (name === "hasNextPage" ? typeof flag === "boolean" : typeof count === "number") {
+        (meta as Fields)[name] = name === "hasNextPage" ? flag : count;
         break;
       }
     }

@@ -253,3 +253,24 @@ describe("tests settings set writes back the flags the service read out as words
     });
   });
 });
+
+describe("paging told in text", () => {
+  it('employees list --all follows "hasNextPage":"true" past pages shorter than asked (a service that caps the size)', async () => {
+    const { server, seen } = await serve((_m, _p, index) => ({
+      body: {
+        items: [1, 2, 3].map((i) => ({ employeeId: index * 3 + i, email: `e${index * 3 + i}@example.com` })),
+        hasNextPage: index < 2 ? "true" : "False",
+        pageNumber: String(index + 1),
+      },
+    }));
+    const r = await assess(server, ["employees", "list", "--all", "--page-size", "5", "-o", "ndjson"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).employeeId),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(seen.map((s) => s.url)).toEqual([1, 2, 3].map((n) => `/employees?PageNumber=${n}&PageSize=5`));
+  });
+});
