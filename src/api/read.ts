@@ -31,8 +31,9 @@ export interface Page<T> {
 }
 
 /** Checks `answer` against `schema` leniently and returns it as it came. */
-export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data = answer.data): T {
+export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, given = answer.data): T {
   if (answer.notJson) throw notJsonError(answer, what);
+  const data = wrapped(schema, given) ?? given;
   addAliases(data, schema);
   const parsed = schema.safeParse(data);
   if (parsed.success) return data as T;
@@ -304,6 +305,27 @@ function addAliases(data: unknown, schema: z.ZodType | Schema): void {
       addAliases(data[key], fieldSchema);
     }
   }
+}
+
+/**
+ * The record inside a wrapper named for it (`{"test": {...}}`, `{"user": {...}}`, `{"tests": [{...}]}`): an answer
+ * holding none of the record's documented fields and, beside envelope keys, one key, whose value is a record (or
+ * a list of one) holding some. Undefined when `data` is no such wrapper.
+ */
+function wrapped(schema: z.ZodType | Schema, data: unknown): Fields | undefined {
+  const fields = Object.keys(bare(schema as Schema)._zod.def.shape ?? {});
+  if (fields.length === 0) return undefined;
+  const documented = (value: unknown): value is Fields =>
+    isRecord(value) && fields.some((name) => findKey(value, name) !== undefined);
+  const one = (value: unknown) =>
+    Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+  let inner: unknown;
+  if (Array.isArray(data)) inner = one(data);
+  else if (isRecord(data) && !documented(data)) {
+    const keys = Object.keys(data).filter((key) => !ENVELOPE_KEYS.has(key.toLowerCase()));
+    if (keys.length === 1) inner = one(data[keys[0]!]);
+  }
+  return documented(inner) ? inner : undefined;
 }
 
 /** Whether the issue at `path` lies in a field the schema lets be absent: then it is ignored. */

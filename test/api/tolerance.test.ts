@@ -274,3 +274,51 @@ describe("paging told in text", () => {
     expect(seen.map((s) => s.url)).toEqual([1, 2, 3].map((n) => `/employees?PageNumber=${n}&PageSize=5`));
   });
 });
+
+describe("one record answered inside a wrapper named for it", () => {
+  const WRAPPED = [
+    {
+      argv: ["tests", "get", "1001"],
+      body: { test: { testId: 1001, testName: "Java (intermediate)" } },
+      shows: /1001.*Java \(intermediate\)/,
+    },
+    {
+      argv: ["tests", "get", "1001"],
+      body: { tests: [{ testId: 1001, testName: "Java (intermediate)" }], errors: null },
+      shows: /1001.*Java \(intermediate\)/,
+    },
+    {
+      argv: ["reports", "get", "50123"],
+      body: { report: { testInvitationId: 50123, candidateName: "Ada", scorePercentage: 81.5 } },
+      shows: /50123.*Ada.*81\.5/,
+    },
+    {
+      argv: ["users", "create", "--email", "grace@example.com", "--name", "Grace"],
+      body: { user: { email: "grace@example.com", fullName: "Grace", businessunitId: 7 } },
+      shows: /grace@example\.com\tGrace\t7/,
+    },
+    {
+      argv: ["invite", "send", "--test", "1001", "--email", "ada@example.com", "--name", "Ada"],
+      body: { invitation: { testInvitationId: 50123, testUrl: "https://example.com/t/1" } },
+      shows: /50123\thttps:\/\/example\.com\/t\/1/,
+    },
+  ];
+  for (const { argv, body, shows } of WRAPPED) {
+    it(`\`${argv.slice(0, 2).join(" ")}\` answered ${JSON.stringify(body).slice(0, 40)}…: the record inside`, async () => {
+      const { server, seen } = await serve(() => ({ body }));
+      const r = await assess(server, argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(shows);
+      expect(r.stderr).not.toMatch(/could not be read|warning/);
+      expect(seen).toHaveLength(1);
+    });
+  }
+
+  it("a record of the documented fields is read as itself, whatever else it holds", async () => {
+    const body = { testId: 1001, testName: "Java", owner: { testId: 7, testName: "not this" } };
+    const { server } = await serve(() => ({ body }));
+    const r = await assess(server, ["tests", "get", "1001", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(body);
+  });
+});
