@@ -322,3 +322,19 @@ describe("one record answered inside a wrapper named for it", () => {
     expect(JSON.parse(r.stdout)).toEqual(body);
   });
 });
+
+describe("the attempt listing never sends a window that starts where it ends unasked", () => {
+  it("attempts list --from 30d --to now against a service that wants EndDateTime after StartDateTime: exit 0", async () => {
+    const { server, seen } = await serve((_m, _p, index) => {
+      const body = JSON.parse(seen[index]!.body) as { StartDateTime: string; EndDateTime: string };
+      if (body.EndDateTime <= body.StartDateTime)
+        return { status: 400, body: { result: null, errors: ["EndDateTime must be after StartDateTime"] } };
+      return { body: { result: { testAttempts: [] }, errors: null } };
+    });
+    const r = await assess(server, ["attempts", "list", "--from", "30d", "--to", "now"]);
+    expect(r.code, r.stderr).toBe(0);
+    const spans = seen.map((s) => JSON.parse(s.body) as { StartDateTime: string; EndDateTime: string });
+    expect(spans).toHaveLength(2);
+    for (const span of spans) expect(span.EndDateTime > span.StartDateTime).toBe(true);
+  });
+});
