@@ -15,7 +15,14 @@ import {
 } from "./operations/index.js";
 import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
 import * as s from "./schemas.js";
-import type { ApiName, ApiResponse, Download, RequestOptions, Transport } from "./transport.js";
+import {
+  type ApiName,
+  type ApiResponse,
+  type Download,
+  type RequestOptions,
+  readErrorBody,
+  type Transport,
+} from "./transport.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
@@ -111,7 +118,7 @@ export class Api {
     const checked =
       record.body === "empty" ? {} : typeof record.body === "object" ? record.body.parse(body) : body;
     const { book, ...rest } = extra;
-    const answer = await this.send(operation, params, { ...rest, body: checked });
+    const answer = await this.send(operation, params, { ...rest, body: checked }, undefined, true);
     let result: ResultOf<O>;
     try {
       result = record.read!(answer) as ResultOf<O>;
@@ -160,11 +167,7 @@ export class Api {
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.send("bulkInvite", [testId], { json }, candidates.length);
-    const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
-    const accepted = !(
-      verdict === false ||
-      (typeof verdict === "string" && verdict.trim().toLowerCase() === "false")
-    );
+    const accepted = !saysNo(data);
     if (accepted && this.onInvited) {
       const keep = { timeZoneId: settings.timezoneId, ProctoringMode: settings.proctoringMode };
       this.told(
@@ -251,19 +254,24 @@ export class Api {
    * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
    * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
    * whatever the operation: it may or may not have been processed. A write is recorded in the audit log with
-   * its outcome (`count`: a bulk request's items).
+   * its outcome (`count`: a bulk request's items); with `refuseNo`, a write answered with a no (`saysNo`) fails.
    */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
     extra: Pick<RequestOptions, "query" | "body" | "json" | "raw"> = {},
     count?: number,
+    refuseNo = false,
   ): Promise<Answer> {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const sent = async () =>
-      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    const sent = async () => {
+      const res = await this.transport.request({ ...target, ...extra, safe });
+      const answer = this.answer(record, target, extra, res);
+      if (refuseNo && !safe && saysNo(answer.data)) throw refusal(answer);
+      return answer;
+    };
     if (safe) return sent();
     const names = pathParameters(record.path);
     const ids = Object.fromEntries(names.map((name, at) => [name, (params as readonly number[])[at]!]));
@@ -335,6 +343,30 @@ export class Api {
     }
     return answer;
   }
+}
+
+/**
+ * A write's 2xx answer that says it was not done: `false` (bulk invite's documented answer is a Boolean), or a
+ * record whose `result`, `success` or `isSuccess` is false (`{"success": false, "message": "…"}`).
+ */
+function saysNo(data: unknown): boolean {
+  const verdict = isRecord(data)
+    ? (field(data, "result") ?? field(data, "success") ?? field(data, "isSuccess"))
+    : data;
+  return verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false");
+}
+
+/** A write the service said no to, with its messages (exit 1): not a success, whatever the status. */
+function refusal(answer: Answer): ApiError {
+  const said = isRecord(answer.data) ? readErrorBody(answer.status, answer.data).messages : [];
+  const reasons = said.filter((message) => !message.startsWith("The service answered HTTP"));
+  const shown = JSON.stringify(answer.data) ?? String(answer.data);
+  const what = `The service answered ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}: it did not do it`;
+  return new ApiError(answer.status, [...reasons, what], {
+    body: answer.data,
+    method: answer.method,
+    url: answer.path,
+  });
 }
 
 /** What an accepted invite, link invite or reattempt tells the book. */

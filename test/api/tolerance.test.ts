@@ -338,3 +338,37 @@ describe("the attempt listing never sends a window that starts where it ends una
     for (const span of spans) expect(span.EndDateTime > span.StartDateTime).toBe(true);
   });
 });
+
+describe("a write answered 2xx with an explicit no", () => {
+  const NO = [
+    { argv: ["invite", "cancel", "50123"], body: false, says: /answered false/ },
+    {
+      argv: ["gdpr", "mask", "--email", "ada@example.com", "--yes"],
+      body: { result: false, errors: ["No records for the given e-mail"] },
+      says: /No records for the given e-mail/,
+    },
+    {
+      argv: ["users", "activate", "--email", "grace@example.com"],
+      body: { success: false, message: "User not found" },
+      says: /User not found/,
+    },
+  ];
+  for (const { argv, body, says } of NO) {
+    it(`\`${argv.slice(0, 2).join(" ")}\` answered 200 ${JSON.stringify(body)}: not done, exit 1`, async () => {
+      const { server, seen } = await serve(() => ({ body }));
+      const r = await assess(server, argv);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).toMatch(/did not do it/);
+      expect(r.stderr).not.toMatch(/✓/);
+      expect(seen).toHaveLength(1);
+    });
+  }
+
+  it("`invite cancel` answered 200 true is done (exit 0)", async () => {
+    const { server } = await serve(() => ({ body: true }));
+    const r = await assess(server, ["invite", "cancel", "50123"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/✓ Invitation 50123 cancelled/);
+  });
+});
