@@ -1,6 +1,6 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import type { AuditedWrite, AuditLog } from "../config/audit.js";
-import { ApiError, UncertainError } from "../errors.js";
+import { ApiError, RefusedError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
 import { serviceId } from "../identity.js";
 import * as z from "../parse/zod.js";
@@ -214,6 +214,7 @@ export class Api {
         [],
         { body: { testinvitationIds: ids } },
         ids.length,
+        true,
       );
       const result = read(s.CallbacksResult, answer, "callbacks result", bulkAnswer(answer));
       const successful = idsOf(result.testinvitationIds?.successful);
@@ -233,7 +234,8 @@ export class Api {
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     checkCount("upsertEmployees", items.length);
-    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) }, items.length);
+    const json = jsonArray(items);
+    const answer = await this.send("upsertEmployees", [], { json }, items.length, true);
     return read(s.UpsertResult, answer, "upsert result", bulkAnswer(answer));
   }
 
@@ -357,12 +359,12 @@ function saysNo(data: unknown): boolean {
 }
 
 /** A write the service said no to, with its messages (exit 1): not a success, whatever the status. */
-function refusal(answer: Answer): ApiError {
+function refusal(answer: Answer): RefusedError {
   const said = isRecord(answer.data) ? readErrorBody(answer.status, answer.data).messages : [];
   const reasons = said.filter((message) => !message.startsWith("The service answered HTTP"));
   const shown = JSON.stringify(answer.data) ?? String(answer.data);
   const what = `The service answered ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}: it did not do it`;
-  return new ApiError(answer.status, [...reasons, what], {
+  return new RefusedError(answer.status, [...reasons, what], {
     body: answer.data,
     method: answer.method,
     url: answer.path,

@@ -372,3 +372,32 @@ describe("a write answered 2xx with an explicit no", () => {
     expect(r.stderr).toMatch(/✓ Invitation 50123 cancelled/);
   });
 });
+
+describe("a bulk write answered 2xx with an explicit no", () => {
+  it('`employees upsert` answered {"success":false,…}: its rows refused (exit 3), sent again by a rerun', async () => {
+    const file = tmp.file("refused.csv");
+    writeFileSync(file, "email,firstName\nada@example.com,Ada\n");
+    const body = { success: false, errors: ["The payload could not be processed"] };
+    const { server } = await serve(() => ({ body }));
+    const config = tmp.fresh();
+    const run = () =>
+      runCli(["employees", "upsert", file, "-o", "json"], {
+        env: { ...env(server), ASSESS_CONFIG_DIR: config },
+      });
+    const r = await run();
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, failed: 1, uncertain: 0, chunks: { failed: 1 } });
+    expect(r.stderr).toMatch(/The payload could not be processed/);
+    // Refused, not of unknown outcome: a rerun sends the row again.
+    expect(JSON.parse((await run()).stdout)).toMatchObject({ sent: 1, alreadyDone: 0, failed: 1 });
+  });
+
+  it('`callbacks resend` answered {"result":false,…}: its ids refused (exit 3), none said queued', async () => {
+    const body = { result: false, errors: ["Callbacks are disabled for this account"] };
+    const { server } = await serve(() => ({ body }));
+    const r = await assess(server, ["callbacks", "resend", "50123", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, failed: 1, uncertain: 0, chunks: { failed: 1 } });
+    expect(r.stderr).toMatch(/Callbacks are disabled for this account/);
+  });
+});
