@@ -191,9 +191,21 @@ export class Api {
       ...this.target("getReportPdf", [testInvitationId]),
       download,
     });
-    if (typeof res.data !== "number")
-      throw new ApiError(res.status, ["The service did not answer with a PDF"]);
-    return res.data;
+    if (typeof res.data === "number") return res.data;
+    // JSON instead: the PDF in base64 ("JVBERi" is "%PDF"), in any field, is the PDF; a link is named.
+    const texts = isRecord(res.data) ? Object.values(res.data) : [res.data];
+    const base64 = texts.find((value) => typeof value === "string" && /^JVBERi[\w+/=\s]*$/.test(value));
+    if (typeof base64 === "string") {
+      const bytes = Buffer.from(base64, "base64");
+      await download.begin()(bytes);
+      return bytes.length;
+    }
+    const link = texts.find((value) => typeof value === "string" && /^https?:\/\//i.test(value));
+    throw new ApiError(res.status, [
+      link === undefined
+        ? "The service did not answer with a PDF"
+        : `The service answered with a link to the PDF, not the PDF: ${String(link)}`,
+    ]);
   }
   /** At most 30 days per call; callers split longer spans. */
   async listAttempts(

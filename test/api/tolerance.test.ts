@@ -3,7 +3,7 @@
  * left out, an empty body on success, a failure listed as a record, values read back in another spelling): the
  * CLI and the SDK against a server on 127.0.0.1 that answers what each test says, and what they sent.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { createClient } from "../../src/sdk/index.js";
@@ -399,5 +399,31 @@ describe("a bulk write answered 2xx with an explicit no", () => {
     expect(r.code, r.stderr).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 1, failed: 1, uncertain: 0, chunks: { failed: 1 } });
     expect(r.stderr).toMatch(/Callbacks are disabled for this account/);
+  });
+});
+
+describe("reports pdf answered with JSON instead of the PDF", () => {
+  const pdf = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
+
+  it("the PDF inside as base64 is saved as the PDF", async () => {
+    const { server } = await serve(() => ({
+      contentType: "application/json; charset=utf-8",
+      body: { testInvitationId: 50123, fileName: "report.pdf", fileContent: pdf.toString("base64") },
+    }));
+    const out = tmp.file("base64.pdf");
+    const r = await assess(server, ["reports", "pdf", "50123", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out)).toEqual(pdf);
+  });
+
+  it("a link to the PDF is no PDF: exit 1 naming the link, no file written", async () => {
+    const { server } = await serve(() => ({
+      body: { testInvitationId: 50123, pdfReportUrl: "https://example.com/reports/50123.pdf" },
+    }));
+    const out = tmp.file("link.pdf");
+    const r = await assess(server, ["reports", "pdf", "50123", "--out", out]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/https:\/\/example\.com\/reports\/50123\.pdf/);
+    expect(existsSync(out)).toBe(false);
   });
 });
