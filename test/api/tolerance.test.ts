@@ -427,3 +427,26 @@ describe("reports pdf answered with JSON instead of the PDF", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe("an employee's skills answered as a bare list", () => {
+  it("employees skills shows each skill of the list, not 'No skills recorded'", async () => {
+    const body = [
+      { skillName: "Java", level: 3 },
+      { skillName: "SQL", level: 2 },
+    ];
+    const { server } = await serve(() => ({ body }));
+    const r = await assess(server, ["employees", "skills", "501"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/501\t\tJava\t3/);
+    expect(r.stdout).toMatch(/501\t\tSQL\t2/);
+    expect(r.stderr).not.toMatch(/No skills recorded/);
+  });
+
+  it("employees skill-gap shows each gap of the list", async () => {
+    const body = [{ skillName: "Java", requiredLevel: 4, currentLevel: 1 }];
+    const { server } = await serve(() => ({ body }));
+    const r = await assess(server, ["employees", "skill-gap", "501"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Java\t4\t1\t3\tgap/);
+  });
+});

@@ -31,6 +31,8 @@ export function skillsOf(row: Row) {
     field(row, "skillsProfile"),
     field(row, "skillProfile"),
     field(row, "employeeSkills"),
+    // A bare list answered: the API layer keeps an answer that is no record under `result`.
+    field(row, "result"),
   ].find(Array.isArray) as unknown[] | undefined;
   return (list ?? []).flatMap((entry) => {
     // The real service nests the skill itself: `{"skill": {"skillName": …}, "selfValidationScore": 3}`.
