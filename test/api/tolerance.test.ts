@@ -450,3 +450,13 @@ describe("an employee's skills answered as a bare list", () => {
     expect(r.stdout).toMatch(/Java\t4\t1\t3\tgap/);
   });
 });
+
+describe("an employee record whose id is named id", () => {
+  it("employees list shows it in the ID column", async () => {
+    const body = { items: [{ id: 501, email: "ada@example.com", firstName: "Ada" }], hasNextPage: false };
+    const { server } = await serve(() => ({ body }));
+    const r = await assess(server, ["employees", "list"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[1]).toMatch(/^501\tAda\tada@example\.com/);
+  });
+});

@@ -79,7 +79,8 @@ export function topSkills(row: Row, count = 3): string | undefined {
 }
 
 export const EMPLOYEE_COLUMNS: Column[] = [
-  { key: "employeeId", header: "ID" },
+  // The record's shape is not documented: its id may be named `id`.
+  { key: "employeeId", header: "ID", get: (row) => textOf(row, "employeeId", "id") },
   { key: "name", header: "NAME", get: employeeName },
   { key: "email", header: "EMAIL" },
   { key: "job", header: "JOB", get: jobOf },
