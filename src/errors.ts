@@ -91,9 +91,6 @@ export class AssessApiError extends AssessError {
   }
 }
 
-/** A write the service answered 2xx, saying it did not do it (`false`, `{"success": false, …}`): refused, not unknown. */
-export class AssessRefusedError extends AssessApiError {}
-
 /** What to do next, from the status and, for unknown ids, the kind of resource the path names. */
 function suggestionFor(status: number, path = ""): string | undefined {
   if (status === 401) return "Check your API key: run `assess auth login` or set ASSESS_API_KEY.";
@@ -164,7 +161,6 @@ export {
   AssessError as CliError,
   AssessInterruptedError as InterruptedError,
   AssessNetworkError as NetworkError,
-  AssessRefusedError as RefusedError,
   AssessUncertainError as UncertainError,
   AssessUsageError as UsageError,
 };

@@ -1,6 +1,6 @@
 /** The API layer: each operation sent and read by its record (operations/), typed from it; and paging. */
 import type { AuditedWrite, AuditLog } from "../config/audit.js";
-import { ApiError, RefusedError, UncertainError } from "../errors.js";
+import { ApiError, UncertainError } from "../errors.js";
 import { type Fields, field, isRecord } from "../fields.js";
 import { serviceId } from "../identity.js";
 import * as z from "../parse/zod.js";
@@ -13,7 +13,16 @@ import {
   type OperationRecord,
   pathParameters,
 } from "./operations/index.js";
-import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
+import {
+  type Answer,
+  describeText,
+  isHtml,
+  type Page,
+  RefusedError,
+  read,
+  readPage,
+  unwrap,
+} from "./read.js";
 import * as s from "./schemas.js";
 import {
   type ApiName,

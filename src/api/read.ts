@@ -169,6 +169,17 @@ export function unwrap(data: unknown): unknown {
   return inner !== null && typeof inner === "object" ? unwrap(inner) : data;
 }
 
+/**
+ * A write the service answered 2xx, saying it did not do it (`false`, `{"success": false, …}`): refused, not of
+ * unknown outcome. To the SDK's users an AssessApiError like any other, by class and by name.
+ */
+export class RefusedError extends ApiError {
+  constructor(...args: ConstructorParameters<typeof ApiError>) {
+    super(...args);
+    this.name = ApiError.name;
+  }
+}
+
 /** A 2xx answer that is text where JSON was expected, said as such with its first line (escaped). */
 export function notJsonError(answer: Answer, what: string): ApiError {
   return answerError(answer, `The service's answer (${what}) is ${describeText(answer.data)}`);

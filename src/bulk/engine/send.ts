@@ -15,16 +15,9 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { RefusedError } from "../../api/read.js";
 import { append } from "../../arrays.js";
-import {
-  ApiError,
-  AuthError,
-  CliError,
-  DryRunStop,
-  NetworkError,
-  RefusedError,
-  UncertainError,
-} from "../../errors.js";
+import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
 import { type CheckedRows, type CheckInput, conflictReason } from "./check.js";
 import { type ChunkOutcome, Ledger, type LedgerTarget, ledgerError, skippedWarning } from "./ledger.js";
