@@ -460,3 +460,32 @@ describe("an employee record whose id is named id", () => {
     expect(r.stdout.split("\n")[1]).toMatch(/^501\tAda\tada@example\.com/);
   });
 });
+
+describe("a user write answered with a message only", () => {
+  it("users create / update / deactivate show the user as sent, not a row of empty columns", async () => {
+    const { server } = await serve(() => ({ body: { message: "Done successfully" } }));
+    const create = await assess(server, [
+      "users",
+      "create",
+      "--email",
+      "grace@example.com",
+      "--name",
+      "Grace",
+    ]);
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stdout.split("\n")[1]).toBe("grace@example.com\tGrace\t\t");
+    const update = await assess(server, [
+      "users",
+      "update",
+      "--email",
+      "grace@example.com",
+      "--business-unit",
+      "7",
+    ]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout.split("\n")[1]).toBe("grace@example.com\t7");
+    const off = await assess(server, ["users", "deactivate", "--email", "grace@example.com"]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout.split("\n")[1]).toBe("grace@example.com\t\t\tInactive");
+  });
+});
