@@ -461,7 +461,7 @@ describe("an employee record whose id is named id", () => {
   });
 });
 
-describe("a user write answered with a message only", () => {
+describe("a write answered with a message only, or nothing", () => {
   it("users create / update / deactivate show the user as sent, not a row of empty columns", async () => {
     const { server } = await serve(() => ({ body: { message: "Done successfully" } }));
     const create = await assess(server, [
@@ -487,5 +487,25 @@ describe("a user write answered with a message only", () => {
     const off = await assess(server, ["users", "deactivate", "--email", "grace@example.com"]);
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout.split("\n")[1]).toBe("grace@example.com\t\t\tInactive");
+  });
+});
+
+describe("an employee write answered with nothing", () => {
+  it("employees status and add-certificate show what was sent, not blank lines", async () => {
+    const { server } = await serve(() => ({ status: 204, contentType: "" }));
+    const status = await assess(server, ["employees", "status", "501", "Inactive"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe("employeeId\tstatus\n501\tInactive\n");
+    const cert = await assess(server, [
+      "employees",
+      "add-certificate",
+      "501",
+      "--title",
+      "AWS SA",
+      "--issuer",
+      "AWS",
+    ]);
+    expect(cert.code, cert.stderr).toBe(0);
+    expect(cert.stdout.split("\n")[1]).toMatch(/^\tAWS SA\tAWS\t/);
   });
 });

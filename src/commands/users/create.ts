@@ -1,8 +1,9 @@
 import { validEmail } from "../shared/email.js";
+import { withSent } from "../shared/fields.js";
 import { flag } from "../shared/flags.js";
 import { requireValues } from "../shared/options.js";
 import { verb } from "../shared/verb.js";
-import { shownUser, USER_COLUMNS, userEmail } from "./columns.js";
+import { USER_COLUMNS, userEmail } from "./columns.js";
 
 export default verb({
   summary: "Create a user (role Reviewer; they get an e-mail to set a password)",
@@ -26,7 +27,7 @@ export default verb({
     const user = await client.users.create(sent);
     if (ctx.unreadAnswer(user)) return 0;
     ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
-    await ctx.out.record(shownUser(user, sent), USER_COLUMNS);
+    await ctx.out.record(withSent(user, sent), USER_COLUMNS);
     return 0;
   },
 });
