@@ -491,7 +491,7 @@ describe("a write answered with a message only, or nothing", () => {
 });
 
 describe("an employee write answered with nothing", () => {
-  it("employees status and add-certificate show what was sent, not blank lines", async () => {
+  it("employees status, add-certificate, assign-learning and upload-resume show what was sent, not blank lines", async () => {
     const { server } = await serve(() => ({ status: 204, contentType: "" }));
     const status = await assess(server, ["employees", "status", "501", "Inactive"]);
     expect(status.code, status.stderr).toBe(0);
@@ -507,5 +507,13 @@ describe("an employee write answered with nothing", () => {
     ]);
     expect(cert.code, cert.stderr).toBe(0);
     expect(cert.stdout.split("\n")[1]).toMatch(/^\tAWS SA\tAWS\t/);
+    const learning = await assess(server, ["employees", "assign-learning", "501", "--skill", "Java"]);
+    expect(learning.code, learning.stderr).toBe(0);
+    expect(learning.stdout).toBe("employeeId\tskills\n501\tJava\n");
+    const resume = tmp.file("cv.pdf");
+    writeFileSync(resume, "%PDF-1.4\n%%EOF\n");
+    const upload = await assess(server, ["employees", "upload-resume", "501", resume]);
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stdout.split("\n")[1]).toMatch(/^501\tcv\.pdf\t15\t/);
   });
 });
