@@ -13,9 +13,25 @@ import {
   type OperationRecord,
   pathParameters,
 } from "./operations/index.js";
-import { type Answer, describeText, isHtml, type Page, read, readPage, unwrap } from "./read.js";
+import {
+  type Answer,
+  describeText,
+  isHtml,
+  type Page,
+  RefusedError,
+  read,
+  readPage,
+  unwrap,
+} from "./read.js";
 import * as s from "./schemas.js";
-import type { ApiName, ApiResponse, Download, RequestOptions, Transport } from "./transport.js";
+import {
+  type ApiName,
+  type ApiResponse,
+  type Download,
+  type RequestOptions,
+  readErrorBody,
+  type Transport,
+} from "./transport.js";
 
 export type { Operation } from "./operations/index.js";
 export type { Page } from "./read.js";
@@ -111,7 +127,7 @@ export class Api {
     const checked =
       record.body === "empty" ? {} : typeof record.body === "object" ? record.body.parse(body) : body;
     const { book, ...rest } = extra;
-    const answer = await this.send(operation, params, { ...rest, body: checked });
+    const answer = await this.send(operation, params, { ...rest, body: checked }, undefined, true);
     let result: ResultOf<O>;
     try {
       result = record.read!(answer) as ResultOf<O>;
@@ -160,11 +176,7 @@ export class Api {
     const head = JSON.stringify(s.BulkInviteSettings.parse(settings));
     const json = jsonArray(candidates, `${head.slice(0, -1)}${head === "{}" ? "" : ","}"candidates":[`, "]}");
     const { data } = await this.send("bulkInvite", [testId], { json }, candidates.length);
-    const verdict = isRecord(data) ? (field(data, "result") ?? field(data, "success")) : data;
-    const accepted = !(
-      verdict === false ||
-      (typeof verdict === "string" && verdict.trim().toLowerCase() === "false")
-    );
+    const accepted = !saysNo(data);
     if (accepted && this.onInvited) {
       const keep = kept({ timeZoneId: settings.timezoneId, ProctoringMode: settings.proctoringMode });
       // The candidates as sent: the body read back whole (one parse, not one per candidate).
@@ -188,9 +200,21 @@ export class Api {
       ...this.target("getReportPdf", [testInvitationId]),
       download,
     });
-    if (typeof res.data !== "number")
-      throw new ApiError(res.status, ["The service did not answer with a PDF"]);
-    return res.data;
+    if (typeof res.data === "number") return res.data;
+    // JSON instead: the PDF in base64 ("JVBERi" is "%PDF"), in any field, is the PDF; a link is named.
+    const texts = isRecord(res.data) ? Object.values(res.data) : [res.data];
+    const base64 = texts.find((value) => typeof value === "string" && /^JVBERi[\w+/=\s]*$/.test(value));
+    if (typeof base64 === "string") {
+      const bytes = Buffer.from(base64, "base64");
+      await download.begin()(bytes);
+      return bytes.length;
+    }
+    const link = texts.find((value) => typeof value === "string" && /^https?:\/\//i.test(value));
+    throw new ApiError(res.status, [
+      link === undefined
+        ? "The service did not answer with a PDF"
+        : `The service answered with a link to the PDF, not the PDF: ${String(link)}`,
+    ]);
   }
   /**
    * At most 30 days per call; callers split longer spans. `signal` stops the read at once (Ctrl-C, or a bulk
@@ -217,15 +241,17 @@ export class Api {
         [],
         { body: { testinvitationIds: ids } },
         ids.length,
+        true,
       );
-      const result = read(s.CallbacksResult, answer, "callbacks result");
-      const numbers = (list: unknown[] | null | undefined) =>
-        (Array.isArray(list) ? list : []).map(Number).filter(Number.isFinite);
-      return {
-        successful: numbers(result.testinvitationIds?.successful),
-        failed: numbers(result.testinvitationIds?.failed),
-        invalid: [],
-      };
+      const result = read(s.CallbacksResult, answer, "callbacks result", bulkAnswer(answer));
+      const successful = idsOf(result.testinvitationIds?.successful);
+      const failed = idsOf(result.testinvitationIds?.failed);
+      // A failure that names no id it can be read as: no id the answer does not call queued is claimed so.
+      if (failed.unread) {
+        const queued = new Set(successful.ids);
+        failed.ids.push(...ids.filter((id) => !queued.has(id) && !failed.ids.includes(id)));
+      }
+      return { successful: successful.ids, failed: failed.ids, invalid: [] };
     } catch (error) {
       if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
         return { successful: [], failed: [], invalid: error.ids };
@@ -235,8 +261,9 @@ export class Api {
   }
   async upsertEmployees(items: readonly JsonBytes<s.EmployeeUpsertItem>[]): Promise<s.UpsertResult> {
     checkCount("upsertEmployees", items.length);
-    const answer = await this.send("upsertEmployees", [], { json: jsonArray(items) }, items.length);
-    return read(s.UpsertResult, answer, "upsert result");
+    const json = jsonArray(items);
+    const answer = await this.send("upsertEmployees", [], { json }, items.length, true);
+    return read(s.UpsertResult, answer, "upsert result", bulkAnswer(answer));
   }
 
   private target<O extends Operation>(operation: O, params: PathArgs<O>) {
@@ -256,19 +283,24 @@ export class Api {
    * An operation's request sent, and its answer with where it came from. A read (a POST too) is retried and
    * replayed as a GET is. An HTML page after a write (a proxy's login page that says 200) is refused here,
    * whatever the operation: it may or may not have been processed. A write is recorded in the audit log with
-   * its outcome (`count`: a bulk request's items).
+   * its outcome (`count`: a bulk request's items); with `refuseNo`, a write answered with a no (`saysNo`) fails.
    */
   private async send<O extends Operation>(
     operation: O,
     params: PathArgs<O>,
     extra: Pick<RequestOptions, "query" | "body" | "json" | "raw" | "signal"> = {},
     count?: number,
+    refuseNo = false,
   ): Promise<Answer> {
     const record: OperationRecord = OPERATIONS[operation];
     const safe = record.effect === "read";
     const target = this.target(operation, params);
-    const sent = async () =>
-      this.answer(record, target, extra, await this.transport.request({ ...target, ...extra, safe }));
+    const sent = async () => {
+      const res = await this.transport.request({ ...target, ...extra, safe });
+      const answer = this.answer(record, target, extra, res);
+      if (refuseNo && !safe && saysNo(answer.data)) throw refusal(answer);
+      return answer;
+    };
     if (safe) return sent();
     const names = pathParameters(record.path);
     const ids = Object.fromEntries(names.map((name, at) => [name, (params as readonly number[])[at]!]));
@@ -340,6 +372,30 @@ export class Api {
     }
     return answer;
   }
+}
+
+/**
+ * A write's 2xx answer that says it was not done: `false` (bulk invite's documented answer is a Boolean), or a
+ * record whose `result`, `success` or `isSuccess` is false (`{"success": false, "message": "…"}`).
+ */
+function saysNo(data: unknown): boolean {
+  const verdict = isRecord(data)
+    ? (field(data, "result") ?? field(data, "success") ?? field(data, "isSuccess"))
+    : data;
+  return verdict === false || (typeof verdict === "string" && verdict.trim().toLowerCase() === "false");
+}
+
+/** A write the service said no to, with its messages (exit 1): not a success, whatever the status. */
+function refusal(answer: Answer): RefusedError {
+  const said = isRecord(answer.data) ? readErrorBody(answer.status, answer.data).messages : [];
+  const reasons = said.filter((message) => !message.startsWith("The service answered HTTP"));
+  const shown = JSON.stringify(answer.data) ?? String(answer.data);
+  const what = `The service answered ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}: it did not do it`;
+  return new RefusedError(answer.status, [...reasons, what], {
+    body: answer.data,
+    method: answer.method,
+    url: answer.path,
+  });
 }
 
 /** What an accepted invite, link invite or reattempt tells the book. */
@@ -434,6 +490,34 @@ function unreadWarning(record: OperationRecord, params: readonly number[], answe
     `The service accepted ${answer.method} ${answer.path} (HTTP ${answer.status}): it was done, but its answer could not be read (${problem}). ` +
     `Check ${check} before running it again.`
   );
+}
+
+/**
+ * The ids of a list of callbacks process's answer: numbers, numeric texts, or records naming one
+ * (`{"testInvitationId": 5, "reason": "…"}`: API.md types the items of `failed` only as an Array); `unread`,
+ * whether an item named none.
+ */
+function idsOf(list: unknown): { ids: number[]; unread: boolean } {
+  const ids: number[] = [];
+  let unread = false;
+  for (const item of Array.isArray(list) ? list : []) {
+    const value = isRecord(item) ? (field(item, "testInvitationId") ?? field(item, "id")) : item;
+    const id =
+      typeof value === "number" || (typeof value === "string" && value.trim() !== "")
+        ? Number(value)
+        : Number.NaN;
+    if (Number.isFinite(id)) ids.push(id);
+    else unread = true;
+  }
+  return { ids, unread };
+}
+
+/**
+ * A bulk write's answer; an empty one (204, or 200 with no body) names no item refused, as `{}` does: API.md 4.3,
+ * a 2xx means the ids are queued. (It is not "the answer was lost": one came.)
+ */
+function bulkAnswer(answer: Answer): unknown {
+  return answer.data === undefined && !answer.notJson ? {} : answer.data;
 }
 
 /** A bulk request's count of items, within its record's limit (each item was checked where its row was read). */

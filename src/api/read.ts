@@ -31,8 +31,9 @@ export interface Page<T> {
 }
 
 /** Checks `answer` against `schema` leniently and returns it as it came. */
-export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, data = answer.data): T {
+export function read<T>(schema: z.ZodType<T>, answer: Answer, what: string, given = answer.data): T {
   if (answer.notJson) throw notJsonError(answer, what);
+  const data = wrapped(schema, given) ?? given;
   addAliases(data, schema);
   const parsed = schema.safeParse(data);
   if (parsed.success) return data as T;
@@ -120,8 +121,12 @@ function findList(data: unknown, keys: string[]): { items: unknown[]; meta: Page
     if (next === undefined) {
       const arrays = Object.values(record).filter(Array.isArray);
       if (arrays.length === 1) return { items: arrays[0]!, meta };
-      // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list.
-      return under.some((key) => record[key] === null) ? { items: [], meta } : undefined;
+      // `{"result": null, "errors": null}`, `{"tests": null}`: an empty list. So is one a serializer left out
+      // (`{}`, `{"count": 0}`, `{"totalCount": 0, "hasNextPage": false}`): the answer says there are none.
+      const none = arrays.length === 0 && (meta.totalCount === 0 || meta.count === 0);
+      return none || Object.keys(record).length === 0 || under.some((key) => record[key] === null)
+        ? { items: [], meta }
+        : undefined;
     }
     current = next;
   }
@@ -132,10 +137,12 @@ function readMeta(record: Fields, meta: PageMeta): void {
   for (const [name, aliases] of Object.entries(META_KEYS) as [keyof PageMeta, string[]][]) {
     for (const alias of aliases) {
       const value = field(record, alias);
-      // Counts too may come as numeric strings (`"totalCount": "45"`).
-      const count = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
-      if (name === "hasNextPage" ? typeof value === "boolean" : typeof count === "number") {
-        (meta as Fields)[name] = name === "hasNextPage" ? value : count;
+      // Counts may come as numeric strings (`"totalCount": "45"`), flags as words (`"hasNextPage": "true"`).
+      const text = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+      const count = text !== undefined && /^\d+$/.test(text) ? Number(text) : value;
+      const flag = text === "true" || text === "false" ? text === "true" : value;
+      if (name === "hasNextPage" ? typeof flag === "boolean" : typeof count === "number") {
+        (meta as Fields)[name] = name === "hasNextPage" ? flag : count;
         break;
       }
     }
@@ -160,6 +167,17 @@ export function unwrap(data: unknown): unknown {
   if (keys.some((key) => !ENVELOPE_KEYS.has(key.toLowerCase()))) return data;
   const inner = field(data, "result") ?? field(data, "data");
   return inner !== null && typeof inner === "object" ? unwrap(inner) : data;
+}
+
+/**
+ * A write the service answered 2xx, saying it did not do it (`false`, `{"success": false, …}`): refused, not of
+ * unknown outcome. To the SDK's users an AssessApiError like any other, by class and by name.
+ */
+export class RefusedError extends ApiError {
+  constructor(...args: ConstructorParameters<typeof ApiError>) {
+    super(...args);
+    this.name = ApiError.name;
+  }
 }
 
 /** A 2xx answer that is text where JSON was expected, said as such with its first line (escaped). */
@@ -298,6 +316,27 @@ function addAliases(data: unknown, schema: z.ZodType | Schema): void {
       addAliases(data[key], fieldSchema);
     }
   }
+}
+
+/**
+ * The record inside a wrapper named for it (`{"test": {...}}`, `{"user": {...}}`, `{"tests": [{...}]}`): an answer
+ * holding none of the record's documented fields and, beside envelope keys, one key, whose value is a record (or
+ * a list of one) holding some. Undefined when `data` is no such wrapper.
+ */
+function wrapped(schema: z.ZodType | Schema, data: unknown): Fields | undefined {
+  const fields = Object.keys(bare(schema as Schema)._zod.def.shape ?? {});
+  if (fields.length === 0) return undefined;
+  const documented = (value: unknown): value is Fields =>
+    isRecord(value) && fields.some((name) => findKey(value, name) !== undefined);
+  const one = (value: unknown) =>
+    Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+  let inner: unknown;
+  if (Array.isArray(data)) inner = one(data);
+  else if (isRecord(data) && !documented(data)) {
+    const keys = Object.keys(data).filter((key) => !ENVELOPE_KEYS.has(key.toLowerCase()));
+    if (keys.length === 1) inner = one(data[keys[0]!]);
+  }
+  return documented(inner) ? inner : undefined;
 }
 
 /** Whether the issue at `path` lies in a field the schema lets be absent: then it is ignored. */

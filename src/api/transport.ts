@@ -292,7 +292,9 @@ export class Transport {
           continue;
         }
         const ok = status >= 200 && status < 300;
-        const download = ok ? opts.download : undefined;
+        // A JSON answer where a file was asked for (a link to it, or its bytes in base64) is read as an answer.
+        const json = /\bjson\b/i.test(resHeaders["content-type"] ?? "");
+        const download = ok && !json ? opts.download : undefined;
         const chunks: Uint8Array[] = [];
         const write = download ? download.begin() : (chunk: Uint8Array) => void chunks.push(chunk);
         const kind = download ? "download" : ok ? "answer" : "cut";

@@ -33,6 +33,13 @@ export function splitWindows(start: Date, endInclusive: Date, maxMs = MAX_WINDOW
   for (let at = from; at < until; at += maxMs) {
     windows.push({ start: new Date(at), end: new Date(Math.min(at + maxMs, until)) });
   }
+  // A last window of one second would be sent starting where it ends (`--from 30d --to now`): a service may refuse
+  // that as an end not after its start. The last two windows share the span instead, each still within the limit.
+  const [before, last] = windows.slice(-2);
+  if (last && before && last.end.getTime() - last.start.getTime() === SECOND_MS) {
+    const half = Math.floor((last.end.getTime() - before.start.getTime()) / 2 / SECOND_MS) * SECOND_MS;
+    before.end = last.start = new Date(before.start.getTime() + half);
+  }
   return windows;
 }
 

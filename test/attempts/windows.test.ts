@@ -101,6 +101,16 @@ describe("splitWindows", () => {
     expect(windows.reduce((n, w) => n + (w.end.getTime() - w.start.getTime()), 0)).toBe(60 * DAY);
   });
 
+  it("30 days and one second are two windows of half each, not one of 30 days and one of a second", () => {
+    const windows = splitWindows(at("2026-05-01T00:00:00Z"), at("2026-05-31T00:00:00Z"));
+    expect(
+      windows.map((w) => inclusiveBounds(w)).map((b) => [b.start.toISOString(), b.end.toISOString()]),
+    ).toEqual([
+      ["2026-05-01T00:00:00.000Z", "2026-05-15T23:59:59.000Z"],
+      ["2026-05-16T00:00:00.000Z", "2026-05-31T00:00:00.000Z"],
+    ]);
+  });
+
   it("a single second is one window; an end before the start is refused", () => {
     expect(splitWindows(at("2026-05-05T10:00:00Z"), at("2026-05-05T10:00:00Z"))).toHaveLength(1);
     expect(() => splitWindows(at("2026-05-05T10:00:01Z"), at("2026-05-05T10:00:00Z"))).toThrow(RangeError);

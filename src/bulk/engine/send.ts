@@ -15,6 +15,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import { RefusedError } from "../../api/read.js";
 import { append } from "../../arrays.js";
 import { ApiError, AuthError, CliError, DryRunStop, NetworkError, UncertainError } from "../../errors.js";
 import { AdaptiveLimit } from "./adaptive-limit.js";
@@ -529,6 +530,8 @@ function classify(error: unknown): Outcome {
     return { kind: "uncertain", error: `${error.message.replace(/^\w+ \S+: /, "")} (the answer was lost)` };
   }
   if (error instanceof AuthError) return { kind: "fatal", error, sent: error.status !== undefined };
+  // The service said it did not do it (a 2xx answer of `false`): refused, to be sent again.
+  if (error instanceof RefusedError) return { kind: "refused", error: error.messages.join("; ") };
   if (error instanceof ApiError) {
     if (error.status === 401 || error.status === 403) return { kind: "fatal", error, sent: true };
     // A 2xx whose answer cannot be read: the service took the chunk, which rows it refused is unknown.

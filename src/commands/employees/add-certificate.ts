@@ -1,6 +1,7 @@
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { toServiceTime } from "../../parse/dates.js";
+import { withSent } from "../shared/fields.js";
 import { flag } from "../shared/flags.js";
 import { requireValues } from "../shared/options.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
@@ -71,7 +72,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [numb
     `Stored certificate${id === undefined ? "" : ` ${String(id)}`} for employee ${employeeId}` +
       inferredSkills(certificate, "its title and issuer"),
   );
-  await ctx.out.record(certificate, [
+  await ctx.out.record(withSent(certificate, body), [
     ...CERTIFICATE_COLUMNS,
     { key: "credentialUrl", header: "CREDENTIAL URL" },
     CERTIFICATE_SKILLS_COLUMN,

@@ -3,6 +3,7 @@ import { UsageError } from "../../errors.js";
 import type { Row } from "../../output/output.js";
 import { toServiceTime } from "../../parse/dates.js";
 import * as z from "../../parse/zod.js";
+import { withSent } from "../shared/fields.js";
 import { flag } from "../shared/flags.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import { bodyFlags, bodyNotes, composeBody, employeeArg } from "./body.js";
@@ -73,7 +74,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [numb
     `Assigned ${assigned ? `${assigned.length} learning item${assigned.length === 1 ? "" : "s"}` : "learning"} to employee ${employeeId}` +
       (id === undefined ? "" : ` (assignment ${String(id)})`),
   );
-  if (ctx.out.isJson || !assigned) await ctx.out.record(answer);
+  if (ctx.out.isJson || !assigned) await ctx.out.record(withSent(answer, { employeeId, ...body }));
   else
     await ctx.out.list(assigned, [
       { key: "learningResourceId", header: "RESOURCE" },

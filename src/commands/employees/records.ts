@@ -31,6 +31,8 @@ export function skillsOf(row: Row) {
     field(row, "skillsProfile"),
     field(row, "skillProfile"),
     field(row, "employeeSkills"),
+    // A bare list answered: the API layer keeps an answer that is no record under `result`.
+    field(row, "result"),
   ].find(Array.isArray) as unknown[] | undefined;
   return (list ?? []).flatMap((entry) => {
     // The real service nests the skill itself: `{"skill": {"skillName": …}, "selfValidationScore": 3}`.
@@ -77,7 +79,8 @@ export function topSkills(row: Row, count = 3): string | undefined {
 }
 
 export const EMPLOYEE_COLUMNS: Column[] = [
-  { key: "employeeId", header: "ID" },
+  // The record's shape is not documented: its id may be named `id`.
+  { key: "employeeId", header: "ID", get: (row) => textOf(row, "employeeId", "id") },
   { key: "name", header: "NAME", get: employeeName },
   { key: "email", header: "EMAIL" },
   { key: "job", header: "JOB", get: jobOf },

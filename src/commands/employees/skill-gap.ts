@@ -18,7 +18,10 @@ export function gapRows(answer: Row) {
   const listed = (keys: string[]) =>
     (keys.map((k) => field(answer, k)).find(Array.isArray) ?? []) as unknown[];
   return [
-    ...listed(["gaps", "skillGaps", "items", "skills"]).flatMap((entry) => gapRow(entry, "gap") ?? []),
+    // `result`: a bare list answered (the API layer keeps an answer that is no record under `result`).
+    ...listed(["gaps", "skillGaps", "items", "skills", "result"]).flatMap(
+      (entry) => gapRow(entry, "gap") ?? [],
+    ),
     ...listed(["matched", "met", "metSkills"]).flatMap((entry) => gapRow(entry, "met") ?? []),
   ].sort((a, b) => b.gap - a.gap || a.skillName.localeCompare(b.skillName));
 }

@@ -3,6 +3,7 @@ import { UsageError } from "../../errors.js";
 import { parsed } from "../../parse/flags.js";
 import * as z from "../../parse/zod.js";
 import { EMPLOYEE_STATUSES } from "../../spec/employee-statuses.js";
+import { withSent } from "../shared/fields.js";
 import { arg, flag } from "../shared/flags.js";
 import { type OptionsOf, verb } from "../shared/verb.js";
 import { composeBody, employeeArg } from "./body.js";
@@ -41,6 +42,6 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId, known]
   const client = await ctx.client();
   const answer = await client.employees.setStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
-  await ctx.out.record(answer);
+  await ctx.out.record(withSent(answer, { employeeId, ...body }));
   return 0;
 }

@@ -5,6 +5,7 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { field } from "../../fields.js";
 import { unreadable } from "../../files.js";
+import { withSent } from "../shared/fields.js";
 import { arg } from "../shared/flags.js";
 import { verb } from "../shared/verb.js";
 import { employeeArg } from "./body.js";
@@ -63,7 +64,7 @@ async function run(ctx: Context, _o: unknown, [employeeId, path]: [number, strin
   ctx.success(
     `Uploaded ${filename} (${formatBytes(data.length)}) for employee ${employeeId}${inferredSkills(answer, "it")}`,
   );
-  await ctx.out.record(answer, [
+  await ctx.out.record(withSent(answer, { employeeId }), [
     { key: "employeeId", header: "EMPLOYEE" },
     { key: "fileName", header: "FILE", get: (row) => field(row, "fileName") ?? filename },
     { key: "size", header: "BYTES", get: (row) => field(row, "size") ?? data.length },

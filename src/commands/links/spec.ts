@@ -8,7 +8,7 @@ import {
   type TestLinkBody,
 } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
-import { numberOf } from "../../fields.js";
+import { field, numberOf, positiveId } from "../../fields.js";
 import { parseDate, toServiceTime } from "../../parse/dates.js";
 import { FLAG } from "../../parse/flag.js";
 import { parsed } from "../../parse/flags.js";
@@ -168,19 +168,32 @@ export function toBody(spec: LinkSpec): TestLinkBody {
 export function specFromLink(link: TestLink): LinkSpec {
   const details = link.invitationSchedule?.scheduleDetails;
   return dropUndefined<LinkSpec>({
-    name: link.testLinkName ?? undefined,
+    name: typeof link.testLinkName === "string" ? link.testLinkName : undefined,
     type: known(INVITATION_TYPES, link.invitationType),
     proctoring: known(PROCTORING_MODES, link.proctoringSettings?.proctoringMode),
     schedule: known(SCHEDULE_TYPES, link.invitationSchedule?.scheduleType),
     // Numbers the service may send as numeric strings: written back, they must be numbers again.
-    validityDays: numberOf(details, "invitationValidityInDays"),
+    validityDays: positiveId(field(details, "invitationValidityInDays")),
     start: serviceDate(details?.startDateTime, "start"),
     end: serviceDate(details?.endDateTime, "end"),
     timezone: numberOf(details, "timeZoneId"),
-    stakeholders: link.stakeholderEmails || undefined,
+    stakeholders: stakeholdersOf(link.stakeholderEmails),
     status: known(LINK_STATUSES, link.testLinkStatus),
-    apiLink: link.isApiLink ?? undefined,
+    apiLink: yesOrNo(link.isApiLink),
   });
+}
+
+/** A list the service may send as one comma-separated text (as API.md types it) or as an array of them. */
+function stakeholdersOf(value: unknown): string | undefined {
+  const list = Array.isArray(value) ? value.filter((item) => typeof item === "string").join(",") : value;
+  return typeof list === "string" && list.trim() !== "" ? list : undefined;
+}
+
+/** A Boolean the service may send as one, as text ("true") or as 1/0; anything else is not known. */
+function yesOrNo(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  const text = String(value).trim().toLowerCase();
+  return text === "true" || text === "1" ? true : text === "false" || text === "0" ? false : undefined;
 }
 
 function known<T extends string>(allowed: readonly T[], value: unknown): T | undefined {

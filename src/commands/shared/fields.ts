@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { isRecord } from "../../fields.js";
+import { field, isRecord } from "../../fields.js";
 
 /**
  * `--set key=value` pairs as an object: dotted keys nest, values that read as JSON are typed (but numbers
@@ -49,4 +49,15 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
     }
   }
   return result;
+}
+
+/**
+ * A write's answer as shown, with the values sent where it shows none: the service may answer a write with a
+ * message only, or nothing (`{"message": "Done"}`, 204), where a row of empty columns would say nothing.
+ */
+export function withSent(answer: unknown, sent: Record<string, unknown>): Record<string, unknown> {
+  const shown: Record<string, unknown> = isRecord(answer) ? { ...answer } : {};
+  for (const [key, value] of Object.entries(sent))
+    if (value !== undefined && field(answer, key) == null) shown[key] = value;
+  return shown;
 }

@@ -1,4 +1,5 @@
 import { validEmail } from "../shared/email.js";
+import { withSent } from "../shared/fields.js";
 import { flag } from "../shared/flags.js";
 import { requireValues } from "../shared/options.js";
 import { verb } from "../shared/verb.js";
@@ -18,14 +19,15 @@ export default verb({
       { flag: "--name", value: o.name, question: "Full name" },
     ]);
     const client = await ctx.client();
-    const user = await client.users.create({
+    const sent = {
       email: email!,
       fullName: fullName!,
       ...(o.businessUnit ? { businessunitId: o.businessUnit } : {}),
-    });
+    };
+    const user = await client.users.create(sent);
     if (ctx.unreadAnswer(user)) return 0;
     ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
-    await ctx.out.record(user, USER_COLUMNS);
+    await ctx.out.record(withSent(user, sent), USER_COLUMNS);
     return 0;
   },
 });

@@ -1,6 +1,7 @@
 /** `users activate` and `users deactivate`: one operation, the status each sets. */
 import type { Context } from "../../context.js";
 import { validEmail } from "../shared/email.js";
+import { withSent } from "../shared/fields.js";
 import { requireValues } from "../shared/options.js";
 import { USER_COLUMNS } from "./columns.js";
 
@@ -12,6 +13,6 @@ export async function setUserStatus(ctx: Context, given: string | undefined, sta
   const user = await client.users.setStatus({ email: email!, status });
   if (ctx.unreadAnswer(user)) return 0;
   ctx.success(`${email} is now ${user.status ?? status}`);
-  await ctx.out.record(user, USER_COLUMNS);
+  await ctx.out.record(withSent(user, { email, status }), USER_COLUMNS);
   return 0;
 }

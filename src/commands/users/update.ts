@@ -1,5 +1,6 @@
 import { parseId } from "../../parse/numbers.js";
 import { validEmail } from "../shared/email.js";
+import { withSent } from "../shared/fields.js";
 import { flag } from "../shared/flags.js";
 import { requireValues } from "../shared/options.js";
 import { verb } from "../shared/verb.js";
@@ -22,7 +23,7 @@ export default verb({
     if (ctx.unreadAnswer(user)) return 0;
     ctx.success(`Moved ${email} to business unit ${businessunitId}`);
     const moved = USER_COLUMNS.filter((c) => c.key === "email" || c.key === "businessunitId");
-    await ctx.out.record(user, moved);
+    await ctx.out.record(withSent(user, { email, businessunitId }), moved);
     return 0;
   },
 });

@@ -72,8 +72,13 @@ export function flatSettings(answer: Record<string, unknown>): Record<string, un
   return flat;
 }
 
-/** A flag or typeOfTest answered as true/false or "1"/"0" is the Integer the service takes (API.md 2.2). */
+/**
+ * A flag or typeOfTest answered as true/false or "1"/"0", or a flag as a word ("Yes", "false"), is the Integer
+ * the service takes (API.md 2.2).
+ */
 function serviceValue(name: string, value: unknown): unknown {
+  const word = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+  if (FLAGS.has(name) && word !== undefined && (YES.has(word) || NO.has(word))) return YES.has(word) ? 1 : 0;
   const numeric = typeof value === "boolean" || value === "1" || value === "0" || value === "2";
   return name !== "testName" && name !== "testAliasName" && numeric ? Number(value) : value;
 }
