@@ -553,3 +553,30 @@ describe("callbacks listen and a notification in another envelope", () => {
     }
   });
 });
+
+describe("callbacks process: a 401 that names the ids in its message", () => {
+  it("`callbacks resend` reports those ids as not found and queues the others (exit 3), not a key problem (exit 4)", async () => {
+    const { server, seen } = await serve((_m, _p, index) =>
+      index === 0
+        ? { status: 401, body: { result: null, errors: ["Invalid testinvitationIds: 50123, 50124"] } }
+        : { body: { result: { testinvitationIds: { successful: [50125], failed: [] } }, errors: null } },
+    );
+    const r = await assess(server, ["callbacks", "resend", "50123", "50124", "50125", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(seen.map((s) => s.body)).toEqual([
+      '{"testinvitationIds":[50123,50124,50125]}',
+      '{"testinvitationIds":[50125]}',
+    ]);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.failures.map((f: { label: string }) => f.label)).toEqual(["50123", "50124"]);
+  });
+
+  it("a 401 whose message names no id sent is still the key's (exit 4)", async () => {
+    const { server } = await serve(() => ({
+      status: 401,
+      body: { statusCode: 401, message: "Access denied due to invalid subscription key 4011" },
+    }));
+    const r = await assess(server, ["callbacks", "resend", "50123"]);
+    expect(r.code, r.stderr).toBe(4);
+  });
+});
