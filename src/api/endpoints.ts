@@ -253,8 +253,13 @@ export class Api {
       }
       return { successful: successful.ids, failed: failed.ids, invalid: [] };
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
-        return { successful: [], failed: [], invalid: error.ids };
+      if (error instanceof ApiError && error.status === 401) {
+        // API.md 4.3 lists them after the message; a service may name them in it ("Invalid ids: 5, 6"):
+        // then only the ids sent count, so a number of another kind in the text is no id.
+        const sent = new Set(ids);
+        const named = error.messages.flatMap((m) => (m.match(/\b\d+\b/g) ?? []).map(Number));
+        const invalid = error.ids.length > 0 ? error.ids : named.filter((id) => sent.has(id));
+        if (invalid.length > 0) return { successful: [], failed: [], invalid: [...new Set(invalid)] };
       }
       throw error;
     }

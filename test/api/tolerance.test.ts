@@ -4,10 +4,12 @@
  * CLI and the SDK against a server on 127.0.0.1 that answers what each test says, and what they sent.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HostileServer, startHostileServer } from "../../fixtures/hostile/servers.js";
 import { createClient } from "../../src/sdk/index.js";
-import { runCli, useTempDir } from "../helpers/cli.js";
+import { eventually, startLiveCli } from "../callbacks/live.js";
+import { ndjson, runCli, useTempDir } from "../helpers/cli.js";
 
 const tmp = useTempDir("assess-tolerance-");
 const servers: HostileServer[] = [];
@@ -515,5 +517,66 @@ describe("an employee write answered with nothing", () => {
     const upload = await assess(server, ["employees", "upload-resume", "501", resume]);
     expect(upload.code, upload.stderr).toBe(0);
     expect(upload.stdout.split("\n")[1]).toMatch(/^501\tcv\.pdf\t15\t/);
+  });
+});
+
+describe("callbacks listen and a notification in another envelope", () => {
+  it("takes one sent as a form, or as a list of one, as it takes one sent as a JSON object", async () => {
+    const log = tmp.file("listen.ndjson");
+    const cli = startLiveCli(["callbacks", "listen", "--port", "0", "--log", log], {
+      ASSESS_CONFIG_DIR: tmp.fresh(),
+      CI: "true",
+    });
+    try {
+      const [, url] = await cli.waitFor("stderr", /Callback URL to use: (\S+)/);
+      const send = (body: string, contentType: string) =>
+        request(url!, { method: "POST", headers: { "content-type": contentType }, body }).then(
+          async (res) => {
+            await res.body.text();
+            return res.statusCode;
+          },
+        );
+      expect(await send("TestInvitationId=50125&Status=Complete", "application/x-www-form-urlencoded")).toBe(
+        200,
+      );
+      expect(await send('[{"TestInvitationId":50126,"Status":"Complete"}]', "application/json")).toBe(200);
+      const lines = await eventually(() => {
+        const parsed = ndjson<{ testInvitationId: number; status: string }>(cli.stdout());
+        return parsed.length >= 2 ? parsed : undefined;
+      }, "two notification lines");
+      expect(lines.map((line) => [line.testInvitationId, line.status])).toEqual([
+        [50125, "Complete"],
+        [50126, "Complete"],
+      ]);
+    } finally {
+      await cli.stop();
+    }
+  });
+});
+
+describe("callbacks process: a 401 that names the ids in its message", () => {
+  it("`callbacks resend` reports those ids as not found and queues the others (exit 3), not a key problem (exit 4)", async () => {
+    const { server, seen } = await serve((_m, _p, index) =>
+      index === 0
+        ? { status: 401, body: { result: null, errors: ["Invalid testinvitationIds: 50123, 50124"] } }
+        : { body: { result: { testinvitationIds: { successful: [50125], failed: [] } }, errors: null } },
+    );
+    const r = await assess(server, ["callbacks", "resend", "50123", "50124", "50125", "-o", "json"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(seen.map((s) => s.body)).toEqual([
+      '{"testinvitationIds":[50123,50124,50125]}',
+      '{"testinvitationIds":[50125]}',
+    ]);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.failures.map((f: { label: string }) => f.label)).toEqual(["50123", "50124"]);
+  });
+
+  it("a 401 whose message names no id sent is still the key's (exit 4)", async () => {
+    const { server } = await serve(() => ({
+      status: 401,
+      body: { statusCode: 401, message: "Access denied due to invalid subscription key 4011" },
+    }));
+    const r = await assess(server, ["callbacks", "resend", "50123"]);
+    expect(r.code, r.stderr).toBe(4);
   });
 });

@@ -227,14 +227,21 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** The notification's shape is documented loosely: require a JSON object, read the fields we key on. */
+/**
+ * The notification's shape is not documented: a JSON object, or one in a list of one, or a form's fields
+ * (`TestInvitationId=5&Status=Complete`); read the fields we key on.
+ */
 function parseNotification(body: Buffer) {
+  const text = body.toString("utf8");
   let value: unknown;
   try {
-    value = JSON.parse(body.toString("utf8"));
+    value = JSON.parse(text);
   } catch (error) {
-    return { error: `malformed JSON: ${(error as Error).message}` };
+    if (!/^[\w.%+-]+=[^&]*(&[\w.%+-]+=[^&]*)*$/.test(text.trim()))
+      return { error: `malformed JSON: ${(error as Error).message}` };
+    value = Object.fromEntries(new URLSearchParams(text.trim()));
   }
+  if (Array.isArray(value) && value.length === 1) value = value[0];
   if (!isRecord(value)) return { error: "expected a JSON object (the test-completion notification)" };
   const notification = value;
   // The real body is PascalCase (`TestInvitationId`, `Status`); any casing is read.

@@ -72,7 +72,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [numb
     `Stored certificate${id === undefined ? "" : ` ${String(id)}`} for employee ${employeeId}` +
       inferredSkills(certificate, "its title and issuer"),
   );
-  await ctx.out.record(withSent(certificate, body), [
+  await ctx.out.record(withSent(ctx.out, certificate, body), [
     ...CERTIFICATE_COLUMNS,
     { key: "credentialUrl", header: "CREDENTIAL URL" },
     CERTIFICATE_SKILLS_COLUMN,

@@ -74,7 +74,7 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId]: [numb
     `Assigned ${assigned ? `${assigned.length} learning item${assigned.length === 1 ? "" : "s"}` : "learning"} to employee ${employeeId}` +
       (id === undefined ? "" : ` (assignment ${String(id)})`),
   );
-  if (ctx.out.isJson || !assigned) await ctx.out.record(withSent(answer, { employeeId, ...body }));
+  if (ctx.out.isJson || !assigned) await ctx.out.record(withSent(ctx.out, answer, { employeeId, ...body }));
   else
     await ctx.out.list(assigned, [
       { key: "learningResourceId", header: "RESOURCE" },

@@ -42,6 +42,6 @@ async function run(ctx: Context, o: OptionsOf<typeof flags>, [employeeId, known]
   const client = await ctx.client();
   const answer = await client.employees.setStatus(employeeId, body);
   ctx.success(`Employee ${employeeId} is now ${String(answer.status ?? body.status)}`);
-  await ctx.out.record(withSent(answer, { employeeId, ...body }));
+  await ctx.out.record(withSent(ctx.out, answer, { employeeId, ...body }));
   return 0;
 }

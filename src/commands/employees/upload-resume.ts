@@ -64,7 +64,7 @@ async function run(ctx: Context, _o: unknown, [employeeId, path]: [number, strin
   ctx.success(
     `Uploaded ${filename} (${formatBytes(data.length)}) for employee ${employeeId}${inferredSkills(answer, "it")}`,
   );
-  await ctx.out.record(withSent(answer, { employeeId }), [
+  await ctx.out.record(withSent(ctx.out, answer, { employeeId }), [
     { key: "employeeId", header: "EMPLOYEE" },
     { key: "fileName", header: "FILE", get: (row) => field(row, "fileName") ?? filename },
     { key: "size", header: "BYTES", get: (row) => field(row, "size") ?? data.length },

@@ -52,10 +52,16 @@ export function mergeObjects(...sources: Array<Record<string, unknown>>): Record
 }
 
 /**
- * A write's answer as shown, with the values sent where it shows none: the service may answer a write with a
- * message only, or nothing (`{"message": "Done"}`, 204), where a row of empty columns would say nothing.
+ * A write's answer as a table shows it, with the values sent where it shows none: the service may answer a write
+ * with a message only, or nothing (`{"message": "Done"}`, 204), where a row of empty columns would say nothing.
+ * JSON (`out.isJson`) shows the answer as it came.
  */
-export function withSent(answer: unknown, sent: Record<string, unknown>): Record<string, unknown> {
+export function withSent<T extends object>(
+  out: { isJson: boolean },
+  answer: T,
+  sent: Record<string, unknown>,
+): T | Record<string, unknown> {
+  if (out.isJson) return answer;
   const shown: Record<string, unknown> = isRecord(answer) ? { ...answer } : {};
   for (const [key, value] of Object.entries(sent))
     if (value !== undefined && field(answer, key) == null) shown[key] = value;

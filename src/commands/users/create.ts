@@ -27,7 +27,7 @@ export default verb({
     const user = await client.users.create(sent);
     if (ctx.unreadAnswer(user)) return 0;
     ctx.success(`Created user ${user.email ?? email}; they will receive an e-mail to set a password`);
-    await ctx.out.record(withSent(user, sent), USER_COLUMNS);
+    await ctx.out.record(withSent(ctx.out, user, sent), USER_COLUMNS);
     return 0;
   },
 });

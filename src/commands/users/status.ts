@@ -13,6 +13,6 @@ export async function setUserStatus(ctx: Context, given: string | undefined, sta
   const user = await client.users.setStatus({ email: email!, status });
   if (ctx.unreadAnswer(user)) return 0;
   ctx.success(`${email} is now ${user.status ?? status}`);
-  await ctx.out.record(withSent(user, { email, status }), USER_COLUMNS);
+  await ctx.out.record(withSent(ctx.out, user, { email, status }), USER_COLUMNS);
   return 0;
 }

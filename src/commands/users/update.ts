@@ -23,7 +23,7 @@ export default verb({
     if (ctx.unreadAnswer(user)) return 0;
     ctx.success(`Moved ${email} to business unit ${businessunitId}`);
     const moved = USER_COLUMNS.filter((c) => c.key === "email" || c.key === "businessunitId");
-    await ctx.out.record(withSent(user, { email, businessunitId }), moved);
+    await ctx.out.record(withSent(ctx.out, user, { email, businessunitId }), moved);
     return 0;
   },
 });
