@@ -274,3 +274,16 @@ describe("a command line commander refuses", () => {
     }
   });
 });
+
+describe("an invitation id the service does not know", () => {
+  it("points cancel and reattempt to the invitations sent from here, not only to finished attempts", async () => {
+    for (const verb of ["cancel", "reattempt"]) {
+      const r = await runCli(["invite", verb, "999999"], { env: t.env });
+      expect(r.code, r.stderr).toBe(1);
+      // It said only "Run `assess attempts list …`", a listing where a pending invitation never appears.
+      expect(r.stderr).toContain("`assess invite status --candidates` to see the invitations sent from here");
+    }
+    const report = await runCli(["reports", "get", "999999"], { env: t.env });
+    expect(report.stderr).toContain("`assess attempts list --from 30d --to now` to see recent attempts' ids");
+  });
+});
