@@ -68,7 +68,13 @@ export async function buildProgram(
   // Subcommands inherit the error handling and output routing of the root.
   const inherit = (command: Command) => {
     for (const sub of command.commands) {
-      sub.exitOverride().showSuggestionAfterError(true).configureOutput(program.configureOutput());
+      sub
+        .exitOverride((error) => {
+          // The error handler names the command whose arguments or options were wrong.
+          throw Object.assign(error, { command: sub });
+        })
+        .showSuggestionAfterError(true)
+        .configureOutput(program.configureOutput());
       inherit(sub);
     }
   };
@@ -92,7 +98,7 @@ function report(ctx: Context, error: unknown): number {
     const unknown = ["commander.unknownCommand", "commander.unknownOption"].includes(error.code);
     const hint = unknown
       ? "Run `assess --help` (or `assess <group> --help`) to see what is available."
-      : undefined;
+      : `\`${commandLine((error as { command?: Command }).command)} --help\` shows its arguments, options and examples.`;
     return printError(ctx, error.message.replace(/^error: /, ""), ExitCode.usage, { hint });
   }
   if (error instanceof ApiError && error.status === 401 && error.ids.length > 0) {
@@ -121,6 +127,13 @@ function report(ctx: Context, error: unknown): number {
     ctx.io.stderr.write(`${redactUrl(error.stack)}\n`);
   const hint = "This looks like a bug in assess; run again with --debug and report it.";
   return printError(ctx, error instanceof Error ? error.message : String(error), ExitCode.failure, { hint });
+}
+
+/** `assess tests get`: the words that run `command` (the root without one). */
+function commandLine(command: Command | undefined): string {
+  const words: string[] = [];
+  for (let c = command; c?.parent; c = c.parent) words.unshift(c.name());
+  return ["assess", ...words].join(" ");
 }
 
 /** A 401 ("API key not valid or Subscription expired or not found"): which key was sent, and how to fix it. */

@@ -104,7 +104,10 @@ function suggestionFor(status: number, path = ""): string | undefined {
       return "Check the e-mail, and that the user belongs to this account.";
     if (/\/gdpr\//.test(path)) return "Check the e-mail (and the invitation id, if one was given).";
     if (/\/tests\/\d+/.test(path)) return "Run `assess tests list` to see the account's tests.";
-    if (/\/(invitations|reports)\/\d+/.test(path))
+    // A pending invitation (what cancel and reattempt often name) is in no attempt listing, only in the book.
+    if (/\/invitations\/\d+/.test(path))
+      return "Run `assess invite status --candidates` to see the invitations sent from here, or `assess attempts list --from 30d --to now` for finished attempts' ids.";
+    if (/\/reports\/\d+/.test(path))
       return "Run `assess attempts list --from 30d --to now` to see recent attempts' ids.";
     if (/\/employees\/\d+\/reports\/\d+/.test(path)) {
       return "There is a report only once the employee completed the test; `assess employees list` and `assess tests list` show the ids.";

@@ -63,6 +63,11 @@ describe("Ctrl-C during invite bulk on a terminal", () => {
       const screen = term.screen.replace(/\s+/g, " ");
       expect(screen).toContain("6,000 rows: 1,000 sent, 1,000 uncertain, 4,000 not sent (interrupted)");
       expect(screen).toContain("1,000 rows have an unknown outcome");
+      // Those rows are named, as any uncertain row is ("… and 1,000 more" listed none of them).
+      expect(screen).toMatch(
+        /candidates\.csv:1002 cand7101000@example\.com: sent, but the run stopped \(second Ctrl-C\) before the answer came/,
+      );
+      expect(screen).toContain("… and 980 more");
       expect(screen).toContain("ask these candidates whether the invitation e-mail came");
       expect(screen).toContain("--retry-uncertain invites them again");
       expect(screen).toContain(

@@ -3,6 +3,7 @@
  * (exit 2) and nothing is sent. Its folder gone once the run is under way (the file is opened when the first row
  * is rejected): the run stops with exit 1 naming the file, the summary lists the rows it would have held, and
  * the rerun sends what the service has not confirmed, so nothing is lost and each e-mail is accepted once.
+ * And a --rejects file that is there on a rerun: the run's advice to run again says what that needs (--force).
  * Through `main(argv)` against the sandbox.
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -102,5 +103,45 @@ describe("a rejects file that cannot be written", () => {
     expect(second.alreadyDone + second.sent).toBe(ROWS);
     expect(second.alreadyDone).toBeGreaterThanOrEqual(1000);
     expect(expectEachOnce(invitedCounts(t.sandbox, mark), ROWS, 9_400_000)).toEqual([]);
+  });
+});
+
+describe("a rejects file named by --rejects, on a rerun", () => {
+  it("the advice to run again says --force, since the same command is refused while the file is there", async () => {
+    const { cwd, env } = t.scenario();
+    const file = join(cwd, "round.csv");
+    // A row the service refuses (test 9999 does not exist) and, in the second file, a row that is invalid.
+    writeFileSync(file, "email,name,test\nok1@example.com,Ok One,1001\nno1@example.com,No One,9999\n");
+    const rejects = join(cwd, "refused.csv");
+    const argv = ["invite", "bulk", file, "--rejects", rejects];
+    const first = await t.run(argv, { env });
+    expect(first.code).toBe(3);
+    // It said "run the same command again to resend the 1 refused row", and that command is exit 2.
+    expect(first.stderr).toContain(
+      `run the same command again with --force (or another --rejects: ${rejects} is there now) to resend the 1 refused row`,
+    );
+    expect((await t.run(argv, { env })).code).toBe(2);
+    const forced = await t.run([...argv, "--force"], { env });
+    expect(forced.code).toBe(3);
+    expect(forced.stderr).toContain("run the same command again to resend the 1 refused row");
+
+    const invalid = join(cwd, "invalid.csv");
+    writeFileSync(invalid, "email,name\nok2@example.com,Ok Two\nnot-an-email,Bad\n");
+    // Beside the input, the default rejects file is numbered: the same command runs again as said.
+    const beside = ["invite", "bulk", invalid, "--test", "1002", "--skip-invalid"];
+    expect((await t.run(beside, { env })).code).toBe(0);
+    const besideAgain = await t.run(beside, { env });
+    expect(besideAgain.code).toBe(0);
+    expect(besideAgain.stderr).toContain("1 invalid row still to fix");
+    expect(besideAgain.stderr).toContain("then run the same command again.");
+    // Named by --rejects, it is not: the advice says what the rerun needs.
+    const bad = join(cwd, "bad.csv");
+    const named = [...beside, "--rejects", bad];
+    const once = await t.run(named, { env });
+    expect(once.code).toBe(0);
+    expect(once.stderr).toContain(
+      `1 invalid row still to fix (in ${bad}), then run the same command again with --force (or another --rejects: ${bad} is there now).`,
+    );
+    expect((await t.run(named, { env })).code).toBe(2);
   });
 });

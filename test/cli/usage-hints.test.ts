@@ -253,3 +253,37 @@ describe("an end date in the past", () => {
     expect(future.code, future.stderr).toBe(0);
   });
 });
+
+describe("a command line commander refuses", () => {
+  it("names the command and how to see its usage: a missing or extra argument, an option without its value, a value not among the choices", async () => {
+    const cases: Array<[string[], string]> = [
+      [["links", "activate"], "assess links activate"],
+      [["tests", "get", "1001", "1002"], "assess tests get"],
+      [["tests", "list", "--page"], "assess tests list"],
+      [["tests", "settings", "get"], "assess tests settings get"],
+      [["invite", "send", "--test", "1001", "--proctoring", "videos"], "assess invite send"],
+      [["--profile"], "assess"],
+    ];
+    for (const [argv, command] of cases) {
+      const r = await runCli(argv, { env: t.env });
+      expect(r.code, argv.join(" ")).toBe(2);
+      // It said only "error: missing required argument 'testLinkId'" (or "too many arguments for 'get'"), no next step.
+      expect(r.stderr, argv.join(" ")).toContain(
+        `hint: \`${command} --help\` shows its arguments, options and examples.`,
+      );
+    }
+  });
+});
+
+describe("an invitation id the service does not know", () => {
+  it("points cancel and reattempt to the invitations sent from here, not only to finished attempts", async () => {
+    for (const verb of ["cancel", "reattempt"]) {
+      const r = await runCli(["invite", verb, "999999"], { env: t.env });
+      expect(r.code, r.stderr).toBe(1);
+      // It said only "Run `assess attempts list …`", a listing where a pending invitation never appears.
+      expect(r.stderr).toContain("`assess invite status --candidates` to see the invitations sent from here");
+    }
+    const report = await runCli(["reports", "get", "999999"], { env: t.env });
+    expect(report.stderr).toContain("`assess attempts list --from 30d --to now` to see recent attempts' ids");
+  });
+});

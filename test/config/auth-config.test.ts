@@ -44,6 +44,19 @@ describe("auth", () => {
     expect(stored.profiles.bad).toBeUndefined();
   });
 
+  it("login --with-key with nothing piped in says what to pipe and stores nothing (exit 2)", async () => {
+    // `printf '%s' "$KEY" | …` in a CI job where the secret is not set: it said only "The key read from stdin is empty".
+    const r = await t.run(["auth", "login", "--with-key", "--profile", "empty"], {
+      env: noKeyEnv,
+      stdin: "\n",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("error: The key read from stdin is empty; nothing was stored");
+    expect(r.stderr).toContain(
+      "hint: Pipe the key in, for example `printf '%s' \"$KEY\" | assess auth login --with-key`",
+    );
+  });
+
   it("login refuses (exit 2) while ASSESS_API_KEY is set, and says so", async () => {
     const r = await t.run(["auth", "login", "--with-key"], { stdin: SANDBOX_KEYS.globex });
     expect(r.code).toBe(2);

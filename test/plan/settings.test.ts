@@ -222,6 +222,22 @@ describe("tests settings pull and apply", () => {
     expect(b.sent()).toEqual([]);
   });
 
+  it("a pulled file broken by an edit is named by line and column (exit 2, nothing sent), as is api --data", async () => {
+    const file = join(b.dir, "edited.json");
+    // A trailing comma after the last setting, as hand edits leave: the parser stops at the "}" of line 4.
+    writeFileSync(file, '{\n  "testId": 1001,\n  "randomQuestions": "yes",\n}\n');
+    const apply = await b.run(["tests", "settings", "apply", "1001", file, "--yes"]);
+    expect(apply.code).toBe(2);
+    // It said "… in JSON at position 49": the person had to count characters.
+    expect(apply.stderr).toContain(
+      `${file} is not valid JSON: Expected double-quoted property name in JSON at line 4, column 1`,
+    );
+    const api = await b.run(["api", "POST", "/v3/tests/1001/settings", "--data", `@${file}`]);
+    expect(api.code).toBe(2);
+    expect(api.stderr).toContain("in JSON at line 4, column 1");
+    expect(b.sent()).toEqual([]);
+  });
+
   it("settings get shows the flags as yes/no in a table, as the service sent them in JSON", async () => {
     const table = await b.run(["tests", "settings", "get", "1002"]);
     expect(table.code).toBe(0);

@@ -127,8 +127,8 @@ export class SendLoop<T> {
   /** Opened on the first rejected row; undefined once it could not be. */
   private rejects?: Promise<RejectsSink | undefined>;
   private settled = 0;
-  /** Requests out whose answer has not come back, and their rows. */
-  private readonly out = { requests: 0, rows: 0 };
+  /** The chunks whose request is out and whose answer has not come back. */
+  private readonly out = new Set<Chunk<T>>();
   /** Never aborted by Ctrl-C: requests already out are let finish so their answers reach the ledger. */
   private readonly requestSignal = new AbortController().signal;
 
@@ -142,7 +142,9 @@ export class SendLoop<T> {
 
   async execute(): Promise<BulkResult> {
     const onAbort = () => {
-      this.job.onStopping?.({ ...this.out });
+      let rows = 0;
+      for (const chunk of this.out) rows += chunk.rows.length;
+      this.job.onStopping?.({ requests: this.out.size, rows });
       this.stop();
     };
     const onStopNow = () => this.job.onStoppedNow?.(this.resultNow());
@@ -224,9 +226,18 @@ export class SendLoop<T> {
       this.finished.delete(seq);
       if (chunk.rows.length > 0) this.apply(chunk, outcome);
     }
-    r.uncertain += this.out.rows;
-    r.chunks.total += this.out.requests;
-    r.chunks.uncertain += this.out.requests;
+    // The rows of requests still out are listed like any uncertain row: the person has to find out about them.
+    for (const chunk of this.out) {
+      r.uncertain += chunk.rows.length;
+      for (const row of chunk.rows)
+        addRow(
+          r,
+          "uncertainRows",
+          this.report(row, "sent, but the run stopped (second Ctrl-C) before the answer came"),
+        );
+    }
+    r.chunks.total += this.out.size;
+    r.chunks.uncertain += this.out.size;
     const counted =
       r.invalid + r.duplicates + (r.held ?? 0) + r.alreadyDone + r.uncertain + r.sent + r.unsent;
     r.unsent += Math.max(0, this.checked.rows - counted);
@@ -394,8 +405,7 @@ export class SendLoop<T> {
         return;
       }
       let outcome: Outcome;
-      this.out.requests++;
-      this.out.rows += chunk.rows.length;
+      this.out.add(chunk);
       try {
         const answer = await this.job.send(chunk.group.id, chunk.rows, this.requestSignal);
         this.limit.answered();
@@ -405,8 +415,7 @@ export class SendLoop<T> {
       } catch (error) {
         outcome = classify(error);
       } finally {
-        this.out.requests--;
-        this.out.rows -= chunk.rows.length;
+        this.out.delete(chunk);
       }
       // A fatal answer stops the run before its slot could take another chunk.
       if (outcome.kind === "fatal") this.setFatal(outcome.error);

@@ -19,6 +19,8 @@ export interface RejectsTarget {
   path: string;
   /** The earlier runs' default rejects files that `path` was numbered past. */
   earlier: string[];
+  /** Named by --rejects: a rerun refuses it while it is there (unless --force), where one beside the input is numbered. */
+  named: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export function rejectsTarget(
     );
   }
   if (!dryRun) checkTarget(path, { option: "--rejects", force, what: "The rejects file" });
-  return { path, earlier };
+  return { path, earlier, named: given };
 }
 
 /** Anything (even a dangling link) is at `path`. */

@@ -6,6 +6,7 @@ import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { readText } from "../../files.js";
+import { jsonErrorText } from "../../parse/json.js";
 import * as z from "../../parse/zod.js";
 import { parseSetPairs } from "../shared/fields.js";
 import { MAX_BODY_BYTES } from "../shared/files.js";
@@ -141,7 +142,7 @@ async function readData(ctx: Context, data: string | undefined): Promise<unknown
     return JSON.parse(raw);
   } catch (error) {
     throw new UsageError(
-      `--data${source ? ` (${source})` : ""} is not valid JSON: ${(error as Error).message}`,
+      `--data${source ? ` (${source})` : ""} is not valid JSON: ${jsonErrorText(raw, error)}`,
     );
   }
 }

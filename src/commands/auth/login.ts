@@ -36,7 +36,12 @@ async function logIn(ctx: Context, o: OptionsOf<typeof flags>) {
   const key = (
     o.withKey ? await readText("-", MAX_KEY_BYTES, "an API key", ctx.io.stdin) : await askKey(ctx)
   ).trim();
-  if (!key) throw new UsageError("The key read from stdin is empty");
+  if (!key)
+    throw new UsageError(
+      "The key read from stdin is empty; nothing was stored",
+      // In CI the usual cause: the secret's variable is not set in this job (`printf '%s' "$KEY"` printed nothing).
+      "Pipe the key in, for example `printf '%s' \"$KEY\" | assess auth login --with-key`, and check that the variable holding it is set; without --with-key, `assess auth login` asks for it on a terminal.",
+    );
   if (/\s/.test(key)) throw new UsageError("The key contains white space; check what was pasted or piped");
 
   const client = await ctx.connection.client(key);

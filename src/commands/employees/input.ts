@@ -52,6 +52,7 @@ async function openEmployees(ctx: Context, source: InputFile, o: FileOptions) {
   return {
     rows: { read: employeeJsonEntries(source.path, file) },
     rejects: async () => new JsonRejects(target, force),
+    rejectsNamed: target.named && !force ? target.path : undefined,
     inputName: file,
     locate: (line: number) => `${file}:${line}`,
     unit: "line",
@@ -84,6 +85,7 @@ export function upsertWording(input: EmployeeInput): Wording {
     noun: ["employee", "employees"],
     inputName: input.inputName,
     locate: input.locate,
+    rejectsNamed: input.rejectsNamed,
     uncertain:
       "`assess employees list --all` shows whether they arrived; --retry-uncertain sends them again (a row that did arrive is then written again, with the same values).",
   };

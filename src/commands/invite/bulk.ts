@@ -166,6 +166,7 @@ async function invite(ctx: Context, o: Options, settings: BulkInviteSettings, so
     target: testId !== undefined ? `to test ${testId}` : "to their tests",
     inputName: common.inputName,
     locate: common.locate,
+    rejectsNamed: file.rejectsNamed,
     groupLabel: columns.test !== undefined ? "test" : undefined,
     held: "already finished",
     uncertain: UNCERTAIN_INVITES,

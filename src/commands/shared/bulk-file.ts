@@ -100,5 +100,6 @@ export async function openBulkFile(ctx: Context, source: InputFile, o: BulkFileF
     locate: (line: number) => rowPlace(input, line),
     noRows: noRowsMessage(input),
     rejects: async () => new CsvRejects(target, input.header, input.delimiter, force, unit),
+    rejectsNamed: target.named && !force ? target.path : undefined,
   };
 }

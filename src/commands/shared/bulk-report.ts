@@ -17,6 +17,8 @@ export interface Wording {
   groupLabel?: string;
   /** JSON summary on stdout with -o json and on exit 3 (default), or never (a command with a summary of its own). */
   json?: "never";
+  /** The rejects file --rejects named (without --force): while it is there, the same command again is refused. */
+  rejectsNamed?: string;
   /** What a held row is (the job's `hold` filter), default "held back". */
   held?: string;
   /**
@@ -126,6 +128,11 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     );
   }
 
+  // "Run the same command again" works as said only if that command may write its rejects file again.
+  const again =
+    w.rejectsNamed !== undefined && r.rejects === w.rejectsNamed
+      ? `run the same command again with --force (or another --rejects: ${r.rejects} is there now)`
+      : "run the same command again";
   const resume =
     r.unsent > 0
       ? `Run the same command again to send the ${count(r.unsent, w.noun)} not sent`
@@ -154,7 +161,7 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     else if (also) ctx.success(also);
     else if (r.invalid > 0)
       ctx.warn(
-        `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then run the same command again.`,
+        `Nothing sent${r.alreadyDone > 0 ? ": earlier runs already got every valid row confirmed" : ""}; ${fix}, then ${again}.`,
       );
     else if (r.alreadyDone > 0 && !r.held)
       ctx.success("Nothing to send: earlier runs already got every row confirmed");
@@ -163,7 +170,7 @@ export function printBulkResult(ctx: Context, given: BulkResult, w: Wording, sto
     // Only what applies: a rerun resends refused rows, not uncertain ones.
     const next = [
       r.failed > 0
-        ? `run the same command again to resend the ${count(r.failed, ["refused row", "refused rows"])} (confirmed ones are skipped)`
+        ? `${again} to resend the ${count(r.failed, ["refused row", "refused rows"])} (confirmed ones are skipped)`
         : undefined,
       r.uncertain > 0
         ? `the ${count(r.uncertain)} of unknown outcome ${r.uncertain === 1 ? "is" : "are"} not sent again unless --retry-uncertain (see above)`

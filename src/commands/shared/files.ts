@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { readText } from "../../files.js";
+import { jsonErrorText } from "../../parse/json.js";
 
 /**
  * A request body read from a file or stdin, at most: the largest the service documents, 1,000 candidates of a
@@ -19,11 +20,12 @@ export async function readJsonObject(
   const text = await readText(path, MAX_BODY_BYTES, "a request body", stdin).catch((why: UsageError) => {
     throw new UsageError(`${option}: ${why.message}`, why.suggestion);
   });
+  const json = text.replace(/^\uFEFF/, "");
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    value = JSON.parse(json);
   } catch (error) {
-    throw new UsageError(`${option}: ${name} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`${option}: ${name} is not valid JSON: ${jsonErrorText(json, error)}`);
   }
   if (!isRecord(value)) throw new UsageError(`${option}: ${path} must hold a JSON object`);
   return value;
