@@ -49,6 +49,8 @@ const MIN_RECORD_BYTES = 64;
 /** What a trim reads and copies at a time. */
 const PIECE_BYTES = 1024 * 1024;
 const DAY_MS = 86_400_000;
+/** Never through a link; O_NONBLOCK: a FIFO in the book's place is refused at once, not waited on for a writer. */
+const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
 /** One line of the book: an invitation as it was sent. */
 export interface BookRecord {
@@ -178,7 +180,7 @@ export class InvitationBook {
     let text: string;
     let fd: number;
     try {
-      fd = openSync(this.path, constants.O_RDONLY | NOFOLLOW);
+      fd = openSync(this.path, READ_FLAGS);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: 0 };
       throw bookError("read", this.path, error);
@@ -342,7 +344,7 @@ export class InvitationBook {
   private pieces(start: number, each: (piece: Buffer, offset: number) => boolean): void {
     let fd: number;
     try {
-      fd = openSync(this.path, constants.O_RDONLY | NOFOLLOW);
+      fd = openSync(this.path, READ_FLAGS);
     } catch (error) {
       throw bookError("read", this.path, error);
     }

@@ -1,9 +1,9 @@
 /**
  * Loads the build's large bundles through V8's code cache (~18 ms of `tests list`, bench/README.md), and the
  * CLI's chunks once the launcher asked (cacheChunks: ~10 ms more), kept in the config folder's `cache/` by
- * bundle or chunk (its name hashes its content) and V8's tag. V8 would run a forged
- * cache, so each starts with an HMAC-SHA256 keyed by a secret beside the bundles (`code-cache.key`): no key,
- * no cache. Any failure only costs the time the cache would have saved.
+ * bundle or chunk (its name hashes its content), V8's tag and the installation's id. V8 would run a forged
+ * cache, so each starts with an HMAC (MAC below) keyed by a secret beside the bundles (`code-cache.key`): no
+ * key, no cache. Any failure only costs the time the cache would have saved.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

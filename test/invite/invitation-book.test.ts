@@ -3,11 +3,12 @@
  * cut short is skipped and the next record starts on a line of its own; candidates are forgotten after their
  * window plus the retention, and past the cap those invited longest ago go first.
  */
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvitationBook } from "../../src/core/invitation-book.js";
-import { useTempDir } from "../helpers/cli.js";
+import { stopWhenTestEnds, useTempDir } from "../helpers/cli.js";
 
 const tmp = useTempDir("assess-book-", { perTest: true });
 const DAY = 86_400_000;
@@ -194,5 +195,18 @@ describe("the invitation book's file", () => {
       /invitation book .* is a symbolic link/,
     );
     expect(readFileSync(other, "utf8")).toBe(planted);
+  });
+
+  it("is refused at once when a FIFO is in its place: invite status and a reattempt's look-up do not wait on it", () => {
+    const book = bookOf();
+    book.record([{ how: "invite", testId: 1001, email: "own@example.com" }]);
+    rmSync(book.path);
+    execFileSync("mkfifo", [book.path]);
+    // A writer that comes 8 s later: a read that waits for one is let go then, and fails the time guard.
+    const late = `setTimeout(() => require("node:fs").openSync(${JSON.stringify(book.path)}, "w"), 8000)`;
+    stopWhenTestEnds(spawn(process.execPath, ["-e", late], { stdio: "ignore" }));
+    const started = Date.now();
+    expect(() => book.candidates()).toThrow(/invitation book .* is not a file/);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 });
