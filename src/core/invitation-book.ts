@@ -289,7 +289,13 @@ export class InvitationBook {
       // To disk in the thread pool, the descriptor closed once it is (a failing flush loses no written line).
       const owned = fd;
       fd = -1;
-      fdatasync(owned, () => closeSync(owned));
+      fdatasync(owned, () => {
+        try {
+          closeSync(owned);
+        } catch {
+          // A failing disk (EIO, a quota on a network folder): what was written is in the system's hands.
+        }
+      });
       return size;
     } finally {
       if (fd !== -1) closeSync(fd);
