@@ -10,8 +10,8 @@
  *   {"book":1,"profile":"default","service":"https://…","created":"…"}
  *   {"test":1001,"email":"ada@example.com","name":"Ada","id":7001,"end":"…","at":"…","how":"invite","keep":{…}}
  *
- * Appended (one write per call, in the system's hands when it returns and flushed to disk in the background: a
- * bulk run's sends wait for no disk), a last line cut short by a crash ignored on reading and the next record
+ * Appended (one write per call, in the system's hands when it returns and flushed to disk once as the process
+ * ends: a bulk run's sends wait for no disk), a last line cut short by a crash ignored on reading and the next record
  * started on a line of its own. Bounded: a candidate is forgotten BOOK_RETENTION_DAYS after their window ends (an
  * invitation sent with no end counts as open for UNKNOWN_WINDOW_DAYS), and past BOOK_MAX_RECORDS records the
  * oldest go first. An append that finds the book at twice its cap trims it to the newest BOOK_MAX_RECORDS by
@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
-  fdatasync,
+  fdatasyncSync,
   fstatSync,
   openSync,
   readFileSync,
@@ -286,16 +286,7 @@ export class InvitationBook {
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
       size += bytes.length;
-      // To disk in the thread pool, the descriptor closed once it is (a failing flush loses no written line).
-      const owned = fd;
-      fd = -1;
-      fdatasync(owned, () => {
-        try {
-          closeSync(owned);
-        } catch {
-          // A failing disk (EIO, a quota on a network folder): what was written is in the system's hands.
-        }
-      });
+      flushAtExit(this.path);
       return size;
     } finally {
       if (fd !== -1) closeSync(fd);
@@ -379,6 +370,36 @@ export class InvitationBook {
       work,
     );
   }
+}
+
+/** Books appended to by this process, flushed to disk as it ends (flushAtExit). */
+const unflushed = new Set<string>();
+
+/**
+ * Flushes the book to disk once, as the process ends, not after each append: a bulk run's flushes, each
+ * journalled by the file system, slowed the ledger's own durable writes (~0.3 s of a 100k-row run, 1.57x the
+ * raw loop). A crash of assess loses no line (each is in the system's hands once written); a power cut may
+ * lose the last ones, which the ledger still has as sent.
+ */
+function flushAtExit(path: string): void {
+  if (unflushed.size === 0) process.once("exit", flushBooks);
+  unflushed.add(path);
+}
+
+function flushBooks(): void {
+  for (const path of unflushed) {
+    try {
+      const fd = openSync(path, READ_FLAGS);
+      try {
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Gone, or a failing disk: what was written is in the system's hands.
+    }
+  }
+  unflushed.clear();
 }
 
 function candidateKey(record: Pick<BookRecord, "test" | "email">): string {
