@@ -498,21 +498,17 @@ function unreadWarning(record: OperationRecord, params: readonly number[], answe
 }
 
 /**
- * The ids of a list of callbacks process's answer: numbers, numeric texts, or records naming one
- * (`{"testInvitationId": 5, "reason": "…"}`: API.md types the items of `failed` only as an Array); `unread`,
- * whether an item named none.
+ * The ids of a list of callbacks process's answer: ids as identity.ts accepts them (integers, canonical digits),
+ * or records naming one (`{"testInvitationId": 5, "reason": "…"}`: API.md types the items of `failed` only as
+ * an Array); `unread`, whether an item named none (`"007"` is none: Number() would make it another id).
  */
 function idsOf(list: unknown): { ids: number[]; unread: boolean } {
   const ids: number[] = [];
   let unread = false;
   for (const item of Array.isArray(list) ? list : []) {
-    const value = isRecord(item) ? (field(item, "testInvitationId") ?? field(item, "id")) : item;
-    const id =
-      typeof value === "number" || (typeof value === "string" && value.trim() !== "")
-        ? Number(value)
-        : Number.NaN;
-    if (Number.isFinite(id)) ids.push(id);
-    else unread = true;
+    const id = serviceId(isRecord(item) ? (field(item, "testInvitationId") ?? field(item, "id")) : item);
+    if (id === undefined) unread = true;
+    else ids.push(id);
   }
   return { ids, unread };
 }

@@ -181,6 +181,21 @@ describe("callbacks process: the ids it could not queue, listed as records", () 
       await client.close();
     }
   });
+  it('an id of the answer that is not plainly one ("0050123") is no id: nothing is claimed queued by it', async () => {
+    const loose = { result: { testinvitationIds: { successful: ["0050123", 50124], failed: [] } } };
+    const { server } = await serve(() => ({ body: loose }));
+    const client = sdk(server);
+    try {
+      // Number("0050123") is 50123: read so, the callback of 50123 would be claimed queued on a guess.
+      expect(await client.callbacks.process([50123, 50124])).toEqual({
+        successful: [50124],
+        failed: [],
+        invalid: [],
+      });
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe("links update writes back the values the service read out in its own spelling", () => {
