@@ -32,6 +32,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { CliError, NetworkError, UncertainError, UsageError } from "../errors.js";
 import { NOFOLLOW } from "../new-file.js";
+import { jsonOrUndefined } from "../parse/json.js";
 import { boundedLines } from "../parse/lines.js";
 import { ensurePrivateDir, openForAppend, whileLocked } from "./private.js";
 import { isCi } from "./resolve.js";
@@ -348,12 +349,7 @@ export async function readAudit(
 
 /** A line as ours are, or undefined. */
 function parseEntry(text: string): AuditEntry | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = jsonOrUndefined(text);
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const entry = value as Partial<AuditEntry>;
   const ok =

@@ -37,6 +37,7 @@ import { CliError } from "../errors.js";
 import { type Fields, isRecord } from "../fields.js";
 import { emailKey, serviceId } from "../identity.js";
 import { NewFile, NOFOLLOW } from "../new-file.js";
+import { jsonOrUndefined } from "../parse/json.js";
 
 /** Days a candidate stays in the book after their window ended. */
 export const BOOK_RETENTION_DAYS = 90;
@@ -408,12 +409,7 @@ function candidateKey(record: Pick<BookRecord, "test" | "email">): string {
 
 /** A line of the book, or undefined when it is not one (the header, a line cut short, something else). */
 function parseRecord(line: string): BookRecord | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const value = jsonOrUndefined(line);
   if (!isRecord(value)) return undefined;
   const test = serviceId(value.test);
   const email = emailKey(value.email);

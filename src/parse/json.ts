@@ -11,3 +11,12 @@ export function jsonErrorText(text: string, error: unknown): string {
   const column = before.length - before.lastIndexOf("\n");
   return message.replace(at[0], ` at line ${line}, column ${column}`);
 }
+
+/** `text` as JSON, or undefined when it is not JSON (a line a crash cut short, a file changed by hand). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -32,6 +32,7 @@ import { configDir } from "../../config/store.js";
 import { CliError, UsageError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { NOFOLLOW } from "../../new-file.js";
+import { jsonOrUndefined } from "../../parse/json.js";
 import { KeySet } from "../storage/keyset.js";
 import { DONE, UNCERTAIN } from "./types.js";
 
@@ -355,12 +356,7 @@ async function fold(handle: FileHandle, size: number, expected: number) {
     // Zeros end the records (space reserved for more, or a write a crash cut short).
     const line = text.charCodeAt(text.length - 1) === 0 ? text.replace(/\0+$/, "") : text;
     if (line.trim() === "") return;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      record = undefined;
-    }
+    const record = jsonOrUndefined(line);
     // Not JSON (a write cut short), or JSON but not a record (the file was changed by something else).
     if (!isRecord(record)) {
       skipped++;

@@ -12,6 +12,7 @@ import type { Context } from "../../context.js";
 import { CliError } from "../../errors.js";
 import { isRecord } from "../../fields.js";
 import { toServiceTime } from "../../parse/dates.js";
+import { jsonOrUndefined } from "../../parse/json.js";
 import { type Deliverer, deliverPending } from "./watch-deliver.js";
 import {
   deadLetterPath,
@@ -121,12 +122,7 @@ function readLetters(file: string): Letter[] {
   }
   const letters: Letter[] = [];
   for (const line of text.split("\n")) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
+    const value = jsonOrUndefined(line);
     if (!isRecord(value) || !isRecord(value.attempt) || typeof value.givenUpAt !== "string") continue;
     const givenUpAt = Date.parse(value.givenUpAt);
     if (Number.isNaN(givenUpAt)) continue;

@@ -23,6 +23,7 @@ import { ensurePrivateDir, openForAppend, takeLock, writePrivateFile } from "../
 import { CliError, UsageError } from "../../errors.js";
 import { jsonText } from "../../escape.js";
 import { isRecord } from "../../fields.js";
+import { jsonOrUndefined } from "../../parse/json.js";
 
 export interface WatchState {
   version: 1;
@@ -196,24 +197,16 @@ const journaled = new WeakSet<WatchState>();
  */
 function replay(state: WatchState, text: string, path: string): boolean {
   const lines = text.split("\n");
-  const header = parseLine(lines[0]);
+  const header = jsonOrUndefined(lines[0]!);
   if (!isRecord(header) || header.generation !== (state.generation ?? 0)) return false;
   for (let i = 1; i < lines.length; i++) {
     if (lines[i] === "") continue;
-    const change = parseLine(lines[i]);
+    const change = jsonOrUndefined(lines[i]!);
     if (isChange(change)) apply(state, change);
     // Only a crash mid-append leaves a line cut short, and only the last one.
     else if (i < lines.length - 1) throw notOurs(path);
   }
   return text.endsWith("\n");
-}
-
-function parseLine(line: string | undefined): unknown {
-  try {
-    return line === undefined ? undefined : JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }
 
 function isPending(entry: unknown): entry is PendingDelivery {
