@@ -178,20 +178,7 @@ export class InvitationBook {
 
   /** The book's records, oldest first; a line that cannot be read (a write a crash cut short) is skipped. */
   records(): { records: BookRecord[]; skipped: number } {
-    let text: string;
-    let fd: number;
-    try {
-      fd = openSync(this.path, READ_FLAGS);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: 0 };
-      throw bookError("read", this.path, error);
-    }
-    try {
-      if (!fstatSync(fd).isFile()) throw bookError("read", this.path, new Error("not a file"));
-      text = readFileSync(fd, "utf8");
-    } finally {
-      closeSync(fd);
-    }
+    const text = this.reading((fd) => readFileSync(fd, "utf8"), "");
     const records: BookRecord[] = [];
     let skipped = 0;
     for (const line of text.split("\n")) {
@@ -340,20 +327,31 @@ export class InvitationBook {
 
   /** Hands the file's bytes from `start` to `each` piece by piece, with each piece's offset, until it says stop. */
   private pieces(start: number, each: (piece: Buffer, offset: number) => boolean): void {
-    let fd: number;
-    try {
-      fd = openSync(this.path, READ_FLAGS);
-    } catch (error) {
-      throw bookError("read", this.path, error);
-    }
-    try {
-      if (!fstatSync(fd).isFile()) throw bookError("read", this.path, new Error("not a file"));
+    this.reading((fd) => {
       const buffer = Buffer.alloc(PIECE_BYTES);
       for (let offset = start; ; ) {
         const read = readSync(fd, buffer, 0, buffer.length, offset);
         if (read === 0 || !each(buffer.subarray(0, read), offset)) return;
         offset += read;
       }
+    }, undefined);
+  }
+
+  /**
+   * `work` on the book opened for reading (never through a link, a FIFO refused at once: not a file), or
+   * `missing` when there is no book yet.
+   */
+  private reading<T>(work: (fd: number) => T, missing: T): T {
+    let fd: number;
+    try {
+      fd = openSync(this.path, READ_FLAGS);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return missing;
+      throw bookError("read", this.path, error);
+    }
+    try {
+      if (!fstatSync(fd).isFile()) throw bookError("read", this.path, new Error("not a file"));
+      return work(fd);
     } finally {
       closeSync(fd);
     }
